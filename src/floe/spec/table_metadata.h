@@ -1,0 +1,74 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "floe/spec/partition_spec.h"
+#include "floe/spec/schema.h"
+#include "floe/spec/snapshot.h"
+#include "floe/spec/sort_order.h"
+
+namespace floe::spec {
+
+// Spec: "Table Metadata". One in-memory model for v1 and v2 files; a loaded TableMetadata
+// is shared immutably (std::shared_ptr<const TableMetadata>), changes build a new one.
+struct TableMetadata {
+  int32_t format_version = 2;
+  std::string table_uuid;
+  std::string location;
+  int64_t last_sequence_number = 0;
+  int64_t last_updated_ms = 0;
+  int32_t last_column_id = 0;
+  std::vector<SchemaPtr> schemas;
+  int32_t current_schema_id = 0;
+  std::vector<PartitionSpec> partition_specs;
+  int32_t default_spec_id = 0;
+  int32_t last_partition_id = 999;
+  std::map<std::string, std::string> properties;
+  std::optional<int64_t> current_snapshot_id;
+  std::vector<Snapshot> snapshots;
+  std::vector<SnapshotLogEntry> snapshot_log;
+  std::vector<MetadataLogEntry> metadata_log;
+  std::vector<SortOrder> sort_orders;
+  int32_t default_sort_order_id = 0;
+  std::map<std::string, SnapshotRef> refs;
+  std::vector<StatisticsFile> statistics;
+  std::vector<PartitionStatisticsFile> partition_statistics;
+
+  SchemaPtr current_schema() const { return SchemaById(current_schema_id); }
+  SchemaPtr SchemaById(int32_t schema_id) const;  // nullptr when absent
+  const PartitionSpec* SpecById(int32_t spec_id) const;
+  const PartitionSpec* default_spec() const { return SpecById(default_spec_id); }
+  const SortOrder* SortOrderById(int32_t order_id) const;
+  const Snapshot* SnapshotById(int64_t snapshot_id) const;
+  const Snapshot* current_snapshot() const;
+  // The property's value, or `fallback` when unset.
+  std::string Property(const std::string& key, const std::string& fallback) const;
+  int64_t PropertyAsInt(const std::string& key, int64_t fallback) const;
+
+  bool operator==(const TableMetadata& other) const;
+};
+
+using TableMetadataPtr = std::shared_ptr<const TableMetadata>;
+
+// Reads table metadata JSON (format v1 or v2). `location` names the file in errors.
+Result<std::shared_ptr<TableMetadata>> ParseTableMetadata(std::string_view json,
+                                                          const std::string& location = "");
+// Writes metadata JSON exactly in the spec's field names and shapes.
+std::string WriteTableMetadata(const TableMetadata& metadata, bool pretty = false);
+
+// Schema, partition spec and sort order JSON on their own (manifests carry them as key-value
+// metadata, REST-style updates carry them too).
+std::string SchemaToJson(const Schema& schema);
+Result<SchemaPtr> SchemaFromJson(std::string_view json);
+std::string PartitionSpecToJson(const PartitionSpec& spec);
+// The `partition-spec` manifest key holds only the fields array.
+std::string PartitionFieldsToJson(const PartitionSpec& spec);
+Result<PartitionSpec> PartitionSpecFromJson(std::string_view json);
+
+}  // namespace floe::spec

@@ -1,0 +1,131 @@
+#pragma once
+
+// FileIO: the one way floe touches table files. Locations are the strings Iceberg metadata
+// stores (absolute paths or file: URIs today, object-store URIs later); every error names
+// the location it failed on.
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <arrow/buffer.h>
+#include <arrow/filesystem/filesystem.h>
+#include <arrow/io/interfaces.h>
+
+#include "floe/util/status.h"
+
+namespace floe {
+
+// What a file is to Iceberg; used for counters and fault injection only.
+enum class FileKind : int {
+  kMetadata = 0,
+  kManifestList,
+  kManifest,
+  kData,
+  kDelete,
+  kOther,
+};
+inline constexpr int kNumFileKinds = 6;
+const char* FileKindName(FileKind kind);
+
+// The operations a fault injector is consulted on.
+enum class FileOp {
+  kRead,             // ReadFile / OpenInputFile
+  kWriteFile,        // WriteFile
+  kCreate,           // OpenOutputStream
+  kStreamWrite,      // each Write() on a stream from OpenOutputStream
+  kDelete,           // DeleteFile
+  kDeleteDirectory,  // DeleteDirectory (kind is kOther)
+};
+const char* FileOpName(FileOp op);
+
+// Called before an operation; a non-OK status fails that operation with this status
+// (context naming the file is added). Must be thread-safe if FileIO is shared.
+using FaultInjector =
+    std::function<Status(FileOp op, const std::string& location, FileKind kind)>;
+
+// A snapshot of the counters, indexed by FileKind.
+struct FileIOCounters {
+  std::array<int64_t, kNumFileKinds> opened_for_read{};
+  std::array<int64_t, kNumFileKinds> created{};
+  std::array<int64_t, kNumFileKinds> deleted{};
+
+  int64_t reads(FileKind kind) const { return opened_for_read[static_cast<int>(kind)]; }
+  int64_t creates(FileKind kind) const { return created[static_cast<int>(kind)]; }
+  int64_t deletes(FileKind kind) const { return deleted[static_cast<int>(kind)]; }
+  int64_t total_reads() const;
+  int64_t total_creates() const;
+};
+
+struct FileEntry {
+  std::string path;  // absolute local path
+  int64_t size = 0;
+};
+
+// Turns an absolute path or a file: URI ("file:/x", "file:///x", "file://localhost/x")
+// into a local absolute path. Iceberg writers store locations unescaped (Hadoop's Path
+// does not percent-encode), so no percent-decoding is done.
+Result<std::string> ToLocalPath(std::string_view location);
+
+class FileIO {
+ public:
+  static Result<std::shared_ptr<FileIO>> MakeLocal();
+
+  FileIO(const FileIO&) = delete;
+  FileIO& operator=(const FileIO&) = delete;
+  ~FileIO();
+
+  // Missing files fail with a NotFound status.
+  Result<std::shared_ptr<arrow::Buffer>> ReadFile(const std::string& location, FileKind kind);
+  Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& location,
+                                                                     FileKind kind);
+
+  // Creates parent directories. Fails with AlreadyExists if the file exists: Iceberg never
+  // rewrites a file in place.
+  Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& location,
+                                                                    FileKind kind);
+
+  // Writes a whole file atomically: readers never see a partial file, and an existing file
+  // is never replaced (AlreadyExists naming the location), so two writers racing for the
+  // same metadata file cannot both succeed.
+  Status WriteFile(const std::string& location, FileKind kind, std::string_view bytes);
+
+  Result<int64_t> FileSize(const std::string& location);
+  Result<bool> Exists(const std::string& location);
+
+  // A missing file is not an error: cleanup after a failed commit may race other cleanup.
+  Status DeleteFile(const std::string& location, FileKind kind);
+  // Recursive; a missing directory is not an error.
+  Status DeleteDirectory(const std::string& location);
+  // All files under `location`, recursively, sorted by path; empty if it does not exist.
+  Result<std::vector<FileEntry>> ListFiles(const std::string& location);
+
+  FileIOCounters counters() const;
+  void ResetCounters();
+
+  // Pass an empty function to remove the injector.
+  void SetFaultInjector(FaultInjector injector);
+
+ private:
+  explicit FileIO(std::shared_ptr<arrow::fs::FileSystem> fs);
+
+  Result<std::string> Resolve(const std::string& location) const;
+  Status Inject(FileOp op, const std::string& location, FileKind kind) const;
+  std::shared_ptr<const FaultInjector> injector() const;
+  static void Bump(std::array<std::atomic<int64_t>, kNumFileKinds>& counter, FileKind kind);
+
+  std::shared_ptr<arrow::fs::FileSystem> fs_;
+  std::array<std::atomic<int64_t>, kNumFileKinds> reads_{};
+  std::array<std::atomic<int64_t>, kNumFileKinds> creates_{};
+  std::array<std::atomic<int64_t>, kNumFileKinds> deletes_{};
+  mutable std::mutex injector_mutex_;
+  std::shared_ptr<const FaultInjector> injector_;
+};
+
+}  // namespace floe

@@ -167,8 +167,7 @@ Result<std::string> ToLocalPath(std::string_view location) {
       auto slash = rest.find('/');
       std::string_view host = rest.substr(0, slash);
       if (!host.empty() && host != "localhost") {
-        return ValidationError("Cannot use file URI with a remote host '", host,
-                               "': ", location);
+        return ValidationError("Cannot use file URI with a remote host '", host, "': ", location);
       }
       if (slash == std::string_view::npos) return CollapseSlashes("/");
       rest = rest.substr(slash);

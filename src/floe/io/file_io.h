@@ -47,8 +47,7 @@ const char* FileOpName(FileOp op);
 
 // Called before an operation; a non-OK status fails that operation with this status
 // (context naming the file is added). Must be thread-safe if FileIO is shared.
-using FaultInjector =
-    std::function<Status(FileOp op, const std::string& location, FileKind kind)>;
+using FaultInjector = std::function<Status(FileOp op, const std::string& location, FileKind kind)>;
 
 // A snapshot of the counters, indexed by FileKind.
 struct FileIOCounters {

@@ -259,8 +259,8 @@ TEST_F(FileIOTest, FaultInjectorSeesOpLocationAndKind) {
   std::mutex mu;
   io_->SetFaultInjector([&](FileOp op, const std::string& loc, FileKind kind) -> Status {
     std::lock_guard<std::mutex> lock(mu);
-    seen.push_back(StrCat(FileOpName(op), " ", FileKindName(kind), " ",
-                          loc.substr(loc.rfind('/') + 1)));
+    seen.push_back(
+        StrCat(FileOpName(op), " ", FileKindName(kind), " ", loc.substr(loc.rfind('/') + 1)));
     if (op == FileOp::kDelete) return Status::IOError("no deletes today");
     return Status::OK();
   });
@@ -270,9 +270,9 @@ TEST_F(FileIOTest, FaultInjectorSeesOpLocationAndKind) {
                              io_->DeleteFile(Path("a.json"), FileKind::kMetadata));
   EXPECT_TRUE(fs::exists(Path("a.json")));
   ASSERT_OK(io_->DeleteDirectory(Path("gone")));
-  EXPECT_THAT(seen, ::testing::ElementsAre("write-file metadata a.json", "read metadata a.json",
-                                           "delete metadata a.json",
-                                           "delete-directory other gone"));
+  EXPECT_THAT(seen,
+              ::testing::ElementsAre("write-file metadata a.json", "read metadata a.json",
+                                     "delete metadata a.json", "delete-directory other gone"));
 }
 
 TEST_F(FileIOTest, FaultInjectorFailsMidStream) {

@@ -1,0 +1,69 @@
+#pragma once
+
+// A catalog maps table identifiers to the location of each table's current metadata file
+// and keeps namespaces with their properties. It never reads metadata files: committing a
+// table is writing a new metadata file, then SwapMetadataLocation.
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "floe/catalog/table_identifier.h"
+#include "floe/util/status.h"
+
+namespace floe {
+
+using NamespaceProperties = std::map<std::string, std::string>;
+
+class Catalog {
+ public:
+  virtual ~Catalog() = default;
+
+  virtual const std::string& name() const = 0;
+  // The warehouse root, without a trailing slash; may be empty.
+  virtual const std::string& warehouse() const = 0;
+
+  // Namespaces. As in Iceberg, a namespace also exists when it holds a table or when any
+  // namespace below it exists.
+
+  // AlreadyExists "Namespace already exists: a.b".
+  virtual Status CreateNamespace(const Namespace& ns, const NamespaceProperties& properties) = 0;
+  virtual Result<bool> NamespaceExists(const Namespace& ns) = 0;
+  // Immediate children of `parent` (top-level namespaces for the empty namespace), sorted.
+  virtual Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) = 0;
+  virtual Result<NamespaceProperties> LoadNamespaceProperties(const Namespace& ns) = 0;
+  virtual Status UpdateNamespaceProperties(const Namespace& ns, const NamespaceProperties& set,
+                                           const std::vector<std::string>& remove) = 0;
+  // NotFound if missing; "Namespace not empty: a.b" while it holds tables.
+  virtual Status DropNamespace(const Namespace& ns) = 0;
+
+  // Tables, as pointers to their current metadata file.
+
+  // AlreadyExists "Table already exists: a.t"; NotFound "Namespace does not exist: a".
+  virtual Status CreateTableEntry(const TableIdentifier& ident,
+                                  const std::string& metadata_location) = 0;
+  // NotFound "Table does not exist: a.t".
+  virtual Result<std::string> LoadMetadataLocation(const TableIdentifier& ident) = 0;
+  virtual Result<bool> TableExists(const TableIdentifier& ident) = 0;
+  // Sorted by name; NotFound if the namespace does not exist.
+  virtual Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) = 0;
+
+  // The commit point: points the table at `new_location` only if it still points at
+  // `expected_location`. CommitConflict when another writer got there first (reload and
+  // retry); CommitStateUnknown when the catalog cannot say whether the swap happened, in
+  // which case the new metadata file must not be deleted.
+  virtual Status SwapMetadataLocation(const TableIdentifier& ident,
+                                      const std::string& expected_location,
+                                      const std::string& new_location) = 0;
+
+  virtual Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) = 0;
+  // Removes the entry and returns the metadata location it pointed at, so that a purge can
+  // find the table's files.
+  virtual Result<std::string> DropTableEntry(const TableIdentifier& ident) = 0;
+
+  // Where a new table's files go when the user gives no location: <warehouse>/a/b/t, as
+  // Iceberg's JdbcCatalog lays tables out.
+  virtual std::string DefaultTableLocation(const TableIdentifier& ident) const;
+};
+
+}  // namespace floe

@@ -1,0 +1,71 @@
+#pragma once
+
+// Namespaces and table identifiers as Iceberg names them: "a.b" is the two-level namespace
+// [a, b], "a.b.t" the table t in it. The dotted form is also how the JDBC catalog stores a
+// namespace, so a level may not itself contain a dot.
+
+#include <compare>
+#include <cstddef>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "floe/util/status.h"
+
+namespace floe {
+
+struct Namespace {
+  std::vector<std::string> levels;
+
+  Namespace() = default;
+  explicit Namespace(std::vector<std::string> l) : levels(std::move(l)) {}
+
+  // "" is the empty (root) namespace; empty levels ("a..b", ".a") are rejected.
+  static Result<Namespace> Parse(std::string_view dotted);
+
+  bool empty() const { return levels.empty(); }
+  size_t size() const { return levels.size(); }
+  std::string ToString() const;
+  // Levels must be non-empty and free of '.'; the error names the namespace.
+  Status Validate() const;
+  // True if this namespace starts with all of `prefix`'s levels (a namespace is its own
+  // ancestor).
+  bool HasPrefix(const Namespace& prefix) const;
+
+  auto operator<=>(const Namespace&) const = default;
+  bool operator==(const Namespace&) const = default;
+};
+
+struct TableIdentifier {
+  Namespace ns;
+  std::string name;
+
+  TableIdentifier() = default;
+  TableIdentifier(Namespace n, std::string table) : ns(std::move(n)), name(std::move(table)) {}
+
+  // The last dotted part is the table name: "a.b.t" -> ([a, b], t); "t" -> ([], t).
+  static Result<TableIdentifier> Parse(std::string_view dotted);
+
+  std::string ToString() const;
+  Status Validate() const;
+
+  auto operator<=>(const TableIdentifier&) const = default;
+  bool operator==(const TableIdentifier&) const = default;
+};
+
+std::ostream& operator<<(std::ostream& out, const Namespace& ns);
+std::ostream& operator<<(std::ostream& out, const TableIdentifier& ident);
+
+}  // namespace floe
+
+template <>
+struct std::hash<floe::Namespace> {
+  size_t operator()(const floe::Namespace& ns) const noexcept;
+};
+
+template <>
+struct std::hash<floe::TableIdentifier> {
+  size_t operator()(const floe::TableIdentifier& ident) const noexcept;
+};

@@ -1,0 +1,457 @@
+#include "floe/catalog/sql_catalog.h"
+
+#include <sqlite3.h>
+
+#include <atomic>
+#include <barrier>
+#include <thread>
+
+#include "floe_test.h"
+
+// Arrow 22 dropped arrow::internal::GenericToStatus, which floe_test.h's macros still call;
+// this stand-in keeps the macros working until the shared helper moves to arrow::ToStatus.
+namespace arrow::internal {
+template <typename T>
+::arrow::Status GenericToStatus(T&& value) {
+  return ::arrow::ToStatus(std::forward<T>(value));
+}
+}  // namespace arrow::internal
+
+namespace floe {
+namespace {
+
+Namespace Ns(std::initializer_list<std::string> levels) { return Namespace(levels); }
+TableIdentifier Tbl(std::string dotted) { return TableIdentifier::Parse(dotted).ValueOrDie(); }
+
+// Raw access to the catalog file, to check what other engines would see.
+class RawDb {
+ public:
+  explicit RawDb(const std::string& path) { sqlite3_open(path.c_str(), &db_); }
+  ~RawDb() { sqlite3_close(db_); }
+  void Exec(const std::string& sql) {
+    char* err = nullptr;
+    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
+    EXPECT_EQ(rc, SQLITE_OK) << sql << ": " << (err ? err : "");
+    sqlite3_free(err);
+  }
+  // Rows joined by '|', NULL as "NULL".
+  std::vector<std::string> Rows(const std::string& sql) {
+    std::vector<std::string> out;
+    sqlite3_stmt* stmt = nullptr;
+    EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sql;
+    while (stmt && sqlite3_step(stmt) == SQLITE_ROW) {
+      std::string row;
+      for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
+        if (i) row += "|";
+        auto* text = sqlite3_column_text(stmt, i);
+        row += text ? reinterpret_cast<const char*>(text) : "NULL";
+      }
+      out.push_back(row);
+    }
+    sqlite3_finalize(stmt);
+    return out;
+  }
+
+ private:
+  sqlite3* db_ = nullptr;
+};
+
+class SqlCatalogTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = dir_.str() + "/catalog.db";
+    ASSERT_OK_AND_ASSIGN(catalog_,
+                         SqlCatalog::Open(path_, "lakehouse", "file:" + dir_.str() + "/wh/"));
+  }
+
+  testing::TempDir dir_;
+  std::string path_;
+  std::unique_ptr<SqlCatalog> catalog_;
+};
+
+TEST(SqliteDatabasePathTest, UriForms) {
+  auto path = [](std::string_view uri) { return SqliteDatabasePath(uri).ValueOrDie(); };
+  EXPECT_EQ(path("/tmp/cat.db"), "/tmp/cat.db");
+  EXPECT_EQ(path("rel/cat.db"), "rel/cat.db");
+  EXPECT_EQ(path("sqlite:////tmp/cat.db"), "/tmp/cat.db");
+  EXPECT_EQ(path("sqlite:///cat.db"), "cat.db");
+  EXPECT_EQ(path("sqlite+pysqlite:////tmp/cat.db"), "/tmp/cat.db");
+  EXPECT_EQ(path("sqlite://"), ":memory:");
+  EXPECT_EQ(path("sqlite:///:memory:"), ":memory:");
+  EXPECT_EQ(path("jdbc:sqlite:/tmp/cat.db"), "/tmp/cat.db");
+  EXPECT_EQ(path("jdbc:sqlite:file:/tmp/cat.db"), "/tmp/cat.db");
+  EXPECT_EQ(path("jdbc:sqlite:/tmp/cat.db?journal_mode=WAL"), "/tmp/cat.db");
+  EXPECT_EQ(path("jdbc:sqlite::memory:"), ":memory:");
+  EXPECT_EQ(path("file:///tmp/cat.db"), "/tmp/cat.db");
+  EXPECT_EQ(path(":memory:"), ":memory:");
+  ASSERT_RAISES_WITH_MESSAGE("only SQLite catalogs are supported",
+                             SqliteDatabasePath("jdbc:postgresql://h/db"));
+  ASSERT_RAISES_WITH_MESSAGE("only SQLite catalogs are supported",
+                             SqliteDatabasePath("postgresql://h/db"));
+}
+
+TEST(SqlCatalogOpenTest, OpensEveryUriFormOfOneFile) {
+  testing::TempDir dir;
+  const std::string file = dir.str() + "/c.db";
+  ASSERT_OK_AND_ASSIGN(auto a, SqlCatalog::Open(file));
+  ASSERT_OK(a->CreateNamespace(Ns({"db"}), {}));
+  for (const std::string& uri : {"sqlite:///" + file, "jdbc:sqlite:" + file, "file://" + file}) {
+    ASSERT_OK_AND_ASSIGN(auto b, SqlCatalog::Open(uri));
+    EXPECT_EQ(b->database_path(), file);
+    ASSERT_OK_AND_ASSIGN(bool exists, b->NamespaceExists(Ns({"db"})));
+    EXPECT_TRUE(exists) << uri;
+  }
+  ASSERT_OK_AND_ASSIGN(auto memory, SqlCatalog::Open("sqlite://"));
+  ASSERT_OK(memory->CreateNamespace(Ns({"m"}), {}));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot open catalog database " + dir.str() + "/no/such/dir/c.db",
+                             SqlCatalog::Open(dir.str() + "/no/such/dir/c.db"));
+}
+
+TEST_F(SqlCatalogTest, CreatesJdbcCatalogTables) {
+  RawDb raw(path_);
+  EXPECT_THAT(
+      raw.Rows("SELECT name FROM pragma_table_info('iceberg_tables')"),
+      ::testing::ElementsAre("catalog_name", "table_namespace", "table_name", "metadata_location",
+                             "previous_metadata_location", "iceberg_type"));
+  EXPECT_THAT(
+      raw.Rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info('iceberg_tables')"),
+      ::testing::ElementsAre("catalog_name|VARCHAR(255)|1|1", "table_namespace|VARCHAR(255)|1|2",
+                             "table_name|VARCHAR(255)|1|3", "metadata_location|VARCHAR(1000)|0|0",
+                             "previous_metadata_location|VARCHAR(1000)|0|0",
+                             "iceberg_type|VARCHAR(5)|0|0"));
+  EXPECT_THAT(
+      raw.Rows("SELECT name, type, \"notnull\", pk FROM "
+               "pragma_table_info('iceberg_namespace_properties')"),
+      ::testing::ElementsAre("catalog_name|VARCHAR(255)|1|1", "namespace|VARCHAR(255)|1|2",
+                             "property_key|VARCHAR(255)|0|3", "property_value|VARCHAR(1000)|0|0"));
+}
+
+TEST_F(SqlCatalogTest, NamespacesCreateListExistsDrop) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {{"owner", "ana"}}));
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"a", "b", "c"}), {}));
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"a", "x"}), {}));
+
+  Status st = catalog_->CreateNamespace(Ns({"db"}), {});
+  EXPECT_TRUE(IsAlreadyExists(st));
+  EXPECT_EQ(st.message(), "Namespace already exists: db");
+  // A parent exists through its children, as in JdbcCatalog.
+  ASSERT_RAISES_WITH_MESSAGE("Namespace already exists: a.b",
+                             catalog_->CreateNamespace(Ns({"a", "b"}), {}));
+
+  ASSERT_OK_AND_ASSIGN(bool exists, catalog_->NamespaceExists(Ns({"a"})));
+  EXPECT_TRUE(exists);
+  ASSERT_OK_AND_ASSIGN(exists, catalog_->NamespaceExists(Ns({"a", "b"})));
+  EXPECT_TRUE(exists);
+  ASSERT_OK_AND_ASSIGN(exists, catalog_->NamespaceExists(Ns({"A"})));
+  EXPECT_FALSE(exists);
+  ASSERT_OK_AND_ASSIGN(exists, catalog_->NamespaceExists(Ns({"a", "b", "c", "d"})));
+  EXPECT_FALSE(exists);
+  // "a_" must not match "ab" or "a.x" through LIKE wildcards.
+  ASSERT_OK_AND_ASSIGN(exists, catalog_->NamespaceExists(Ns({"a_"})));
+  EXPECT_FALSE(exists);
+
+  ASSERT_OK_AND_ASSIGN(auto top, catalog_->ListNamespaces(Namespace()));
+  EXPECT_THAT(top, ::testing::ElementsAre(Ns({"a"}), Ns({"db"})));
+  ASSERT_OK_AND_ASSIGN(auto under_a, catalog_->ListNamespaces(Ns({"a"})));
+  EXPECT_THAT(under_a, ::testing::ElementsAre(Ns({"a", "b"}), Ns({"a", "x"})));
+  ASSERT_OK_AND_ASSIGN(auto under_ab, catalog_->ListNamespaces(Ns({"a", "b"})));
+  EXPECT_THAT(under_ab, ::testing::ElementsAre(Ns({"a", "b", "c"})));
+  ASSERT_OK_AND_ASSIGN(auto leaf, catalog_->ListNamespaces(Ns({"db"})));
+  EXPECT_TRUE(leaf.empty());
+  st = catalog_->ListNamespaces(Ns({"nope"})).status();
+  EXPECT_TRUE(IsNotFound(st));
+  EXPECT_EQ(st.message(), "Namespace does not exist: nope");
+
+  // Stored as JdbcCatalog stores them: levels joined by '.', with the exists marker.
+  RawDb raw(path_);
+  EXPECT_THAT(raw.Rows("SELECT catalog_name, namespace, property_key, property_value FROM "
+                       "iceberg_namespace_properties ORDER BY namespace, property_key"),
+              ::testing::ElementsAre("lakehouse|a.b.c|exists|true", "lakehouse|a.x|exists|true",
+                                     "lakehouse|db|exists|true", "lakehouse|db|owner|ana"));
+
+  ASSERT_RAISES_WITH_MESSAGE("Namespace not empty: a", catalog_->DropNamespace(Ns({"a"})));
+  ASSERT_OK(catalog_->DropNamespace(Ns({"a", "b", "c"})));
+  ASSERT_OK(catalog_->DropNamespace(Ns({"a", "x"})));
+  ASSERT_OK_AND_ASSIGN(exists, catalog_->NamespaceExists(Ns({"a"})));
+  EXPECT_FALSE(exists);
+  st = catalog_->DropNamespace(Ns({"a"}));
+  EXPECT_TRUE(IsNotFound(st));
+  EXPECT_EQ(st.message(), "Namespace does not exist: a");
+  ASSERT_OK_AND_ASSIGN(top, catalog_->ListNamespaces(Namespace()));
+  EXPECT_THAT(top, ::testing::ElementsAre(Ns({"db"})));
+}
+
+TEST_F(SqlCatalogTest, NamespaceValidation) {
+  ASSERT_RAISES_WITH_MESSAGE("Cannot create the empty namespace",
+                             catalog_->CreateNamespace(Namespace(), {}));
+  ASSERT_RAISES_WITH_MESSAGE("it contains '.'", catalog_->CreateNamespace(Ns({"a.b"}), {}));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot set reserved property: exists",
+                             catalog_->CreateNamespace(Ns({"a"}), {{"exists", "false"}}));
+}
+
+TEST_F(SqlCatalogTest, NamespaceProperties) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {{"owner", "ana"}, {"comment", "c1"}}));
+  ASSERT_OK_AND_ASSIGN(auto props, catalog_->LoadNamespaceProperties(Ns({"db"})));
+  EXPECT_EQ(props, (NamespaceProperties{{"owner", "ana"},
+                                        {"comment", "c1"},
+                                        {"location", "file:" + dir_.str() + "/wh/db"}}));
+
+  ASSERT_OK(catalog_->UpdateNamespaceProperties(
+      Ns({"db"}), {{"owner", "bo"}, {"location", "/data/db"}}, {"comment", "not-there"}));
+  ASSERT_OK_AND_ASSIGN(props, catalog_->LoadNamespaceProperties(Ns({"db"})));
+  EXPECT_EQ(props, (NamespaceProperties{{"owner", "bo"}, {"location", "/data/db"}}));
+
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Cannot set reserved property: exists",
+      catalog_->UpdateNamespaceProperties(Ns({"db"}), {{"exists", "x"}}, {}));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot remove reserved property: exists",
+                             catalog_->UpdateNamespaceProperties(Ns({"db"}), {}, {"exists"}));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Cannot set and remove the same property: owner",
+      catalog_->UpdateNamespaceProperties(Ns({"db"}), {{"owner", "x"}}, {"owner"}));
+  Status st = catalog_->UpdateNamespaceProperties(Ns({"nope"}), {{"k", "v"}}, {});
+  EXPECT_TRUE(IsNotFound(st));
+  EXPECT_EQ(st.message(), "Namespace does not exist: nope");
+  st = catalog_->LoadNamespaceProperties(Ns({"nope"})).status();
+  EXPECT_EQ(st.message(), "Namespace does not exist: nope");
+}
+
+TEST_F(SqlCatalogTest, TablesCreateLoadListRenameDrop) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"other"}), {}));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t1"), "/wh/db/t1/metadata/v1.metadata.json"));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t0"), "/wh/db/t0/metadata/v1.metadata.json"));
+
+  Status st = catalog_->CreateTableEntry(Tbl("db.t1"), "/x.json");
+  EXPECT_TRUE(IsAlreadyExists(st));
+  EXPECT_EQ(st.message(), "Table already exists: db.t1");
+  st = catalog_->CreateTableEntry(Tbl("nope.t"), "/x.json");
+  EXPECT_TRUE(IsNotFound(st));
+  EXPECT_EQ(st.message(), "Namespace does not exist: nope");
+  ASSERT_RAISES_WITH_MESSAGE("a table needs a namespace",
+                             catalog_->CreateTableEntry(Tbl("t"), "/x.json"));
+
+  ASSERT_OK_AND_ASSIGN(auto loc, catalog_->LoadMetadataLocation(Tbl("db.t1")));
+  EXPECT_EQ(loc, "/wh/db/t1/metadata/v1.metadata.json");
+  st = catalog_->LoadMetadataLocation(Tbl("db.missing")).status();
+  EXPECT_TRUE(IsNotFound(st));
+  EXPECT_EQ(st.message(), "Table does not exist: db.missing");
+  ASSERT_OK_AND_ASSIGN(bool exists, catalog_->TableExists(Tbl("db.t0")));
+  EXPECT_TRUE(exists);
+  ASSERT_OK_AND_ASSIGN(exists, catalog_->TableExists(Tbl("db.missing")));
+  EXPECT_FALSE(exists);
+
+  ASSERT_OK_AND_ASSIGN(auto tables, catalog_->ListTables(Ns({"db"})));
+  EXPECT_THAT(tables, ::testing::ElementsAre(Tbl("db.t0"), Tbl("db.t1")));
+  ASSERT_OK_AND_ASSIGN(tables, catalog_->ListTables(Ns({"other"})));
+  EXPECT_TRUE(tables.empty());
+  ASSERT_RAISES_WITH_MESSAGE("Namespace does not exist: nope", catalog_->ListTables(Ns({"nope"})));
+
+  RawDb raw(path_);
+  EXPECT_THAT(
+      raw.Rows("SELECT * FROM iceberg_tables WHERE table_name = 't1'"),
+      ::testing::ElementsAre("lakehouse|db|t1|/wh/db/t1/metadata/v1.metadata.json|NULL|TABLE"));
+
+  ASSERT_RAISES_WITH_MESSAGE("Namespace not empty: db", catalog_->DropNamespace(Ns({"db"})));
+
+  ASSERT_OK(catalog_->RenameTable(Tbl("db.t1"), Tbl("other.renamed")));
+  ASSERT_OK_AND_ASSIGN(loc, catalog_->LoadMetadataLocation(Tbl("other.renamed")));
+  EXPECT_EQ(loc, "/wh/db/t1/metadata/v1.metadata.json");
+  ASSERT_OK_AND_ASSIGN(exists, catalog_->TableExists(Tbl("db.t1")));
+  EXPECT_FALSE(exists);
+  ASSERT_RAISES_WITH_MESSAGE("Table does not exist: db.t1",
+                             catalog_->RenameTable(Tbl("db.t1"), Tbl("db.t2")));
+  ASSERT_RAISES_WITH_MESSAGE("Table already exists: other.renamed",
+                             catalog_->RenameTable(Tbl("db.t0"), Tbl("other.renamed")));
+  ASSERT_RAISES_WITH_MESSAGE("Namespace does not exist: nope",
+                             catalog_->RenameTable(Tbl("db.t0"), Tbl("nope.t0")));
+  ASSERT_OK(catalog_->RenameTable(Tbl("db.t0"), Tbl("db.t0")));
+
+  ASSERT_OK_AND_ASSIGN(auto dropped, catalog_->DropTableEntry(Tbl("other.renamed")));
+  EXPECT_EQ(dropped, "/wh/db/t1/metadata/v1.metadata.json");
+  st = catalog_->DropTableEntry(Tbl("other.renamed")).status();
+  EXPECT_TRUE(IsNotFound(st));
+  EXPECT_EQ(st.message(), "Table does not exist: other.renamed");
+  ASSERT_OK(catalog_->DropNamespace(Ns({"other"})));
+}
+
+TEST_F(SqlCatalogTest, TablesInMultiLevelNamespaces) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"a", "b"}), {}));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("a.b.t"), "/m1.json"));
+  ASSERT_RAISES_WITH_MESSAGE("Namespace not empty: a.b", catalog_->DropNamespace(Ns({"a", "b"})));
+  ASSERT_RAISES_WITH_MESSAGE("Namespace not empty: a", catalog_->DropNamespace(Ns({"a"})));
+  ASSERT_OK_AND_ASSIGN(auto tables, catalog_->ListTables(Ns({"a", "b"})));
+  EXPECT_THAT(tables, ::testing::ElementsAre(Tbl("a.b.t")));
+  ASSERT_OK_AND_ASSIGN(auto none, catalog_->ListTables(Ns({"a"})));
+  EXPECT_TRUE(none.empty());
+  RawDb raw(path_);
+  EXPECT_THAT(raw.Rows("SELECT table_namespace, table_name FROM iceberg_tables"),
+              ::testing::ElementsAre("a.b|t"));
+  EXPECT_EQ(catalog_->DefaultTableLocation(Tbl("a.b.t")), "file:" + dir_.str() + "/wh/a/b/t");
+}
+
+TEST_F(SqlCatalogTest, ViewsAreNotTables) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  RawDb raw(path_);
+  raw.Exec("INSERT INTO iceberg_tables VALUES ('lakehouse', 'db', 'v', '/v.json', NULL, 'VIEW')");
+  ASSERT_OK_AND_ASSIGN(bool exists, catalog_->TableExists(Tbl("db.v")));
+  EXPECT_FALSE(exists);
+  ASSERT_RAISES_WITH_MESSAGE("Table does not exist: db.v",
+                             catalog_->LoadMetadataLocation(Tbl("db.v")));
+  ASSERT_OK_AND_ASSIGN(auto tables, catalog_->ListTables(Ns({"db"})));
+  EXPECT_TRUE(tables.empty());
+  ASSERT_RAISES_WITH_MESSAGE("View with same name already exists: db.v",
+                             catalog_->CreateTableEntry(Tbl("db.v"), "/t.json"));
+  ASSERT_RAISES_WITH_MESSAGE("Table does not exist: db.v", catalog_->DropTableEntry(Tbl("db.v")));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/t.json"));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot rename db.t to db.v. View already exists",
+                             catalog_->RenameTable(Tbl("db.t"), Tbl("db.v")));
+  Status st = catalog_->SwapMetadataLocation(Tbl("db.v"), "/v.json", "/v2.json");
+  EXPECT_TRUE(IsCommitConflict(st)) << st.ToString();
+  ASSERT_RAISES_WITH_MESSAGE("Namespace not empty: db", catalog_->DropNamespace(Ns({"db"})));
+}
+
+TEST_F(SqlCatalogTest, CompareAndSwap) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/m/v1.json"));
+  ASSERT_OK(catalog_->SwapMetadataLocation(Tbl("db.t"), "/m/v1.json", "/m/v2.json"));
+  ASSERT_OK_AND_ASSIGN(auto loc, catalog_->LoadMetadataLocation(Tbl("db.t")));
+  EXPECT_EQ(loc, "/m/v2.json");
+  RawDb raw(path_);
+  EXPECT_THAT(raw.Rows("SELECT metadata_location, previous_metadata_location FROM iceberg_tables"),
+              ::testing::ElementsAre("/m/v2.json|/m/v1.json"));
+
+  Status st = catalog_->SwapMetadataLocation(Tbl("db.t"), "/m/v1.json", "/m/v3.json");
+  ASSERT_TRUE(IsCommitConflict(st)) << st.ToString();
+  EXPECT_EQ(st.message(),
+            "Table has been updated by another process: db.t (expected metadata location "
+            "/m/v1.json, found /m/v2.json); /m/v3.json was not committed");
+  ASSERT_OK_AND_ASSIGN(loc, catalog_->LoadMetadataLocation(Tbl("db.t")));
+  EXPECT_EQ(loc, "/m/v2.json");
+
+  st = catalog_->SwapMetadataLocation(Tbl("db.gone"), "/m/v1.json", "/m/v2.json");
+  ASSERT_TRUE(IsCommitConflict(st)) << st.ToString();
+  EXPECT_THAT(st.message(), ::testing::HasSubstr("db.gone (expected metadata location "
+                                                 "/m/v1.json, found no such table)"));
+}
+
+TEST_F(SqlCatalogTest, TwoConnectionsRaceOneSwapExactlyOneWins) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/m/v0.json"));
+  ASSERT_OK_AND_ASSIGN(auto other, SqlCatalog::Open("sqlite:///" + path_, "lakehouse"));
+  SqlCatalog* catalogs[2] = {catalog_.get(), other.get()};
+
+  std::string current = "/m/v0.json";
+  constexpr int kRounds = 25;
+  for (int round = 0; round < kRounds; ++round) {
+    std::barrier sync(2);
+    Status results[2];
+    std::vector<std::thread> threads;
+    for (int i = 0; i < 2; ++i) {
+      threads.emplace_back([&, i] {
+        sync.arrive_and_wait();
+        results[i] = catalogs[i]->SwapMetadataLocation(Tbl("db.t"), current,
+                                                       StrCat("/m/r", round, "-w", i, ".json"));
+      });
+    }
+    for (auto& t : threads) t.join();
+    int winners = 0;
+    for (int i = 0; i < 2; ++i) {
+      if (results[i].ok()) {
+        ++winners;
+        current = StrCat("/m/r", round, "-w", i, ".json");
+      } else {
+        EXPECT_TRUE(IsCommitConflict(results[i])) << results[i].ToString();
+      }
+    }
+    ASSERT_EQ(winners, 1) << "round " << round;
+    ASSERT_OK_AND_ASSIGN(auto loc, other->LoadMetadataLocation(Tbl("db.t")));
+    ASSERT_EQ(loc, current);
+  }
+}
+
+TEST_F(SqlCatalogTest, ConcurrentCreatesOfOneTableExactlyOneWins) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  std::vector<std::unique_ptr<SqlCatalog>> catalogs;
+  for (int i = 0; i < 4; ++i) {
+    ASSERT_OK_AND_ASSIGN(auto c, SqlCatalog::Open(path_));
+    catalogs.push_back(std::move(c));
+  }
+  std::atomic<int> wins{0}, exists{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 4; ++i) {
+    threads.emplace_back([&, i] {
+      Status st = catalogs[i]->CreateTableEntry(Tbl("db.t"), StrCat("/m/", i, ".json"));
+      if (st.ok()) ++wins;
+      if (IsAlreadyExists(st)) ++exists;
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(wins.load(), 1);
+  EXPECT_EQ(exists.load(), 3);
+}
+
+TEST_F(SqlCatalogTest, TwoCatalogNamesInOneFileAreIsolated) {
+  ASSERT_OK_AND_ASSIGN(auto second, SqlCatalog::Open(path_, "other_catalog"));
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {{"k", "v1"}}));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/one.json"));
+
+  ASSERT_OK_AND_ASSIGN(bool exists, second->NamespaceExists(Ns({"db"})));
+  EXPECT_FALSE(exists);
+  ASSERT_OK_AND_ASSIGN(auto top, second->ListNamespaces(Namespace()));
+  EXPECT_TRUE(top.empty());
+  ASSERT_OK(second->CreateNamespace(Ns({"db"}), {{"k", "v2"}}));
+  ASSERT_OK_AND_ASSIGN(exists, second->TableExists(Tbl("db.t")));
+  EXPECT_FALSE(exists);
+  ASSERT_OK(second->CreateTableEntry(Tbl("db.t"), "/two.json"));
+  ASSERT_OK(second->SwapMetadataLocation(Tbl("db.t"), "/two.json", "/two-b.json"));
+
+  ASSERT_OK_AND_ASSIGN(auto loc, catalog_->LoadMetadataLocation(Tbl("db.t")));
+  EXPECT_EQ(loc, "/one.json");
+  ASSERT_OK_AND_ASSIGN(auto props, catalog_->LoadNamespaceProperties(Ns({"db"})));
+  EXPECT_EQ(props.at("k"), "v1");
+  ASSERT_OK_AND_ASSIGN(auto dropped, second->DropTableEntry(Tbl("db.t")));
+  EXPECT_EQ(dropped, "/two-b.json");
+  ASSERT_OK_AND_ASSIGN(exists, catalog_->TableExists(Tbl("db.t")));
+  EXPECT_TRUE(exists);
+  EXPECT_EQ(second->name(), "other_catalog");
+}
+
+TEST(SqlCatalogSchemaTest, AddsIcebergTypeToAV0Catalog) {
+  testing::TempDir dir;
+  const std::string path = dir.str() + "/old.db";
+  {
+    // The layout older PyIceberg and JdbcCatalog (schema V0) create: no iceberg_type.
+    RawDb raw(path);
+    raw.Exec(
+        "CREATE TABLE iceberg_tables (catalog_name VARCHAR(255) NOT NULL, table_namespace "
+        "VARCHAR(255) NOT NULL, table_name VARCHAR(255) NOT NULL, metadata_location "
+        "VARCHAR(1000), previous_metadata_location VARCHAR(1000), PRIMARY KEY (catalog_name, "
+        "table_namespace, table_name))");
+    raw.Exec(
+        "CREATE TABLE iceberg_namespace_properties (catalog_name VARCHAR(255) NOT NULL, "
+        "namespace VARCHAR(255) NOT NULL, property_key VARCHAR(255) NOT NULL, property_value "
+        "VARCHAR(1000) NOT NULL, PRIMARY KEY (catalog_name, namespace, property_key))");
+    raw.Exec("INSERT INTO iceberg_tables VALUES ('lakehouse', 'db', 'old', '/old.json', NULL)");
+    raw.Exec(
+        "INSERT INTO iceberg_namespace_properties VALUES ('lakehouse', 'db', 'exists', 'true')");
+  }
+  ASSERT_OK_AND_ASSIGN(auto catalog, SqlCatalog::Open("sqlite:///" + path));
+  RawDb raw(path);
+  EXPECT_EQ(raw.Rows("SELECT name FROM pragma_table_info('iceberg_tables')").back(),
+            "iceberg_type");
+  // The pre-existing row has a NULL type and is still a table.
+  ASSERT_OK_AND_ASSIGN(auto loc, catalog->LoadMetadataLocation(Tbl("db.old")));
+  EXPECT_EQ(loc, "/old.json");
+  ASSERT_OK(catalog->SwapMetadataLocation(Tbl("db.old"), "/old.json", "/old2.json"));
+  ASSERT_OK(catalog->CreateTableEntry(Tbl("db.new"), "/new.json"));
+  ASSERT_OK_AND_ASSIGN(auto tables, catalog->ListTables(Ns({"db"})));
+  EXPECT_THAT(tables, ::testing::ElementsAre(Tbl("db.new"), Tbl("db.old")));
+  EXPECT_THAT(raw.Rows("SELECT table_name, iceberg_type FROM iceberg_tables ORDER BY 1"),
+              ::testing::ElementsAre("new|TABLE", "old|NULL"));
+  // Reopening does not migrate twice.
+  ASSERT_OK(SqlCatalog::Open(path).status());
+}
+
+}  // namespace
+}  // namespace floe

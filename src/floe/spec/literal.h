@@ -60,7 +60,18 @@ class Literal {
 };
 
 // The spec's single-value binary serialization (Appendix D), used for lower/upper bounds.
+// A null literal serializes to an empty string.
 std::string ToSingleValueBinary(const Literal& value);
 Result<Literal> FromSingleValueBinary(const TypePtr& type, std::string_view bytes);
+
+// Canonical lowercase 8-4-4-4-12 text of 16 big-endian bytes, and back.
+std::string UuidToString(std::string_view bytes16);
+Result<std::string> UuidFromString(std::string_view text);
+
+// Iceberg's human forms (Java's toHumanString): "2017-11-16", "22:31:08",
+// "2017-11-16T22:31:08.000001", with "+00:00" appended when `with_zone`.
+std::string DateToString(int32_t days);
+std::string TimeToString(int64_t micros);
+std::string TimestampToString(int64_t micros, bool with_zone);
 
 }  // namespace floe::spec

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "floe/spec/partition_spec.h"
@@ -51,7 +52,15 @@ struct TableMetadata {
   std::string Property(const std::string& key, const std::string& fallback) const;
   int64_t PropertyAsInt(const std::string& key, int64_t fallback) const;
 
+  // Ignores snapshot_index.
   bool operator==(const TableMetadata& other) const;
+
+  // Snapshot id -> position in `snapshots`, so SnapshotById is O(1) on tables with many
+  // snapshots. ParseTableMetadata fills it; code that edits `snapshots` may call
+  // IndexSnapshots() again. Lookups check the entry they find and fall back to a scan, so a
+  // stale index is only slower, never wrong.
+  std::unordered_map<int64_t, size_t> snapshot_index;
+  void IndexSnapshots();
 };
 
 using TableMetadataPtr = std::shared_ptr<const TableMetadata>;

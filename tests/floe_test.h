@@ -15,13 +15,13 @@
 
 #define ASSERT_OK(expr)                                              \
   do {                                                               \
-    ::arrow::Status _st = ::arrow::internal::GenericToStatus(expr);  \
+    ::arrow::Status _st = ::arrow::ToStatus(expr);  \
     ASSERT_TRUE(_st.ok()) << "'" #expr "' failed: " << _st.ToString(); \
   } while (false)
 
 #define EXPECT_OK(expr)                                              \
   do {                                                               \
-    ::arrow::Status _st = ::arrow::internal::GenericToStatus(expr);  \
+    ::arrow::Status _st = ::arrow::ToStatus(expr);  \
     EXPECT_TRUE(_st.ok()) << "'" #expr "' failed: " << _st.ToString(); \
   } while (false)
 
@@ -36,7 +36,7 @@
 // Asserts that expr fails and that its message contains `substring`.
 #define ASSERT_RAISES_WITH_MESSAGE(substring, expr)                          \
   do {                                                                       \
-    ::arrow::Status _st = ::arrow::internal::GenericToStatus(expr);          \
+    ::arrow::Status _st = ::arrow::ToStatus(expr);          \
     ASSERT_FALSE(_st.ok()) << "'" #expr "' succeeded, expected an error";    \
     ASSERT_THAT(_st.message(), ::testing::HasSubstr(substring));             \
   } while (false)

@@ -8,15 +8,6 @@
 
 #include "floe_test.h"
 
-// Arrow 22 dropped arrow::internal::GenericToStatus, which floe_test.h's macros still call;
-// this stand-in keeps the macros working until the shared helper moves to arrow::ToStatus.
-namespace arrow::internal {
-template <typename T>
-::arrow::Status GenericToStatus(T&& value) {
-  return ::arrow::ToStatus(std::forward<T>(value));
-}
-}  // namespace arrow::internal
-
 namespace floe {
 namespace {
 

@@ -1,0 +1,27 @@
+#pragma once
+
+// The Avro schemas of manifests and manifest lists (spec: "Manifests", "Manifest Lists"),
+// with the field ids, record names and docs Java writes, and the conversions between
+// Iceberg partition values and Avro values.
+
+#include <memory>
+#include <string>
+
+#include "floe/avro/schema.h"
+#include "floe/avro/value.h"
+#include "floe/spec/literal.h"
+#include "floe/spec/type.h"
+
+namespace floe::manifest {
+
+// The manifest entry schema for a partition type (a struct of partition fields).
+Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(const spec::Type& partition_type);
+Result<std::shared_ptr<const avro::Schema>> ManifestListSchema();
+
+// The Avro schema JSON of one Iceberg primitive type, as Java's AvroSchemaUtil writes it.
+Result<std::string> AvroTypeJson(const spec::Type& type);
+
+avro::Value LiteralToAvro(const spec::Literal& value);  // optional: null or union branch 1
+Result<spec::Literal> LiteralFromAvro(const avro::Value& value, const spec::TypePtr& type);
+
+}  // namespace floe::manifest

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "floe/spec/literal.h"
+
+namespace floe::manifest {
+
+enum class FileContent : int32_t { kData = 0, kPositionDeletes = 1, kEqualityDeletes = 2 };
+enum class EntryStatus : int32_t { kExisting = 0, kAdded = 1, kDeleted = 2 };
+
+// Spec: "Manifests", the data_file struct (field ids 100-145). Bounds are kept in the
+// spec's single-value binary form, exactly as they travel in the Avro file.
+struct DataFile {
+  FileContent content = FileContent::kData;
+  std::string file_path;
+  std::string file_format = "PARQUET";
+  std::vector<spec::Literal> partition;  // one value per field of the entry's partition spec
+  int32_t spec_id = 0;                    // from the manifest, not stored per entry
+  int64_t record_count = 0;
+  int64_t file_size_in_bytes = 0;
+  std::map<int32_t, int64_t> column_sizes;
+  std::map<int32_t, int64_t> value_counts;
+  std::map<int32_t, int64_t> null_value_counts;
+  std::map<int32_t, int64_t> nan_value_counts;
+  std::map<int32_t, std::string> lower_bounds;
+  std::map<int32_t, std::string> upper_bounds;
+  std::optional<std::string> key_metadata;
+  std::vector<int64_t> split_offsets;
+  std::vector<int32_t> equality_ids;
+  std::optional<int32_t> sort_order_id;
+
+  bool operator==(const DataFile& other) const = default;
+};
+
+// One row of a manifest. Null sequence numbers and snapshot id are inherited from the
+// manifest list entry when read (spec: "Sequence Number Inheritance").
+struct ManifestEntry {
+  EntryStatus status = EntryStatus::kAdded;
+  std::optional<int64_t> snapshot_id;
+  std::optional<int64_t> sequence_number;
+  std::optional<int64_t> file_sequence_number;
+  DataFile data_file;
+
+  bool operator==(const ManifestEntry& other) const = default;
+};
+
+}  // namespace floe::manifest

@@ -1,0 +1,402 @@
+#include "floe/manifest/manifest_reader.h"
+
+#include <unordered_map>
+
+#include <arrow/buffer.h>
+
+#include "floe/avro/container_reader.h"
+#include "floe/avro/container_writer.h"
+#include "floe/manifest/avro_schemas.h"
+
+namespace floe::manifest {
+
+namespace {
+
+// Field positions of a record schema, by Iceberg field id.
+std::unordered_map<int32_t, size_t> FieldsById(const avro::Schema& schema, const avro::Node& node) {
+  std::unordered_map<int32_t, size_t> out;
+  const avro::Node& record = schema.Resolve(node);
+  for (size_t i = 0; i < record.fields.size(); ++i) {
+    if (auto id = record.fields[i].field_id()) out[*id] = i;
+  }
+  return out;
+}
+
+// The record node inside an optional union (or the node itself).
+const avro::Node& NonNull(const avro::Schema& schema, const avro::Node& node) {
+  const avro::Node& n = schema.Resolve(node);
+  if (n.type != avro::Type::kUnion) return n;
+  for (const auto& branch : n.children) {
+    const avro::Node& b = schema.Resolve(branch);
+    if (b.type != avro::Type::kNull) return b;
+  }
+  return n;
+}
+
+class Fields {
+ public:
+  Fields(const avro::Value& record, const std::unordered_map<int32_t, size_t>& ids)
+      : record_(record), ids_(ids) {}
+  const avro::Value* Get(int32_t id) const {
+    auto it = ids_.find(id);
+    if (it == ids_.end() || it->second >= record_.size()) return nullptr;
+    const avro::Value& v = record_.field(it->second);
+    return v.IsNull() ? nullptr : &v;
+  }
+
+ private:
+  const avro::Value& record_;
+  const std::unordered_map<int32_t, size_t>& ids_;
+};
+
+Status Corrupt(const std::string& path, const std::string& what) {
+  return Status::IOError("Invalid manifest file ", path, ": ", what);
+}
+
+// Reads an int-keyed map written either as an array of key/value records (Iceberg's form)
+// or as an Avro map with string keys.
+template <typename V, typename Get>
+Status ReadIntMap(const avro::Value* value, std::map<int32_t, V>* out, Get get,
+                  const std::string& path) {
+  if (!value) return Status::OK();
+  const avro::Value& v = value->Unwrapped();
+  if (v.kind() == avro::Value::Kind::kArray) {
+    for (const auto& item : v.items()) {
+      if (item.kind() != avro::Value::Kind::kRecord || item.size() < 2) {
+        return Corrupt(path, "malformed map entry");
+      }
+      ARROW_ASSIGN_OR_RAISE(int32_t key, item.field(0).GetInt32());
+      ARROW_ASSIGN_OR_RAISE((*out)[key], get(item.field(1)));
+    }
+  } else if (v.kind() == avro::Value::Kind::kMap) {
+    for (size_t i = 0; i < v.size(); ++i) {
+      int32_t key = 0;
+      try {
+        key = std::stoi(v.key(i));
+      } catch (...) {
+        return Corrupt(path, "map key is not a field id");
+      }
+      ARROW_ASSIGN_OR_RAISE((*out)[key], get(v.value(i)));
+    }
+  }
+  return Status::OK();
+}
+
+Result<int64_t> GetLong(const avro::Value& v) { return v.GetInt64(); }
+Result<std::string> GetBytes(const avro::Value& v) {
+  ARROW_ASSIGN_OR_RAISE(auto s, v.GetBytes());
+  return std::string(s);
+}
+
+Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFile& manifest,
+                                                    const spec::TableMetadata& metadata) {
+  const std::string& path = manifest.manifest_path;
+  ARROW_ASSIGN_OR_RAISE(auto buffer, io.ReadFile(path, FileKind::kManifest));
+  ARROW_ASSIGN_OR_RAISE(auto reader, avro::ContainerReader::Open(buffer, path));
+  const avro::Schema& schema = *reader->schema();
+  const avro::Node& root = schema.Resolve(schema.root());
+  if (root.type != avro::Type::kRecord) return Corrupt(path, "entries are not records");
+  auto entry_ids = FieldsById(schema, root);
+  auto data_file_it = entry_ids.find(2);
+  if (data_file_it == entry_ids.end()) return Corrupt(path, "no data_file field (id 2)");
+  const avro::Node& data_file_node = NonNull(schema, root.fields[data_file_it->second].type);
+  auto file_ids = FieldsById(schema, data_file_node);
+
+  // Partition values are typed by the spec the manifest was written with.
+  int32_t spec_id = manifest.partition_spec_id;
+  if (const std::string* s = reader->FindMetadata("partition-spec-id")) {
+    try {
+      spec_id = std::stoi(*s);
+    } catch (...) {
+    }
+  }
+  const spec::PartitionSpec* spec = metadata.SpecById(spec_id);
+  if (!spec) return Corrupt(path, "unknown partition spec id " + std::to_string(spec_id));
+  spec::SchemaPtr table_schema = metadata.current_schema();
+  if (const std::string* s = reader->FindMetadata("schema")) {
+    auto parsed = spec::SchemaFromJson(*s);
+    if (parsed.ok()) table_schema = *parsed;
+  }
+  ARROW_ASSIGN_OR_RAISE(auto partition_type, spec->PartitionType(*table_schema));
+  std::unordered_map<int32_t, size_t> partition_ids;
+  auto partition_it = file_ids.find(102);
+  if (partition_it != file_ids.end()) {
+    partition_ids =
+        FieldsById(schema, NonNull(schema, data_file_node.fields[partition_it->second].type));
+  }
+
+  const bool v1 = metadata.format_version == 1 || manifest.sequence_number == 0;
+  std::vector<ManifestEntry> entries;
+  avro::Value value;
+  while (true) {
+    ARROW_ASSIGN_OR_RAISE(bool more, reader->Next(&value));
+    if (!more) break;
+    Fields entry(value, entry_ids);
+    ManifestEntry e;
+    const avro::Value* status = entry.Get(0);
+    if (!status) return Corrupt(path, "entry without status");
+    ARROW_ASSIGN_OR_RAISE(int32_t status_code, status->GetInt32());
+    if (status_code < 0 || status_code > 2) return Corrupt(path, "invalid entry status");
+    e.status = static_cast<EntryStatus>(status_code);
+    if (auto* v = entry.Get(1)) {
+      ARROW_ASSIGN_OR_RAISE(e.snapshot_id, v->GetInt64());
+    }
+    if (auto* v = entry.Get(3)) {
+      ARROW_ASSIGN_OR_RAISE(e.sequence_number, v->GetInt64());
+    }
+    if (auto* v = entry.Get(4)) {
+      ARROW_ASSIGN_OR_RAISE(e.file_sequence_number, v->GetInt64());
+    }
+    // Inheritance: only ADDED entries may leave these null.
+    if (!e.snapshot_id) e.snapshot_id = manifest.added_snapshot_id;
+    if (v1) {
+      e.sequence_number = e.sequence_number.value_or(0);
+      e.file_sequence_number = e.file_sequence_number.value_or(0);
+    } else if (e.status == EntryStatus::kAdded) {
+      if (!e.sequence_number) e.sequence_number = manifest.sequence_number;
+      if (!e.file_sequence_number) e.file_sequence_number = manifest.sequence_number;
+    }
+    const avro::Value* df = entry.Get(2);
+    if (!df) return Corrupt(path, "entry without data_file");
+    Fields file(df->Unwrapped(), file_ids);
+    DataFile& f = e.data_file;
+    f.spec_id = spec_id;
+    if (auto* v = file.Get(134)) {
+      ARROW_ASSIGN_OR_RAISE(int32_t content, v->GetInt32());
+      if (content < 0 || content > 2) return Corrupt(path, "invalid file content");
+      f.content = static_cast<FileContent>(content);
+    }
+    const avro::Value* file_path = file.Get(100);
+    if (!file_path) return Corrupt(path, "data file without file_path");
+    ARROW_ASSIGN_OR_RAISE(auto path_text, file_path->GetString());
+    f.file_path = std::string(path_text);
+    if (auto* v = file.Get(101)) {
+      ARROW_ASSIGN_OR_RAISE(auto fmt, v->GetString());
+      f.file_format = std::string(fmt);
+      for (auto& c : f.file_format) c = static_cast<char>(::toupper(static_cast<unsigned char>(c)));
+    }
+    if (auto* v = file.Get(103)) {
+      ARROW_ASSIGN_OR_RAISE(f.record_count, v->GetInt64());
+    }
+    if (auto* v = file.Get(104)) {
+      ARROW_ASSIGN_OR_RAISE(f.file_size_in_bytes, v->GetInt64());
+    }
+    f.partition.clear();
+    const avro::Value* partition = file.Get(102);
+    for (const auto& pf : partition_type->fields()) {
+      const avro::Value* pv = nullptr;
+      if (partition) {
+        Fields pfields(partition->Unwrapped(), partition_ids);
+        pv = pfields.Get(pf.id);
+      }
+      if (!pv) {
+        f.partition.push_back(spec::Literal::Null(pf.type));
+        continue;
+      }
+      auto literal = LiteralFromAvro(*pv, pf.type);
+      if (!literal.ok()) return Corrupt(path, literal.status().message());
+      f.partition.push_back(std::move(literal).ValueUnsafe());
+    }
+    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(108), &f.column_sizes, GetLong, path));
+    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(109), &f.value_counts, GetLong, path));
+    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(110), &f.null_value_counts, GetLong, path));
+    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(137), &f.nan_value_counts, GetLong, path));
+    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(125), &f.lower_bounds, GetBytes, path));
+    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(128), &f.upper_bounds, GetBytes, path));
+    if (auto* v = file.Get(131)) {
+      ARROW_ASSIGN_OR_RAISE(f.key_metadata, GetBytes(*v));
+    }
+    if (auto* v = file.Get(132)) {
+      for (const auto& item : v->items()) {
+        ARROW_ASSIGN_OR_RAISE(int64_t o, item.GetInt64());
+        f.split_offsets.push_back(o);
+      }
+    }
+    if (auto* v = file.Get(135)) {
+      for (const auto& item : v->items()) {
+        ARROW_ASSIGN_OR_RAISE(int32_t id, item.GetInt32());
+        f.equality_ids.push_back(id);
+      }
+    }
+    if (auto* v = file.Get(140)) {
+      ARROW_ASSIGN_OR_RAISE(f.sort_order_id, v->GetInt32());
+    }
+    entries.push_back(std::move(e));
+  }
+  return entries;
+}
+
+Status WithPath(const Status& st, const std::string& path) {
+  if (st.ok() || st.message().find(path) != std::string::npos) return st;
+  return Status(st.code(), "Invalid manifest file " + path + ": " + st.message(), st.detail());
+}
+
+}  // namespace
+
+Result<std::vector<ManifestEntry>> ReadManifest(FileIO& io, const ManifestFile& manifest,
+                                                const spec::TableMetadata& metadata) {
+  auto result = ReadManifestImpl(io, manifest, metadata);
+  if (!result.ok()) return WithPath(result.status(), manifest.manifest_path);
+  return result;
+}
+
+Status WriteManifestList(FileIO& io, const std::string& location, int64_t snapshot_id,
+                         std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
+                         const std::vector<ManifestFile>& manifests, int32_t format_version,
+                         const std::string& codec) {
+  if (format_version != 2) {
+    return Status::NotImplemented("Writing format version ", format_version, " manifest lists");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto schema, ManifestListSchema());
+  ARROW_ASSIGN_OR_RAISE(auto avro_codec, avro::CodecFromName(codec));
+  avro::Metadata metadata = {
+      {"snapshot-id", std::to_string(snapshot_id)},
+      {"parent-snapshot-id", parent_snapshot_id ? std::to_string(*parent_snapshot_id) : "null"},
+      {"sequence-number", std::to_string(sequence_number)},
+      {"format-version", std::to_string(format_version)},
+  };
+  ARROW_ASSIGN_OR_RAISE(auto sink, io.OpenOutputStream(location, FileKind::kManifestList));
+  ARROW_ASSIGN_OR_RAISE(auto writer,
+                        avro::ContainerWriter::Make(sink, schema, avro_codec, metadata));
+  auto optional_bytes = [](const std::optional<std::string>& v) {
+    return v ? avro::Value::Union(1, avro::Value::Bytes(*v))
+             : avro::Value::Union(0, avro::Value::Null());
+  };
+  for (const auto& m : manifests) {
+    int64_t seq =
+        m.sequence_number == kUnassignedSequenceNumber ? sequence_number : m.sequence_number;
+    int64_t min_seq = m.min_sequence_number == kUnassignedSequenceNumber ? sequence_number
+                                                                         : m.min_sequence_number;
+    std::vector<avro::Value> partitions;
+    for (const auto& p : m.partitions) {
+      partitions.push_back(avro::Value::Record({
+          avro::Value::Bool(p.contains_null),
+          p.contains_nan ? avro::Value::Union(1, avro::Value::Bool(*p.contains_nan))
+                         : avro::Value::Union(0, avro::Value::Null()),
+          optional_bytes(p.lower_bound),
+          optional_bytes(p.upper_bound),
+      }));
+    }
+    avro::Value value = avro::Value::Record({
+        avro::Value::String(m.manifest_path),
+        avro::Value::Long(m.manifest_length),
+        avro::Value::Int(m.partition_spec_id),
+        avro::Value::Int(static_cast<int32_t>(m.content)),
+        avro::Value::Long(seq),
+        avro::Value::Long(min_seq),
+        avro::Value::Long(m.added_snapshot_id),
+        avro::Value::Int(m.added_files_count),
+        avro::Value::Int(m.existing_files_count),
+        avro::Value::Int(m.deleted_files_count),
+        avro::Value::Long(m.added_rows_count),
+        avro::Value::Long(m.existing_rows_count),
+        avro::Value::Long(m.deleted_rows_count),
+        avro::Value::Union(1, avro::Value::Array(std::move(partitions))),
+        optional_bytes(m.key_metadata),
+    });
+    ARROW_RETURN_NOT_OK(writer->Write(value));
+  }
+  ARROW_RETURN_NOT_OK(writer->Close());
+  return sink->Close();
+}
+
+Result<std::vector<ManifestFile>> ReadManifestList(FileIO& io, const std::string& location) {
+  ARROW_ASSIGN_OR_RAISE(auto buffer, io.ReadFile(location, FileKind::kManifestList));
+  auto read = [&]() -> Result<std::vector<ManifestFile>> {
+    ARROW_ASSIGN_OR_RAISE(auto reader, avro::ContainerReader::Open(buffer, location));
+    const avro::Schema& schema = *reader->schema();
+    const avro::Node& root = schema.Resolve(schema.root());
+    if (root.type != avro::Type::kRecord) return Status::IOError("entries are not records");
+    auto ids = FieldsById(schema, root);
+    std::unordered_map<int32_t, size_t> summary_ids;
+    auto partitions_it = ids.find(507);
+    if (partitions_it != ids.end()) {
+      const avro::Node& array = NonNull(schema, root.fields[partitions_it->second].type);
+      if (array.type == avro::Type::kArray) summary_ids = FieldsById(schema, array.items());
+    }
+    std::vector<ManifestFile> out;
+    avro::Value value;
+    while (true) {
+      ARROW_ASSIGN_OR_RAISE(bool more, reader->Next(&value));
+      if (!more) break;
+      Fields f(value, ids);
+      ManifestFile m;
+      const avro::Value* path = f.Get(500);
+      if (!path) return Status::IOError("manifest entry without manifest_path");
+      ARROW_ASSIGN_OR_RAISE(auto path_text, path->GetString());
+      m.manifest_path = std::string(path_text);
+      if (auto* v = f.Get(501)) {
+        ARROW_ASSIGN_OR_RAISE(m.manifest_length, v->GetInt64());
+      }
+      if (auto* v = f.Get(502)) {
+        ARROW_ASSIGN_OR_RAISE(m.partition_spec_id, v->GetInt32());
+      }
+      if (auto* v = f.Get(517)) {
+        ARROW_ASSIGN_OR_RAISE(int32_t content, v->GetInt32());
+        if (content < 0 || content > 1) return Status::IOError("invalid manifest content");
+        m.content = static_cast<ManifestContent>(content);
+      }
+      if (auto* v = f.Get(515)) {
+        ARROW_ASSIGN_OR_RAISE(m.sequence_number, v->GetInt64());
+      }
+      if (auto* v = f.Get(516)) {
+        ARROW_ASSIGN_OR_RAISE(m.min_sequence_number, v->GetInt64());
+      }
+      if (auto* v = f.Get(503)) {
+        ARROW_ASSIGN_OR_RAISE(m.added_snapshot_id, v->GetInt64());
+      }
+      if (auto* v = f.Get(504)) {
+        ARROW_ASSIGN_OR_RAISE(m.added_files_count, v->GetInt32());
+      }
+      if (auto* v = f.Get(505)) {
+        ARROW_ASSIGN_OR_RAISE(m.existing_files_count, v->GetInt32());
+      }
+      if (auto* v = f.Get(506)) {
+        ARROW_ASSIGN_OR_RAISE(m.deleted_files_count, v->GetInt32());
+      }
+      if (auto* v = f.Get(512)) {
+        ARROW_ASSIGN_OR_RAISE(m.added_rows_count, v->GetInt64());
+      }
+      if (auto* v = f.Get(513)) {
+        ARROW_ASSIGN_OR_RAISE(m.existing_rows_count, v->GetInt64());
+      }
+      if (auto* v = f.Get(514)) {
+        ARROW_ASSIGN_OR_RAISE(m.deleted_rows_count, v->GetInt64());
+      }
+      if (auto* v = f.Get(507)) {
+        for (const auto& item : v->items()) {
+          Fields s(item, summary_ids);
+          PartitionFieldSummary summary;
+          if (auto* x = s.Get(509)) {
+            ARROW_ASSIGN_OR_RAISE(summary.contains_null, x->GetBool());
+          }
+          if (auto* x = s.Get(518)) {
+            ARROW_ASSIGN_OR_RAISE(summary.contains_nan, x->GetBool());
+          }
+          if (auto* x = s.Get(510)) {
+            ARROW_ASSIGN_OR_RAISE(summary.lower_bound, GetBytes(*x));
+          }
+          if (auto* x = s.Get(511)) {
+            ARROW_ASSIGN_OR_RAISE(summary.upper_bound, GetBytes(*x));
+          }
+          m.partitions.push_back(std::move(summary));
+        }
+      }
+      if (auto* v = f.Get(519)) {
+        ARROW_ASSIGN_OR_RAISE(m.key_metadata, GetBytes(*v));
+      }
+      out.push_back(std::move(m));
+    }
+    return out;
+  };
+  auto result = read();
+  if (!result.ok()) {
+    const auto& st = result.status();
+    if (st.message().find(location) != std::string::npos) return st;
+    return Status(st.code(), "Invalid manifest list " + location + ": " + st.message(),
+                  st.detail());
+  }
+  return result;
+}
+
+}  // namespace floe::manifest

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "floe/io/file_io.h"
+#include "floe/manifest/data_file.h"
+#include "floe/manifest/manifest_file.h"
+#include "floe/spec/table_metadata.h"
+
+namespace floe::manifest {
+
+// Reads every entry of a manifest. Null snapshot ids and sequence numbers of ADDED entries
+// are inherited from the manifest list entry (spec: "Sequence Number Inheritance").
+// Partition values are typed with the table's spec `manifest.partition_spec_id`.
+Result<std::vector<ManifestEntry>> ReadManifest(FileIO& io, const ManifestFile& manifest,
+                                                const spec::TableMetadata& metadata);
+
+// Writes a manifest list; manifests whose sequence numbers are unassigned get
+// `sequence_number` (the new snapshot's).
+Status WriteManifestList(FileIO& io, const std::string& location, int64_t snapshot_id,
+                         std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
+                         const std::vector<ManifestFile>& manifests, int32_t format_version = 2,
+                         const std::string& codec = "deflate");
+
+Result<std::vector<ManifestFile>> ReadManifestList(FileIO& io, const std::string& location);
+
+}  // namespace floe::manifest

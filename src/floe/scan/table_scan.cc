@@ -1,0 +1,123 @@
+#include "floe/scan/table_scan.h"
+
+#include <arrow/table.h>
+
+#include "floe/manifest/manifest_reader.h"
+#include "floe/scan/parquet_file_reader.h"
+#include "floe/table/arrow_schema.h"
+
+namespace floe::scan {
+
+TableScan& TableScan::UseSnapshot(int64_t snapshot_id) {
+  snapshot_id_ = snapshot_id;
+  return *this;
+}
+
+TableScan& TableScan::UseRef(std::string ref) {
+  ref_ = std::move(ref);
+  return *this;
+}
+
+TableScan& TableScan::Select(std::vector<std::string> columns) {
+  columns_ = std::move(columns);
+  return *this;
+}
+
+Result<const spec::Snapshot*> TableScan::ResolveSnapshot(const spec::TableMetadata& md) const {
+  if (snapshot_id_ && ref_) {
+    return ValidationError("Cannot scan ", table_->name(), " by both snapshot id and ref");
+  }
+  if (snapshot_id_) {
+    const spec::Snapshot* snap = md.SnapshotById(*snapshot_id_);
+    if (!snap) return NotFound("Cannot find snapshot with ID ", *snapshot_id_, " in table ", table_->name());
+    return snap;
+  }
+  if (ref_) {
+    auto it = md.refs.find(*ref_);
+    if (it == md.refs.end()) return NotFound("Cannot find ref ", *ref_, " in table ", table_->name());
+    const spec::Snapshot* snap = md.SnapshotById(it->second.snapshot_id);
+    if (!snap) return Status::Invalid("Ref ", *ref_, " of ", table_->name(), " points to missing snapshot ",
+                                      it->second.snapshot_id);
+    return snap;
+  }
+  return md.current_snapshot();
+}
+
+Result<spec::SchemaPtr> TableScan::SnapshotSchema(const spec::TableMetadata& md) const {
+  bool use_snapshot_schema = snapshot_id_.has_value();
+  if (ref_) {
+    auto it = md.refs.find(*ref_);
+    use_snapshot_schema = it != md.refs.end() && !it->second.is_branch();
+  }
+  spec::SchemaPtr schema = md.current_schema();
+  if (use_snapshot_schema) {
+    ARROW_ASSIGN_OR_RAISE(const spec::Snapshot* snap, ResolveSnapshot(md));
+    if (snap && snap->schema_id) {
+      if (auto s = md.SchemaById(*snap->schema_id)) schema = s;
+    }
+  }
+  if (!schema) return Status::Invalid("Table ", table_->name(), " has no schema");
+  return schema;
+}
+
+Result<std::optional<int64_t>> TableScan::SnapshotId() const {
+  auto md = table_->metadata();
+  ARROW_ASSIGN_OR_RAISE(const spec::Snapshot* snap, ResolveSnapshot(*md));
+  if (!snap) return std::optional<int64_t>();
+  return std::optional<int64_t>(snap->snapshot_id);
+}
+
+Result<spec::SchemaPtr> TableScan::ReadSchema() const {
+  auto md = table_->metadata();
+  ARROW_ASSIGN_OR_RAISE(spec::SchemaPtr schema, SnapshotSchema(*md));
+  if (columns_.empty()) return schema;
+  std::vector<spec::NestedField> fields;
+  for (const auto& name : columns_) {
+    const spec::NestedField* f = schema->FindFieldByName(name);
+    if (!f) f = schema->FindFieldByNameCaseInsensitive(name);
+    bool top_level = false;
+    for (const auto& top : schema->fields()) top_level |= f && top.id == f->id;
+    if (!f || !top_level) {
+      return NotFound("Cannot find column '", name, "' in table ", table_->name());
+    }
+    fields.push_back(*f);
+  }
+  return std::make_shared<const spec::Schema>(schema->schema_id(), std::move(fields));
+}
+
+Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
+  auto md = table_->metadata();
+  ARROW_ASSIGN_OR_RAISE(const spec::Snapshot* snap, ResolveSnapshot(*md));
+  std::vector<FileScanTask> tasks;
+  if (!snap) return tasks;
+  auto& io = *table_->io();
+  ARROW_ASSIGN_OR_RAISE(auto manifests, manifest::ReadManifestList(io, snap->manifest_list));
+  for (const auto& mf : manifests) {
+    ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(io, mf, *md));
+    for (auto& e : entries) {
+      if (e.status == manifest::EntryStatus::kDeleted) continue;
+      if (mf.content == manifest::ManifestContent::kDeletes) {
+        return Status::NotImplemented("Snapshot ", snap->snapshot_id, " of ", table_->name(),
+                                      " has row-level delete files (", e.data_file.file_path,
+                                      "); reading them is not supported yet");
+      }
+      tasks.push_back({std::move(e.data_file), e.sequence_number.value_or(0)});
+    }
+  }
+  return tasks;
+}
+
+Result<std::shared_ptr<arrow::Table>> TableScan::ToArrowTable() const {
+  ARROW_ASSIGN_OR_RAISE(auto schema, ReadSchema());
+  ARROW_ASSIGN_OR_RAISE(auto tasks, PlanFiles());
+  ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*schema));
+  std::vector<std::shared_ptr<arrow::Table>> parts;
+  for (const auto& task : tasks) {
+    ARROW_ASSIGN_OR_RAISE(auto part, ReadParquetFile(*table_->io(), task.file.file_path, *schema));
+    parts.push_back(std::move(part));
+  }
+  if (parts.empty()) return arrow::Table::MakeEmpty(arrow_schema);
+  return arrow::ConcatenateTables(parts);
+}
+
+}  // namespace floe::scan

@@ -1,0 +1,40 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "floe/spec/table_metadata.h"
+#include "floe/table/table.h"
+
+namespace floe::table {
+
+// Retry settings from the table properties commit.retry.* (Iceberg's defaults).
+struct RetryPolicy {
+  int32_t num_retries = 4;
+  int64_t min_wait_ms = 100;
+  int64_t max_wait_ms = 60000;
+  int64_t total_timeout_ms = 1800000;
+  static RetryPolicy FromMetadata(const spec::TableMetadata& metadata);
+};
+
+// One attempt of a change: given the base metadata, produce the new metadata. Files the
+// attempt writes (a manifest list, say) are registered with `attempt_files` so a failed
+// attempt removes them. A non-OK result aborts the commit without retrying.
+using ApplyFn = std::function<Result<std::shared_ptr<spec::TableMetadata>>(
+    const spec::TableMetadataPtr& base, std::vector<std::string>* attempt_files)>;
+
+// Applies `apply` to the table's current metadata, writes the next metadata file and
+// swaps the catalog pointer to it. On a conflict the table is refreshed and `apply` runs
+// again (it re-validates against the new base), with backoff. A failed commit leaves the
+// table pointer unchanged and removes every file its attempts wrote; when the catalog
+// cannot tell whether the swap happened, the error says so and nothing is removed.
+Status Commit(Table& table, const ApplyFn& apply);
+
+// Adds the metadata-log entry for `base` (trimmed to write.metadata.previous-versions-max)
+// and stamps last-updated-ms; used by Commit and by table creation/replacement.
+void RecordPreviousMetadata(const spec::TableMetadata& base, const std::string& base_location,
+                            spec::TableMetadata* updated);
+
+}  // namespace floe::table

@@ -1,0 +1,59 @@
+#include "floe/table/metadata_files.h"
+
+#include <cstdio>
+
+#include "floe/util/ids.h"
+
+namespace floe::table {
+
+namespace {
+std::string StripSlash(std::string s) {
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+}  // namespace
+
+Result<spec::TableMetadataPtr> ReadMetadataFile(FileIO& io, const std::string& location) {
+  ARROW_ASSIGN_OR_RAISE(auto buffer, io.ReadFile(location, FileKind::kMetadata));
+  ARROW_ASSIGN_OR_RAISE(auto metadata,
+                        spec::ParseTableMetadata(std::string_view(buffer->ToString()), location));
+  return spec::TableMetadataPtr(std::move(metadata));
+}
+
+int64_t ParseMetadataVersion(const std::string& location) {
+  size_t slash = location.find_last_of('/');
+  std::string name = slash == std::string::npos ? location : location.substr(slash + 1);
+  size_t dash = name.find('-');
+  if (dash == std::string::npos || dash == 0) return -1;
+  int64_t version = 0;
+  for (size_t i = 0; i < dash; ++i) {
+    if (name[i] < '0' || name[i] > '9') return -1;
+    version = version * 10 + (name[i] - '0');
+    if (version > (int64_t{1} << 40)) return -1;
+  }
+  return version;
+}
+
+std::string MetadataDirectory(const spec::TableMetadata& metadata) {
+  auto it = metadata.properties.find("write.metadata.path");
+  if (it != metadata.properties.end() && !it->second.empty()) return StripSlash(it->second);
+  return StripSlash(metadata.location) + "/metadata";
+}
+
+std::string DataDirectory(const spec::TableMetadata& metadata) {
+  auto it = metadata.properties.find("write.data.path");
+  if (it != metadata.properties.end() && !it->second.empty()) return StripSlash(it->second);
+  it = metadata.properties.find("write.folder-storage.path");
+  if (it != metadata.properties.end() && !it->second.empty()) return StripSlash(it->second);
+  return StripSlash(metadata.location) + "/data";
+}
+
+std::string NextMetadataLocation(const spec::TableMetadata& metadata, const std::string& previous) {
+  int64_t version = previous.empty() ? 0 : ParseMetadataVersion(previous) + 1;
+  if (version < 0) version = 0;
+  char prefix[32];
+  std::snprintf(prefix, sizeof(prefix), "%05lld", static_cast<long long>(version));
+  return MetadataDirectory(metadata) + "/" + prefix + "-" + NewUuid() + ".metadata.json";
+}
+
+}  // namespace floe::table

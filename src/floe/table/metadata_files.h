@@ -1,0 +1,23 @@
+#pragma once
+
+// Reading and naming table metadata files: <table>/metadata/NNNNN-<uuid>.metadata.json.
+
+#include <string>
+
+#include "floe/io/file_io.h"
+#include "floe/spec/table_metadata.h"
+
+namespace floe::table {
+
+Result<spec::TableMetadataPtr> ReadMetadataFile(FileIO& io, const std::string& location);
+
+// The location for the metadata version after `previous` (empty for a new table).
+std::string NextMetadataLocation(const spec::TableMetadata& metadata, const std::string& previous);
+// The version number in a metadata file name, or -1 when the name has none.
+int64_t ParseMetadataVersion(const std::string& location);
+
+// Where the table keeps its metadata and data (`write.metadata.path`, `write.data.path`).
+std::string MetadataDirectory(const spec::TableMetadata& metadata);
+std::string DataDirectory(const spec::TableMetadata& metadata);
+
+}  // namespace floe::table

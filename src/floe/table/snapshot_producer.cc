@@ -1,0 +1,310 @@
+#include "floe/table/snapshot_producer.h"
+
+#include <set>
+
+#include <arrow/table.h>
+
+#include "floe/manifest/manifest_reader.h"
+#include "floe/manifest/manifest_writer.h"
+#include "floe/table/commit.h"
+#include "floe/table/data_writer.h"
+#include "floe/table/metadata_files.h"
+#include "floe/table/partitioner.h"
+#include "floe/util/clock.h"
+#include "floe/util/ids.h"
+
+namespace floe::table {
+
+using manifest::DataFile;
+using manifest::EntryStatus;
+using manifest::ManifestEntry;
+using manifest::ManifestFile;
+
+namespace {
+
+std::string PartitionKey(const DataFile& file) {
+  std::string key = std::to_string(file.spec_id) + ":";
+  for (const auto& v : file.partition) {
+    key += v.is_null() ? std::string("\0", 1) : "\1" + spec::ToSingleValueBinary(v);
+    key += '\2';
+  }
+  return key;
+}
+
+struct Totals {
+  int64_t records = 0, files_size = 0, data_files = 0;
+};
+
+// Spark's snapshot summary: what this snapshot added and removed, and running totals
+// carried from the parent's summary.
+std::map<std::string, std::string> BuildSummary(const std::vector<DataFile>& added,
+                                                const std::vector<DataFile>& deleted,
+                                                const spec::Snapshot* parent) {
+  std::map<std::string, std::string> s;
+  Totals add, del;
+  std::set<std::string> partitions;
+  for (const auto& f : added) {
+    add.records += f.record_count;
+    add.files_size += f.file_size_in_bytes;
+    ++add.data_files;
+    partitions.insert(PartitionKey(f));
+  }
+  for (const auto& f : deleted) {
+    del.records += f.record_count;
+    del.files_size += f.file_size_in_bytes;
+    ++del.data_files;
+    partitions.insert(PartitionKey(f));
+  }
+  if (add.data_files > 0) {
+    s["added-data-files"] = std::to_string(add.data_files);
+    s["added-records"] = std::to_string(add.records);
+    s["added-files-size"] = std::to_string(add.files_size);
+  }
+  if (del.data_files > 0) {
+    s["deleted-data-files"] = std::to_string(del.data_files);
+    s["deleted-records"] = std::to_string(del.records);
+    s["removed-files-size"] = std::to_string(del.files_size);
+  }
+  s["changed-partition-count"] = std::to_string(partitions.size());
+  auto total = [&](const char* key, int64_t added_n, int64_t deleted_n) {
+    int64_t base = 0;
+    if (parent) {
+      auto it = parent->summary.find(key);
+      if (it == parent->summary.end()) return;  // unknown totals stay unknown
+      try {
+        base = std::stoll(it->second);
+      } catch (...) {
+        return;
+      }
+    }
+    s[key] = std::to_string(base + added_n - deleted_n);
+  };
+  total("total-records", add.records, del.records);
+  total("total-files-size", add.files_size, del.files_size);
+  total("total-data-files", add.data_files, del.data_files);
+  total("total-delete-files", 0, 0);
+  total("total-position-deletes", 0, 0);
+  total("total-equality-deletes", 0, 0);
+  return s;
+}
+
+std::string ManifestLocation(const spec::TableMetadata& md) {
+  return MetadataDirectory(md) + "/" + NewUuid() + "-m0.avro";
+}
+
+// One pending snapshot: files to add (already written) and which base files to remove.
+class SnapshotProducer {
+ public:
+  SnapshotProducer(Table& table, std::string operation, std::vector<DataFile> added,
+                   std::function<bool(const DataFile&)> remove, std::string branch)
+      : table_(table),
+        operation_(std::move(operation)),
+        added_(std::move(added)),
+        remove_(std::move(remove)),
+        branch_(std::move(branch)),
+        snapshot_id_(NewSnapshotId()) {}
+
+  Result<int64_t> Commit() {
+    Status st = table::Commit(table_, [this](const spec::TableMetadataPtr& base,
+                                             std::vector<std::string>* files) {
+      return Apply(base, files);
+    });
+    if (!st.ok()) {
+      if (!IsCommitStateUnknown(st)) Cleanup();
+      return st;
+    }
+    return snapshot_id_;
+  }
+
+  // Files written before the commit that a failed commit must remove.
+  void Cleanup() {
+    auto& io = *table_.io();
+    for (const auto& m : added_manifests_) (void)io.DeleteFile(m.manifest_path, FileKind::kManifest);
+    for (const auto& f : added_) (void)io.DeleteFile(f.file_path, FileKind::kData);
+  }
+
+ private:
+  Result<std::shared_ptr<spec::TableMetadata>> Apply(const spec::TableMetadataPtr& base,
+                                                     std::vector<std::string>* attempt_files) {
+    ++attempt_;
+    auto& io = table_.io();
+    const spec::Snapshot* parent = nullptr;
+    auto ref = base->refs.find(branch_);
+    if (ref != base->refs.end()) {
+      if (!ref->second.is_branch()) {
+        return ValidationError(branch_, " is a tag, not a branch; cannot write to it");
+      }
+      parent = base->SnapshotById(ref->second.snapshot_id);
+    }
+    const spec::SchemaPtr schema = base->current_schema();
+    const spec::PartitionSpec* spec = base->default_spec();
+    if (!schema || !spec) return Status::Invalid("Table ", table_.name(), " has no current schema or spec");
+
+    // The manifest of added files does not depend on the base: write it once.
+    if (added_manifests_.empty() && !added_.empty()) {
+      std::map<int32_t, std::vector<const DataFile*>> by_spec;
+      for (const auto& f : added_) by_spec[f.spec_id].push_back(&f);
+      for (const auto& [spec_id, files] : by_spec) {
+        const spec::PartitionSpec* file_spec = base->SpecById(spec_id);
+        if (!file_spec) return Status::Invalid("Unknown partition spec id ", spec_id);
+        ARROW_ASSIGN_OR_RAISE(auto writer, manifest::ManifestWriter::Make(
+                                               io, ManifestLocation(*base), *schema, *file_spec,
+                                               snapshot_id_, manifest::ManifestContent::kData,
+                                               base->format_version));
+        for (const DataFile* f : files) ARROW_RETURN_NOT_OK(writer->Add(*f));
+        ARROW_ASSIGN_OR_RAISE(auto mf, writer->Close());
+        added_manifests_.push_back(std::move(mf));
+      }
+    }
+
+    std::vector<ManifestFile> manifests = added_manifests_;
+    std::vector<DataFile> deleted;
+    if (parent) {
+      ARROW_ASSIGN_OR_RAISE(auto existing, manifest::ReadManifestList(*io, parent->manifest_list));
+      for (const auto& mf : existing) {
+        if (!remove_ || mf.content != manifest::ManifestContent::kData) {
+          manifests.push_back(mf);
+          continue;
+        }
+        ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(*io, mf, *base));
+        bool touched = false;
+        for (const auto& e : entries) {
+          if (e.status != EntryStatus::kDeleted && remove_(e.data_file)) touched = true;
+        }
+        if (!touched) {
+          manifests.push_back(mf);
+          continue;
+        }
+        const spec::PartitionSpec* mf_spec = base->SpecById(mf.partition_spec_id);
+        if (!mf_spec) return Status::Invalid("Unknown partition spec id ", mf.partition_spec_id);
+        std::string location = ManifestLocation(*base);
+        attempt_files->push_back(location);
+        ARROW_ASSIGN_OR_RAISE(auto writer, manifest::ManifestWriter::Make(
+                                               io, location, *schema, *mf_spec, snapshot_id_,
+                                               manifest::ManifestContent::kData,
+                                               base->format_version));
+        for (const auto& e : entries) {
+          if (e.status == EntryStatus::kDeleted) continue;
+          if (remove_(e.data_file)) {
+            deleted.push_back(e.data_file);
+            ARROW_RETURN_NOT_OK(writer->Delete(e));
+          } else {
+            ARROW_RETURN_NOT_OK(writer->Existing(e));
+          }
+        }
+        ARROW_ASSIGN_OR_RAISE(auto rewritten, writer->Close());
+        manifests.push_back(std::move(rewritten));
+      }
+    }
+
+    auto md = std::make_shared<spec::TableMetadata>(*base);
+    spec::Snapshot snap;
+    snap.snapshot_id = snapshot_id_;
+    if (parent) snap.parent_snapshot_id = parent->snapshot_id;
+    snap.sequence_number = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
+    snap.timestamp_ms = std::max(NowMillis(), base->last_updated_ms);
+    snap.operation = operation_;
+    snap.summary = BuildSummary(added_, deleted, parent);
+    snap.schema_id = base->current_schema_id;
+    snap.manifest_list = MetadataDirectory(*base) + "/snap-" + std::to_string(snapshot_id_) + "-" +
+                         std::to_string(attempt_) + "-" + NewUuid() + ".avro";
+    attempt_files->push_back(snap.manifest_list);
+    ARROW_RETURN_NOT_OK(manifest::WriteManifestList(*io, snap.manifest_list, snapshot_id_,
+                                                    snap.parent_snapshot_id, snap.sequence_number,
+                                                    manifests, base->format_version));
+    if (base->format_version >= 2) md->last_sequence_number = snap.sequence_number;
+    md->refs[branch_] = spec::SnapshotRef{snapshot_id_, spec::SnapshotRefType::kBranch,
+                                          ref != base->refs.end() ? ref->second.min_snapshots_to_keep : std::nullopt,
+                                          ref != base->refs.end() ? ref->second.max_snapshot_age_ms : std::nullopt,
+                                          ref != base->refs.end() ? ref->second.max_ref_age_ms : std::nullopt};
+    if (branch_ == spec::kMainBranch) {
+      md->current_snapshot_id = snapshot_id_;
+      md->snapshot_log.push_back({snap.timestamp_ms, snapshot_id_});
+    }
+    md->snapshots.push_back(std::move(snap));
+    return md;
+  }
+
+  Table& table_;
+  std::string operation_;
+  std::vector<DataFile> added_;
+  std::function<bool(const DataFile&)> remove_;
+  std::string branch_;
+  int64_t snapshot_id_;
+  int attempt_ = 0;
+  std::vector<ManifestFile> added_manifests_;
+};
+
+void DeleteDataFiles(Table& table, const std::vector<DataFile>& files) {
+  for (const auto& f : files) (void)table.io()->DeleteFile(f.file_path, FileKind::kData);
+}
+
+}  // namespace
+
+Result<std::vector<DataFile>> WriteDataFiles(const Table& table, const arrow::Table& data) {
+  auto md = table.metadata();
+  const spec::SchemaPtr schema = md->current_schema();
+  const spec::PartitionSpec* spec = md->default_spec();
+  if (!schema || !spec) return Status::Invalid("Table ", table.name(), " has no current schema or spec");
+  ARROW_ASSIGN_OR_RAISE(auto conformed, ConformToSchema(data, *schema));
+  ARROW_ASSIGN_OR_RAISE(auto options, DataWriterOptions::FromProperties(md->properties));
+  ARROW_ASSIGN_OR_RAISE(auto slices, SplitByPartition(conformed, *schema, *spec));
+  std::vector<DataFile> files;
+  const std::string write_id = NewUuid();
+  int task = 0;
+  for (auto& slice : slices) {
+    if (slice.rows->num_rows() == 0) continue;
+    std::string dir = DataDirectory(*md);
+    if (!spec->fields().empty()) dir += "/" + spec->PartitionPath(slice.partition);
+    char name[96];
+    std::snprintf(name, sizeof(name), "/%05d-%d-%s-%05d.parquet", task, task, write_id.c_str(), 1);
+    ++task;
+    auto file = WriteParquetDataFile(*table.io(), dir + name, *slice.rows, *schema, options);
+    if (!file.ok()) {
+      DeleteDataFiles(const_cast<Table&>(table), files);
+      return file.status();
+    }
+    file->partition = std::move(slice.partition);
+    file->spec_id = spec->spec_id();
+    files.push_back(std::move(file).ValueUnsafe());
+  }
+  return files;
+}
+
+Result<int64_t> AppendFiles(Table& table, std::vector<DataFile> files, const WriteOptions& options) {
+  SnapshotProducer producer(table, "append", std::move(files), nullptr, options.branch);
+  return producer.Commit();
+}
+
+Result<int64_t> AppendData(Table& table, const arrow::Table& data, const WriteOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(auto files, WriteDataFiles(table, data));
+  return AppendFiles(table, std::move(files), options);
+}
+
+Result<int64_t> OverwriteData(Table& table, const arrow::Table& data, const OverwriteFilter& filter,
+                              const WriteOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(auto files, WriteDataFiles(table, data));
+  std::function<bool(const DataFile&)> remove;
+  switch (filter.mode) {
+    case OverwriteFilter::Mode::kAll:
+      remove = [](const DataFile&) { return true; };
+      break;
+    case OverwriteFilter::Mode::kDynamicPartitions: {
+      auto keys = std::make_shared<std::set<std::string>>();
+      for (const auto& f : files) keys->insert(PartitionKey(f));
+      remove = [keys](const DataFile& f) { return keys->count(PartitionKey(f)) > 0; };
+      break;
+    }
+    case OverwriteFilter::Mode::kPredicate:
+      if (!filter.predicate) {
+        DeleteDataFiles(table, files);
+        return ValidationError("Overwrite filter has no predicate");
+      }
+      remove = filter.predicate;
+      break;
+  }
+  SnapshotProducer producer(table, "overwrite", std::move(files), std::move(remove), options.branch);
+  return producer.Commit();
+}
+
+}  // namespace floe::table

@@ -1,0 +1,51 @@
+#include "floe/table/table.h"
+
+#include "floe/table/metadata_files.h"
+
+namespace floe::table {
+
+Table::Table(TableIdentifier ident, std::shared_ptr<Catalog> catalog,
+             std::shared_ptr<FileIO> io, spec::TableMetadataPtr metadata,
+             std::string metadata_location)
+    : ident_(std::move(ident)),
+      catalog_(std::move(catalog)),
+      io_(std::move(io)),
+      metadata_(std::move(metadata)),
+      metadata_location_(std::move(metadata_location)) {}
+
+Result<std::shared_ptr<Table>> Table::Load(std::shared_ptr<Catalog> catalog,
+                                           std::shared_ptr<FileIO> io,
+                                           const TableIdentifier& ident) {
+  ARROW_ASSIGN_OR_RAISE(std::string location, catalog->LoadMetadataLocation(ident));
+  ARROW_ASSIGN_OR_RAISE(auto metadata, ReadMetadataFile(*io, location));
+  return std::make_shared<Table>(ident, std::move(catalog), std::move(io), std::move(metadata),
+                                 std::move(location));
+}
+
+std::string Table::name() const { return catalog_->name() + "." + ident_.ToString(); }
+
+spec::TableMetadataPtr Table::metadata() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return metadata_;
+}
+
+std::string Table::metadata_location() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return metadata_location_;
+}
+
+Status Table::Refresh() {
+  ARROW_ASSIGN_OR_RAISE(std::string location, catalog_->LoadMetadataLocation(ident_));
+  if (location == metadata_location()) return Status::OK();
+  ARROW_ASSIGN_OR_RAISE(auto metadata, ReadMetadataFile(*io_, location));
+  SetCurrent(std::move(metadata), std::move(location));
+  return Status::OK();
+}
+
+void Table::SetCurrent(spec::TableMetadataPtr metadata, std::string metadata_location) {
+  std::lock_guard<std::mutex> lock(mu_);
+  metadata_ = std::move(metadata);
+  metadata_location_ = std::move(metadata_location);
+}
+
+}  // namespace floe::table

@@ -1,0 +1,227 @@
+#include "floe/table/table_catalog.h"
+
+#include <set>
+#include <unordered_map>
+
+#include "floe/manifest/manifest_reader.h"
+#include "floe/table/commit.h"
+#include "floe/table/metadata_files.h"
+#include "floe/util/clock.h"
+#include "floe/util/ids.h"
+
+namespace floe::table {
+
+using spec::NestedField;
+using spec::Type;
+using spec::TypeId;
+using spec::TypePtr;
+
+namespace {
+
+// Reassigns field ids the way Iceberg does for a new table: each struct's fields first,
+// then their children, depth first. `mapping` receives old id -> new id.
+class FreshIds {
+ public:
+  std::vector<NestedField> Fields(const std::vector<NestedField>& fields) {
+    std::vector<NestedField> out = fields;
+    for (auto& f : out) {
+      int32_t id = ++next_;
+      mapping[f.id] = id;
+      f.id = id;
+    }
+    for (auto& f : out) f.type = Convert(f.type);
+    return out;
+  }
+
+  TypePtr Convert(const TypePtr& type) {
+    switch (type->id()) {
+      case TypeId::kStruct:
+        return Type::Struct(Fields(type->fields()));
+      case TypeId::kList: {
+        int32_t id = ++next_;
+        mapping[type->element().id] = id;
+        return Type::List(id, Convert(type->element().type), type->element().required);
+      }
+      case TypeId::kMap: {
+        int32_t key_id = ++next_;
+        int32_t value_id = ++next_;
+        mapping[type->key().id] = key_id;
+        mapping[type->value().id] = value_id;
+        return Type::Map(key_id, Convert(type->key().type), value_id, Convert(type->value().type),
+                         type->value().required);
+      }
+      default:
+        return type;
+    }
+  }
+
+  std::unordered_map<int32_t, int32_t> mapping;
+
+ private:
+  int32_t next_ = 0;
+};
+
+const NestedField* FindColumn(const spec::Schema& schema, const std::string& name) {
+  const NestedField* f = schema.FindFieldByName(name);
+  return f ? f : schema.FindFieldByNameCaseInsensitive(name);
+}
+
+void CollectReachableFiles(FileIO& io, const spec::TableMetadata& md,
+                           std::set<std::string>* manifest_lists,
+                           std::set<std::string>* manifests, std::set<std::string>* data) {
+  for (const auto& snap : md.snapshots) {
+    if (snap.manifest_list.empty()) continue;
+    manifest_lists->insert(snap.manifest_list);
+    auto list = manifest::ReadManifestList(io, snap.manifest_list);
+    if (!list.ok()) continue;
+    for (const auto& mf : *list) {
+      if (!manifests->insert(mf.manifest_path).second) continue;
+      auto entries = manifest::ReadManifest(io, mf, md);
+      if (!entries.ok()) continue;
+      for (const auto& e : *entries) data->insert(e.data_file.file_path);
+    }
+  }
+}
+
+}  // namespace
+
+std::string DefaultPartitionFieldName(const std::string& column, const spec::Transform& t) {
+  switch (t.kind()) {
+    case spec::TransformKind::kIdentity:
+      return column;
+    case spec::TransformKind::kBucket:
+      return column + "_bucket";
+    case spec::TransformKind::kTruncate:
+      return column + "_trunc";
+    case spec::TransformKind::kYear:
+      return column + "_year";
+    case spec::TransformKind::kMonth:
+      return column + "_month";
+    case spec::TransformKind::kDay:
+      return column + "_day";
+    case spec::TransformKind::kHour:
+      return column + "_hour";
+    case spec::TransformKind::kVoid:
+      return column + "_null";
+    default:
+      return column + "_" + t.ToString();
+  }
+}
+
+Result<std::shared_ptr<spec::TableMetadata>> NewTableMetadata(const spec::Schema& schema,
+                                                              const CreateTableOptions& options,
+                                                              const std::string& location) {
+  if (options.format_version < 1 || options.format_version > 2) {
+    return ValidationError("Unsupported format version: ", options.format_version);
+  }
+  FreshIds fresh;
+  std::vector<NestedField> fields = fresh.Fields(schema.fields());
+  std::vector<int32_t> identifiers;
+  for (int32_t id : schema.identifier_field_ids()) identifiers.push_back(fresh.mapping[id]);
+  auto fresh_schema = std::make_shared<const spec::Schema>(0, std::move(fields), identifiers);
+
+  std::vector<spec::PartitionField> partition_fields;
+  std::set<std::string> names;
+  int32_t next_partition_id = spec::kFirstPartitionFieldId;
+  for (const auto& upf : options.partition_by) {
+    const NestedField* source = FindColumn(*fresh_schema, upf.source_column);
+    if (!source) return ValidationError("Cannot find source column: ", upf.source_column);
+    if (!upf.transform.CanTransform(*source->type)) {
+      return ValidationError("Invalid source type ", source->type->ToString(), " for transform: ",
+                             upf.transform.ToString());
+    }
+    std::string name = upf.name.empty() ? DefaultPartitionFieldName(source->name, upf.transform)
+                                         : upf.name;
+    if (!names.insert(name).second) {
+      return ValidationError("Cannot use partition name more than once: ", name);
+    }
+    for (const auto& existing : partition_fields) {
+      if (existing.source_id == source->id && existing.transform == upf.transform) {
+        return ValidationError("Cannot add redundant partition field: ", name);
+      }
+    }
+    partition_fields.push_back({source->id, next_partition_id++, name, upf.transform});
+  }
+  spec::PartitionSpec partition_spec(0, partition_fields);
+
+  spec::SortOrder order;
+  for (const auto& usf : options.sort_by) {
+    const NestedField* source = FindColumn(*fresh_schema, usf.source_column);
+    if (!source) return ValidationError("Cannot find source column: ", usf.source_column);
+    order.fields.push_back({usf.transform, source->id, usf.direction, usf.null_order});
+  }
+  order.order_id = order.fields.empty() ? 0 : 1;
+
+  auto md = std::make_shared<spec::TableMetadata>();
+  md->format_version = options.format_version;
+  md->table_uuid = NewUuid();
+  md->location = location;
+  md->last_sequence_number = 0;
+  md->last_updated_ms = NowMillis();
+  md->last_column_id = fresh_schema->HighestFieldId();
+  md->schemas = {fresh_schema};
+  md->current_schema_id = 0;
+  md->partition_specs = {partition_spec};
+  md->default_spec_id = 0;
+  md->last_partition_id = partition_spec.LastAssignedFieldId();
+  md->sort_orders = {order};
+  md->default_sort_order_id = order.order_id;
+  md->properties = options.properties;
+  // Iceberg writes zstd Parquet by default and records it on every new table.
+  md->properties.try_emplace("write.parquet.compression-codec", "zstd");
+  return md;
+}
+
+std::string TableCatalog::DefaultLocation(const TableIdentifier& ident) const {
+  return catalog_->DefaultTableLocation(ident);
+}
+
+Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const TableIdentifier& ident,
+                                                         const spec::Schema& schema,
+                                                         const CreateTableOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(bool exists, catalog_->TableExists(ident));
+  if (exists) return AlreadyExists("Table already exists: ", ident.ToString());
+  ARROW_ASSIGN_OR_RAISE(bool ns_exists, catalog_->NamespaceExists(ident.ns));
+  if (!ns_exists) return NotFound("Namespace does not exist: ", ident.ns.ToString());
+  std::string location = options.location.empty() ? DefaultLocation(ident) : options.location;
+  while (location.size() > 1 && location.back() == '/') location.pop_back();
+  ARROW_ASSIGN_OR_RAISE(auto md, NewTableMetadata(schema, options, location));
+  std::string metadata_location = NextMetadataLocation(*md, "");
+  ARROW_RETURN_NOT_OK(
+      io_->WriteFile(metadata_location, FileKind::kMetadata, spec::WriteTableMetadata(*md)));
+  Status st = catalog_->CreateTableEntry(ident, metadata_location);
+  if (!st.ok()) {
+    (void)io_->DeleteFile(metadata_location, FileKind::kMetadata);
+    return st;
+  }
+  return std::make_shared<Table>(ident, catalog_, io_, std::move(md), std::move(metadata_location));
+}
+
+Result<std::shared_ptr<Table>> TableCatalog::LoadTable(const TableIdentifier& ident) {
+  return Table::Load(catalog_, io_, ident);
+}
+
+Status TableCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
+  return catalog_->RenameTable(from, to);
+}
+
+Status TableCatalog::DropTable(const TableIdentifier& ident, bool purge) {
+  spec::TableMetadataPtr md;
+  std::string metadata_location;
+  if (purge) {
+    ARROW_ASSIGN_OR_RAISE(metadata_location, catalog_->LoadMetadataLocation(ident));
+    ARROW_ASSIGN_OR_RAISE(md, ReadMetadataFile(*io_, metadata_location));
+  }
+  ARROW_RETURN_NOT_OK(catalog_->DropTableEntry(ident).status());
+  if (!purge) return Status::OK();
+  std::set<std::string> lists, manifests, data;
+  CollectReachableFiles(*io_, *md, &lists, &manifests, &data);
+  for (const auto& f : data) (void)io_->DeleteFile(f, FileKind::kData);
+  for (const auto& f : manifests) (void)io_->DeleteFile(f, FileKind::kManifest);
+  for (const auto& f : lists) (void)io_->DeleteFile(f, FileKind::kManifestList);
+  for (const auto& entry : md->metadata_log) (void)io_->DeleteFile(entry.metadata_file, FileKind::kMetadata);
+  (void)io_->DeleteFile(metadata_location, FileKind::kMetadata);
+  return Status::OK();
+}
+
+}  // namespace floe::table

@@ -1,0 +1,74 @@
+#pragma once
+
+// Creating, loading, renaming and dropping tables: the catalog's pointers plus the metadata
+// files they point to.
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "floe/catalog/catalog.h"
+#include "floe/io/file_io.h"
+#include "floe/spec/partition_spec.h"
+#include "floe/spec/schema.h"
+#include "floe/spec/sort_order.h"
+#include "floe/table/table.h"
+
+namespace floe::table {
+
+// A partition field named by its source column, before ids are assigned.
+struct UnboundPartitionField {
+  std::string source_column;
+  spec::Transform transform;
+  std::string name;  // empty: Iceberg's default ("ts_day", "id_bucket", ...)
+};
+
+struct UnboundSortField {
+  std::string source_column;
+  spec::Transform transform = spec::Transform::Identity();
+  spec::SortDirection direction = spec::SortDirection::kAsc;
+  spec::NullOrder null_order = spec::NullOrder::kNullsFirst;
+};
+
+struct CreateTableOptions {
+  std::vector<UnboundPartitionField> partition_by;
+  std::vector<UnboundSortField> sort_by;
+  std::map<std::string, std::string> properties;
+  std::string location;  // empty: <warehouse>/<namespace levels>/<table>
+  int32_t format_version = 2;
+};
+
+// Builds the metadata of a new table: fresh field ids in Iceberg's order, spec 0, sort
+// order 1 when sorted, and the default properties Iceberg adds.
+Result<std::shared_ptr<spec::TableMetadata>> NewTableMetadata(const spec::Schema& schema,
+                                                              const CreateTableOptions& options,
+                                                              const std::string& location);
+
+// The default partition field name for a transform of a column.
+std::string DefaultPartitionFieldName(const std::string& column, const spec::Transform& transform);
+
+class TableCatalog {
+ public:
+  TableCatalog(std::shared_ptr<Catalog> catalog, std::shared_ptr<FileIO> io)
+      : catalog_(std::move(catalog)), io_(std::move(io)) {}
+
+  const std::shared_ptr<Catalog>& catalog() const { return catalog_; }
+  const std::shared_ptr<FileIO>& io() const { return io_; }
+
+  std::string DefaultLocation(const TableIdentifier& ident) const;
+
+  Result<std::shared_ptr<Table>> CreateTable(const TableIdentifier& ident, const spec::Schema& schema,
+                                             const CreateTableOptions& options = {});
+  Result<std::shared_ptr<Table>> LoadTable(const TableIdentifier& ident);
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to);
+  // Removes the table from the catalog; with `purge`, also every file its metadata reaches
+  // (data files, manifests, manifest lists, metadata files).
+  Status DropTable(const TableIdentifier& ident, bool purge);
+
+ private:
+  std::shared_ptr<Catalog> catalog_;
+  std::shared_ptr<FileIO> io_;
+};
+
+}  // namespace floe::table

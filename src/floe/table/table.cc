@@ -1,8 +1,16 @@
 #include "floe/table/table.h"
 
+#include <arrow/compute/initialize.h>
+
 #include "floe/table/metadata_files.h"
 
 namespace floe::table {
+
+namespace {
+// Arrow's compute kernels (take, is_nan, sort, ...) live in a library that must register
+// them once before use; every floe program that opens a table goes through this file.
+const bool kComputeRegistered = arrow::compute::Initialize().ok();
+}  // namespace
 
 Table::Table(TableIdentifier ident, std::shared_ptr<Catalog> catalog,
              std::shared_ptr<FileIO> io, spec::TableMetadataPtr metadata,

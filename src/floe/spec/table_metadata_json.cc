@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 // The build defines RAPIDJSON_SSE42 without compiling for SSE4.2 (-msse4.2), which does not
 // compile; SSE2 is part of every x86-64 CPU and still skips whitespace in blocks.
@@ -742,9 +743,22 @@ Result<std::shared_ptr<TableMetadata>> MetadataFromValue(const Value& node) {
   return md;
 }
 
-// Parses `json` into `doc`; iterative parsing so deeply nested input cannot overflow the stack.
-Status ParseDocument(std::string_view json, rapidjson::Document* doc) {
-  doc->Parse<rapidjson::kParseIterativeFlag>(json.data(), json.size());
+// Parses `json` into `doc` in situ: `buffer` receives a copy that the document's strings
+// point into, which saves copying every string into the DOM (metadata files with many
+// snapshots are mostly strings). Iterative parsing, so deeply nested input cannot overflow
+// the stack.
+Status ParseDocument(std::string_view json, std::string* buffer, rapidjson::Document* doc) {
+  // In-situ parsing stops at a NUL byte; reject one rather than ignore what follows it.
+  if (const void* nul = std::memchr(json.data(), '\0', json.size())) {
+    return ValidationError("Invalid JSON at byte offset ",
+                           static_cast<const char*>(nul) - json.data(), ": NUL character");
+  }
+  // RapidJSON's SIMD whitespace skipping loads aligned 16-byte blocks that can run past the
+  // terminator; padding keeps those loads inside the allocation.
+  buffer->reserve(json.size() + 16);
+  buffer->assign(json.data(), json.size());
+  buffer->append(16, '\0');
+  doc->ParseInsitu<rapidjson::kParseIterativeFlag>(buffer->data());
   if (doc->HasParseError()) {
     return ValidationError("Invalid JSON at byte offset ", doc->GetErrorOffset(), ": ",
                            rapidjson::GetParseError_En(doc->GetParseError()));
@@ -1229,8 +1243,9 @@ std::string Render(Fn&& fn) {
 
 Result<std::shared_ptr<TableMetadata>> ParseTableMetadata(std::string_view json,
                                                           const std::string& location) {
+  std::string buffer;
   rapidjson::Document doc;
-  Status st = ParseDocument(json, &doc);
+  Status st = ParseDocument(json, &buffer, &doc);
   Result<std::shared_ptr<TableMetadata>> result =
       st.ok() ? MetadataFromValue(doc) : Result<std::shared_ptr<TableMetadata>>(st);
   if (!result.ok()) {
@@ -1250,8 +1265,9 @@ std::string SchemaToJson(const Schema& schema) {
 }
 
 Result<SchemaPtr> SchemaFromJson(std::string_view json) {
+  std::string buffer;
   rapidjson::Document doc;
-  Status st = ParseDocument(json, &doc);
+  Status st = ParseDocument(json, &buffer, &doc);
   auto result = st.ok() ? SchemaFromValue(doc) : Result<SchemaPtr>(st);
   if (!result.ok()) {
     return ValidationError("Cannot parse schema: ", result.status().message());
@@ -1268,8 +1284,9 @@ std::string PartitionFieldsToJson(const PartitionSpec& spec) {
 }
 
 Result<PartitionSpec> PartitionSpecFromJson(std::string_view json) {
+  std::string buffer;
   rapidjson::Document doc;
-  Status st = ParseDocument(json, &doc);
+  Status st = ParseDocument(json, &buffer, &doc);
   Result<PartitionSpec> result = st.ok() ? PartitionSpecFromValue(doc) : Result<PartitionSpec>(st);
   if (!result.ok()) {
     return ValidationError("Cannot parse partition spec: ", result.status().message());

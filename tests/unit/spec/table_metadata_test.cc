@@ -239,6 +239,8 @@ TEST(TableMetadataJsonTest, ValidationErrors) {
                              ParseTableMetadata("[1]"));
   ASSERT_RAISES_WITH_MESSAGE("Invalid JSON at byte offset 0", ParseTableMetadata(""));
   ASSERT_RAISES_WITH_MESSAGE("Invalid JSON at byte offset 3", ParseTableMetadata("{} x"));
+  ASSERT_RAISES_WITH_MESSAGE("Invalid JSON at byte offset 2: NUL character",
+                             ParseTableMetadata(std::string("{}\0 x", 5)));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing int: format-version",
                              ParseTableMetadata("{}"));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing string: location",

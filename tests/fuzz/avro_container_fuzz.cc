@@ -1,0 +1,13 @@
+// libFuzzer target: any bytes, opened as an Avro container file and read to the end.
+#include <arrow/buffer.h>
+
+#include "floe/avro/container_reader.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  auto buffer = std::make_shared<arrow::Buffer>(data, static_cast<int64_t>(size));
+  floe::avro::ContainerReaderOptions options;
+  options.max_block_size = 16 << 20;  // stay well inside libFuzzer's memory limit
+  auto reader = floe::avro::ContainerReader::Open(buffer, "fuzz.avro", options);
+  if (reader.ok()) (void)(*reader)->ReadAll();
+  return 0;
+}

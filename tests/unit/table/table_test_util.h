@@ -1,0 +1,71 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include <arrow/api.h>
+
+#include "floe/catalog/sql_catalog.h"
+#include "floe/io/file_io.h"
+#include "floe/table/arrow_schema.h"
+#include "floe/table/table_catalog.h"
+#include "floe_test.h"
+
+namespace floe::testing {
+
+// A warehouse in a temp dir with a SQLite catalog, a FileIO and a "db" namespace.
+struct Warehouse {
+  TempDir dir;
+  std::shared_ptr<Catalog> catalog;
+  std::shared_ptr<FileIO> io;
+  std::unique_ptr<table::TableCatalog> tables;
+
+  std::string catalog_path() const { return dir.str() + "/catalog.db"; }
+
+  Status Open() {
+    ARROW_ASSIGN_OR_RAISE(catalog, SqlCatalog::Open(catalog_path(), "lakehouse", dir.str() + "/wh"));
+    ARROW_ASSIGN_OR_RAISE(io, FileIO::MakeLocal());
+    tables = std::make_unique<table::TableCatalog>(catalog, io);
+    ARROW_ASSIGN_OR_RAISE(bool exists, catalog->NamespaceExists(Namespace({"db"})));
+    if (!exists) ARROW_RETURN_NOT_OK(catalog->CreateNamespace(Namespace({"db"}), {}));
+    return Status::OK();
+  }
+};
+
+// Rows (id int64 required, name string) with ids [first, first + n).
+inline std::shared_ptr<arrow::Table> People(int64_t first, int64_t n) {
+  arrow::Int64Builder ids;
+  arrow::StringBuilder names;
+  for (int64_t i = first; i < first + n; ++i) {
+    (void)ids.Append(i);
+    (void)names.Append("person-" + std::to_string(i));
+  }
+  auto schema = arrow::schema({arrow::field("id", arrow::int64(), false), arrow::field("name", arrow::utf8())});
+  return arrow::Table::Make(schema, {ids.Finish().ValueOrDie(), names.Finish().ValueOrDie()});
+}
+
+// The ids of a table read back, sorted.
+inline std::vector<int64_t> SortedIds(const arrow::Table& table) {
+  std::vector<int64_t> out;
+  auto column = table.GetColumnByName("id");
+  for (const auto& chunk : column->chunks()) {
+    const auto& a = static_cast<const arrow::Int64Array&>(*chunk);
+    for (int64_t i = 0; i < a.length(); ++i) out.push_back(a.Value(i));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+inline std::vector<int64_t> Range(int64_t first, int64_t n) {
+  std::vector<int64_t> out;
+  for (int64_t i = first; i < first + n; ++i) out.push_back(i);
+  return out;
+}
+
+inline std::vector<int64_t> Concat(std::vector<int64_t> a, const std::vector<int64_t>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  std::sort(a.begin(), a.end());
+  return a;
+}
+
+}  // namespace floe::testing

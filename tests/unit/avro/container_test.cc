@@ -437,6 +437,23 @@ TEST(CodecTest, Crc32KnownValues) {
   EXPECT_EQ(Crc32("123456789", 9), 0xCBF43926u);
   EXPECT_EQ(Crc32("", 0), 0u);
   EXPECT_EQ(Crc32("The quick brown fox jumps over the lazy dog", 43), 0x414FA339u);
+  // Against a bit-at-a-time reference, across lengths and alignments, and chained.
+  std::mt19937 rng(7);
+  std::string data(100, '\0');
+  for (char& c : data) c = static_cast<char>(rng());
+  for (size_t start = 0; start < 9; ++start) {
+    for (size_t len = 0; start + len <= data.size(); len += 7) {
+      uint32_t ref = 0xffffffffu;
+      for (size_t i = start; i < start + len; ++i) {
+        ref ^= static_cast<uint8_t>(data[i]);
+        for (int k = 0; k < 8; ++k) ref = (ref & 1) ? 0xEDB88320u ^ (ref >> 1) : ref >> 1;
+      }
+      ref = ~ref;
+      ASSERT_EQ(Crc32(data.data() + start, len), ref) << start << " " << len;
+      const size_t half = len / 2;
+      ASSERT_EQ(Crc32(data.data() + start + half, len - half, Crc32(data.data() + start, half)), ref);
+    }
+  }
 }
 
 TEST(CodecTest, NamesRoundTrip) {

@@ -200,8 +200,8 @@ bool TypesEqual(const TypePtr& a, const TypePtr& b) {
 }
 
 Status LengthError(const Type& type, size_t got, const char* expected) {
-  return ValidationError("Cannot decode ", type.ToString(), " from ", got,
-                         " bytes: expected ", expected);
+  return ValidationError("Cannot decode ", type.ToString(), " from ", got, " bytes: expected ",
+                         expected);
 }
 
 }  // namespace
@@ -342,11 +342,16 @@ int Literal::Compare(const Literal& other) const {
   if (is_null() || other.is_null()) return Cmp(!is_null(), !other.is_null());
   if (value_.index() != other.value_.index()) return Cmp(value_.index(), other.value_.index());
   switch (value_.index()) {
-    case 1: return Cmp(std::get<bool>(value_), std::get<bool>(other.value_));
-    case 2: return Cmp(std::get<int32_t>(value_), std::get<int32_t>(other.value_));
-    case 3: return Cmp(std::get<int64_t>(value_), std::get<int64_t>(other.value_));
-    case 4: return CompareFloating(std::get<float>(value_), std::get<float>(other.value_));
-    case 5: return CompareFloating(std::get<double>(value_), std::get<double>(other.value_));
+    case 1:
+      return Cmp(std::get<bool>(value_), std::get<bool>(other.value_));
+    case 2:
+      return Cmp(std::get<int32_t>(value_), std::get<int32_t>(other.value_));
+    case 3:
+      return Cmp(std::get<int64_t>(value_), std::get<int64_t>(other.value_));
+    case 4:
+      return CompareFloating(std::get<float>(value_), std::get<float>(other.value_));
+    case 5:
+      return CompareFloating(std::get<double>(value_), std::get<double>(other.value_));
     case 6: {
       arrow::Decimal128 a = std::get<arrow::Decimal128>(value_);
       arrow::Decimal128 b = std::get<arrow::Decimal128>(other.value_);
@@ -362,8 +367,10 @@ int Literal::Compare(const Literal& other) const {
       }
       return Cmp(a, b);
     }
-    case 7: return CompareBytes(std::get<std::string>(value_), std::get<std::string>(other.value_));
-    default: return 0;
+    case 7:
+      return CompareBytes(std::get<std::string>(value_), std::get<std::string>(other.value_));
+    default:
+      return 0;
   }
 }
 
@@ -418,8 +425,8 @@ Result<Literal> FromSingleValueBinary(const TypePtr& type, std::string_view byte
     case TypeId::kDouble:
       // Likewise float -> double promotion.
       if (n == 4) {
-        return Literal(type, static_cast<double>(
-                                 std::bit_cast<float>(ReadLittleEndian<uint32_t>(bytes))));
+        return Literal(
+            type, static_cast<double>(std::bit_cast<float>(ReadLittleEndian<uint32_t>(bytes))));
       }
       if (n != 8) return LengthError(*type, n, "8 (or 4)");
       return Literal(type, std::bit_cast<double>(ReadLittleEndian<uint64_t>(bytes)));

@@ -44,7 +44,9 @@ class Literal {
   bool is_null() const { return std::holds_alternative<std::monostate>(value_); }
 
   template <typename T>
-  const T& get() const { return std::get<T>(value_); }
+  const T& get() const {
+    return std::get<T>(value_);
+  }
 
   // Human form used in partition paths and messages ("2024-01-15", "12.50", "abc").
   std::string ToString() const;

@@ -51,15 +51,14 @@ Result<TypePtr> PartitionSpec::PartitionType(const Schema& schema) const {
     if (source == nullptr) {
       // A void field may outlive its dropped source column (v1 partition evolution).
       if (f.transform.kind() != TransformKind::kVoid) {
-        return ValidationError("Cannot find source column for partition field ", f.name,
-                               ": ", f.source_id);
+        return ValidationError("Cannot find source column for partition field ", f.name, ": ",
+                               f.source_id);
       }
       result = Type::Int();
     } else {
       auto r = f.transform.ResultType(source->type);
       if (!r.ok()) {
-        return ValidationError("Invalid partition field ", f.name, ": ",
-                               r.status().message());
+        return ValidationError("Invalid partition field ", f.name, ": ", r.status().message());
       }
       result = *r;
     }

@@ -78,12 +78,11 @@ bool TableMetadata::operator==(const TableMetadata& other) const {
   return format_version == other.format_version && table_uuid == other.table_uuid &&
          location == other.location && last_sequence_number == other.last_sequence_number &&
          last_updated_ms == other.last_updated_ms && last_column_id == other.last_column_id &&
-         current_schema_id == other.current_schema_id &&
-         partition_specs == other.partition_specs && default_spec_id == other.default_spec_id &&
-         last_partition_id == other.last_partition_id && properties == other.properties &&
-         current_snapshot_id == other.current_snapshot_id && snapshots == other.snapshots &&
-         snapshot_log == other.snapshot_log && metadata_log == other.metadata_log &&
-         sort_orders == other.sort_orders &&
+         current_schema_id == other.current_schema_id && partition_specs == other.partition_specs &&
+         default_spec_id == other.default_spec_id && last_partition_id == other.last_partition_id &&
+         properties == other.properties && current_snapshot_id == other.current_snapshot_id &&
+         snapshots == other.snapshots && snapshot_log == other.snapshot_log &&
+         metadata_log == other.metadata_log && sort_orders == other.sort_orders &&
          default_sort_order_id == other.default_sort_order_id && refs == other.refs &&
          statistics == other.statistics && partition_statistics == other.partition_statistics;
 }

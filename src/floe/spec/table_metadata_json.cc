@@ -40,10 +40,14 @@ constexpr size_t kMaxDescribed = 200;
 bool WriteValue(const Value& v, JsonWriter* w, int depth) {
   if (depth > kMaxDepth) return false;
   switch (v.GetType()) {
-    case rapidjson::kNullType: return w->Null();
-    case rapidjson::kFalseType: return w->Bool(false);
-    case rapidjson::kTrueType: return w->Bool(true);
-    case rapidjson::kStringType: return w->String(v.GetString(), v.GetStringLength());
+    case rapidjson::kNullType:
+      return w->Null();
+    case rapidjson::kFalseType:
+      return w->Bool(false);
+    case rapidjson::kTrueType:
+      return w->Bool(true);
+    case rapidjson::kStringType:
+      return w->String(v.GetString(), v.GetStringLength());
     case rapidjson::kNumberType:
       if (v.IsInt64()) return w->Int64(v.GetInt64());
       if (v.IsUint64()) return w->Uint64(v.GetUint64());
@@ -191,7 +195,8 @@ Result<std::vector<int32_t>> ReadIntList(const Value& v, const char* name) {
 }
 
 Status RequireObject(const Value& v, const char* what) {
-  if (!v.IsObject()) return ValidationError("Cannot parse ", what, " from non-object: ", Describe(v));
+  if (!v.IsObject())
+    return ValidationError("Cannot parse ", what, " from non-object: ", Describe(v));
   return Status::OK();
 }
 
@@ -333,8 +338,7 @@ Result<PartitionSpec> PartitionSpecFromValue(const Value& json) {
 }
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
@@ -494,8 +498,7 @@ Result<StatisticsFile> StatisticsFromValue(const Value& json) {
   ARROW_ASSIGN_OR_RAISE(std::string_view path, GetString(json, "statistics-path"));
   file.statistics_path = std::string(path);
   ARROW_ASSIGN_OR_RAISE(file.file_size_in_bytes, GetLong(json, "file-size-in-bytes"));
-  ARROW_ASSIGN_OR_RAISE(file.file_footer_size_in_bytes,
-                        GetLong(json, "file-footer-size-in-bytes"));
+  ARROW_ASSIGN_OR_RAISE(file.file_footer_size_in_bytes, GetLong(json, "file-footer-size-in-bytes"));
   ARROW_ASSIGN_OR_RAISE(auto key_metadata, GetStringOrNull(json, "key-metadata"));
   if (key_metadata) file.key_metadata = std::string(*key_metadata);
   const Value* blobs = Find(json, "blob-metadata");
@@ -799,8 +802,7 @@ void WriteStructFields(JsonWriter* w, const std::vector<NestedField>& fields) {
     }
     if (!f.write_default_json.empty()) {
       w->Key("write-default");
-      w->RawValue(f.write_default_json.data(), f.write_default_json.size(),
-                  rapidjson::kObjectType);
+      w->RawValue(f.write_default_json.data(), f.write_default_json.size(), rapidjson::kObjectType);
     }
     w->EndObject();
   }

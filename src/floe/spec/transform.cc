@@ -206,8 +206,7 @@ Result<int32_t> BucketHash(const Literal& value) {
 Result<Transform> Transform::Parse(std::string_view text) {
   // "name[123]" as Java's HAS_WIDTH pattern; only bucket and truncate take a width.
   size_t open = text.find('[');
-  if (open != std::string_view::npos && open > 0 && text.size() > open + 2 &&
-      text.back() == ']') {
+  if (open != std::string_view::npos && open > 0 && text.size() > open + 2 && text.back() == ']') {
     std::string_view name = text.substr(0, open);
     std::string_view digits = text.substr(open + 1, text.size() - open - 2);
     bool well_formed = true;
@@ -243,15 +242,24 @@ Result<Transform> Transform::Parse(std::string_view text) {
 
 std::string Transform::ToString() const {
   switch (kind_) {
-    case TransformKind::kIdentity: return "identity";
-    case TransformKind::kBucket: return "bucket[" + std::to_string(param_) + "]";
-    case TransformKind::kTruncate: return "truncate[" + std::to_string(param_) + "]";
-    case TransformKind::kYear: return "year";
-    case TransformKind::kMonth: return "month";
-    case TransformKind::kDay: return "day";
-    case TransformKind::kHour: return "hour";
-    case TransformKind::kVoid: return "void";
-    case TransformKind::kUnknown: return unknown_;
+    case TransformKind::kIdentity:
+      return "identity";
+    case TransformKind::kBucket:
+      return "bucket[" + std::to_string(param_) + "]";
+    case TransformKind::kTruncate:
+      return "truncate[" + std::to_string(param_) + "]";
+    case TransformKind::kYear:
+      return "year";
+    case TransformKind::kMonth:
+      return "month";
+    case TransformKind::kDay:
+      return "day";
+    case TransformKind::kHour:
+      return "hour";
+    case TransformKind::kVoid:
+      return "void";
+    case TransformKind::kUnknown:
+      return unknown_;
   }
   return unknown_;
 }
@@ -262,16 +270,27 @@ bool Transform::CanTransform(const Type& source) const {
       return source.is_primitive();
     case TransformKind::kBucket:
       switch (source.id()) {
-        case TypeId::kInt: case TypeId::kLong: case TypeId::kDecimal: case TypeId::kDate:
-        case TypeId::kTime: case TypeId::kTimestamp: case TypeId::kTimestampTz:
-        case TypeId::kString: case TypeId::kUuid: case TypeId::kFixed: case TypeId::kBinary:
+        case TypeId::kInt:
+        case TypeId::kLong:
+        case TypeId::kDecimal:
+        case TypeId::kDate:
+        case TypeId::kTime:
+        case TypeId::kTimestamp:
+        case TypeId::kTimestampTz:
+        case TypeId::kString:
+        case TypeId::kUuid:
+        case TypeId::kFixed:
+        case TypeId::kBinary:
           return true;
         default:
           return false;
       }
     case TransformKind::kTruncate:
       switch (source.id()) {
-        case TypeId::kInt: case TypeId::kLong: case TypeId::kDecimal: case TypeId::kString:
+        case TypeId::kInt:
+        case TypeId::kLong:
+        case TypeId::kDecimal:
+        case TypeId::kString:
         case TypeId::kBinary:
           return true;
         default:

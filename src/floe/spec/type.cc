@@ -36,8 +36,8 @@ bool ParseNonNegative(std::string_view s, int32_t* out) {
 }  // namespace
 
 bool NestedField::operator==(const NestedField& other) const {
-  return id == other.id && name == other.name && required == other.required &&
-         doc == other.doc && initial_default_json == other.initial_default_json &&
+  return id == other.id && name == other.name && required == other.required && doc == other.doc &&
+         initial_default_json == other.initial_default_json &&
          write_default_json == other.write_default_json && FieldPtrEquals(type, other.type);
 }
 
@@ -57,21 +57,34 @@ const NestedField* Type::FieldByName(std::string_view name) const {
 
 std::string Type::ToString() const {
   switch (id_) {
-    case TypeId::kBoolean: return "boolean";
-    case TypeId::kInt: return "int";
-    case TypeId::kLong: return "long";
-    case TypeId::kFloat: return "float";
-    case TypeId::kDouble: return "double";
+    case TypeId::kBoolean:
+      return "boolean";
+    case TypeId::kInt:
+      return "int";
+    case TypeId::kLong:
+      return "long";
+    case TypeId::kFloat:
+      return "float";
+    case TypeId::kDouble:
+      return "double";
     case TypeId::kDecimal:
       return "decimal(" + std::to_string(precision_) + "," + std::to_string(scale_) + ")";
-    case TypeId::kDate: return "date";
-    case TypeId::kTime: return "time";
-    case TypeId::kTimestamp: return "timestamp";
-    case TypeId::kTimestampTz: return "timestamptz";
-    case TypeId::kString: return "string";
-    case TypeId::kUuid: return "uuid";
-    case TypeId::kFixed: return "fixed[" + std::to_string(length_) + "]";
-    case TypeId::kBinary: return "binary";
+    case TypeId::kDate:
+      return "date";
+    case TypeId::kTime:
+      return "time";
+    case TypeId::kTimestamp:
+      return "timestamp";
+    case TypeId::kTimestampTz:
+      return "timestamptz";
+    case TypeId::kString:
+      return "string";
+    case TypeId::kUuid:
+      return "uuid";
+    case TypeId::kFixed:
+      return "fixed[" + std::to_string(length_) + "]";
+    case TypeId::kBinary:
+      return "binary";
     case TypeId::kStruct: {
       std::string out = "struct<";
       for (size_t i = 0; i < fields_.size(); ++i) {
@@ -95,10 +108,10 @@ bool Type::Equals(const Type& other) const {
          length_ == other.length_ && fields_ == other.fields_;
 }
 
-#define FLOE_PRIMITIVE_FACTORY(Name, Id)                              \
-  TypePtr Type::Name() {                                              \
-    static const TypePtr instance(new Type(TypeId::Id));              \
-    return instance;                                                  \
+#define FLOE_PRIMITIVE_FACTORY(Name, Id)                 \
+  TypePtr Type::Name() {                                 \
+    static const TypePtr instance(new Type(TypeId::Id)); \
+    return instance;                                     \
   }
 
 FLOE_PRIMITIVE_FACTORY(Boolean, kBoolean)
@@ -168,12 +181,18 @@ Result<TypePtr> Type::ParsePrimitive(std::string_view name) {
   // Java accepts any case and spaces inside decimal(P, S) and fixed[L]; so do we.
   const std::string lower = ToLower(Trim(name));
   static const std::pair<const char*, TypePtr (*)()> kSimple[] = {
-      {"boolean", &Type::Boolean},         {"int", &Type::Int},
-      {"long", &Type::Long},               {"float", &Type::Float},
-      {"double", &Type::Double},           {"date", &Type::Date},
-      {"time", &Type::Time},               {"timestamp", &Type::Timestamp},
-      {"timestamptz", &Type::TimestampTz}, {"string", &Type::String},
-      {"uuid", &Type::Uuid},               {"binary", &Type::Binary},
+      {"boolean", &Type::Boolean},
+      {"int", &Type::Int},
+      {"long", &Type::Long},
+      {"float", &Type::Float},
+      {"double", &Type::Double},
+      {"date", &Type::Date},
+      {"time", &Type::Time},
+      {"timestamp", &Type::Timestamp},
+      {"timestamptz", &Type::TimestampTz},
+      {"string", &Type::String},
+      {"uuid", &Type::Uuid},
+      {"binary", &Type::Binary},
   };
   for (const auto& [text, factory] : kSimple) {
     if (lower == text) return factory();

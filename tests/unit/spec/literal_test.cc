@@ -148,7 +148,8 @@ TEST(LiteralTest, DecodingValidatesLengths) {
                              FromSingleValueBinary(Type::Decimal(9, 2), std::string(17, 'x')));
   ASSERT_RAISES_WITH_MESSAGE("nested type", FromSingleValueBinary(Type::Struct({}), "x"));
   // Promoted columns keep their old 4-byte bounds.
-  ASSERT_OK_AND_ASSIGN(Literal l, FromSingleValueBinary(Type::Long(), Bytes({0xff, 0xff, 0xff, 0xff})));
+  ASSERT_OK_AND_ASSIGN(Literal l,
+                       FromSingleValueBinary(Type::Long(), Bytes({0xff, 0xff, 0xff, 0xff})));
   EXPECT_EQ(l.get<int64_t>(), -1);
   ASSERT_OK_AND_ASSIGN(Literal d, FromSingleValueBinary(Type::Double(), Bytes({0, 0, 0x80, 0x3f})));
   EXPECT_EQ(d.get<double>(), 1.0);

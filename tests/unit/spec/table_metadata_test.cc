@@ -214,7 +214,8 @@ TEST(TableMetadataJsonTest, BrokenFixturesNameTheFileAndTheProblem) {
            {"broken_truncated.json", "Invalid JSON at byte offset 300"},
            {"broken_missing_uuid.json", "Cannot parse missing string: table-uuid"},
            {"broken_wrong_type.json", "Cannot parse to an integer value: last-column-id: \"3\""},
-           {"broken_current_schema.json", "Cannot find schema with current-schema-id=7 from schemas"},
+           {"broken_current_schema.json",
+            "Cannot find schema with current-schema-id=7 from schemas"},
            {"broken_version.json", "Cannot read unsupported version 9"},
        }) {
     auto result = ParseTableMetadata(ReadFixture(c.file), c.file);
@@ -241,13 +242,11 @@ TEST(TableMetadataJsonTest, ValidationErrors) {
   ASSERT_RAISES_WITH_MESSAGE("Invalid JSON at byte offset 3", ParseTableMetadata("{} x"));
   ASSERT_RAISES_WITH_MESSAGE("Invalid JSON at byte offset 2: NUL character",
                              ParseTableMetadata(std::string("{}\0 x", 5)));
-  ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing int: format-version",
-                             ParseTableMetadata("{}"));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing int: format-version", ParseTableMetadata("{}"));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing string: location",
                              ParseTableMetadata(JavaWith("\"location\"", "\"loc\"")));
-  ASSERT_RAISES_WITH_MESSAGE(
-      "Cannot parse missing long: last-sequence-number",
-      ParseTableMetadata(JavaWith("\"last-sequence-number\"", "\"x\"")));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing long: last-sequence-number",
+                             ParseTableMetadata(JavaWith("\"last-sequence-number\"", "\"x\"")));
   ASSERT_RAISES_WITH_MESSAGE("schemas must exist in format v2",
                              ParseTableMetadata(JavaWith("\"schemas\"", "\"schemaz\"")));
   ASSERT_RAISES_WITH_MESSAGE("partition-specs must exist in format v2",
@@ -256,34 +255,42 @@ TEST(TableMetadataJsonTest, ValidationErrors) {
                              ParseTableMetadata(JavaWith("\"last-partition-id\"", "\"p\"")));
   ASSERT_RAISES_WITH_MESSAGE("sort-orders must exist in format v2",
                              ParseTableMetadata(JavaWith("\"sort-orders\"", "\"s\"")));
-  ASSERT_RAISES_WITH_MESSAGE("Cannot find partition spec with default-spec-id=4",
-                             ParseTableMetadata(JavaWith("\"default-spec-id\" : 0",
-                                                         "\"default-spec-id\" : 4")));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Cannot find partition spec with default-spec-id=4",
+      ParseTableMetadata(JavaWith("\"default-spec-id\" : 0", "\"default-spec-id\" : 4")));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse type string to primitive: varchar",
                              ParseTableMetadata(JavaWith("\"long\"", "\"varchar\"")));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing boolean: required",
                              ParseTableMetadata(JavaWith("\"required\"", "\"r\"")));
-  ASSERT_RAISES_WITH_MESSAGE("Cannot parse to a long value: snapshot-id: \"x\"",
-                             ParseTableMetadata(JavaWith("\"snapshot-id\" : 6487417640373155931,\n    \"timestamp-ms\"",
-                                                         "\"snapshot-id\" : \"x\",\n    \"timestamp-ms\"")));
-  ASSERT_RAISES_WITH_MESSAGE("Cannot parse to a string value: added-records: 3",
-                             ParseTableMetadata(JavaWith("\"added-records\" : \"3\"",
-                                                         "\"added-records\" : 3")));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Cannot parse to a long value: snapshot-id: \"x\"",
+      ParseTableMetadata(JavaWith("\"snapshot-id\" : 6487417640373155931,\n    \"timestamp-ms\"",
+                                  "\"snapshot-id\" : \"x\",\n    \"timestamp-ms\"")));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Cannot parse to a string value: added-records: 3",
+      ParseTableMetadata(JavaWith("\"added-records\" : \"3\"", "\"added-records\" : 3")));
   ASSERT_RAISES_WITH_MESSAGE("Invalid snapshot ref type: leaf",
                              ParseTableMetadata(JavaWith("\"branch\"", "\"leaf\"")));
-  ASSERT_RAISES_WITH_MESSAGE("Invalid table metadata: Cannot find current version 5",
-                             ParseTableMetadata(JavaWith("\"current-snapshot-id\" : 6487417640373155931",
-                                                         "\"current-snapshot-id\" : 5")));
-  ASSERT_RAISES_WITH_MESSAGE("Snapshot for reference main (snapshot 5) does not exist",
-                             ParseTableMetadata(JavaWith("\"snapshot-id\" : 6487417640373155931,\n      \"type\"",
-                                                         "\"snapshot-id\" : 5,\n      \"type\"")));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Invalid table metadata: Cannot find current version 5",
+      ParseTableMetadata(JavaWith("\"current-snapshot-id\" : 6487417640373155931",
+                                  "\"current-snapshot-id\" : 5")));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Snapshot for reference main (snapshot 5) does not exist",
+      ParseTableMetadata(JavaWith("\"snapshot-id\" : 6487417640373155931,\n      \"type\"",
+                                  "\"snapshot-id\" : 5,\n      \"type\"")));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing list: manifests",
                              ParseTableMetadata(JavaWith("\"manifest-list\"", "\"m\"")));
-  ASSERT_RAISES_WITH_MESSAGE("Cannot parse spec with missing field IDs",
-                             ParseTableMetadata(JavaWith("\"default-spec-id\" : 0,\n  \"partition-specs\" : [ {\n    \"spec-id\" : 0,\n    \"fields\" : [ {",
-                                                         "\"default-spec-id\" : 0,\n  \"partition-specs\" : [ {\n    \"spec-id\" : 0,\n    \"fields\" : [ {\"name\": \"a\", \"transform\": \"identity\", \"source-id\": 1}, {")));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Cannot parse spec with missing field IDs",
+      ParseTableMetadata(JavaWith(
+          "\"default-spec-id\" : 0,\n  \"partition-specs\" : [ {\n    \"spec-id\" : 0,\n    "
+          "\"fields\" : [ {",
+          "\"default-spec-id\" : 0,\n  \"partition-specs\" : [ {\n    \"spec-id\" : 0,\n    "
+          "\"fields\" : [ {\"name\": \"a\", \"transform\": \"identity\", \"source-id\": 1}, {")));
   // Deep nesting is an error, not a crash.
-  std::string deep = "{\"format-version\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  std::string deep =
+      "{\"format-version\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse to an integer value: format-version: [...]",
                              ParseTableMetadata(deep));
 }
@@ -316,8 +323,8 @@ TEST(TableMetadataJsonTest, BuiltInMemoryRoundTrips) {
   md.format_version = 2;
   md.table_uuid = "u";
   md.location = "/t \"quoted\" \\ \xc3\xa9 \x01";
-  md.schemas.push_back(std::make_shared<Schema>(0, std::vector<NestedField>{
-                                                       Required(1, "a", Type::Int())}));
+  md.schemas.push_back(
+      std::make_shared<Schema>(0, std::vector<NestedField>{Required(1, "a", Type::Int())}));
   md.partition_specs.push_back(PartitionSpec::Unpartitioned());
   md.sort_orders.push_back(SortOrder::Unsorted());
   md.properties["k"] = "v\n";
@@ -330,8 +337,8 @@ TEST(TableMetadataJsonTest, ManySnapshotsParse) {
   TableMetadata md;
   md.table_uuid = "u";
   md.location = "/t";
-  md.schemas.push_back(std::make_shared<Schema>(0, std::vector<NestedField>{
-                                                       Required(1, "a", Type::Int())}));
+  md.schemas.push_back(
+      std::make_shared<Schema>(0, std::vector<NestedField>{Required(1, "a", Type::Int())}));
   md.partition_specs.push_back(PartitionSpec::Unpartitioned());
   md.sort_orders.push_back(SortOrder::Unsorted());
   const int n = 20000;
@@ -357,8 +364,8 @@ TEST(TableMetadataJsonTest, ManySnapshotsParse) {
   std::string text = WriteTableMetadata(md, true);
   auto start = std::chrono::steady_clock::now();
   ASSERT_OK_AND_ASSIGN(auto back, ParseTableMetadata(text));
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
-                std::chrono::steady_clock::now() - start)
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                  start)
                 .count();
   RecordProperty("parse_ms", static_cast<int>(ms));
   EXPECT_TRUE(*back == md);

@@ -16,8 +16,8 @@ constexpr int64_t kTs = 1510871468000000;  // 2017-11-16T22:31:08
 constexpr int32_t kDate = 17486;           // 2017-11-16
 
 TEST(TransformTest, ParseAndFormat) {
-  for (const char* text : {"identity", "bucket[16]", "truncate[10]", "year", "month", "day",
-                           "hour", "void"}) {
+  for (const char* text :
+       {"identity", "bucket[16]", "truncate[10]", "year", "month", "day", "hour", "void"}) {
     ASSERT_OK_AND_ASSIGN(Transform t, Transform::Parse(text));
     EXPECT_EQ(t.ToString(), text);
     EXPECT_NE(t.kind(), TransformKind::kUnknown) << text;
@@ -102,8 +102,7 @@ TEST(TransformTest, TruncateMatchesSpecExamples) {
   // Code points, not bytes: "é" is two bytes, "😀" four.
   EXPECT_EQ(apply(Transform::Truncate(2), Literal::String("\xc3\xa9\xf0\x9f\x98\x80z")),
             Literal::String("\xc3\xa9\xf0\x9f\x98\x80"));
-  EXPECT_EQ(apply(t3, Literal::Binary(Bytes({1, 2, 3, 4, 5}))),
-            Literal::Binary(Bytes({1, 2, 3})));
+  EXPECT_EQ(apply(t3, Literal::Binary(Bytes({1, 2, 3, 4, 5}))), Literal::Binary(Bytes({1, 2, 3})));
   ASSERT_RAISES_WITH_MESSAGE("Invalid source type", t3.Apply(Literal::Date(1)));
 }
 
@@ -164,8 +163,7 @@ TEST(TransformTest, HumanStrings) {
   EXPECT_EQ(Transform::Identity().ToHumanString(Literal::String("a/b c")), "a/b c");
   EXPECT_EQ(Transform::Identity().ToHumanString(Literal::Timestamp(kTs)), "2017-11-16T22:31:08");
   EXPECT_EQ(Transform::Bucket(16).ToHumanString(Literal::Int(3)), "3");
-  EXPECT_EQ(Transform::Truncate(50).ToHumanString(
-                Literal::Decimal(arrow::Decimal128(1050), 4, 2)),
+  EXPECT_EQ(Transform::Truncate(50).ToHumanString(Literal::Decimal(arrow::Decimal128(1050), 4, 2)),
             "10.50");
   EXPECT_EQ(Transform::Day().ToHumanString(Literal::Null(Type::Date())), "null");
 }

@@ -8,9 +8,9 @@ namespace floe::spec {
 namespace {
 
 TEST(TypeTest, PrimitiveNamesRoundTrip) {
-  for (const char* name : {"boolean", "int", "long", "float", "double", "decimal(9,2)", "date",
-                           "time", "timestamp", "timestamptz", "string", "uuid", "fixed[16]",
-                           "binary"}) {
+  for (const char* name :
+       {"boolean", "int", "long", "float", "double", "decimal(9,2)", "date", "time", "timestamp",
+        "timestamptz", "string", "uuid", "fixed[16]", "binary"}) {
     ASSERT_OK_AND_ASSIGN(TypePtr t, Type::ParsePrimitive(name));
     EXPECT_EQ(t->ToString(), name);
     EXPECT_TRUE(t->is_primitive());
@@ -47,17 +47,18 @@ TEST(TypeTest, EqualityIsStructural) {
 
 Schema NestedSchema() {
   auto point = Type::Struct({Required(6, "x", Type::Double()), Optional(7, "Y", Type::Double())});
-  return Schema(
-      3,
-      {Required(1, "id", Type::Long()),
-       Optional(2, "loc", Type::Struct({Required(3, "lat", Type::Double()),
+  return Schema(3,
+                {Required(1, "id", Type::Long()),
+                 Optional(2, "loc",
+                          Type::Struct({Required(3, "lat", Type::Double()),
                                         Optional(4, "lon", Type::Double())})),
-       Optional(5, "points", Type::List(8, point, true)),
-       Optional(9, "tags", Type::List(10, Type::String(), false)),
-       Optional(11, "props", Type::Map(12, Type::String(), 13, Type::Int(), true)),
-       Optional(14, "Attrs", Type::Map(15, Type::String(), 16,
-                                       Type::Struct({Optional(17, "v", Type::Long())}), false))},
-      {1});
+                 Optional(5, "points", Type::List(8, point, true)),
+                 Optional(9, "tags", Type::List(10, Type::String(), false)),
+                 Optional(11, "props", Type::Map(12, Type::String(), 13, Type::Int(), true)),
+                 Optional(14, "Attrs",
+                          Type::Map(15, Type::String(), 16,
+                                    Type::Struct({Optional(17, "v", Type::Long())}), false))},
+                {1});
 }
 
 TEST(SchemaTest, IndexesEveryDepthById) {

@@ -10,8 +10,6 @@ namespace {
 
 constexpr char kMagic[4] = {'O', 'b', 'j', '\x01'};
 constexpr size_t kSyncSize = 16;
-// Objects that take no bytes are not bounded by the block size; cap their count.
-constexpr int64_t kMaxZeroSizeObjectsPerBlock = int64_t{1} << 20;
 
 }  // namespace
 
@@ -127,11 +125,13 @@ Status ContainerReader::LoadBlock() {
     if (!st.ok()) return Error(st.message(), " in block ", n);
     raw = block_buffer_;
   }
+  zero_size_budget_ = options_.max_zero_size_items_per_block;
   const uint32_t min_size = datum_reader_->min_value_size();
   if (min_size > 0 ? static_cast<uint64_t>(count) > raw.size() / min_size
-                   : count > kMaxZeroSizeObjectsPerBlock) {
+                   : count > zero_size_budget_) {
     return Error("block ", n, " claims ", count, " objects in ", raw.size(), " bytes");
   }
+  if (min_size == 0) zero_size_budget_ -= count;
   if (count == 0 && !raw.empty()) {
     return Error("block ", n, " holds ", raw.size(), " bytes but no objects");
   }
@@ -147,7 +147,7 @@ Result<bool> ContainerReader::Next(Value* out) {
     ARROW_ASSIGN_OR_RAISE(bool more, NextBlock());
     if (!more) return false;
   }
-  Status st = datum_reader_->Read(&block_, out);
+  Status st = datum_reader_->Read(&block_, out, &zero_size_budget_);
   if (!st.ok()) {
     return Fail(Error(st.message(), " in block ", block_number_, " (object ",
                       values_read_in_block_ + 1, ")"));

@@ -6,6 +6,7 @@
 // Every error about the file's content reads "Invalid Avro file <path>: ...". Blocks are
 // numbered from 1 in messages.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -26,8 +27,13 @@ class Buffer;
 namespace floe::avro {
 
 struct ContainerReaderOptions {
-  // Largest decompressed block accepted; guards against compression bombs.
+  // Largest decompressed block accepted; guards against compression bombs. Decoded Values
+  // take more memory than their encoding (up to ~100 bytes per encoded byte for a long
+  // array of one-byte ints), so lower this for untrusted input.
   int64_t max_block_size = int64_t{256} << 20;
+  // Objects, array items and map entries that take no bytes (null, empty records) are not
+  // bounded by the block size; at most this many are accepted per block.
+  int64_t max_zero_size_items_per_block = int64_t{1} << 20;
 };
 
 class ContainerReader {
@@ -80,6 +86,7 @@ class ContainerReader {
   int64_t block_number_ = 0;
   int64_t values_left_ = 0;
   int64_t values_read_in_block_ = 0;
+  int64_t zero_size_budget_ = 0;
   std::string block_buffer_;
   Decoder block_;
   Status error_;

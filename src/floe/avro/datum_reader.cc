@@ -8,15 +8,12 @@ namespace {
 
 // Bounds data-driven recursion (recursive schemas) so hostile input cannot exhaust the stack.
 constexpr int kMaxReadDepth = 512;
-// Items that take no bytes (null, empty records) are not bounded by the input size, so a
-// bogus count could loop or allocate without end; cap how many one value may hold.
-constexpr int64_t kMaxZeroSizeItems = int64_t{1} << 20;
 
 }  // namespace
 
 struct DatumReader::Context {
   Decoder* decoder;
-  int64_t zero_size_budget;
+  int64_t* zero_size_budget;
   int depth;
 };
 
@@ -34,7 +31,12 @@ Result<std::unique_ptr<DatumReader>> DatumReader::Make(std::shared_ptr<const Sch
 uint32_t DatumReader::min_value_size() const { return plan_->nodes[plan_->root].min_size; }
 
 Status DatumReader::Read(Decoder* decoder, Value* out) const {
-  Context ctx{decoder, kMaxZeroSizeItems, 0};
+  int64_t budget = kMaxZeroSizeItems;
+  return Read(decoder, out, &budget);
+}
+
+Status DatumReader::Read(Decoder* decoder, Value* out, int64_t* zero_size_budget) const {
+  Context ctx{decoder, zero_size_budget, 0};
   return ReadNode(plan_->root, &ctx, out);
 }
 
@@ -126,11 +128,11 @@ Status DatumReader::ReadNode(uint32_t id, Context* ctx, Value* out) const {
                                    " exceeds the ", d->remaining(), " remaining bytes");
           }
         } else {
-          ctx->zero_size_budget -= count;
-          if (ctx->zero_size_budget < 0) {
-            return Status::Invalid("Avro ", TypeName(n.type), " holds more than ",
-                                   kMaxZeroSizeItems, " zero-size items");
+          if (count > *ctx->zero_size_budget) {
+            return Status::Invalid("Avro ", TypeName(n.type),
+                                   " holds too many zero-size items (block count ", count, ")");
           }
+          *ctx->zero_size_budget -= count;
         }
         const size_t total = used + static_cast<size_t>(count);
         if (out->children_.size() < total) out->children_.resize(total);

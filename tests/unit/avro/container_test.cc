@@ -433,6 +433,35 @@ TEST(ContainerTest, CompressedGarbageAndBombsAreErrors) {
   }
 }
 
+TEST(ContainerTest, ZeroSizeItemsAreBoundedPerBlock) {
+  const std::string prefix = std::string("Invalid Avro file ") + kPath + ": ";
+  // Each object is an array of 1000 nulls, three bytes; 2000 of them exceed the default
+  // per-block budget of 2^20 items although each value alone is fine.
+  auto schema = Schema::Parse(R"({"type":"array","items":"null"})").ValueOrDie();
+  std::vector<Value> nulls(1000);
+  auto sink = arrow::io::BufferOutputStream::Create().ValueOrDie();
+  ASSERT_OK_AND_ASSIGN(auto writer, ContainerWriter::Make(sink, schema));
+  for (int i = 0; i < 2000; ++i) ASSERT_OK(writer->Write(Value::Array(nulls)));
+  ASSERT_OK(writer->Close());
+  ASSERT_OK_AND_ASSIGN(auto buffer, sink->Finish());
+  ASSERT_RAISES_WITH_MESSAGE("too many zero-size items",
+                             ReadEverything(buffer->ToString()));
+  ContainerReaderOptions options;
+  options.max_zero_size_items_per_block = 4 << 20;
+  ASSERT_OK_AND_ASSIGN(auto reader, ContainerReader::Open(buffer, kPath, options));
+  ASSERT_OK_AND_ASSIGN(auto values, reader->ReadAll());
+  EXPECT_EQ(values.size(), 2000u);
+
+  // A "null" file whose block claims 2^40 objects in no bytes.
+  Encoder e;
+  e.WriteRaw(HandHeader({{"avro.schema", "\"null\""}}));
+  e.WriteLong(int64_t{1} << 40);
+  e.WriteLong(0);
+  e.WriteFixed(std::string(16, 'S'));
+  ASSERT_RAISES_WITH_MESSAGE(prefix + "block 1 claims 1099511627776 objects in 0 bytes",
+                             ReadEverything(e.buffer()));
+}
+
 TEST(CodecTest, Crc32KnownValues) {
   EXPECT_EQ(Crc32("123456789", 9), 0xCBF43926u);
   EXPECT_EQ(Crc32("", 0), 0u);

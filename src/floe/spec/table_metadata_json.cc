@@ -6,15 +6,6 @@
 #include <cctype>
 #include <cstring>
 
-// The build defines RAPIDJSON_SSE42 without compiling for SSE4.2 (-msse4.2), which does not
-// compile; SSE2 is part of every x86-64 CPU and still skips whitespace in blocks.
-#if defined(RAPIDJSON_SSE42)
-#undef RAPIDJSON_SSE42
-#if defined(__SSE2__)
-#define RAPIDJSON_SSE2
-#endif
-#endif
-
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
 #include <rapidjson/stringbuffer.h>

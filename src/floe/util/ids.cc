@@ -4,13 +4,24 @@
 #include <mutex>
 #include <random>
 
+#include <unistd.h>
+
 namespace floe {
 
 namespace {
 uint64_t RandomU64() {
   static std::mutex mu;
-  static std::mt19937_64 engine{std::random_device{}()};
+  static std::mt19937_64 engine;
+  static pid_t seeded_for = 0;
   std::lock_guard<std::mutex> lock(mu);
+  // A forked child inherits the parent's engine state; reseed so the two never produce the
+  // same file names or snapshot ids.
+  if (seeded_for != ::getpid()) {
+    std::random_device device;
+    std::seed_seq seed{device(), device(), device(), device()};
+    engine.seed(seed);
+    seeded_for = ::getpid();
+  }
   return engine();
 }
 }  // namespace

@@ -1,0 +1,210 @@
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <set>
+
+#include "floe/scan/table_scan.h"
+#include "floe/table/commit.h"
+#include "floe/table/snapshot_producer.h"
+#include "table_test_util.h"
+
+namespace floe::table {
+namespace {
+
+using floe::testing::People;
+using floe::testing::Range;
+using floe::testing::SortedIds;
+
+// Files under the table location, relative, as a set.
+std::set<std::string> Files(FileIO& io, const std::string& root) {
+  std::set<std::string> out;
+  auto listed = io.ListFiles(root);
+  if (!listed.ok()) return out;
+  for (const auto& e : *listed) out.insert(e.path.substr(root.size()));
+  return out;
+}
+
+class CommitTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_OK(wh_.Open());
+    ASSERT_OK_AND_ASSIGN(auto schema, SchemaFromArrow(*People(0, 1)->schema()));
+    CreateTableOptions options;
+    options.properties["commit.retry.min-wait-ms"] = "1";
+    options.properties["commit.retry.max-wait-ms"] = "20";
+    ASSERT_OK_AND_ASSIGN(table_, wh_.tables->CreateTable(ident_, *schema, options));
+    ASSERT_OK(AppendData(*table_, *People(0, 2)).status());
+  }
+
+  floe::testing::Warehouse wh_;
+  TableIdentifier ident_{Namespace({"db"}), "t"};
+  std::shared_ptr<Table> table_;
+};
+
+TEST_F(CommitTest, StaleWriterRetriesAndBothAppendsLand) {
+  ASSERT_OK_AND_ASSIGN(auto stale, wh_.tables->LoadTable(ident_));
+  ASSERT_OK_AND_ASSIGN(int64_t first, AppendData(*table_, *People(10, 3)));
+  // `stale` still points at the previous metadata: its swap conflicts, it reloads and retries.
+  ASSERT_OK_AND_ASSIGN(int64_t second, AppendData(*stale, *People(20, 4)));
+  auto md = stale->metadata();
+  EXPECT_EQ(md->SnapshotById(second)->parent_snapshot_id, first);
+  EXPECT_EQ(md->SnapshotById(second)->summary.at("total-records"), "9");
+  EXPECT_EQ(md->SnapshotById(second)->sequence_number, 3);
+  ASSERT_OK_AND_ASSIGN(auto rows, scan::TableScan(stale).ToArrowTable());
+  EXPECT_EQ(SortedIds(*rows), floe::testing::Concat(floe::testing::Concat(Range(0, 2), Range(10, 3)), Range(20, 4)));
+  // The failed attempt's metadata file and manifest list are gone: one metadata file per
+  // version and one list per snapshot remain.
+  int metadata_files = 0, lists = 0;
+  for (const auto& f : Files(*wh_.io, md->location)) {
+    metadata_files += f.ends_with(".metadata.json");
+    lists += f.find("/snap-") != std::string::npos;
+  }
+  EXPECT_EQ(metadata_files, 4);
+  EXPECT_EQ(lists, 3);
+}
+
+TEST_F(CommitTest, ConflictWithoutRetriesFailsAndLeavesNoFiles) {
+  ASSERT_OK(Commit(*table_, [](const spec::TableMetadataPtr& base, std::vector<std::string>*) {
+    auto md = std::make_shared<spec::TableMetadata>(*base);
+    md->properties["commit.retry.num-retries"] = "0";
+    return Result<std::shared_ptr<spec::TableMetadata>>(md);
+  }));
+  ASSERT_OK_AND_ASSIGN(auto stale, wh_.tables->LoadTable(ident_));
+  ASSERT_OK(AppendData(*table_, *People(10, 3)).status());
+  auto before = Files(*wh_.io, table_->metadata()->location);
+  std::string pointer = table_->metadata_location();
+  ASSERT_RAISES_WITH_MESSAGE("Table has been updated by another process: db.t",
+                             AppendData(*stale, *People(20, 4)));
+  EXPECT_EQ(Files(*wh_.io, table_->metadata()->location), before);
+  ASSERT_OK_AND_ASSIGN(std::string now, wh_.catalog->LoadMetadataLocation(ident_));
+  EXPECT_EQ(now, pointer);
+}
+
+TEST_F(CommitTest, FailedMetadataWriteLeavesTableAndFilesUnchanged) {
+  auto before = Files(*wh_.io, table_->metadata()->location);
+  std::string pointer = table_->metadata_location();
+  wh_.io->SetFaultInjector([](FileOp op, const std::string& location, FileKind kind) -> Status {
+    if (kind == FileKind::kMetadata && op != FileOp::kDelete && op != FileOp::kRead) {
+      return Status::IOError("injected failure writing ", location);
+    }
+    return Status::OK();
+  });
+  auto result = AppendData(*table_, *People(50, 5));
+  wh_.io->SetFaultInjector(nullptr);
+  ASSERT_FALSE(result.ok());
+  EXPECT_THAT(result.status().message(), ::testing::HasSubstr("Cannot commit lakehouse.db.t"));
+  EXPECT_THAT(result.status().message(), ::testing::HasSubstr("injected failure"));
+  EXPECT_EQ(Files(*wh_.io, table_->metadata()->location), before);
+  ASSERT_OK_AND_ASSIGN(std::string now, wh_.catalog->LoadMetadataLocation(ident_));
+  EXPECT_EQ(now, pointer);
+  ASSERT_OK_AND_ASSIGN(auto rows, scan::TableScan(table_).ToArrowTable());
+  EXPECT_EQ(SortedIds(*rows), Range(0, 2));
+}
+
+// A catalog whose swap reports that it cannot tell whether the commit happened.
+class UnknownOutcomeCatalog : public Catalog {
+ public:
+  explicit UnknownOutcomeCatalog(std::shared_ptr<Catalog> inner) : inner_(std::move(inner)) {}
+  const std::string& name() const override { return inner_->name(); }
+  const std::string& warehouse() const override { return inner_->warehouse(); }
+  Status CreateNamespace(const Namespace& ns, const NamespaceProperties& p) override {
+    return inner_->CreateNamespace(ns, p);
+  }
+  Result<bool> NamespaceExists(const Namespace& ns) override { return inner_->NamespaceExists(ns); }
+  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override {
+    return inner_->ListNamespaces(parent);
+  }
+  Result<NamespaceProperties> LoadNamespaceProperties(const Namespace& ns) override {
+    return inner_->LoadNamespaceProperties(ns);
+  }
+  Status UpdateNamespaceProperties(const Namespace& ns, const NamespaceProperties& set,
+                                   const std::vector<std::string>& remove) override {
+    return inner_->UpdateNamespaceProperties(ns, set, remove);
+  }
+  Status DropNamespace(const Namespace& ns) override { return inner_->DropNamespace(ns); }
+  Status CreateTableEntry(const TableIdentifier& ident, const std::string& location) override {
+    return inner_->CreateTableEntry(ident, location);
+  }
+  Result<std::string> LoadMetadataLocation(const TableIdentifier& ident) override {
+    return inner_->LoadMetadataLocation(ident);
+  }
+  Result<bool> TableExists(const TableIdentifier& ident) override { return inner_->TableExists(ident); }
+  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override {
+    return inner_->ListTables(ns);
+  }
+  Status SwapMetadataLocation(const TableIdentifier&, const std::string&, const std::string&) override {
+    return CommitStateUnknown("connection lost");
+  }
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override {
+    return inner_->RenameTable(from, to);
+  }
+  Result<std::string> DropTableEntry(const TableIdentifier& ident) override {
+    return inner_->DropTableEntry(ident);
+  }
+
+ private:
+  std::shared_ptr<Catalog> inner_;
+};
+
+TEST_F(CommitTest, UnknownCommitStateIsReportedAndCleansNothing) {
+  auto flaky = std::make_shared<UnknownOutcomeCatalog>(wh_.catalog);
+  ASSERT_OK_AND_ASSIGN(auto t, Table::Load(flaky, wh_.io, ident_));
+  auto before = Files(*wh_.io, t->metadata()->location);
+  auto result = AppendData(*t, *People(50, 5));
+  ASSERT_FALSE(result.ok());
+  EXPECT_TRUE(IsCommitStateUnknown(result.status()));
+  EXPECT_THAT(result.status().message(),
+              ::testing::HasSubstr("Commit state of lakehouse.db.t is unknown: connection lost"));
+  // Data file, manifest, manifest list and metadata file all stay: the commit may have landed.
+  EXPECT_EQ(Files(*wh_.io, t->metadata()->location).size(), before.size() + 4);
+}
+
+TEST_F(CommitTest, TwoProcessesRacingOneCommitBothLand) {
+  constexpr int kWriters = 2;
+  constexpr int kAppendsEach = 4;
+  const std::string catalog_path = wh_.catalog_path();
+  std::vector<pid_t> children;
+  for (int w = 0; w < kWriters; ++w) {
+    pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      // Child: its own catalog connection and FileIO, appending as fast as it can.
+      auto catalog = SqlCatalog::Open(catalog_path, "lakehouse", "");
+      auto io = FileIO::MakeLocal();
+      if (!catalog.ok() || !io.ok()) _exit(2);
+      std::shared_ptr<Catalog> shared = std::move(*catalog);
+      auto t = Table::Load(shared, *io, ident_);
+      if (!t.ok()) _exit(3);
+      for (int i = 0; i < kAppendsEach; ++i) {
+        auto appended = AppendData(**t, *People(1000 * (w + 1) + i * 10, 10));
+        if (!appended.ok()) {
+          std::fprintf(stderr, "writer %d: %s\n", w, appended.status().ToString().c_str());
+          _exit(4);
+        }
+      }
+      _exit(0);
+    }
+    children.push_back(pid);
+  }
+  for (pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+  }
+  ASSERT_OK(table_->Refresh());
+  auto md = table_->metadata();
+  ASSERT_EQ(md->snapshots.size(), 1u + kWriters * kAppendsEach);
+  // One linear history: each snapshot's parent is the one before it, sequence numbers 1..n.
+  for (size_t i = 1; i < md->snapshots.size(); ++i) {
+    EXPECT_EQ(md->snapshots[i].parent_snapshot_id, md->snapshots[i - 1].snapshot_id);
+    EXPECT_EQ(md->snapshots[i].sequence_number, static_cast<int64_t>(i + 1));
+  }
+  EXPECT_EQ(md->snapshot_log.size(), md->snapshots.size());
+  EXPECT_EQ(md->current_snapshot()->summary.at("total-records"), std::to_string(2 + 80));
+  ASSERT_OK_AND_ASSIGN(auto rows, scan::TableScan(table_).ToArrowTable());
+  EXPECT_EQ(rows->num_rows(), 82);
+}
+
+}  // namespace
+}  // namespace floe::table

@@ -31,7 +31,13 @@ void CollectLeaves(const parquet::arrow::SchemaField& field, std::vector<int>* o
 Result<std::shared_ptr<arrow::Table>> ReadImpl(FileIO& io, const std::string& location,
                                                const spec::Schema& projection) {
   ARROW_ASSIGN_OR_RAISE(auto input, io.OpenInputFile(location, FileKind::kData));
-  ARROW_ASSIGN_OR_RAISE(auto reader, parquet::arrow::OpenFile(input, arrow::default_memory_pool()));
+  // Page checksums, where the writer stored them (floe and parquet-java do), catch damage
+  // that would otherwise decode into wrong values.
+  parquet::ReaderProperties properties = parquet::default_reader_properties();
+  properties.set_page_checksum_verification(true);
+  parquet::arrow::FileReaderBuilder builder;
+  ARROW_RETURN_NOT_OK(builder.Open(input, properties));
+  ARROW_ASSIGN_OR_RAISE(auto reader, builder.memory_pool(arrow::default_memory_pool())->Build());
   const auto& manifest = reader->manifest();
   const int64_t num_rows = reader->parquet_reader()->metadata()->num_rows();
 

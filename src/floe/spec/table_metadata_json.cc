@@ -752,7 +752,9 @@ Status ParseDocument(std::string_view json, std::string* buffer, rapidjson::Docu
   buffer->reserve(json.size() + 16);
   buffer->assign(json.data(), json.size());
   buffer->append(16, '\0');
-  doc->ParseInsitu<rapidjson::kParseIterativeFlag>(buffer->data());
+  // Invalid UTF-8 means a damaged file; Java's parser rejects it too.
+  doc->ParseInsitu<rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag>(
+      buffer->data());
   if (doc->HasParseError()) {
     return ValidationError("Invalid JSON at byte offset ", doc->GetErrorOffset(), ": ",
                            rapidjson::GetParseError_En(doc->GetParseError()));

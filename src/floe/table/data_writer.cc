@@ -271,7 +271,8 @@ Result<manifest::DataFile> WriteParquetDataFile(FileIO& io, const std::string& l
   ARROW_ASSIGN_OR_RAISE(auto codec, ParseCodec(options.compression));
   parquet::WriterProperties::Builder builder;
   builder.compression(codec)->data_pagesize(options.page_size_bytes)
-      ->max_row_group_length(options.row_group_rows)->enable_statistics();
+      ->max_row_group_length(options.row_group_rows)->enable_statistics()
+      ->enable_page_checksum();
   if (options.compression_level) builder.compression_level(*options.compression_level);
   auto properties = builder.build();
 

@@ -1,5 +1,8 @@
 #include "floe/manifest/avro_schemas.h"
 
+#include <cctype>
+#include <cstdio>
+
 #include <arrow/util/decimal.h>
 
 #include "floe/util/str_cat.h"
@@ -32,6 +35,40 @@ std::string OptionalMap(const char* name, int field_id, int key_id, int value_id
 }
 
 }  // namespace
+
+std::string AvroCompatibleName(const std::string& name) {
+  auto valid_first = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto valid_rest = [&](char c) { return valid_first(c) || std::isdigit(static_cast<unsigned char>(c)); };
+  bool valid = !name.empty() && valid_first(name[0]);
+  for (size_t i = 1; valid && i < name.size(); ++i) valid = valid_rest(name[i]);
+  if (valid) return name;
+  // As Java's AvroSchemaUtil does: a bad first character becomes "_" (a digit stays after
+  // it), any other bad character "_x" and its hex code; readers match by field id anyway.
+  auto hex = [](unsigned char c) {
+    char buf[8];
+    std::snprintf(buf, sizeof(buf), "%X", c);
+    return std::string(buf);
+  };
+  std::string out;
+  if (name.empty()) return "_";
+  unsigned char first = static_cast<unsigned char>(name[0]);
+  if (valid_first(name[0])) {
+    out += name[0];
+  } else if (std::isdigit(first)) {
+    out += "_";
+    out += name[0];
+  } else {
+    out += "_x" + hex(first);
+  }
+  for (size_t i = 1; i < name.size(); ++i) {
+    if (valid_rest(name[i])) {
+      out += name[i];
+    } else {
+      out += "_x" + hex(static_cast<unsigned char>(name[i]));
+    }
+  }
+  return out;
+}
 
 Result<std::string> AvroTypeJson(const spec::Type& type) {
   switch (type.id()) {
@@ -76,7 +113,7 @@ Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(const spec::Type
   for (const auto& f : partition_type.fields()) {
     ARROW_ASSIGN_OR_RAISE(std::string t, AvroTypeJson(*f.type));
     if (!partition_fields.empty()) partition_fields += ",";
-    partition_fields += StrCat(R"({"name":")", f.name, R"(","type":["null",)", t,
+    partition_fields += StrCat(R"({"name":")", AvroCompatibleName(f.name), R"(","type":["null",)", t,
                                R"(],"default":null,"field-id":)", f.id, "}");
   }
   std::string json = StrCat(
@@ -183,6 +220,20 @@ avro::Value LiteralToAvro(const Literal& value) {
   return avro::Value::Union(1, std::move(v));
 }
 
+namespace {
+// String, bytes and fixed all carry raw bytes.
+Result<std::string_view> RawBytes(const avro::Value& v) {
+  switch (v.kind()) {
+    case avro::Value::Kind::kString:
+    case avro::Value::Kind::kBytes:
+    case avro::Value::Kind::kFixed:
+      return v.AsString();
+    default:
+      return Status::Invalid("expected string, bytes or fixed, got ", v.ToString());
+  }
+}
+}  // namespace
+
 Result<Literal> LiteralFromAvro(const avro::Value& in, const spec::TypePtr& type) {
   const avro::Value& v = in.Unwrapped();
   if (v.IsNull()) return Literal::Null(type);
@@ -213,11 +264,11 @@ Result<Literal> LiteralFromAvro(const avro::Value& in, const spec::TypePtr& type
     case TypeId::kString:
     case TypeId::kBinary:
     case TypeId::kFixed: {
-      ARROW_ASSIGN_OR_RAISE(std::string_view s, v.GetString());
+      ARROW_ASSIGN_OR_RAISE(std::string_view s, RawBytes(v));
       return Literal(type, std::string(s));
     }
     case TypeId::kUuid: {
-      ARROW_ASSIGN_OR_RAISE(std::string_view s, v.GetString());
+      ARROW_ASSIGN_OR_RAISE(std::string_view s, RawBytes(v));
       if (s.size() == 16) return Literal(type, std::string(s));
       // Some writers store a uuid partition value as its 36-character text.
       if (s.size() == 36) {
@@ -233,7 +284,7 @@ Result<Literal> LiteralFromAvro(const avro::Value& in, const spec::TypePtr& type
       break;
     }
     case TypeId::kDecimal: {
-      ARROW_ASSIGN_OR_RAISE(std::string_view s, v.GetString());
+      ARROW_ASSIGN_OR_RAISE(std::string_view s, RawBytes(v));
       if (s.empty() || s.size() > 16) break;
       ARROW_ASSIGN_OR_RAISE(auto dec, arrow::Decimal128::FromBigEndian(
                                           reinterpret_cast<const uint8_t*>(s.data()),

@@ -14,6 +14,9 @@
 
 namespace floe::manifest {
 
+// A field name Avro accepts: `name` itself when valid, else Java's escaped form.
+std::string AvroCompatibleName(const std::string& name);
+
 // The manifest entry schema for a partition type (a struct of partition fields).
 Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(const spec::Type& partition_type);
 Result<std::shared_ptr<const avro::Schema>> ManifestListSchema();

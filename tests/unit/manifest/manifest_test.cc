@@ -1,0 +1,186 @@
+#include <arrow/buffer.h>
+
+#include "floe/avro/container_reader.h"
+#include "floe/manifest/avro_schemas.h"
+#include "floe/manifest/manifest_reader.h"
+#include "floe/manifest/manifest_writer.h"
+#include "floe/spec/table_metadata.h"
+#include "floe_test.h"
+
+namespace floe::manifest {
+namespace {
+
+using spec::Literal;
+using spec::Type;
+
+class ManifestTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_OK_AND_ASSIGN(io_, FileIO::MakeLocal());
+    schema_ = std::make_shared<const spec::Schema>(
+        0, std::vector<spec::NestedField>{spec::Required(1, "id", Type::Long()),
+                                          spec::Optional(2, "region", Type::String()),
+                                          spec::Optional(3, "score", Type::Double())});
+    spec_ = spec::PartitionSpec(0, {{2, 1000, "region", spec::Transform::Identity()},
+                                    {1, 1001, "id-bucket", spec::Transform::Bucket(8)}});
+    metadata_.schemas = {schema_};
+    metadata_.partition_specs = {spec_};
+  }
+
+  DataFile File(const std::string& name, std::optional<std::string> region, int32_t bucket,
+                int64_t rows) {
+    DataFile f;
+    f.file_path = dir_.str() + "/data/" + name;
+    f.partition = {region ? Literal::String(*region) : Literal::Null(Type::String()),
+                   Literal::Int(bucket)};
+    f.record_count = rows;
+    f.file_size_in_bytes = rows * 10;
+    f.column_sizes = {{1, 100}, {2, 50}};
+    f.value_counts = {{1, rows}, {2, rows}};
+    f.null_value_counts = {{1, 0}, {2, 1}};
+    f.nan_value_counts = {{3, 2}};
+    f.lower_bounds = {{1, spec::ToSingleValueBinary(Literal::Long(-5))}};
+    f.upper_bounds = {{1, spec::ToSingleValueBinary(Literal::Long(99))}};
+    f.split_offsets = {4};
+    f.sort_order_id = 0;
+    return f;
+  }
+
+  floe::testing::TempDir dir_;
+  std::shared_ptr<FileIO> io_;
+  spec::SchemaPtr schema_;
+  spec::PartitionSpec spec_;
+  spec::TableMetadata metadata_;
+};
+
+TEST_F(ManifestTest, WritesCountsSummariesAndJavaKeyValueMetadata) {
+  std::string path = dir_.str() + "/m1.avro";
+  ASSERT_OK_AND_ASSIGN(auto writer, ManifestWriter::Make(io_, path, *schema_, spec_, 77));
+  ASSERT_OK(writer->Add(File("a.parquet", "eu", 3, 10)));
+  ASSERT_OK(writer->Add(File("b.parquet", std::nullopt, 5, 20)));
+  ASSERT_OK(writer->Add(File("c.parquet", "apac", 1, 5)));
+  ASSERT_OK_AND_ASSIGN(ManifestFile mf, writer->Close());
+  EXPECT_EQ(mf.manifest_path, path);
+  ASSERT_OK_AND_ASSIGN(int64_t size, io_->FileSize(path));
+  EXPECT_EQ(mf.manifest_length, size);
+  EXPECT_EQ(mf.added_snapshot_id, 77);
+  EXPECT_EQ(mf.added_files_count, 3);
+  EXPECT_EQ(mf.added_rows_count, 35);
+  EXPECT_EQ(mf.existing_files_count, 0);
+  EXPECT_EQ(mf.sequence_number, kUnassignedSequenceNumber);
+  ASSERT_EQ(mf.partitions.size(), 2u);
+  EXPECT_TRUE(mf.partitions[0].contains_null);
+  EXPECT_EQ(mf.partitions[0].contains_nan, false);
+  EXPECT_EQ(mf.partitions[0].lower_bound, "apac");
+  EXPECT_EQ(mf.partitions[0].upper_bound, "eu");
+  EXPECT_FALSE(mf.partitions[1].contains_null);
+  EXPECT_EQ(mf.partitions[1].lower_bound, spec::ToSingleValueBinary(Literal::Int(1)));
+  EXPECT_EQ(mf.partitions[1].upper_bound, spec::ToSingleValueBinary(Literal::Int(5)));
+
+  ASSERT_OK_AND_ASSIGN(auto bytes, io_->ReadFile(path, FileKind::kManifest));
+  ASSERT_OK_AND_ASSIGN(auto reader, avro::ContainerReader::Open(bytes, path));
+  EXPECT_EQ(*reader->FindMetadata("format-version"), "2");
+  EXPECT_EQ(*reader->FindMetadata("content"), "data");
+  EXPECT_EQ(*reader->FindMetadata("partition-spec-id"), "0");
+  EXPECT_EQ(*reader->FindMetadata("schema-id"), "0");
+  EXPECT_EQ(*reader->FindMetadata("partition-spec"),
+            R"([{"name":"region","transform":"identity","source-id":2,"field-id":1000},)"
+            R"({"name":"id-bucket","transform":"bucket[8]","source-id":1,"field-id":1001}])");
+  ASSERT_OK_AND_ASSIGN(auto parsed_schema, spec::SchemaFromJson(*reader->FindMetadata("schema")));
+  EXPECT_TRUE(parsed_schema->Equals(*schema_));
+  EXPECT_EQ(*reader->FindMetadata("avro.codec"), "deflate");
+  // The partition record's field names are valid Avro names and keep their field ids.
+  std::string avro_schema = *reader->FindMetadata("avro.schema");
+  EXPECT_NE(avro_schema.find(R"({"name":"id_x2Dbucket","type":["null","int"],"default":null,"field-id":1001})"),
+            std::string::npos)
+      << avro_schema;
+}
+
+TEST_F(ManifestTest, ListAssignsSequenceNumbersAndEntriesInheritThem) {
+  std::string path = dir_.str() + "/m1.avro";
+  ASSERT_OK_AND_ASSIGN(auto writer, ManifestWriter::Make(io_, path, *schema_, spec_, 77));
+  DataFile a = File("a.parquet", "eu", 3, 10);
+  ASSERT_OK(writer->Add(a));
+  ASSERT_OK_AND_ASSIGN(ManifestFile mf, writer->Close());
+  std::string list = dir_.str() + "/snap-77.avro";
+  ASSERT_OK(WriteManifestList(*io_, list, 77, 76, 12, {mf}));
+  ASSERT_OK_AND_ASSIGN(auto manifests, ReadManifestList(*io_, list));
+  ASSERT_EQ(manifests.size(), 1u);
+  EXPECT_EQ(manifests[0].sequence_number, 12);
+  EXPECT_EQ(manifests[0].min_sequence_number, 12);
+  ManifestFile expected = mf;
+  expected.sequence_number = 12;
+  expected.min_sequence_number = 12;
+  EXPECT_EQ(manifests[0], expected);
+
+  ASSERT_OK_AND_ASSIGN(auto entries, ReadManifest(*io_, manifests[0], metadata_));
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].status, EntryStatus::kAdded);
+  EXPECT_EQ(entries[0].snapshot_id, 77);
+  EXPECT_EQ(entries[0].sequence_number, 12);
+  EXPECT_EQ(entries[0].file_sequence_number, 12);
+  EXPECT_EQ(entries[0].data_file, a);
+
+  // Rewriting keeps an existing entry's numbers and marks a deleted one with the new snapshot.
+  std::string path2 = dir_.str() + "/m2.avro";
+  ASSERT_OK_AND_ASSIGN(auto rewriter, ManifestWriter::Make(io_, path2, *schema_, spec_, 78));
+  ASSERT_OK(rewriter->Existing(entries[0]));
+  ManifestEntry gone = entries[0];
+  gone.data_file.file_path += ".old";
+  ASSERT_OK(rewriter->Delete(gone));
+  ASSERT_OK_AND_ASSIGN(ManifestFile mf2, rewriter->Close());
+  EXPECT_EQ(mf2.existing_files_count, 1);
+  EXPECT_EQ(mf2.deleted_files_count, 1);
+  EXPECT_EQ(mf2.deleted_rows_count, 10);
+  EXPECT_EQ(mf2.min_sequence_number, 12);
+  std::string list2 = dir_.str() + "/snap-78.avro";
+  ASSERT_OK(WriteManifestList(*io_, list2, 78, 77, 13, {mf2}));
+  ASSERT_OK_AND_ASSIGN(auto manifests2, ReadManifestList(*io_, list2));
+  ASSERT_OK_AND_ASSIGN(auto entries2, ReadManifest(*io_, manifests2[0], metadata_));
+  ASSERT_EQ(entries2.size(), 2u);
+  EXPECT_EQ(entries2[0].status, EntryStatus::kExisting);
+  EXPECT_EQ(entries2[0].snapshot_id, 77);
+  EXPECT_EQ(entries2[0].sequence_number, 12);
+  EXPECT_EQ(entries2[1].status, EntryStatus::kDeleted);
+  EXPECT_EQ(entries2[1].snapshot_id, 78);
+  EXPECT_EQ(entries2[1].sequence_number, 12);
+  EXPECT_EQ(manifests2[0].sequence_number, 13);
+}
+
+TEST_F(ManifestTest, DecimalAndDatePartitionValuesRoundTrip) {
+  auto schema = std::make_shared<const spec::Schema>(
+      0, std::vector<spec::NestedField>{spec::Optional(1, "amount", Type::Decimal(9, 2)),
+                                        spec::Optional(2, "d", Type::Date()),
+                                        spec::Optional(3, "u", Type::Uuid())});
+  spec::PartitionSpec spec(0, {{1, 1000, "amount", spec::Transform::Identity()},
+                               {2, 1001, "d", spec::Transform::Identity()},
+                               {3, 1002, "u", spec::Transform::Identity()}});
+  spec::TableMetadata md;
+  md.schemas = {schema};
+  md.partition_specs = {spec};
+  DataFile f;
+  f.file_path = "/x.parquet";
+  f.partition = {Literal::Decimal(arrow::Decimal128(-12345), 9, 2), Literal::Date(-3),
+                 Literal::Uuid(std::string("\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10", 16))};
+  f.record_count = 1;
+  std::string path = dir_.str() + "/m.avro";
+  ASSERT_OK_AND_ASSIGN(auto writer, ManifestWriter::Make(io_, path, *schema, spec, 5));
+  ASSERT_OK(writer->Add(f));
+  ASSERT_OK_AND_ASSIGN(ManifestFile mf, writer->Close());
+  mf.sequence_number = 1;
+  ASSERT_OK_AND_ASSIGN(auto entries, ReadManifest(*io_, mf, md));
+  ASSERT_EQ(entries.size(), 1u);
+  EXPECT_EQ(entries[0].data_file.partition, f.partition);
+  EXPECT_EQ(entries[0].data_file.partition[0].ToString(), "-123.45");
+}
+
+TEST(AvroNamesTest, MatchesJavasEscaping) {
+  EXPECT_EQ(AvroCompatibleName("ts_day"), "ts_day");
+  EXPECT_EQ(AvroCompatibleName("my-col"), "my_x2Dcol");
+  EXPECT_EQ(AvroCompatibleName("1st"), "_1st");
+  EXPECT_EQ(AvroCompatibleName("a.b"), "a_x2Eb");
+  EXPECT_EQ(AvroCompatibleName("$x"), "_x24x");
+}
+
+}  // namespace
+}  // namespace floe::manifest

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "floe/manifest/id_map.h"
 #include "floe/spec/literal.h"
 
 namespace floe::manifest {
@@ -23,12 +24,12 @@ struct DataFile {
   int32_t spec_id = 0;                    // from the manifest, not stored per entry
   int64_t record_count = 0;
   int64_t file_size_in_bytes = 0;
-  std::map<int32_t, int64_t> column_sizes;
-  std::map<int32_t, int64_t> value_counts;
-  std::map<int32_t, int64_t> null_value_counts;
-  std::map<int32_t, int64_t> nan_value_counts;
-  std::map<int32_t, std::string> lower_bounds;
-  std::map<int32_t, std::string> upper_bounds;
+  IdMap<int64_t> column_sizes;
+  IdMap<int64_t> value_counts;
+  IdMap<int64_t> null_value_counts;
+  IdMap<int64_t> nan_value_counts;
+  IdMap<std::string> lower_bounds;
+  IdMap<std::string> upper_bounds;
   std::optional<std::string> key_metadata;
   std::vector<int64_t> split_offsets;
   std::vector<int32_t> equality_ids;

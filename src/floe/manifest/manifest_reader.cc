@@ -56,11 +56,11 @@ Status Corrupt(const std::string& path, const std::string& what) {
 // Reads an int-keyed map written either as an array of key/value records (Iceberg's form)
 // or as an Avro map with string keys.
 template <typename V, typename Get>
-Status ReadIntMap(const avro::Value* value, std::map<int32_t, V>* out, Get get,
-                  const std::string& path) {
+Status ReadIntMap(const avro::Value* value, IdMap<V>* out, Get get, const std::string& path) {
   if (!value) return Status::OK();
   const avro::Value& v = value->Unwrapped();
   if (v.kind() == avro::Value::Kind::kArray) {
+    out->reserve(v.size());
     for (const auto& item : v.items()) {
       if (item.kind() != avro::Value::Kind::kRecord || item.size() < 2) {
         return Corrupt(path, "malformed map entry");

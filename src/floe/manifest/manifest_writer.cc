@@ -15,7 +15,7 @@ avro::Value OptionalLong(std::optional<int64_t> v) {
 }
 
 template <typename V, typename MakeValue>
-avro::Value OptionalIntMap(const std::map<int32_t, V>& map, MakeValue make) {
+avro::Value OptionalIntMap(const IdMap<V>& map, MakeValue make) {
   if (map.empty()) return avro::Value::Union(0, avro::Value::Null());
   std::vector<avro::Value> items;
   items.reserve(map.size());

@@ -1,0 +1,61 @@
+#pragma once
+
+// SQL text -> AST (ast.h). The dialect is Spark SQL as used with Iceberg 1.10, plus the
+// Trino forms floe accepts (FOR VERSION / FOR TIMESTAMP AS OF, "double quoted" table names,
+// ALTER TABLE ... EXECUTE). Errors are ValidationErrors in the exact three-line format that
+// parse_error.h documents, for example:
+//
+//   Syntax error at or near 'FORM' (line 1, column 10)
+//   SELECT * FORM t
+//            ^
+//
+// Other positioned errors: "Unterminated string literal", "Unterminated comment",
+// "Invalid number '1x'", "Numeric literal 300 is out of range for TINYINT",
+// "SQL nested too deeply (more than 256 levels)", ...
+//
+// Double-quoted text is an identifier where only a name can stand (table, namespace and
+// procedure names, column definitions, aliases after AS, name parts after a dot) and a
+// string literal in expressions, as in Spark. So FROM "t$snapshots" names a table and
+// WHERE c = "x" compares with a string.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "floe/sql/ast.h"
+#include "floe/util/status.h"
+
+namespace floe::sql {
+
+// Deeper input (nested parentheses, subqueries, long operator chains, nested types) is
+// rejected with an error rather than risking the stack, in the parser and in the
+// recursive walks (printing, copying, destroying) that consumers do on the tree.
+inline constexpr int kMaxParseDepth = 256;
+
+// Exactly one statement; a trailing ';' is allowed.
+Result<Statement> ParseStatement(std::string_view sql);
+
+// One statement as it stands in a script.
+struct ScriptStatement {
+  Statement statement;
+  std::string text;  // its source text, without the ';'
+  SourcePos pos;     // where it starts in the script
+};
+
+// Statements separated by ';' (empty ones skipped). Positions in errors refer to the
+// whole script.
+Result<std::vector<ScriptStatement>> ParseScript(std::string_view sql);
+
+// The statements' texts and start positions without parsing them (';' inside strings,
+// quoted names and comments does not split). Fails only on lexical errors.
+struct StatementSpan {
+  std::string text;
+  SourcePos pos;
+};
+Result<std::vector<StatementSpan>> SplitStatements(std::string_view sql);
+
+// A single expression / data type, for tests and for callers that take SQL fragments.
+Result<Expr> ParseExpression(std::string_view sql);
+Result<DataType> ParseDataType(std::string_view sql);
+
+}  // namespace floe::sql

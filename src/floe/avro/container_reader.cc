@@ -142,12 +142,17 @@ Status ContainerReader::LoadBlock() {
 }
 
 Result<bool> ContainerReader::Next(Value* out) {
+  return NextWith(
+      [&](Decoder* decoder) { return datum_reader_->Read(decoder, out, &zero_size_budget_); });
+}
+
+Result<bool> ContainerReader::NextWith(const std::function<Status(Decoder*)>& decode) {
   if (!error_.ok()) return error_;
   while (values_left_ == 0) {
     ARROW_ASSIGN_OR_RAISE(bool more, NextBlock());
     if (!more) return false;
   }
-  Status st = datum_reader_->Read(&block_, out, &zero_size_budget_);
+  Status st = decode(&block_);
   if (!st.ok()) {
     return Fail(Error(st.message(), " in block ", block_number_, " (object ",
                       values_read_in_block_ + 1, ")"));

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -58,6 +59,10 @@ class ContainerReader {
   Result<bool> Next(Value* out);
   // Reads all remaining values.
   Result<std::vector<Value>> ReadAll();
+  // Decodes the next object with `decode`, which must consume exactly one object of the
+  // writer schema from the decoder it is given: for callers that decode a known schema
+  // straight into their own types instead of through Value. Returns false at the end.
+  Result<bool> NextWith(const std::function<Status(Decoder*)>& decode);
 
   // Block-level reading: moves to the next block (skipping any values left in the current
   // one); false at the end of the file. Next() calls this as needed.

@@ -7,6 +7,7 @@
 #include "floe/avro/container_reader.h"
 #include "floe/avro/container_writer.h"
 #include "floe/manifest/avro_schemas.h"
+#include "floe/manifest/entry_decoder.h"
 
 namespace floe::manifest {
 
@@ -53,36 +54,6 @@ Status Corrupt(const std::string& path, const std::string& what) {
   return Status::IOError("Invalid manifest file ", path, ": ", what);
 }
 
-// Reads an int-keyed map written either as an array of key/value records (Iceberg's form)
-// or as an Avro map with string keys.
-template <typename V, typename Get>
-Status ReadIntMap(const avro::Value* value, IdMap<V>* out, Get get, const std::string& path) {
-  if (!value) return Status::OK();
-  const avro::Value& v = value->Unwrapped();
-  if (v.kind() == avro::Value::Kind::kArray) {
-    out->reserve(v.size());
-    for (const auto& item : v.items()) {
-      if (item.kind() != avro::Value::Kind::kRecord || item.size() < 2) {
-        return Corrupt(path, "malformed map entry");
-      }
-      ARROW_ASSIGN_OR_RAISE(int32_t key, item.field(0).GetInt32());
-      ARROW_ASSIGN_OR_RAISE((*out)[key], get(item.field(1)));
-    }
-  } else if (v.kind() == avro::Value::Kind::kMap) {
-    for (size_t i = 0; i < v.size(); ++i) {
-      int32_t key = 0;
-      try {
-        key = std::stoi(v.key(i));
-      } catch (...) {
-        return Corrupt(path, "map key is not a field id");
-      }
-      ARROW_ASSIGN_OR_RAISE((*out)[key], get(v.value(i)));
-    }
-  }
-  return Status::OK();
-}
-
-Result<int64_t> GetLong(const avro::Value& v) { return v.GetInt64(); }
 Result<std::string> GetBytes(const avro::Value& v) {
   ARROW_ASSIGN_OR_RAISE(auto s, v.GetBytes());
   return std::string(s);
@@ -96,12 +67,6 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
   const avro::Schema& schema = *reader->schema();
   const avro::Node& root = schema.Resolve(schema.root());
   if (root.type != avro::Type::kRecord) return Corrupt(path, "entries are not records");
-  auto entry_ids = FieldsById(schema, root);
-  auto data_file_it = entry_ids.find(2);
-  if (data_file_it == entry_ids.end()) return Corrupt(path, "no data_file field (id 2)");
-  const avro::Node& data_file_node = NonNull(schema, root.fields[data_file_it->second].type);
-  auto file_ids = FieldsById(schema, data_file_node);
-
   // Partition values are typed by the spec the manifest was written with.
   int32_t spec_id = manifest.partition_spec_id;
   if (const std::string* s = reader->FindMetadata("partition-spec-id")) {
@@ -118,35 +83,17 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
     if (parsed.ok()) table_schema = *parsed;
   }
   ARROW_ASSIGN_OR_RAISE(auto partition_type, spec->PartitionType(*table_schema));
-  std::unordered_map<int32_t, size_t> partition_ids;
-  auto partition_it = file_ids.find(102);
-  if (partition_it != file_ids.end()) {
-    partition_ids =
-        FieldsById(schema, NonNull(schema, data_file_node.fields[partition_it->second].type));
-  }
+  ARROW_ASSIGN_OR_RAISE(auto decoder, EntryDecoder::Make(reader->schema(), partition_type));
 
   const bool v1 = metadata.format_version == 1 || manifest.sequence_number == 0;
   std::vector<ManifestEntry> entries;
-  avro::Value value;
+  ManifestEntry e;
+  auto decode = [&](avro::Decoder* d) { return decoder->Decode(d, &e); };
   while (true) {
-    ARROW_ASSIGN_OR_RAISE(bool more, reader->Next(&value));
+    ARROW_ASSIGN_OR_RAISE(bool more, reader->NextWith(decode));
     if (!more) break;
-    Fields entry(value, entry_ids);
-    ManifestEntry e;
-    const avro::Value* status = entry.Get(0);
-    if (!status) return Corrupt(path, "entry without status");
-    ARROW_ASSIGN_OR_RAISE(int32_t status_code, status->GetInt32());
-    if (status_code < 0 || status_code > 2) return Corrupt(path, "invalid entry status");
-    e.status = static_cast<EntryStatus>(status_code);
-    if (auto* v = entry.Get(1)) {
-      ARROW_ASSIGN_OR_RAISE(e.snapshot_id, v->GetInt64());
-    }
-    if (auto* v = entry.Get(3)) {
-      ARROW_ASSIGN_OR_RAISE(e.sequence_number, v->GetInt64());
-    }
-    if (auto* v = entry.Get(4)) {
-      ARROW_ASSIGN_OR_RAISE(e.file_sequence_number, v->GetInt64());
-    }
+    if (e.data_file.file_path.empty()) return Corrupt(path, "data file without file_path");
+    e.data_file.spec_id = spec_id;
     // Inheritance: only ADDED entries may leave these null.
     if (!e.snapshot_id) e.snapshot_id = manifest.added_snapshot_id;
     if (v1) {
@@ -155,71 +102,6 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
     } else if (e.status == EntryStatus::kAdded) {
       if (!e.sequence_number) e.sequence_number = manifest.sequence_number;
       if (!e.file_sequence_number) e.file_sequence_number = manifest.sequence_number;
-    }
-    const avro::Value* df = entry.Get(2);
-    if (!df) return Corrupt(path, "entry without data_file");
-    Fields file(df->Unwrapped(), file_ids);
-    DataFile& f = e.data_file;
-    f.spec_id = spec_id;
-    if (auto* v = file.Get(134)) {
-      ARROW_ASSIGN_OR_RAISE(int32_t content, v->GetInt32());
-      if (content < 0 || content > 2) return Corrupt(path, "invalid file content");
-      f.content = static_cast<FileContent>(content);
-    }
-    const avro::Value* file_path = file.Get(100);
-    if (!file_path) return Corrupt(path, "data file without file_path");
-    ARROW_ASSIGN_OR_RAISE(auto path_text, file_path->GetString());
-    f.file_path = std::string(path_text);
-    if (auto* v = file.Get(101)) {
-      ARROW_ASSIGN_OR_RAISE(auto fmt, v->GetString());
-      f.file_format = std::string(fmt);
-      for (auto& c : f.file_format) c = static_cast<char>(::toupper(static_cast<unsigned char>(c)));
-    }
-    if (auto* v = file.Get(103)) {
-      ARROW_ASSIGN_OR_RAISE(f.record_count, v->GetInt64());
-    }
-    if (auto* v = file.Get(104)) {
-      ARROW_ASSIGN_OR_RAISE(f.file_size_in_bytes, v->GetInt64());
-    }
-    f.partition.clear();
-    const avro::Value* partition = file.Get(102);
-    for (const auto& pf : partition_type->fields()) {
-      const avro::Value* pv = nullptr;
-      if (partition) {
-        Fields pfields(partition->Unwrapped(), partition_ids);
-        pv = pfields.Get(pf.id);
-      }
-      if (!pv) {
-        f.partition.push_back(spec::Literal::Null(pf.type));
-        continue;
-      }
-      auto literal = LiteralFromAvro(*pv, pf.type);
-      if (!literal.ok()) return Corrupt(path, literal.status().message());
-      f.partition.push_back(std::move(literal).ValueUnsafe());
-    }
-    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(108), &f.column_sizes, GetLong, path));
-    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(109), &f.value_counts, GetLong, path));
-    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(110), &f.null_value_counts, GetLong, path));
-    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(137), &f.nan_value_counts, GetLong, path));
-    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(125), &f.lower_bounds, GetBytes, path));
-    ARROW_RETURN_NOT_OK(ReadIntMap(file.Get(128), &f.upper_bounds, GetBytes, path));
-    if (auto* v = file.Get(131)) {
-      ARROW_ASSIGN_OR_RAISE(f.key_metadata, GetBytes(*v));
-    }
-    if (auto* v = file.Get(132)) {
-      for (const auto& item : v->items()) {
-        ARROW_ASSIGN_OR_RAISE(int64_t o, item.GetInt64());
-        f.split_offsets.push_back(o);
-      }
-    }
-    if (auto* v = file.Get(135)) {
-      for (const auto& item : v->items()) {
-        ARROW_ASSIGN_OR_RAISE(int32_t id, item.GetInt32());
-        f.equality_ids.push_back(id);
-      }
-    }
-    if (auto* v = file.Get(140)) {
-      ARROW_ASSIGN_OR_RAISE(f.sort_order_id, v->GetInt32());
     }
     entries.push_back(std::move(e));
   }

@@ -1,0 +1,473 @@
+#include "floe/manifest/entry_decoder.h"
+
+#include <arrow/util/decimal.h>
+
+namespace floe::manifest {
+
+using avro::Decoder;
+using avro::Node;
+
+namespace {
+
+constexpr int kMaxDepth = 64;
+
+// Where a field's value goes.
+enum class Target {
+  kSkip,
+  kStatus,
+  kSnapshotId,
+  kSequenceNumber,
+  kFileSequenceNumber,
+  kDataFile,
+  kContent,
+  kFilePath,
+  kFileFormat,
+  kPartition,
+  kRecordCount,
+  kFileSize,
+  kColumnSizes,
+  kValueCounts,
+  kNullCounts,
+  kNanCounts,
+  kLowerBounds,
+  kUpperBounds,
+  kKeyMetadata,
+  kSplitOffsets,
+  kEqualityIds,
+  kSortOrderId,
+  kPartitionValue,
+};
+
+Status SkipNode(const avro::Schema& schema, const Node& in, Decoder* d, int depth);
+
+Status SkipBlocks(const avro::Schema& schema, const Node& item, const Node* key, Decoder* d,
+                  int depth) {
+  while (true) {
+    int64_t count = 0;
+    ARROW_RETURN_NOT_OK(d->ReadBlockCount(&count));
+    if (count == 0) return Status::OK();
+    for (int64_t i = 0; i < count; ++i) {
+      size_t before = d->remaining();
+      if (key) ARROW_RETURN_NOT_OK(SkipNode(schema, *key, d, depth + 1));
+      ARROW_RETURN_NOT_OK(SkipNode(schema, item, d, depth + 1));
+      // Items that take no bytes could spin on a forged count.
+      if (d->remaining() == before && count > (1 << 20)) {
+        return Status::Invalid("Avro block of ", count, " empty items");
+      }
+    }
+  }
+}
+
+Status SkipNode(const avro::Schema& schema, const Node& in, Decoder* d, int depth) {
+  if (depth > kMaxDepth) return Status::Invalid("Avro value nested too deeply");
+  const Node& n = schema.Resolve(in);
+  int64_t l;
+  std::string_view view;
+  switch (n.type) {
+    case avro::Type::kNull:
+      return Status::OK();
+    case avro::Type::kBoolean:
+      return d->Skip(1);
+    case avro::Type::kInt:
+    case avro::Type::kLong:
+    case avro::Type::kEnum:
+      return d->ReadLong(&l);
+    case avro::Type::kFloat:
+      return d->Skip(4);
+    case avro::Type::kDouble:
+      return d->Skip(8);
+    case avro::Type::kBytes:
+    case avro::Type::kString:
+      return d->ReadBytesView(&view);
+    case avro::Type::kFixed:
+      return d->Skip(static_cast<size_t>(n.fixed_size));
+    case avro::Type::kRecord:
+      for (const auto& f : n.fields) ARROW_RETURN_NOT_OK(SkipNode(schema, f.type, d, depth + 1));
+      return Status::OK();
+    case avro::Type::kArray:
+      return SkipBlocks(schema, n.items(), nullptr, d, depth);
+    case avro::Type::kMap: {
+      static const Node kStringNode = Node::Primitive(avro::Type::kString);
+      return SkipBlocks(schema, n.values(), &kStringNode, d, depth);
+    }
+    case avro::Type::kUnion: {
+      int32_t branch = 0;
+      ARROW_RETURN_NOT_OK(d->ReadIndex(&branch));
+      if (static_cast<size_t>(branch) >= n.children.size()) {
+        return Status::Invalid("Avro union branch ", branch, " out of range");
+      }
+      return SkipNode(schema, n.children[branch], d, depth + 1);
+    }
+  }
+  return Status::Invalid("unknown Avro type");
+}
+
+// Reads a union's branch index (when `n` is a union) and returns the node to decode, or
+// nullptr for the null branch.
+Result<const Node*> Branch(const avro::Schema& schema, const Node& in, Decoder* d) {
+  const Node& n = schema.Resolve(in);
+  if (n.type != avro::Type::kUnion) return &n;
+  int32_t branch = 0;
+  ARROW_RETURN_NOT_OK(d->ReadIndex(&branch));
+  if (static_cast<size_t>(branch) >= n.children.size()) {
+    return Status::Invalid("Avro union branch ", branch, " out of range");
+  }
+  const Node& b = schema.Resolve(n.children[branch]);
+  return b.type == avro::Type::kNull ? nullptr : &b;
+}
+
+Status ReadInteger(const Node& n, Decoder* d, int64_t* out) {
+  if (n.type != avro::Type::kInt && n.type != avro::Type::kLong) {
+    return Status::Invalid("expected an Avro int or long, got ", avro::TypeName(n.type));
+  }
+  return d->ReadLong(out);
+}
+
+Status ReadRaw(const Node& n, Decoder* d, std::string_view* out) {
+  if (n.type == avro::Type::kFixed) return d->ReadFixedView(static_cast<size_t>(n.fixed_size), out);
+  if (n.type != avro::Type::kBytes && n.type != avro::Type::kString) {
+    return Status::Invalid("expected Avro bytes, got ", avro::TypeName(n.type));
+  }
+  return d->ReadBytesView(out);
+}
+
+// Reads an int-keyed map, stored as an array of key/value records (Iceberg's form) or as an
+// Avro map with string keys.
+template <typename V, typename ReadValue>
+Status ReadIdMap(const avro::Schema& schema, const Node& n, Decoder* d, IdMap<V>* out,
+                 ReadValue read_value) {
+  if (n.type == avro::Type::kArray) {
+    const Node& record = schema.Resolve(n.items());
+    if (record.type != avro::Type::kRecord || record.fields.size() != 2) {
+      return Status::Invalid("malformed int-keyed map");
+    }
+    int key_index = record.fields[0].name == "key" ? 0 : 1;
+    const Node& key_node = schema.Resolve(record.fields[key_index].type);
+    const Node& value_node = schema.Resolve(record.fields[1 - key_index].type);
+    while (true) {
+      int64_t count = 0;
+      ARROW_RETURN_NOT_OK(d->ReadBlockCount(&count));
+      if (count == 0) return Status::OK();
+      if (static_cast<uint64_t>(count) > d->remaining()) return Status::Invalid("map block too long");
+      out->reserve(out->size() + static_cast<size_t>(count));
+      for (int64_t i = 0; i < count; ++i) {
+        int64_t key = 0;
+        V value{};
+        for (int f = 0; f < 2; ++f) {
+          if (f == key_index) {
+            ARROW_RETURN_NOT_OK(ReadInteger(key_node, d, &key));
+          } else {
+            ARROW_RETURN_NOT_OK(read_value(value_node, d, &value));
+          }
+        }
+        (*out)[static_cast<int32_t>(key)] = std::move(value);
+      }
+    }
+  }
+  if (n.type == avro::Type::kMap) {
+    const Node& value_node = schema.Resolve(n.values());
+    while (true) {
+      int64_t count = 0;
+      ARROW_RETURN_NOT_OK(d->ReadBlockCount(&count));
+      if (count == 0) return Status::OK();
+      if (static_cast<uint64_t>(count) > d->remaining()) return Status::Invalid("map block too long");
+      for (int64_t i = 0; i < count; ++i) {
+        std::string_view key;
+        ARROW_RETURN_NOT_OK(d->ReadBytesView(&key));
+        int32_t id = 0;
+        for (char c : key) {
+          if (c < '0' || c > '9' || id > 100000000) return Status::Invalid("map key is not a field id");
+          id = id * 10 + (c - '0');
+        }
+        V value{};
+        ARROW_RETURN_NOT_OK(read_value(value_node, d, &value));
+        (*out)[id] = std::move(value);
+      }
+    }
+  }
+  return Status::Invalid("expected an int-keyed map, got ", avro::TypeName(n.type));
+}
+
+template <typename T>
+Status ReadIntArray(const Node& n, Decoder* d, std::vector<T>* out) {
+  (void)n;
+  while (true) {
+    int64_t count = 0;
+    ARROW_RETURN_NOT_OK(d->ReadBlockCount(&count));
+    if (count == 0) return Status::OK();
+    if (static_cast<uint64_t>(count) > d->remaining()) return Status::Invalid("array block too long");
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t v = 0;
+      ARROW_RETURN_NOT_OK(d->ReadLong(&v));
+      out->push_back(static_cast<T>(v));
+    }
+  }
+}
+
+Result<spec::Literal> ReadPartitionValue(const Node& n, Decoder* d, const spec::TypePtr& type) {
+  using spec::TypeId;
+  int64_t l = 0;
+  std::string_view raw;
+  switch (type->id()) {
+    case TypeId::kBoolean: {
+      bool b = false;
+      ARROW_RETURN_NOT_OK(d->ReadBool(&b));
+      return spec::Literal(type, b);
+    }
+    case TypeId::kInt:
+    case TypeId::kDate:
+      ARROW_RETURN_NOT_OK(ReadInteger(n, d, &l));
+      return spec::Literal(type, static_cast<int32_t>(l));
+    case TypeId::kLong:
+    case TypeId::kTime:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampTz:
+      ARROW_RETURN_NOT_OK(ReadInteger(n, d, &l));
+      return spec::Literal(type, l);
+    case TypeId::kFloat: {
+      if (n.type != avro::Type::kFloat) break;
+      float f = 0;
+      ARROW_RETURN_NOT_OK(d->ReadFloat(&f));
+      return spec::Literal(type, f);
+    }
+    case TypeId::kDouble: {
+      if (n.type == avro::Type::kFloat) {
+        float f = 0;
+        ARROW_RETURN_NOT_OK(d->ReadFloat(&f));
+        return spec::Literal(type, static_cast<double>(f));
+      }
+      if (n.type != avro::Type::kDouble) break;
+      double v = 0;
+      ARROW_RETURN_NOT_OK(d->ReadDouble(&v));
+      return spec::Literal(type, v);
+    }
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kFixed:
+    case TypeId::kUuid:
+      ARROW_RETURN_NOT_OK(ReadRaw(n, d, &raw));
+      return spec::Literal(type, std::string(raw));
+    case TypeId::kDecimal: {
+      ARROW_RETURN_NOT_OK(ReadRaw(n, d, &raw));
+      if (raw.empty() || raw.size() > 16) break;
+      ARROW_ASSIGN_OR_RAISE(auto dec, arrow::Decimal128::FromBigEndian(
+                                          reinterpret_cast<const uint8_t*>(raw.data()),
+                                          static_cast<int32_t>(raw.size())));
+      return spec::Literal(type, dec);
+    }
+    default:
+      break;
+  }
+  return Status::Invalid("cannot read Avro ", avro::TypeName(n.type), " as partition type ",
+                         type->ToString());
+}
+
+}  // namespace
+
+struct EntryDecoder::Field {
+  Target target = Target::kSkip;
+  const Node* node = nullptr;
+  int32_t partition_index = -1;  // for kPartitionValue
+};
+
+EntryDecoder::~EntryDecoder() = default;
+
+Result<std::unique_ptr<EntryDecoder>> EntryDecoder::Make(std::shared_ptr<const avro::Schema> schema,
+                                                         spec::TypePtr partition_type) {
+  std::unique_ptr<EntryDecoder> dec(new EntryDecoder());
+  dec->schema_ = std::move(schema);
+  dec->partition_type_ = std::move(partition_type);
+  const avro::Schema& s = *dec->schema_;
+  const Node& root = s.Resolve(s.root());
+  if (root.type != avro::Type::kRecord) return Status::Invalid("manifest entries are not records");
+  auto non_null = [&](const Node& n) -> const Node& {
+    const Node& r = s.Resolve(n);
+    if (r.type != avro::Type::kUnion) return r;
+    for (const auto& b : r.children) {
+      if (s.Resolve(b).type != avro::Type::kNull) return s.Resolve(b);
+    }
+    return r;
+  };
+  const Node* data_file = nullptr;
+  for (const auto& f : root.fields) {
+    Field field{Target::kSkip, &f.type, -1};
+    switch (f.field_id().value_or(-1)) {
+      case 0: field.target = Target::kStatus; break;
+      case 1: field.target = Target::kSnapshotId; break;
+      case 3: field.target = Target::kSequenceNumber; break;
+      case 4: field.target = Target::kFileSequenceNumber; break;
+      case 2:
+        field.target = Target::kDataFile;
+        data_file = &non_null(f.type);
+        break;
+      default: break;
+    }
+    dec->entry_fields_.push_back(field);
+  }
+  if (!data_file || data_file->type != avro::Type::kRecord) {
+    return Status::Invalid("manifest entries have no data_file record (field id 2)");
+  }
+  const Node* partition = nullptr;
+  for (const auto& f : data_file->fields) {
+    Field field{Target::kSkip, &f.type, -1};
+    switch (f.field_id().value_or(-1)) {
+      case 134: field.target = Target::kContent; break;
+      case 100: field.target = Target::kFilePath; break;
+      case 101: field.target = Target::kFileFormat; break;
+      case 102:
+        field.target = Target::kPartition;
+        partition = &non_null(f.type);
+        break;
+      case 103: field.target = Target::kRecordCount; break;
+      case 104: field.target = Target::kFileSize; break;
+      case 108: field.target = Target::kColumnSizes; break;
+      case 109: field.target = Target::kValueCounts; break;
+      case 110: field.target = Target::kNullCounts; break;
+      case 137: field.target = Target::kNanCounts; break;
+      case 125: field.target = Target::kLowerBounds; break;
+      case 128: field.target = Target::kUpperBounds; break;
+      case 131: field.target = Target::kKeyMetadata; break;
+      case 132: field.target = Target::kSplitOffsets; break;
+      case 135: field.target = Target::kEqualityIds; break;
+      case 140: field.target = Target::kSortOrderId; break;
+      default: break;
+    }
+    dec->file_fields_.push_back(field);
+  }
+  if (partition && partition->type == avro::Type::kRecord) {
+    for (const auto& f : partition->fields) {
+      Field field{Target::kSkip, &f.type, -1};
+      int32_t id = f.field_id().value_or(-1);
+      const auto& pfields = dec->partition_type_->fields();
+      for (size_t i = 0; i < pfields.size(); ++i) {
+        if (pfields[i].id == id) {
+          field.target = Target::kPartitionValue;
+          field.partition_index = static_cast<int32_t>(i);
+        }
+      }
+      dec->partition_fields_.push_back(field);
+    }
+  }
+  return dec;
+}
+
+Status EntryDecoder::Decode(Decoder* d, ManifestEntry* e) const {
+  *e = ManifestEntry();
+  e->data_file.partition.reserve(partition_type_->fields().size());
+  for (const auto& pf : partition_type_->fields()) e->data_file.partition.push_back(spec::Literal::Null(pf.type));
+  return DecodeRecord(entry_fields_, d, e);
+}
+
+Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d,
+                                  ManifestEntry* e) const {
+  const avro::Schema& s = *schema_;
+  DataFile& f = e->data_file;
+  auto read_long = [](const Node& n, Decoder* dec, int64_t* out) { return ReadInteger(n, dec, out); };
+  auto read_bytes = [](const Node& n, Decoder* dec, std::string* out) {
+    std::string_view v;
+    ARROW_RETURN_NOT_OK(ReadRaw(n, dec, &v));
+    out->assign(v);
+    return Status::OK();
+  };
+  for (const Field& field : fields) {
+    if (field.target == Target::kSkip) {
+      ARROW_RETURN_NOT_OK(SkipNode(s, *field.node, d, 0));
+      continue;
+    }
+    ARROW_ASSIGN_OR_RAISE(const Node* n, Branch(s, *field.node, d));
+    if (!n) continue;  // null
+    int64_t l = 0;
+    std::string_view view;
+    switch (field.target) {
+      case Target::kStatus:
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
+        if (l < 0 || l > 2) return Status::Invalid("invalid entry status ", l);
+        e->status = static_cast<EntryStatus>(l);
+        break;
+      case Target::kSnapshotId:
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
+        e->snapshot_id = l;
+        break;
+      case Target::kSequenceNumber:
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
+        e->sequence_number = l;
+        break;
+      case Target::kFileSequenceNumber:
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
+        e->file_sequence_number = l;
+        break;
+      case Target::kDataFile:
+        if (n->type != avro::Type::kRecord) return Status::Invalid("data_file is not a record");
+        ARROW_RETURN_NOT_OK(DecodeRecord(file_fields_, d, e));
+        break;
+      case Target::kContent:
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
+        if (l < 0 || l > 2) return Status::Invalid("invalid file content ", l);
+        f.content = static_cast<FileContent>(l);
+        break;
+      case Target::kFilePath:
+        ARROW_RETURN_NOT_OK(ReadRaw(*n, d, &view));
+        f.file_path.assign(view);
+        break;
+      case Target::kFileFormat:
+        ARROW_RETURN_NOT_OK(ReadRaw(*n, d, &view));
+        f.file_format.assign(view);
+        for (auto& c : f.file_format) c = static_cast<char>(::toupper(static_cast<unsigned char>(c)));
+        break;
+      case Target::kPartition:
+        if (n->type != avro::Type::kRecord) return Status::Invalid("partition is not a record");
+        ARROW_RETURN_NOT_OK(DecodeRecord(partition_fields_, d, e));
+        break;
+      case Target::kPartitionValue: {
+        const auto& pf = partition_type_->fields()[field.partition_index];
+        ARROW_ASSIGN_OR_RAISE(f.partition[field.partition_index], ReadPartitionValue(*n, d, pf.type));
+        break;
+      }
+      case Target::kRecordCount:
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &f.record_count));
+        break;
+      case Target::kFileSize:
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &f.file_size_in_bytes));
+        break;
+      case Target::kColumnSizes:
+        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.column_sizes, read_long));
+        break;
+      case Target::kValueCounts:
+        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.value_counts, read_long));
+        break;
+      case Target::kNullCounts:
+        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.null_value_counts, read_long));
+        break;
+      case Target::kNanCounts:
+        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.nan_value_counts, read_long));
+        break;
+      case Target::kLowerBounds:
+        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.lower_bounds, read_bytes));
+        break;
+      case Target::kUpperBounds:
+        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.upper_bounds, read_bytes));
+        break;
+      case Target::kKeyMetadata:
+        ARROW_RETURN_NOT_OK(ReadRaw(*n, d, &view));
+        f.key_metadata = std::string(view);
+        break;
+      case Target::kSplitOffsets:
+        if (n->type != avro::Type::kArray) return Status::Invalid("split_offsets is not an array");
+        ARROW_RETURN_NOT_OK(ReadIntArray(*n, d, &f.split_offsets));
+        break;
+      case Target::kEqualityIds:
+        if (n->type != avro::Type::kArray) return Status::Invalid("equality_ids is not an array");
+        ARROW_RETURN_NOT_OK(ReadIntArray(*n, d, &f.equality_ids));
+        break;
+      case Target::kSortOrderId:
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
+        f.sort_order_id = static_cast<int32_t>(l);
+        break;
+      case Target::kSkip:
+        break;
+    }
+  }
+  return Status::OK();
+}
+
+}  // namespace floe::manifest

@@ -4,6 +4,8 @@
 #   scripts/build.sh asan       -> build-asan/  (ASan + UBSan)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Paths relative to the checkout, so a fresh clone elsewhere still hits the compiler cache.
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 flavour=${1:-release}
 shift || true
 case "$flavour" in

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Installs the Spark interop peer: Spark 3.5 (pyspark) with Iceberg 1.10 and the SQLite JDBC
+# driver, for tests/interop/spark. Everything lands in build-spark/ (git-ignored):
+#   build-spark/venv/   pyspark, pyarrow and pytest from requirements-spark.txt (apart from
+#                       .venv: pyspark pins its own py4j)
+#   build-spark/jars/   the two jars below, fetched from Maven Central with mvn, checked by SHA-256
+# Safe to run again: each step is skipped when already done (a few milliseconds then).
+# Fails loudly when something cannot be installed; the suite never skips for a missing Spark.
+# build-spark/classpath lists the jars for the tests (tests/interop/spark/conftest.py).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DIR=build-spark
+# group:artifact:version  sha256 of the jar
+JARS=(
+  "org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.10.0 70f9471870b2d456167d703c829f098a446b86bb1379eee338c0efa03a341026"
+  "org.xerial:sqlite-jdbc:3.54.1.0 f8dce420a6016278497f4f0560f65602b9db858de141b541cf91a4644ebe4639"
+)
+
+MVN_COPY=org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy
+
+die() { echo "setup-spark: $*" >&2; exit 1; }
+
+# Java 17 (Spark 3.5 runs on 8/11/17) and Maven, from Debian when missing.
+missing=()
+command -v java >/dev/null 2>&1 || missing+=(openjdk-17-jre-headless)
+command -v mvn >/dev/null 2>&1 || missing+=(maven)
+command -v python3 >/dev/null 2>&1 && python3 -c 'import venv, ensurepip' 2>/dev/null || missing+=(python3-venv)
+if ((${#missing[@]})); then
+  echo "setup-spark: installing Debian packages: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+JAVA=java; [ -n "${JAVA_HOME:-}" ] && JAVA=$JAVA_HOME/bin/java  # as pyspark picks it
+java_major=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p')
+case "$java_major" in
+  8|1.8|11|17) ;;
+  *) die "Spark 3.5 needs Java 8, 11 or 17 ($JAVA); found '${java_major:-none}'" ;;
+esac
+
+# The Spark virtualenv.
+stamp=$DIR/venv/.requirements.sha
+want=$(sha256sum requirements-spark.txt | cut -d' ' -f1)
+if [ ! -x $DIR/venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  echo "setup-spark: creating $DIR/venv"
+  rm -rf $DIR/venv
+  python3 -m venv $DIR/venv
+  $DIR/venv/bin/pip install -q --upgrade pip==24.3.1
+  $DIR/venv/bin/pip install -q -r requirements-spark.txt
+  $DIR/venv/bin/python -c 'import pyspark, pyarrow, pytest' || die "the Spark virtualenv does not import"
+  echo "$want" > "$stamp"
+fi
+
+# The jars, straight from Maven Central; mvn checks Central's checksums (-C), we check ours.
+mkdir -p $DIR/jars
+for entry in "${JARS[@]}"; do
+  read -r coords sha <<<"$entry"
+  IFS=: read -r _group artifact version <<<"$coords"
+  jar=$DIR/jars/$artifact-$version.jar
+  if [ -f "$jar" ] && [ -f "$jar.ok" ]; then continue; fi
+  echo "setup-spark: fetching $coords"
+  rm -f "$jar" "$jar.ok" $DIR/classpath
+  mvn -B -C -Dstyle.color=never -Dmaven.repo.local="$PWD/$DIR/m2" "$MVN_COPY" \
+    -Dartifact="$coords" -DoutputDirectory="$PWD/$DIR/jars" -Dtransitive=false >$DIR/mvn.log 2>&1 \
+    || { tail -n 30 $DIR/mvn.log >&2; die "mvn could not fetch $coords (log: $DIR/mvn.log)"; }
+  [ -f "$jar" ] || die "mvn did not produce $jar"
+  got=$(sha256sum "$jar" | cut -d' ' -f1)
+  [ "$got" = "$sha" ] || { rm -f "$jar"; die "$jar has SHA-256 $got, expected $sha"; }
+  touch "$jar.ok"
+done
+# Jars of versions no longer pinned go.
+for jar in $DIR/jars/*.jar; do
+  keep=0
+  for entry in "${JARS[@]}"; do
+    IFS=: read -r _group artifact version <<<"${entry%% *}"
+    [ "$jar" = "$DIR/jars/$artifact-$version.jar" ] && keep=1
+  done
+  ((keep)) || { echo "setup-spark: removing stale $jar"; rm -f "$jar" "$jar.ok"; }
+done
+
+# The class path the tests hand to Spark, written last: its presence means setup is complete.
+cp=""
+for entry in "${JARS[@]}"; do
+  IFS=: read -r _group artifact version <<<"${entry%% *}"
+  cp+="${cp:+:}$PWD/$DIR/jars/$artifact-$version.jar"
+done
+[ "$(cat $DIR/classpath 2>/dev/null)" = "$cp" ] || echo "$cp" > $DIR/classpath

@@ -1,0 +1,134 @@
+"""Fixtures of the Spark interop suite: one SparkSession (Spark 3.5, Iceberg 1.10) whose
+`lakehouse` catalog is Iceberg's JdbcCatalog on the SQLite file floe_interop writes to.
+
+Run it with the Spark virtualenv that scripts/setup-spark.sh makes:
+    scripts/setup-spark.sh && build-spark/venv/bin/python -m pytest tests/interop/spark
+Under another interpreter (the project's .venv, which has no pyspark) this folder is not
+collected, so `pytest tests/interop` keeps running the PyIceberg suite alone. Under the Spark
+virtualenv nothing is skipped: a missing driver, jar or Java fails the run.
+"""
+
+import importlib.util
+import itertools
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+if importlib.util.find_spec("pyspark") is None:
+    collect_ignore_glob = ["*"]
+
+    def pytest_configure(config):
+        # Asked for this suite by name, without pyspark: fail rather than run nothing.
+        here = Path(__file__).resolve().parent
+        asked = [Path(a.split("::")[0]).resolve() for a in config.args]
+        if asked and all(p == here or here in p.parents for p in asked):
+            raise pytest.UsageError(
+                f"pyspark is not importable by {sys.executable}; run scripts/setup-spark.sh and "
+                "build-spark/venv/bin/python -m pytest tests/interop/spark"
+            )
+
+    def pytest_terminal_summary(terminalreporter):
+        terminalreporter.write_line(
+            "tests/interop/spark: not collected (no pyspark in this interpreter); run "
+            "scripts/setup-spark.sh && build-spark/venv/bin/python -m pytest tests/interop/spark"
+        )
+
+else:
+    # Spark hands timestamps back as naive datetimes in the Python process's zone: make it UTC,
+    # like the session time zone and the JVM's default zone below.
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ.pop("SPARK_HOME", None)  # use the pyspark package's own Spark
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+
+    from .support import DRIVER, ROOT, Floe
+
+    HERE = Path(__file__).resolve().parent
+    CLASSPATH = ROOT / "build-spark" / "classpath"
+
+    @pytest.fixture(scope="session")
+    def lakehouse(tmp_path_factory) -> Floe:
+        """The shared catalog file and warehouse, and floe_interop on them."""
+        if not DRIVER.exists():
+            pytest.fail(f"{DRIVER} is missing; build it: scripts/build.sh release --target floe_interop")
+        base = tmp_path_factory.mktemp("lakehouse")
+        warehouse = base / "warehouse"
+        warehouse.mkdir()
+        scratch = base / "scratch"
+        scratch.mkdir()
+        return Floe(base / "catalog.db", warehouse, scratch)
+
+    @pytest.fixture(scope="session")
+    def spark(lakehouse: Floe, tmp_path_factory):
+        """One SparkSession for the suite; its catalog `lakehouse` is the file floe uses."""
+        if not CLASSPATH.exists():
+            pytest.fail(f"{CLASSPATH} is missing; run scripts/setup-spark.sh first")
+        jars = CLASSPATH.read_text().strip()
+        for jar in jars.split(":"):
+            if not Path(jar).is_file():
+                pytest.fail(f"{jar} is missing; run scripts/setup-spark.sh")
+        from pyspark.sql import SparkSession
+
+        local = tmp_path_factory.mktemp("spark-local")
+        java_options = " ".join(
+            [
+                "-Duser.timezone=UTC",
+                f"-Dlog4j2.configurationFile=file:{HERE / 'log4j2.properties'}",
+                f"-Dderby.system.home={local}",
+                "-XX:+UseSerialGC",
+            ]
+        )
+        catalog = "spark.sql.catalog.lakehouse"
+        session = (
+            SparkSession.builder.master("local[1]")
+            .appName("floe-interop")
+            .config("spark.driver.extraClassPath", jars)
+            .config("spark.driver.extraJavaOptions", java_options)
+            .config("spark.driver.memory", "1g")
+            .config("spark.driver.host", "127.0.0.1")
+            .config("spark.driver.bindAddress", "127.0.0.1")
+            .config("spark.local.dir", str(local))
+            .config("spark.sql.warehouse.dir", str(local / "spark-warehouse"))
+            .config("spark.sql.catalogImplementation", "in-memory")
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.shuffle.partitions", "1")
+            .config("spark.default.parallelism", "1")
+            .config("spark.sql.adaptive.enabled", "false")
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
+            .config(catalog, "org.apache.iceberg.spark.SparkCatalog")
+            .config(f"{catalog}.type", "jdbc")
+            .config(f"{catalog}.uri", f"jdbc:sqlite:{lakehouse.catalog_path}")
+            .config(f"{catalog}.warehouse", f"file:{lakehouse.warehouse}")
+            .config(f"{catalog}.jdbc.schema-version", "V1")
+            # floe commits between Spark's statements: never serve a cached table.
+            .config(f"{catalog}.cache-enabled", "false")
+            .getOrCreate()
+        )
+        session.sparkContext.setLogLevel("ERROR")
+        # Spark creates the catalog's tables before floe touches the file. Iceberg 1.10's
+        # JdbcCatalog, when it opens a catalog whose tables already exist, leaves a metadata
+        # ResultSet open, and SQLite then holds a read lock that no other process can commit
+        # past (see test_catalog.py::test_floe_commits_while_spark_holds_a_catalog_it_did_not_create).
+        session.sql("SHOW NAMESPACES IN lakehouse").collect()
+        assert lakehouse.catalog_path.exists(), "Spark did not create the catalog file"
+        version = session.sql("SELECT lakehouse.system.iceberg_version()").first()[0]
+        assert version.startswith("1.10."), f"expected Iceberg 1.10, Spark loaded {version}"
+        assert session.version.startswith("3.5."), session.version
+        yield session
+        session.stop()
+
+    _names = itertools.count(1)
+
+    @pytest.fixture
+    def ns(spark, request) -> str:
+        """A fresh namespace for one test (the catalog is shared by the whole session)."""
+        name = f"t{next(_names)}_{request.node.name.removeprefix('test_')[:40]}"
+        name = "".join(c if c.isalnum() or c == "_" else "_" for c in name).lower()
+        spark.sql(f"CREATE NAMESPACE lakehouse.{name}")
+        return name

@@ -1,0 +1,261 @@
+"""Helpers of the Spark interop suite: the floe_interop driver, the test data, and rows of
+Spark and of Arrow turned into the same plain Python values."""
+
+from __future__ import annotations
+
+import calendar
+import datetime as dt
+import decimal
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pyarrow as pa
+
+ROOT = Path(__file__).resolve().parents[3]
+BUILD = Path(os.environ.get("FLOE_BUILD_DIR", ROOT / "build"))
+DRIVER = BUILD / "tests" / "floe_interop"
+UTC = dt.timezone.utc
+
+
+class Floe:
+    """Runs floe_interop against the catalog and warehouse Spark uses too."""
+
+    def __init__(self, catalog_path: Path, warehouse: Path, scratch: Path):
+        self.catalog_path = catalog_path
+        self.warehouse = warehouse
+        self.scratch = scratch
+        self._n = 0
+
+    def run(self, *args: str) -> str:
+        cmd = [str(DRIVER), str(self.catalog_path), str(self.warehouse), *args]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"floe_interop {' '.join(args)} failed: {proc.stderr.strip()}")
+        return proc.stdout.strip()
+
+    def _path(self, what: str) -> Path:
+        self._n += 1
+        return self.scratch / f"{what}-{self._n}.arrow"
+
+    def ipc(self, table: pa.Table) -> str:
+        path = self._path("data")
+        with pa.ipc.new_file(path, table.schema) as writer:
+            writer.write_table(table)
+        return str(path)
+
+    def create(self, name: str, schema_like: pa.Table, *partition: str) -> str:
+        return self.run("create", name, self.ipc(schema_like), *partition)
+
+    def append(self, name: str, data: pa.Table) -> int:
+        return int(self.run("append", name, self.ipc(data)))
+
+    def overwrite(self, name: str, data: pa.Table, mode: str = "all") -> int:
+        return int(self.run("overwrite", name, self.ipc(data), mode))
+
+    def read(self, name: str, snapshot_id: int | None = None) -> pa.Table:
+        out = self._path("read")
+        args = ["read", name, str(out)]
+        if snapshot_id is not None:
+            args.append(str(snapshot_id))
+        self.run(*args)
+        with pa.ipc.open_file(out) as reader:
+            return reader.read_all()
+
+    def snapshots(self, name: str) -> list[dict]:
+        return json.loads(self.run("snapshots", name))
+
+
+# The test data: one schema, written by both engines.
+#   id bigint, customer string, amount decimal(10,2), score double, ts timestamptz,
+#   local_ts timestamp (without zone), day date
+COLUMNS = ["id", "customer", "amount", "score", "ts", "local_ts", "day"]
+
+ARROW_SCHEMA = pa.schema(
+    [
+        ("id", pa.int64()),
+        ("customer", pa.string()),
+        ("amount", pa.decimal128(10, 2)),
+        ("score", pa.float64()),
+        ("ts", pa.timestamp("us", tz="UTC")),
+        ("local_ts", pa.timestamp("us")),
+        ("day", pa.date32()),
+    ]
+)
+
+SPARK_DDL = (
+    "id BIGINT, customer STRING, amount DECIMAL(10,2), score DOUBLE, ts TIMESTAMP, "
+    "local_ts TIMESTAMP_NTZ, day DATE"
+)
+
+
+def make_rows(first: int, count: int) -> list[dict]:
+    """Rows with ids first..first+count-1, over four days of January 2024, some nulls."""
+    out = []
+    for i in range(first, first + count):
+        ts = dt.datetime(2024, 1, 1 + i % 4, i % 24, i % 60, 0, i % 1000, tzinfo=UTC)
+        out.append(
+            {
+                "id": i,
+                "customer": f"c{i % 5}" if i % 7 else None,
+                "amount": decimal.Decimal(i * 125) / 100 if i % 6 else decimal.Decimal("-0.01"),
+                "score": i * 0.5 if i % 4 else None,
+                "ts": ts,
+                "local_ts": ts.replace(tzinfo=None) + dt.timedelta(hours=3),
+                "day": ts.date(),
+            }
+        )
+    return out
+
+
+def to_arrow(rows: list[dict]) -> pa.Table:
+    return pa.Table.from_pylist(rows, schema=ARROW_SCHEMA)
+
+
+def to_spark(spark, rows: list[dict]):
+    return spark.createDataFrame([tuple(r[c] for c in COLUMNS) for r in rows], SPARK_DDL)
+
+
+def plain(value):
+    """One value as both engines should agree on it: timestamps with a zone become naive UTC
+    (Spark hands them back naive, in the session time zone, which the suite sets to UTC)."""
+    if isinstance(value, dt.datetime) and value.tzinfo is not None:
+        return value.astimezone(UTC).replace(tzinfo=None)
+    if isinstance(value, float) and value != value:
+        return "NaN"
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
+
+
+def _sorted(rows: list[dict]) -> list[dict]:
+    rows = [{k: plain(v) for k, v in r.items()} for r in rows]
+    return sorted(rows, key=lambda r: (r.get("id") is None, r.get("id"), repr(r)))
+
+
+def rows_of(data) -> list[dict]:
+    """Rows of an Arrow table, a Spark DataFrame, a list of Spark Rows or of dicts, as sorted
+    plain dicts."""
+    if isinstance(data, pa.Table):
+        return _sorted(data.to_pylist())
+    if hasattr(data, "collect"):
+        data = data.collect()
+    return _sorted([r.asDict(recursive=True) if hasattr(r, "asDict") else dict(r) for r in data])
+
+
+def millis(value: dt.datetime) -> int:
+    """A timestamp Spark returned (naive, UTC) as epoch milliseconds."""
+    if value.tzinfo is not None:
+        value = value.astimezone(UTC).replace(tzinfo=None)
+    return calendar.timegm(value.timetuple()) * 1000 + value.microsecond // 1000
+
+
+# Reading and checking through Spark.
+
+
+def spark_read(spark, table: str, snapshot_id: int | None = None) -> list[dict]:
+    """`SELECT *` of lakehouse.TABLE, as of a snapshot when one is given, as sorted rows."""
+    sql = f"SELECT * FROM lakehouse.{table}"
+    if snapshot_id is not None:
+        sql += f" VERSION AS OF {snapshot_id}"
+    df = spark.sql(sql)
+    assert df.columns == COLUMNS, f"{sql}: columns {df.columns}"
+    return rows_of(df)
+
+
+def check_schema_seen_by_spark(spark, table: str) -> None:
+    types = {f.name: f.dataType.simpleString() for f in spark.table(f"lakehouse.{table}").schema.fields}
+    assert types == {
+        "id": "bigint",
+        "customer": "string",
+        "amount": "decimal(10,2)",
+        "score": "double",
+        "ts": "timestamp",
+        "local_ts": "timestamp_ntz",
+        "day": "date",
+    }, f"{table}: Spark sees the columns as {types}"
+
+
+def check_metadata_tables(spark, floe, table: str) -> list[dict]:
+    """Spark's snapshots, history and entries metadata tables say what floe_interop's
+    `snapshots` says: ids, parents, operations, summaries, times and sequence numbers.
+    Returns floe's snapshots."""
+    ours = floe.snapshots(table)
+    by_id = {s["snapshot-id"]: s for s in ours}
+    snaps = spark.sql(f"SELECT * FROM lakehouse.{table}.snapshots").collect()
+    assert [r.snapshot_id for r in snaps] == [s["snapshot-id"] for s in ours], f"{table}: snapshot ids"
+    for r in snaps:
+        s = by_id[r.snapshot_id]
+        where = f"{table} snapshot {r.snapshot_id}"
+        assert r.parent_id == s["parent-snapshot-id"], f"{where}: parent"
+        assert r.operation == s["operation"], f"{where}: operation"
+        assert dict(r.summary) == s["summary"], f"{where}: summary"
+        assert millis(r.committed_at) == s["timestamp-ms"], f"{where}: committed_at"
+
+    # Every snapshot here was made current once, in order, on one line of history.
+    history = spark.sql(f"SELECT * FROM lakehouse.{table}.history").collect()
+    assert [(h.snapshot_id, h.parent_id, h.is_current_ancestor) for h in history] == [
+        (s["snapshot-id"], s["parent-snapshot-id"], True) for s in ours
+    ], f"{table}: history"
+    for h in history:
+        assert millis(h.made_current_at) == by_id[h.snapshot_id]["timestamp-ms"], f"{table}: made_current_at"
+
+    # Data files keep the sequence number of the snapshot that added them (floe's manifests
+    # may leave it to be inherited; Java must get it right either way).
+    added = spark.sql(
+        f"SELECT snapshot_id, sequence_number, file_sequence_number, data_file.content AS content "
+        f"FROM lakehouse.{table}.all_entries WHERE status = 1"
+    ).collect()
+    assert added, f"{table}: no added entries"
+    for e in added:
+        s = by_id[e.snapshot_id]
+        assert e.content == 0, f"{table}: snapshot {e.snapshot_id} added a delete file"
+        where = f"{table}: a file added by snapshot {e.snapshot_id} ({s['operation']}, sequence number {s['sequence-number']})"
+        assert e.file_sequence_number == s["sequence-number"], f"{where} has file sequence number {e.file_sequence_number}"
+        if s["operation"] == "replace":  # compaction keeps the data sequence number it started from
+            assert e.sequence_number <= s["sequence-number"], f"{where} has sequence number {e.sequence_number}"
+        else:
+            assert e.sequence_number == s["sequence-number"], f"{where} has sequence number {e.sequence_number}"
+    return ours
+
+
+def partition_of(spark, rows: list[dict], transforms: str) -> dict[int, tuple]:
+    """Each row's partition tuple by Iceberg's own (Java) transforms, by id: `transforms` is a
+    select list over the test columns, e.g. "lakehouse.system.days(ts), lakehouse.system.bucket(16, id)"."""
+    to_spark(spark, rows).createOrReplaceTempView("floe_rows")
+    return {r[0]: tuple(r[1:]) for r in spark.sql(f"SELECT id, {transforms} FROM floe_rows").collect()}
+
+
+def check_file_metrics(spark, table: str) -> int:
+    """Each live data file's metrics, as Java decodes them (the `readable_metrics` of the files
+    metadata table: bounds in the spec's binary form, counts), agree with the rows Spark reads
+    from that file. Returns how many files were checked."""
+    metrics = {
+        r.file_path: r
+        for r in spark.sql(
+            f"SELECT file_path, record_count, readable_metrics FROM lakehouse.{table}.files WHERE content = 0"
+        ).collect()
+    }
+    aggregates = ", ".join(f"min({c}) AS min_{c}, max({c}) AS max_{c}, count({c}) AS n_{c}" for c in COLUMNS)
+    actual = spark.sql(
+        f"SELECT _file, count(*) AS records, {aggregates} FROM lakehouse.{table} GROUP BY _file"
+    ).collect()
+    assert sorted(metrics) == sorted(r._file for r in actual), f"{table}: files metadata table vs _file"
+    for a in actual:
+        m = metrics[a._file]
+        where = f"{table} file {a._file}"
+        assert m.record_count == a.records, f"{where}: record_count"
+        for c in COLUMNS:
+            got = m.readable_metrics[c]
+            assert got.value_count == a.records, f"{where}: {c} value_count {got.value_count}"
+            assert got.null_value_count == a.records - a[f"n_{c}"], f"{where}: {c} null_value_count"
+            assert (got.lower_bound, got.upper_bound) == (a[f"min_{c}"], a[f"max_{c}"]), (
+                f"{where}: {c} bounds {got.lower_bound!r}..{got.upper_bound!r}, "
+                f"rows {a[f'min_{c}']!r}..{a[f'max_{c}']!r}"
+            )
+    return len(actual)

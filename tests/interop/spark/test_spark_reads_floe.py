@@ -1,0 +1,133 @@
+"""Spark opens floe's catalog and reads every snapshot floe wrote, and its metadata tables."""
+
+from .support import (
+    check_file_metrics,
+    check_metadata_tables,
+    check_schema_seen_by_spark,
+    make_rows,
+    partition_of,
+    rows_of,
+    spark_read,
+    to_arrow,
+    to_spark,
+)
+
+DAYS_AND_BUCKETS = "lakehouse.system.days(ts), lakehouse.system.bucket(16, id)"
+
+
+def test_unpartitioned_appends_and_overwrite(spark, lakehouse, ns):
+    floe, table = lakehouse, f"{ns}.orders"
+    batches = [make_rows(1, 10), make_rows(11, 5), make_rows(16, 7)]
+    floe.create(table, to_arrow(batches[0]))
+    ids = [floe.append(table, to_arrow(b)) for b in batches]
+    replacement = make_rows(100, 4)
+    ids.append(floe.overwrite(table, to_arrow(replacement)))
+
+    check_schema_seen_by_spark(spark, table)
+    expected = [batches[0], batches[0] + batches[1], batches[0] + batches[1] + batches[2], replacement]
+    for snapshot_id, want in zip(ids, expected):
+        assert spark_read(spark, table, snapshot_id) == rows_of(want), f"VERSION AS OF {snapshot_id}"
+    assert spark_read(spark, table) == rows_of(replacement)
+
+    ours = check_metadata_tables(spark, floe, table)
+    assert [s["operation"] for s in ours] == ["append", "append", "append", "overwrite"]
+    assert [s["snapshot-id"] for s in ours] == ids
+    assert [s["parent-snapshot-id"] for s in ours] == [None, *ids[:3]]
+    assert check_file_metrics(spark, table) == 1
+
+    # Spark's filters over floe's column bounds.
+    got = spark.sql(f"SELECT id FROM lakehouse.{table} VERSION AS OF {ids[2]} WHERE amount > 20").collect()
+    assert sorted(r.id for r in got) == [i for i in range(1, 23) if i * 1.25 > 20 and i % 6]
+
+
+def test_partitioned_by_day_and_bucket(spark, lakehouse, ns):
+    floe, table = lakehouse, f"{ns}.events"
+    batches = [make_rows(1, 40), make_rows(41, 20), make_rows(61, 15)]
+    floe.create(table, to_arrow(batches[0]), "day(ts)", "bucket(16,id)")
+    ids = [floe.append(table, to_arrow(b)) for b in batches]
+    # A dynamic overwrite replaces the partitions its rows fall in, by Java's transforms.
+    replacement = make_rows(200, 3)
+    ids.append(floe.overwrite(table, to_arrow(replacement), "dynamic"))
+
+    check_schema_seen_by_spark(spark, table)
+    spec = spark.sql(f"DESCRIBE TABLE EXTENDED lakehouse.{table}").collect()
+    partitioning = [r.data_type for r in spec if r.col_name.startswith("Part ")]
+    assert partitioning == ["days(ts)", "bucket(16, id)"], partitioning
+
+    before = batches[0] + batches[1] + batches[2]
+    replaced = set(partition_of(spark, replacement, DAYS_AND_BUCKETS).values())
+    partition = partition_of(spark, before, DAYS_AND_BUCKETS)
+    kept = [r for r in before if partition[r["id"]] not in replaced]
+    assert len(kept) < len(before), "the overwrite should replace some partitions"
+    expected = [batches[0], batches[0] + batches[1], before, kept + replacement]
+    for snapshot_id, want in zip(ids, expected):
+        assert spark_read(spark, table, snapshot_id) == rows_of(want), f"VERSION AS OF {snapshot_id}"
+
+    ours = check_metadata_tables(spark, floe, table)
+    assert [s["operation"] for s in ours] == ["append", "append", "append", "overwrite"]
+
+    # Each row lies in a file whose partition tuple is what Java's transforms give for it.
+    wrong = spark.sql(
+        f"SELECT id, ts, _partition.ts_day AS day, _partition.id_bucket AS bucket, "
+        f"lakehouse.system.days(ts) AS want_day, lakehouse.system.bucket(16, id) AS want_bucket "
+        f"FROM lakehouse.{table} VERSION AS OF {ids[2]} "
+        f"WHERE _partition.ts_day <> lakehouse.system.days(ts) "
+        f"OR _partition.id_bucket <> lakehouse.system.bucket(16, id)"
+    ).collect()
+    assert wrong == [], f"floe put rows in the wrong partition: {wrong[:3]}"
+
+    # Spark prunes by floe's partition values and bounds and still finds the rows.
+    for i in (7, 45, 70):
+        got = spark.sql(f"SELECT id FROM lakehouse.{table} VERSION AS OF {ids[2]} WHERE id = {i}").collect()
+        assert [r.id for r in got] == [i], f"id = {i}"
+    got = spark.sql(
+        f"SELECT count(*) FROM lakehouse.{table} VERSION AS OF {ids[2]} "
+        f"WHERE ts >= TIMESTAMP '2024-01-03 00:00:00' AND ts < TIMESTAMP '2024-01-04 00:00:00'"
+    ).first()[0]
+    assert got == sum(1 for r in before if r["ts"].day == 3)
+    assert check_file_metrics(spark, table) > 1
+
+
+TRANSFORMS = [
+    # (floe_interop's partition argument, the same transform through Iceberg's Spark functions)
+    ("customer", "customer"),
+    ("truncate(1,customer)", "lakehouse.system.truncate(1, customer)"),
+    ("bucket(8,customer)", "lakehouse.system.bucket(8, customer)"),
+    ("truncate(10,id)", "lakehouse.system.truncate(10, id)"),
+    ("bucket(4,amount)", "lakehouse.system.bucket(4, amount)"),
+    ("truncate(500,amount)", "lakehouse.system.truncate(500, amount)"),
+    ("hour(ts)", "lakehouse.system.hours(ts)"),
+    ("month(local_ts)", "lakehouse.system.months(local_ts)"),
+    ("bucket(4,local_ts)", "lakehouse.system.bucket(4, local_ts)"),
+    ("year(day)", "lakehouse.system.years(day)"),
+    ("bucket(4,day)", "lakehouse.system.bucket(4, day)"),
+]
+
+
+def test_every_transform_matches_java(spark, lakehouse, ns):
+    """floe partitions rows by each transform exactly as Iceberg's Java transforms do, and Spark
+    prunes floe's files by those partition values and still finds every row."""
+    floe, table = lakehouse, f"{ns}.transforms"
+    data = make_rows(-10, 30)
+    floe.create(table, to_arrow(data), *(arg for arg, _ in TRANSFORMS))
+    snapshot = floe.append(table, to_arrow(data))
+    assert spark_read(spark, table, snapshot) == rows_of(data)
+
+    fields = spark.table(f"lakehouse.{table}").select("_partition").schema["_partition"].dataType.names
+    assert len(fields) == len(TRANSFORMS), fields
+    mismatches = []
+    for name, (arg, java) in zip(fields, TRANSFORMS):
+        wrong = spark.sql(
+            f"SELECT id, _partition.{name} AS floe, {java} AS java FROM lakehouse.{table} "
+            f"WHERE NOT (_partition.{name} <=> {java})"
+        ).collect()
+        if wrong:
+            mismatches.append(f"{arg} (partition field {name}): {[tuple(r) for r in wrong[:3]]}")
+    assert not mismatches, "floe's partition values differ from Java's: " + "; ".join(mismatches)
+
+    to_spark(spark, data).createOrReplaceTempView("floe_rows")
+    for where in ["customer = 'c3'", "id = -7", "amount = 12.50", "day = DATE '2024-01-02'",
+                  "ts = TIMESTAMP '2024-01-03 02:02:00.000002'", "customer IS NULL"]:
+        got = sorted(r.id for r in spark.sql(f"SELECT id FROM lakehouse.{table} WHERE {where}").collect())
+        want = sorted(r.id for r in spark.sql(f"SELECT id FROM floe_rows WHERE {where}").collect())
+        assert got == want and got, f"WHERE {where}: Spark finds {got} in floe's files, the rows hold {want}"

@@ -234,6 +234,16 @@ Status SqlCatalog::SqlError(std::string_view what) const {
   return Status::IOError(what, ": ", sqlite3_errmsg(db_));
 }
 
+namespace {
+// SQLite answers "busy" when another connection holds the file; name the usual culprit.
+std::string BusyHint(int rc) {
+  const int primary = rc & 0xff;
+  if (primary != SQLITE_BUSY && primary != SQLITE_LOCKED) return "";
+  return " (another process holds the catalog database; a running Spark session with "
+         "Iceberg's JdbcCatalog on SQLite keeps it locked until the session stops)";
+}
+}  // namespace
+
 Status SqlCatalog::Exec(const char* sql) {
   char* err = nullptr;
   int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &err);
@@ -241,7 +251,7 @@ Status SqlCatalog::Exec(const char* sql) {
   last_error_code_ = rc;
   std::string message = err ? err : sqlite3_errstr(rc);
   sqlite3_free(err);
-  return Status::IOError("Catalog database error in '", sql, "': ", message);
+  return Status::IOError("Catalog database error in '", sql, "': ", message, BusyHint(rc));
 }
 
 Result<sqlite3_stmt*> SqlCatalog::Prepare(std::string_view sql) {
@@ -623,7 +633,7 @@ Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
     if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) {
       // SQLite reports busy before changing anything: the swap did not happen.
       return CommitConflict("Cannot commit table ", table, ": catalog database is busy (", error,
-                            "); ", new_location, " was not committed");
+                            ")", BusyHint(rc), "; ", new_location, " was not committed");
     }
     return CommitStateUnknown("Cannot tell whether table ", table, " was committed from ",
                               expected_location, " to ", new_location, ": ", error);

@@ -345,7 +345,7 @@ struct Expr {
                             IsBool, Between, InList, InSubquery, Like, Exists, ScalarSubquery,
                             Case, Cast, FunctionCall, Subscript, FieldAccess>;
   Node node;
-  SourcePos pos;
+  SourcePos pos;  // where it starts; for a binary operator, the operator
 
   template <typename T>
   const T* As() const {
@@ -890,8 +890,9 @@ struct Merge {
   bool operator==(const Merge&) const = default;
 };
 
-// CALL catalog.system.proc(arg, name => arg). Positional and named arguments cannot be
-// mixed (rejected by the parser, as Iceberg does).
+// CALL catalog.system.proc(arg, name => arg). Positional arguments may come first and named
+// ones after them (the seeds write `CALL ...set_current_snapshot('db.t', snapshot_id => 1)`,
+// which Iceberg itself rejects); a positional argument after a named one is a syntax error.
 struct Call {
   ObjectName procedure;
   std::vector<CallArgument> args;

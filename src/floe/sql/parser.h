@@ -27,9 +27,11 @@
 
 namespace floe::sql {
 
-// Deeper input (nested parentheses, subqueries, long operator chains, nested types) is
-// rejected with an error rather than risking the stack, in the parser and in the
-// recursive walks (printing, copying, destroying) that consumers do on the tree.
+// Deeper input (nested parentheses, subqueries, nested types, set-operation and join
+// chains) is rejected with an error rather than risking the stack, in the parser and in
+// the recursive walks (printing, copying, destroying) that consumers do on the tree. A flat
+// chain of binary operators (a OR b OR ...) counts one level per 8 operators, so trees stay
+// under about 2,000 levels.
 inline constexpr int kMaxParseDepth = 256;
 
 // Exactly one statement; a trailing ';' is allowed.

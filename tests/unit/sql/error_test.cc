@@ -1,0 +1,221 @@
+// Error messages, asserted by their exact text, and limits on nesting.
+
+#include "floe/sql/lexer.h"
+#include "sql_test_util.h"
+
+namespace floe::sql {
+namespace {
+
+using testing::ErrorText;
+
+// The caret line for a 1-based column (no tabs before it).
+std::string Caret(int column) { return std::string(column - 1, ' ') + "^"; }
+
+TEST(ErrorTest, SyntaxErrorFormat) {
+  EXPECT_EQ(ErrorText("SELECT * FORM t"),
+            "Syntax error at or near 'FORM' (line 1, column 10)\n"
+            "SELECT * FORM t\n" +
+            Caret(10));
+  EXPECT_EQ(ErrorText("SELECT a,\n       b\n  FROM t WHERE\n"),
+            "Syntax error at end of input: expected an expression (line 4, column 1)\n"
+            "\n" +
+            Caret(1));
+  EXPECT_EQ(ErrorText("SELECT a\nFROM t\nWHERE a = = 1"),
+            "Syntax error at or near '=': expected an expression (line 3, column 11)\n"
+            "WHERE a = = 1\n" +
+            Caret(11));
+  EXPECT_EQ(ErrorText("SELEC 1"),
+            "Syntax error at or near 'SELEC': expected a statement (line 1, column 1)\n"
+            "SELEC 1\n" +
+            Caret(1));
+  EXPECT_EQ(ErrorText(""), "Syntax error at end of input: expected a statement (line 1, column 1)\n\n^");
+  EXPECT_EQ(ErrorText("SELECT (1"),
+            "Syntax error at end of input: expected ')' (line 1, column 10)\n"
+            "SELECT (1\n" +
+            Caret(10));
+  // Tabs are kept so that the caret lines up; columns count characters, not bytes.
+  EXPECT_EQ(ErrorText("SELECT\t'ё', x y z"),
+            "Syntax error at or near 'z' (line 1, column 17)\n"
+            "SELECT\t'ё', x y z\n"
+            "      \t         ^");
+  EXPECT_EQ(ErrorText("SELECT 1 2"),
+            "Syntax error at or near '2' (line 1, column 10)\n"
+            "SELECT 1 2\n" +
+            Caret(10));
+}
+
+TEST(ErrorTest, StatementErrors) {
+  EXPECT_EQ(ErrorText("CREATE VIEW v AS SELECT 1"),
+            "Syntax error at or near 'VIEW': expected TABLE or NAMESPACE (line 1, column 8)\n"
+            "CREATE VIEW v AS SELECT 1\n" +
+            Caret(8));
+  EXPECT_EQ(ErrorText("ALTER TABLE t FROB x"),
+            "Syntax error at or near 'FROB': expected an ALTER TABLE action (line 1, column 15)\n"
+            "ALTER TABLE t FROB x\n" +
+            Caret(15));
+  EXPECT_EQ(ErrorText("CALL cat.system.rollback_to_snapshot(table => 'db.t', 5)"),
+            "A positional argument cannot follow a named argument (line 1, column 55)\n"
+            "CALL cat.system.rollback_to_snapshot(table => 'db.t', 5)\n" +
+            Caret(55));
+  EXPECT_EQ(ErrorText("CREATE TABLE t (a int) PARTITIONED BY (weeks(ts))"),
+            "Unsupported partition transform 'weeks' (line 1, column 40)\n"
+            "CREATE TABLE t (a int) PARTITIONED BY (weeks(ts))\n" +
+            Caret(40));
+  EXPECT_EQ(ErrorText("CREATE TABLE t (a int) PARTITIONED BY (bucket(0, a))"),
+            "Expected a positive bucket count (line 1, column 40)\n"
+            "CREATE TABLE t (a int) PARTITIONED BY (bucket(0, a))\n" +
+            Caret(40));
+  EXPECT_EQ(ErrorText("SELECT * FROM t VERSION AS OF"),
+            "Syntax error at end of input: expected a version (line 1, column 30)\n"
+            "SELECT * FROM t VERSION AS OF\n" +
+            Caret(30));
+  EXPECT_EQ(ErrorText("SELECT * FROM t VERSION AS OF 1 TIMESTAMP AS OF '2025-01-01'"),
+            "Syntax error at or near 'TIMESTAMP' (line 1, column 33)\n"
+            "SELECT * FROM t VERSION AS OF 1 TIMESTAMP AS OF '2025-01-01'\n" +
+            Caret(33));
+  EXPECT_EQ(ErrorText("SELECT count(*) OVER (PARTITION BY a) FROM t"),
+            "OVER clauses of functions are not supported (line 1, column 17)\n"
+            "SELECT count(*) OVER (PARTITION BY a) FROM t\n" +
+            Caret(17));
+  EXPECT_EQ(ErrorText("SELECT 1; SELECT 2"),
+            "Syntax error at or near ';' (line 1, column 9)\n"
+            "SELECT 1; SELECT 2\n" +
+            Caret(9));
+  EXPECT_EQ(ErrorText("SELECT CAST(x AS geometry)"),
+            "Syntax error at or near 'geometry': unknown data type (line 1, column 18)\n"
+            "SELECT CAST(x AS geometry)\n" +
+            Caret(18));
+  // A script reports positions in the whole script.
+  auto script = ParseScript("SELECT 1;\nSELECT 2;\nSELECT FROM");
+  ASSERT_FALSE(script.ok());
+  EXPECT_EQ(script.status().message(),
+            "Syntax error at or near 'FROM': expected an expression (line 3, column 8)\n"
+            "SELECT FROM\n" +
+            Caret(8));
+  EXPECT_EQ(KindOf(script.status()), ErrorKind::kValidation);
+}
+
+TEST(ErrorTest, LexicalErrors) {
+  EXPECT_EQ(ErrorText("SELECT 'abc"),
+            "Unterminated string literal (line 1, column 8)\n"
+            "SELECT 'abc\n" +
+            Caret(8));
+  EXPECT_EQ(ErrorText("SELECT 1 /* open\ncomment"),
+            "Unterminated comment (line 1, column 10)\n"
+            "SELECT 1 /* open\n" +
+            Caret(10));
+  EXPECT_EQ(ErrorText("SELECT `abc"),
+            "Unterminated quoted identifier (line 1, column 8)\n"
+            "SELECT `abc\n" +
+            Caret(8));
+  EXPECT_EQ(ErrorText("SELECT \"abc"),
+            "Unterminated quoted text (line 1, column 8)\n"
+            "SELECT \"abc\n" +
+            Caret(8));
+  EXPECT_EQ(ErrorText("SELECT 12abc"),
+            "Invalid number '12abc' (line 1, column 8)\n"
+            "SELECT 12abc\n" +
+            Caret(8));
+  EXPECT_EQ(ErrorText("SELECT 1e"),
+            "Invalid number '1e' (line 1, column 8)\n"
+            "SELECT 1e\n" +
+            Caret(8));
+  EXPECT_EQ(ErrorText("SELECT 1.2.3"),
+            "Invalid number '1.2.3' (line 1, column 8)\n"
+            "SELECT 1.2.3\n" +
+            Caret(8));
+  EXPECT_EQ(ErrorText("SELECT 300Y"),
+            "Numeric literal 300 is out of range for TINYINT (line 1, column 8)\n"
+            "SELECT 300Y\n" +
+            Caret(8));
+  EXPECT_EQ(ErrorText("SELECT -32769S"),
+            "Numeric literal -32769 is out of range for SMALLINT (line 1, column 8)\n"
+            "SELECT -32769S\n" +
+            Caret(8));
+  EXPECT_EQ(ErrorText("SELECT 9223372036854775808L"),
+            "Numeric literal 9223372036854775808 is out of range for BIGINT (line 1, column 8)\n"
+            "SELECT 9223372036854775808L\n" +
+            Caret(8));
+  EXPECT_EQ(ErrorText("SELECT a # b"),
+            "Unexpected character '#' (line 1, column 10)\n"
+            "SELECT a # b\n" +
+            Caret(10));
+  EXPECT_EQ(ErrorText("SELECT X'0G'"),
+            "Invalid binary literal X'0G' (line 1, column 8)\n"
+            "SELECT X'0G'\n" +
+            Caret(8));
+  EXPECT_EQ(ErrorText("ALTER TABLE t CREATE TAG x AS OF VERSION 99999999999999999999"),
+            "Number 99999999999999999999 is out of range for a snapshot id (line 1, column 42)\n"
+            "ALTER TABLE t CREATE TAG x AS OF VERSION 99999999999999999999\n" +
+            Caret(42));
+}
+
+TEST(ErrorTest, DeepNestingIsAnErrorNotACrash) {
+  auto nested = [](const std::string& open, const std::string& middle, const std::string& close,
+                   int n) {
+    std::string out;
+    for (int i = 0; i < n; ++i) out += open;
+    out += middle;
+    for (int i = 0; i < n; ++i) out += close;
+    return out;
+  };
+  // Reasonable depth parses.
+  ASSERT_OK(ParseStatement("SELECT " + nested("(", "1", ")", 100)));
+  ASSERT_OK(ParseStatement(nested("SELECT * FROM (", "SELECT 1", ")", 40)));
+  // Absurd depth is refused with a positioned error.
+  for (const std::string& sql : {
+           "SELECT " + nested("(", "1", ")", 20000),
+           "SELECT " + nested("- ", "1", "", 20000),
+           "SELECT " + nested("NOT ", "a", "", 20000),
+           "SELECT " + nested("f(", "1", ")", 20000),
+           "SELECT " + nested("CASE WHEN ", "1", " THEN 1 END", 5000),
+           "SELECT " + nested("a[", "1", "]", 20000),
+           "SELECT 1" + nested(" + 1", "", "", 20000),
+           "SELECT a" + nested(" AND a", "", "", 20000),
+           "SELECT a" + nested("[0]", "", "", 20000),
+           "SELECT a" + nested("::int", "", "", 20000),
+           nested("SELECT * FROM (", "SELECT 1", ")", 20000),
+           "SELECT * FROM a" + nested(" JOIN a ON true", "", "", 20000),
+           "SELECT 1" + nested(" UNION SELECT 1", "", "", 20000),
+           "SELECT CAST(x AS " + nested("array<", "int", ">", 20000) + ")",
+           nested("EXPLAIN ", "SELECT 1", "", 20000),
+       }) {
+    auto s = ParseStatement(sql);
+    ASSERT_FALSE(s.ok()) << sql.substr(0, 40);
+    EXPECT_THAT(s.status().message(),
+                ::testing::StartsWith("SQL nested too deeply (more than 256 levels) (line 1, column "))
+        << sql.substr(0, 40);
+  }
+  // Generated filters with long flat chains are fine.
+  std::string ors = "SELECT * FROM t WHERE id = 0";
+  for (int i = 1; i < 1500; ++i) ors += " OR id = " + std::to_string(i);
+  ASSERT_OK_AND_ASSIGN(Statement big, testing::RoundTrip(ors));
+  EXPECT_EQ(ToSql(big), ors);
+  // Just under the limit still prints and round-trips.
+  std::string sum = "SELECT 1" + nested(" + 1", "", "", 200);
+  ASSERT_OK_AND_ASSIGN(Statement s, testing::RoundTrip(sum));
+  EXPECT_EQ(ToSql(s), sum);
+}
+
+TEST(ErrorTest, LexerTokens) {
+  ASSERT_OK_AND_ASSIGN(std::vector<Token> tokens,
+                       Lex("a.`b`\"c\"'d'--x\n/* y /* nested */ */ 1 <=> <> != == => :: || ;"));
+  std::vector<TokenKind> kinds;
+  for (const Token& t : tokens) kinds.push_back(t.kind);
+  EXPECT_EQ(kinds, (std::vector<TokenKind>{
+                       TokenKind::kWord, TokenKind::kDot, TokenKind::kQuotedIdent,
+                       TokenKind::kDoubleQuoted, TokenKind::kString, TokenKind::kNumber,
+                       TokenKind::kNullSafeEq, TokenKind::kNe, TokenKind::kNe, TokenKind::kEq,
+                       TokenKind::kArrow, TokenKind::kDoubleColon, TokenKind::kConcat,
+                       TokenKind::kSemicolon, TokenKind::kEnd}));
+  EXPECT_EQ(tokens[5].pos.line, 2);
+  EXPECT_EQ(tokens[5].pos.column, 22);
+  EXPECT_EQ(tokens[5].raw, "1");
+  ASSERT_OK_AND_ASSIGN(tokens, Lex("'\\t\\u0041\\101\\%\\_\\q' r'\\n' 'a''b'"));
+  EXPECT_EQ(tokens[0].text, "\tAA\\%\\_q");
+  EXPECT_EQ(tokens[1].text, "\\n");
+  EXPECT_EQ(tokens[2].text, "a'b");
+}
+
+}  // namespace
+}  // namespace floe::sql

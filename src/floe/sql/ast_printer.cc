@@ -294,7 +294,11 @@ class Printer {
   std::string Node(const FieldAccess& f, const Expr&) {
     std::string base = Operand(*f.base, kLevelPostfix);
     // A plain name followed by .field would read back as one longer name.
-    if (f.base->Is<ColumnRef>() || f.base->Is<Star>()) base = "(" + base + ")";
+    // So would a number ("1.a" is one bad token).
+    if (f.base->Is<ColumnRef>() || f.base->Is<Star>() ||
+        (f.base->Is<Literal>() && Level(*f.base) == kLevelPrimary)) {
+      base = "(" + base + ")";
+    }
     return base + "." + QuoteIdentifier(f.field.name);
   }
 

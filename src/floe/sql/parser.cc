@@ -261,10 +261,11 @@ class Parser {
     return value;
   }
 
+  // Sizes in types and transforms: 0 .. INT32_MAX.
   Result<int32_t> ParseInt32(std::string_view what) {
     SourcePos pos = Cur().pos;
     ARROW_ASSIGN_OR_RAISE(int64_t v, ParseInt64(what));
-    if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()) {
+    if (v < 0 || v > std::numeric_limits<int32_t>::max()) {
       return ErrorAt(sql_, pos, StrCat("Number ", v, " is out of range for ", what));
     }
     return static_cast<int32_t>(v);

@@ -600,75 +600,57 @@ class Parser {
     return left;
   }
 
-  static std::optional<BinaryOp> ComparisonOp(const Token& t) {
+  // Binding strength of the binary operators between the predicates and unary minus, loosest
+  // first (Spark's valueExpression): comparisons, |, ^, &, + - ||, * / % DIV. 0: none.
+  static int BinaryPrecedence(const Token& t, BinaryOp* op) {
     switch (t.kind) {
-      case TokenKind::kEq: return BinaryOp::kEq;
-      case TokenKind::kNullSafeEq: return BinaryOp::kNullSafeEq;
-      case TokenKind::kNe: return BinaryOp::kNe;
-      case TokenKind::kLt: return BinaryOp::kLt;
-      case TokenKind::kLe: return BinaryOp::kLe;
-      case TokenKind::kGt: return BinaryOp::kGt;
-      case TokenKind::kGe: return BinaryOp::kGe;
-      default: return std::nullopt;
+      case TokenKind::kEq: *op = BinaryOp::kEq; return 1;
+      case TokenKind::kNullSafeEq: *op = BinaryOp::kNullSafeEq; return 1;
+      case TokenKind::kNe: *op = BinaryOp::kNe; return 1;
+      case TokenKind::kLt: *op = BinaryOp::kLt; return 1;
+      case TokenKind::kLe: *op = BinaryOp::kLe; return 1;
+      case TokenKind::kGt: *op = BinaryOp::kGt; return 1;
+      case TokenKind::kGe: *op = BinaryOp::kGe; return 1;
+      case TokenKind::kPipe: *op = BinaryOp::kBitOr; return 2;
+      case TokenKind::kCaret: *op = BinaryOp::kBitXor; return 3;
+      case TokenKind::kAmpersand: *op = BinaryOp::kBitAnd; return 4;
+      case TokenKind::kPlus: *op = BinaryOp::kAdd; return 5;
+      case TokenKind::kMinus: *op = BinaryOp::kSubtract; return 5;
+      case TokenKind::kConcat: *op = BinaryOp::kConcat; return 5;
+      case TokenKind::kStar: *op = BinaryOp::kMultiply; return 6;
+      case TokenKind::kSlash: *op = BinaryOp::kDivide; return 6;
+      case TokenKind::kPercent: *op = BinaryOp::kModulo; return 6;
+      case TokenKind::kWord:
+        if (EqualsUpper(t.text, "DIV")) {
+          *op = BinaryOp::kIntDivide;
+          return 6;
+        }
+        return 0;
+      default:
+        return 0;
     }
   }
 
-  // One left-associative level: `next` parses the operands, `op_of` names the operator.
-  template <typename Next, typename OpOf>
-  Result<Expr> ParseLeftAssoc(Next next, OpOf op_of) {
+  // Precedence climbing over the levels above: one stack frame per level actually used
+  // rather than one per level of the grammar, which keeps deep nesting cheap.
+  Result<Expr> ParseBinary(int min_precedence) {
     DepthScope scope(&depth_);
-    ARROW_ASSIGN_OR_RAISE(Expr left, (this->*next)());
+    ARROW_ASSIGN_OR_RAISE(Expr left, ParseUnary());
     int links = 0;
     while (true) {
-      std::optional<BinaryOp> op = op_of(Cur());
-      if (!op) return left;
+      BinaryOp op = BinaryOp::kEq;
+      int precedence = BinaryPrecedence(Cur(), &op);
+      if (precedence == 0 || precedence < min_precedence) return left;
       SourcePos pos = Cur().pos;
       Bump();
       ARROW_RETURN_NOT_OK(DeeperInChain(&scope, &links));
-      ARROW_ASSIGN_OR_RAISE(Expr right, (this->*next)());
-      ARROW_ASSIGN_OR_RAISE(left, MakeBinary(*op, std::move(left), std::move(right), pos));
+      ARROW_ASSIGN_OR_RAISE(Expr right, ParseBinary(precedence + 1));
+      ARROW_ASSIGN_OR_RAISE(left, MakeBinary(op, std::move(left), std::move(right), pos));
     }
   }
 
-  Result<Expr> ParseComparison() {
-    return ParseLeftAssoc(&Parser::ParseBitOr, [](const Token& t) { return ComparisonOp(t); });
-  }
-  Result<Expr> ParseBitOr() {
-    return ParseLeftAssoc(&Parser::ParseBitXor, [](const Token& t) -> std::optional<BinaryOp> {
-      if (t.kind == TokenKind::kPipe) return BinaryOp::kBitOr;
-      return std::nullopt;
-    });
-  }
-  Result<Expr> ParseBitXor() {
-    return ParseLeftAssoc(&Parser::ParseBitAnd, [](const Token& t) -> std::optional<BinaryOp> {
-      if (t.kind == TokenKind::kCaret) return BinaryOp::kBitXor;
-      return std::nullopt;
-    });
-  }
-  Result<Expr> ParseBitAnd() {
-    return ParseLeftAssoc(&Parser::ParseAdditive, [](const Token& t) -> std::optional<BinaryOp> {
-      if (t.kind == TokenKind::kAmpersand) return BinaryOp::kBitAnd;
-      return std::nullopt;
-    });
-  }
-  Result<Expr> ParseAdditive() {
-    return ParseLeftAssoc(&Parser::ParseMultiplicative,
-                          [](const Token& t) -> std::optional<BinaryOp> {
-                            if (t.kind == TokenKind::kPlus) return BinaryOp::kAdd;
-                            if (t.kind == TokenKind::kMinus) return BinaryOp::kSubtract;
-                            if (t.kind == TokenKind::kConcat) return BinaryOp::kConcat;
-                            return std::nullopt;
-                          });
-  }
-  Result<Expr> ParseMultiplicative() {
-    return ParseLeftAssoc(&Parser::ParseUnary, [](const Token& t) -> std::optional<BinaryOp> {
-      if (t.kind == TokenKind::kStar) return BinaryOp::kMultiply;
-      if (t.kind == TokenKind::kSlash) return BinaryOp::kDivide;
-      if (t.kind == TokenKind::kPercent) return BinaryOp::kModulo;
-      if (t.kind == TokenKind::kWord && EqualsUpper(t.text, "DIV")) return BinaryOp::kIntDivide;
-      return std::nullopt;
-    });
-  }
+  Result<Expr> ParseComparison() { return ParseBinary(1); }
+  Result<Expr> ParseBitOr() { return ParseBinary(2); }
 
   static bool IsNumericLiteral(const Expr& e) {
     const Literal* lit = e.As<Literal>();

@@ -31,7 +31,8 @@ namespace floe::sql {
 // chains) is rejected with an error rather than risking the stack, in the parser and in
 // the recursive walks (printing, copying, destroying) that consumers do on the tree. A flat
 // chain of binary operators (a OR b OR ...) counts one level per 8 operators, so trees stay
-// under about 2,000 levels.
+// under about 2,000 levels. At the limit parsing needs about 1 MiB of stack in an optimized
+// build (4 MiB under ASan at -O0).
 inline constexpr int kMaxParseDepth = 256;
 
 // Exactly one statement; a trailing ';' is allowed.

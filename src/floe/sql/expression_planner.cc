@@ -1,0 +1,1153 @@
+#include "floe/sql/expression_planner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include <arrow/compute/api.h>
+#include <arrow/scalar.h>
+#include <arrow/array/concatenate.h>
+#include <arrow/table.h>
+#include <arrow/util/decimal.h>
+
+#include "floe/sql/parse_error.h"
+#include "floe/util/str_cat.h"
+
+namespace floe::sql {
+
+namespace cp = arrow::compute;
+using ArrowType = arrow::DataType;
+
+namespace {
+
+bool IsInteger(const ArrowType& t) { return arrow::is_integer(t.id()); }
+bool IsFloating(const ArrowType& t) { return arrow::is_floating(t.id()); }
+bool IsDecimal(const ArrowType& t) { return t.id() == arrow::Type::DECIMAL128; }
+bool IsNumeric(const ArrowType& t) { return IsInteger(t) || IsFloating(t) || IsDecimal(t); }
+bool IsString(const ArrowType& t) {
+  return t.id() == arrow::Type::STRING || t.id() == arrow::Type::LARGE_STRING;
+}
+bool IsTimestamp(const ArrowType& t) { return t.id() == arrow::Type::TIMESTAMP; }
+bool IsDate(const ArrowType& t) { return t.id() == arrow::Type::DATE32; }
+bool IsNullType(const ArrowType& t) { return t.id() == arrow::Type::NA; }
+
+int IntRank(const ArrowType& t) {
+  switch (t.id()) {
+    case arrow::Type::INT8: return 1;
+    case arrow::Type::INT16: return 2;
+    case arrow::Type::INT32: return 3;
+    case arrow::Type::INT64: return 4;
+    default: return 5;
+  }
+}
+
+// Digits before the point a type needs as a decimal (Spark: int -> decimal(10,0), ...).
+std::shared_ptr<ArrowType> AsDecimal(const std::shared_ptr<ArrowType>& t) {
+  switch (t->id()) {
+    case arrow::Type::INT8: return arrow::decimal128(3, 0);
+    case arrow::Type::INT16: return arrow::decimal128(5, 0);
+    case arrow::Type::INT32: return arrow::decimal128(10, 0);
+    case arrow::Type::INT64: return arrow::decimal128(20, 0);
+    default: return t;
+  }
+}
+
+// The common type of two operands, as Spark widens them.
+std::shared_ptr<ArrowType> CommonType(const std::shared_ptr<ArrowType>& a,
+                                     const std::shared_ptr<ArrowType>& b) {
+  if (a->Equals(*b)) return a;
+  if (IsNullType(*a)) return b;
+  if (IsNullType(*b)) return a;
+  if (IsNumeric(*a) && IsNumeric(*b)) {
+    if (IsFloating(*a) || IsFloating(*b)) return arrow::float64();
+    if (IsDecimal(*a) || IsDecimal(*b)) {
+      auto da = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(a));
+      auto db = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(b));
+      int32_t scale = std::max(da->scale(), db->scale());
+      int32_t whole = std::max(da->precision() - da->scale(), db->precision() - db->scale());
+      return arrow::decimal128(std::min(38, whole + scale), scale);
+    }
+    return IntRank(*a) >= IntRank(*b) ? a : b;
+  }
+  if (IsString(*a) && IsString(*b)) return arrow::utf8();
+  if (IsTimestamp(*a) && IsTimestamp(*b)) return a;
+  if ((IsTimestamp(*a) && IsDate(*b)) || (IsDate(*a) && IsTimestamp(*b))) {
+    return IsTimestamp(*a) ? a : b;
+  }
+  return nullptr;
+}
+
+cp::Expression CastTo(cp::Expression e, const std::shared_ptr<ArrowType>& from,
+                      const std::shared_ptr<ArrowType>& to) {
+  if (from->Equals(*to)) return e;
+  return cp::call("cast", {std::move(e)}, cp::CastOptions::Unsafe(to));
+}
+
+const Literal* AsStringLiteral(const Expr& e) {
+  const Literal* lit = e.As<Literal>();
+  return lit && lit->kind == LiteralKind::kString ? lit : nullptr;
+}
+
+std::string JoinStrings(const std::vector<std::string>& parts, const std::string& sep) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? sep : "") + parts[i];
+  return out;
+}
+
+// Levenshtein distance, for "did you mean" suggestions.
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string QuoteName(const std::string& s) { return "`" + s + "`"; }
+
+}  // namespace
+
+bool IsAggregateFunction(const std::string& n) {
+  static const std::set<std::string> kAggregates = {"count", "sum", "avg", "mean", "min", "max",
+                                                    "count_if", "any", "bool_or", "bool_and",
+                                                    "every", "some", "first", "last",
+                                                    "stddev", "stddev_samp", "stddev_pop",
+                                                    "variance", "var_samp", "var_pop",
+                                                    "approx_count_distinct"};
+  return kAggregates.count(n) > 0;
+}
+
+Result<std::shared_ptr<arrow::DataType>> ToArrowType(const DataType& t) {
+  switch (t.kind) {
+    case TypeKind::kBoolean: return arrow::boolean();
+    case TypeKind::kTinyInt: return arrow::int8();
+    case TypeKind::kSmallInt: return arrow::int16();
+    case TypeKind::kInt: return arrow::int32();
+    case TypeKind::kBigInt: return arrow::int64();
+    case TypeKind::kFloat: return arrow::float32();
+    case TypeKind::kDouble: return arrow::float64();
+    case TypeKind::kDecimal: {
+      int32_t p = t.precision < 0 ? 10 : t.precision;
+      int32_t s = t.scale < 0 ? 0 : t.scale;
+      if (p < 1 || p > 38 || s > p) {
+        return ValidationError("Invalid decimal(", p, ", ", s, "): precision must be 1..38 and scale <= precision");
+      }
+      return arrow::decimal128(p, s);
+    }
+    case TypeKind::kString:
+    case TypeKind::kVarchar:
+    case TypeKind::kChar: return arrow::utf8();
+    case TypeKind::kBinary: return arrow::binary();
+    case TypeKind::kDate: return arrow::date32();
+    case TypeKind::kTimestamp:
+    case TypeKind::kTimestampLtz: return arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+    case TypeKind::kTimestampNtz: return arrow::timestamp(arrow::TimeUnit::MICRO);
+    case TypeKind::kArray: {
+      ARROW_ASSIGN_OR_RAISE(auto e, ToArrowType(t.children.at(0)));
+      return arrow::list(arrow::field("element", e));
+    }
+    case TypeKind::kMap: {
+      ARROW_ASSIGN_OR_RAISE(auto k, ToArrowType(t.children.at(0)));
+      ARROW_ASSIGN_OR_RAISE(auto v, ToArrowType(t.children.at(1)));
+      return arrow::map(k, v);
+    }
+    case TypeKind::kStruct: {
+      arrow::FieldVector fields;
+      for (const auto& f : t.fields) {
+        ARROW_ASSIGN_OR_RAISE(auto ft, ToArrowType(f.type));
+        fields.push_back(arrow::field(f.name.name, ft, !f.not_null));
+      }
+      return arrow::struct_(fields);
+    }
+  }
+  return Status::NotImplemented("type");
+}
+
+Result<int> ResolveColumn(const std::vector<Identifier>& parts, const std::vector<Column>& columns,
+                          const std::string& sql, const SourcePos& pos, size_t* consumed) {
+  // Try the longest qualifier first: ns.t.c, t.c, then c (the rest is field access).
+  for (size_t qlen = std::min<size_t>(parts.size() - 1, 3) + 1; qlen-- > 0;) {
+    if (qlen >= parts.size()) continue;
+    std::vector<std::string> qualifier;
+    for (size_t i = 0; i < qlen; ++i) qualifier.push_back(Lower(parts[i].name));
+    std::string name = Lower(parts[qlen].name);
+    std::vector<int> matches;
+    for (size_t i = 0; i < columns.size(); ++i) {
+      if (Lower(columns[i].name) != name) continue;
+      if (qlen == 0) {
+        matches.push_back(static_cast<int>(i));
+        continue;
+      }
+      for (const auto& q : columns[i].qualifiers) {
+        if (q.size() >= qualifier.size() &&
+            std::equal(qualifier.begin(), qualifier.end(), q.end() - qualifier.size())) {
+          matches.push_back(static_cast<int>(i));
+          break;
+        }
+      }
+    }
+    if (matches.size() == 1) {
+      if (consumed) *consumed = qlen + 1;
+      return matches[0];
+    }
+    if (matches.size() > 1) {
+      std::vector<std::string> options;
+      for (int m : matches) {
+        const auto& c = columns[m];
+        std::string q = c.qualifiers.empty() ? "" : QuoteName(c.qualifiers[0].back()) + ".";
+        options.push_back(q + QuoteName(c.name));
+      }
+      std::vector<std::string> written;
+      for (const auto& p : parts) written.push_back(p.name);
+      return ErrorAt(sql, pos, StrCat("[AMBIGUOUS_REFERENCE] Reference ", QuoteName(JoinStrings(written, ".")),
+                                      " is ambiguous, could be: [", JoinStrings(options, ", "), "]."));
+    }
+  }
+  std::vector<std::string> written;
+  for (const auto& p : parts) written.push_back(p.name);
+  // Suggest the closest visible columns.
+  std::vector<std::pair<size_t, std::string>> ranked;
+  for (const auto& c : columns) {
+    if (c.hidden) continue;
+    std::string shown = (c.qualifiers.empty() ? "" : QuoteName(c.qualifiers[0].back()) + ".") + QuoteName(c.name);
+    ranked.push_back({EditDistance(Lower(parts.back().name), Lower(c.name)), shown});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> suggestions;
+  for (size_t i = 0; i < ranked.size() && i < 5; ++i) suggestions.push_back(ranked[i].second);
+  std::string message = StrCat("[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column or function parameter with name ",
+                               QuoteName(JoinStrings(written, "`.`")), " cannot be resolved.");
+  if (!suggestions.empty()) message += " Did you mean one of the following? [" + JoinStrings(suggestions, ", ") + "].";
+  return ErrorAt(sql, pos, message);
+}
+
+std::string GeneratedName(const Expr& expr) {
+  if (auto* c = expr.As<ColumnRef>()) return c->parts.back().name;
+  if (auto* l = expr.As<Literal>()) {
+    if (l->kind == LiteralKind::kNull) return "NULL";
+    if (l->kind == LiteralKind::kString) return l->value;
+    if (l->kind == LiteralKind::kDate) return "DATE '" + l->value + "'";
+    if (l->kind == LiteralKind::kTimestamp) return "TIMESTAMP '" + l->value + "'";
+    if (l->kind == LiteralKind::kBigInt) return l->value;
+    return l->value;
+  }
+  if (auto* f = expr.As<FunctionCall>()) {
+    std::string name = Lower(f->name.parts.back().name);
+    if (f->star || (name == "count" && f->args.empty())) return name + "(1)";
+    std::vector<std::string> args;
+    for (const auto& a : f->args) args.push_back(GeneratedName(a));
+    return name + "(" + (f->distinct ? "DISTINCT " : "") + JoinStrings(args, ", ") + ")";
+  }
+  if (auto* b = expr.As<Binary>()) {
+    return "(" + GeneratedName(*b->left) + " " + BinaryOpName(b->op) + " " + GeneratedName(*b->right) + ")";
+  }
+  if (auto* c = expr.As<Cast>()) {
+    return "CAST(" + GeneratedName(*c->operand) + " AS " + ToSql(c->type) + ")";
+  }
+  if (auto* s = expr.As<Subscript>()) return GeneratedName(*s->base) + "[" + GeneratedName(*s->index) + "]";
+  if (auto* fa = expr.As<FieldAccess>()) return fa->field.name;
+  return ToSql(expr);
+}
+
+namespace {
+
+class Planner {
+ public:
+  explicit Planner(const ExprContext& ctx) : ctx_(ctx) {}
+
+  Result<BoundExpr> Plan(const Expr& e) {
+    if (ctx_.computed) {
+      auto it = ctx_.computed->find(ToSql(e));
+      if (it != ctx_.computed->end()) {
+        const Column& c = (*ctx_.columns)[it->second];
+        return BoundExpr{cp::field_ref(it->second), c.type, GeneratedName(e)};
+      }
+    }
+    return std::visit([&](const auto& node) { return PlanNode(node, e); }, e.node);
+  }
+
+ private:
+  Status Error(const SourcePos& pos, const std::string& message) {
+    return ErrorAt(ctx_.sql, pos, message);
+  }
+
+  Result<BoundExpr> PlanNode(const Literal& l, const Expr& e) {
+    std::string name = GeneratedName(e);
+    switch (l.kind) {
+      case LiteralKind::kNull:
+        return BoundExpr{cp::literal(arrow::MakeNullScalar(arrow::null())), arrow::null(), name};
+      case LiteralKind::kBoolean:
+        return BoundExpr{cp::literal(l.value == "true"), arrow::boolean(), name};
+      case LiteralKind::kInteger: {
+        try {
+          long long v = std::stoll(l.value);
+          if (v >= INT32_MIN && v <= INT32_MAX) {
+            return BoundExpr{cp::literal(static_cast<int32_t>(v)), arrow::int32(), name};
+          }
+          return BoundExpr{cp::literal(static_cast<int64_t>(v)), arrow::int64(), name};
+        } catch (...) {
+          return DecimalLiteral(l.value, name);
+        }
+      }
+      case LiteralKind::kBigInt:
+        return BoundExpr{cp::literal(static_cast<int64_t>(std::stoll(l.value))), arrow::int64(), name};
+      case LiteralKind::kSmallInt:
+        return BoundExpr{cp::literal(arrow::Int16Scalar(static_cast<int16_t>(std::stoi(l.value)))), arrow::int16(), name};
+      case LiteralKind::kTinyInt:
+        return BoundExpr{cp::literal(arrow::Int8Scalar(static_cast<int8_t>(std::stoi(l.value)))), arrow::int8(), name};
+      case LiteralKind::kDecimal:
+        return DecimalLiteral(l.value, name);
+      case LiteralKind::kDouble:
+        return BoundExpr{cp::literal(std::stod(l.value)), arrow::float64(), name};
+      case LiteralKind::kFloat:
+        return BoundExpr{cp::literal(std::stof(l.value)), arrow::float32(), name};
+      case LiteralKind::kString:
+        return BoundExpr{cp::literal(arrow::StringScalar(l.value)), arrow::utf8(), name};
+      case LiteralKind::kBinary: {
+        std::string bytes;
+        for (size_t i = 0; i + 1 < l.value.size(); i += 2) {
+          bytes.push_back(static_cast<char>(std::stoi(l.value.substr(i, 2), nullptr, 16)));
+        }
+        return BoundExpr{cp::literal(arrow::BinaryScalar(bytes)), arrow::binary(), name};
+      }
+      case LiteralKind::kDate: {
+        auto days = ParseDateDays(l.value);
+        if (!days.ok()) return Error(e.pos, days.status().message());
+        return BoundExpr{cp::literal(arrow::Date32Scalar(*days)), arrow::date32(), name};
+      }
+      case LiteralKind::kTimestamp:
+      case LiteralKind::kTimestampLtz:
+      case LiteralKind::kTimestampNtz: {
+        bool ntz = l.kind == LiteralKind::kTimestampNtz;
+        auto micros = ParseTimestampMicros(l.value, ntz ? "UTC" : ctx_.time_zone);
+        if (!micros.ok()) return Error(e.pos, micros.status().message());
+        auto type = ntz ? arrow::timestamp(arrow::TimeUnit::MICRO)
+                        : arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+        return BoundExpr{cp::literal(arrow::TimestampScalar(*micros, type)), type, name};
+      }
+    }
+    return Error(e.pos, "Unsupported literal");
+  }
+
+  Result<BoundExpr> DecimalLiteral(const std::string& text, const std::string& name) {
+    int32_t precision = 0, scale = 0;
+    arrow::Decimal128 value;
+    ARROW_RETURN_NOT_OK(arrow::Decimal128::FromString(text, &value, &precision, &scale));
+    precision = std::max(precision, scale);
+    if (precision > 38) return ValidationError("Decimal literal out of range: ", text);
+    auto type = arrow::decimal128(std::max(precision, 1), scale);
+    return BoundExpr{cp::literal(arrow::Decimal128Scalar(value, type)), type, name};
+  }
+
+  Result<BoundExpr> PlanNode(const IntervalLiteral&, const Expr& e) {
+    return Error(e.pos, "INTERVAL values are not supported here yet");
+  }
+
+  Result<BoundExpr> PlanNode(const ColumnRef& c, const Expr& e) {
+    size_t consumed = 0;
+    ARROW_ASSIGN_OR_RAISE(int index, ResolveColumn(c.parts, *ctx_.columns, ctx_.sql, e.pos, &consumed));
+    const Column& col = (*ctx_.columns)[index];
+    BoundExpr out{cp::field_ref(index), col.type, col.name};
+    // Remaining parts are struct field accesses.
+    for (size_t i = consumed; i < c.parts.size(); ++i) {
+      ARROW_ASSIGN_OR_RAISE(out, StructField(out, c.parts[i], e.pos));
+    }
+    return out;
+  }
+
+  Result<BoundExpr> StructField(const BoundExpr& base, const Identifier& field, const SourcePos& pos) {
+    if (base.type->id() != arrow::Type::STRUCT) {
+      return Error(pos, StrCat("Cannot access field ", QuoteName(field.name), " of a value of type ",
+                               base.type->ToString()));
+    }
+    const auto& st = static_cast<const arrow::StructType&>(*base.type);
+    for (int i = 0; i < st.num_fields(); ++i) {
+      if (Lower(st.field(i)->name()) == Lower(field.name)) {
+        return BoundExpr{cp::call("struct_field", {base.expr}, cp::StructFieldOptions({i})),
+                         st.field(i)->type(), st.field(i)->name()};
+      }
+    }
+    return Error(pos, StrCat("No such struct field ", QuoteName(field.name), " in ", base.type->ToString()));
+  }
+
+  Result<BoundExpr> PlanNode(const Star&, const Expr& e) {
+    return Error(e.pos, "Invalid usage of '*' in expression");
+  }
+
+  Result<BoundExpr> PlanNode(const Unary& u, const Expr& e) {
+    ARROW_ASSIGN_OR_RAISE(auto v, Plan(*u.operand));
+    switch (u.op) {
+      case UnaryOp::kNot: {
+        ARROW_ASSIGN_OR_RAISE(v, Coerce(v, arrow::boolean(), e.pos));
+        return BoundExpr{cp::call("invert", {v.expr}), arrow::boolean(), "(NOT " + v.name + ")"};
+      }
+      case UnaryOp::kMinus:
+        return BoundExpr{cp::call("negate", {v.expr}), v.type, "(- " + v.name + ")"};
+      case UnaryOp::kPlus:
+        return v;
+      case UnaryOp::kBitNot:
+        return BoundExpr{cp::call("bit_wise_not", {v.expr}), v.type, "~" + v.name};
+    }
+    return Error(e.pos, "unknown unary operator");
+  }
+
+  Result<BoundExpr> Coerce(BoundExpr v, const std::shared_ptr<ArrowType>& to, const SourcePos& pos) {
+    if (v.type->Equals(*to)) return v;
+    if (IsNullType(*v.type)) return BoundExpr{cp::literal(arrow::MakeNullScalar(to)), to, v.name};
+    if (to->id() == arrow::Type::BOOL && !IsString(*v.type)) {
+      return Error(pos, StrCat("[DATATYPE_MISMATCH] ", v.name, " is of type ", v.type->ToString(),
+                               ", but a BOOLEAN is required"));
+    }
+    v.expr = CastTo(v.expr, v.type, to);
+    v.type = to;
+    return v;
+  }
+
+  // Brings two operands to a common type; a string literal facing a date or timestamp is
+  // read as one (timestamps in the session time zone).
+  Status Unify(BoundExpr* a, BoundExpr* b, const Expr& ea, const Expr& eb, const SourcePos& pos) {
+    for (int side = 0; side < 2; ++side) {
+      BoundExpr* lit = side ? b : a;
+      BoundExpr* other = side ? a : b;
+      const Expr& lit_expr = side ? eb : ea;
+      if (!AsStringLiteral(lit_expr)) continue;
+      const std::string& text = AsStringLiteral(lit_expr)->value;
+      if (IsTimestamp(*other->type)) {
+        const auto& tt = static_cast<const arrow::TimestampType&>(*other->type);
+        ARROW_ASSIGN_OR_RAISE(int64_t micros,
+                              ParseTimestampMicros(text, tt.timezone().empty() ? "UTC" : ctx_.time_zone));
+        *lit = BoundExpr{cp::literal(arrow::TimestampScalar(micros, other->type)), other->type, lit->name};
+      } else if (IsDate(*other->type)) {
+        ARROW_ASSIGN_OR_RAISE(int32_t days, ParseDateDays(text.substr(0, 10)));
+        *lit = BoundExpr{cp::literal(arrow::Date32Scalar(days)), arrow::date32(), lit->name};
+      } else if (IsNumeric(*other->type)) {
+        // Spark casts the string to the numeric side (double when the other is integral).
+        auto to = IsInteger(*other->type) ? arrow::float64() : other->type;
+        lit->expr = CastTo(lit->expr, lit->type, to);
+        lit->type = to;
+      }
+    }
+    auto common = CommonType(a->type, b->type);
+    if (!common) {
+      return Error(pos, StrCat("[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] Cannot resolve \"", a->name, " and ", b->name,
+                               "\" due to data type mismatch: the left and right operands have different types (\"",
+                               a->type->ToString(), "\" and \"", b->type->ToString(), "\")."));
+    }
+    a->expr = CastTo(a->expr, a->type, common);
+    a->type = common;
+    b->expr = CastTo(b->expr, b->type, common);
+    b->type = common;
+    return Status::OK();
+  }
+
+  Result<BoundExpr> PlanNode(const Binary& bin, const Expr& e) {
+    ARROW_ASSIGN_OR_RAISE(auto l, Plan(*bin.left));
+    ARROW_ASSIGN_OR_RAISE(auto r, Plan(*bin.right));
+    std::string name = "(" + l.name + " " + BinaryOpName(bin.op) + " " + r.name + ")";
+    auto boolean = arrow::boolean();
+    switch (bin.op) {
+      case BinaryOp::kAnd:
+      case BinaryOp::kOr: {
+        ARROW_ASSIGN_OR_RAISE(l, Coerce(l, boolean, bin.left->pos));
+        ARROW_ASSIGN_OR_RAISE(r, Coerce(r, boolean, bin.right->pos));
+        return BoundExpr{cp::call(bin.op == BinaryOp::kAnd ? "and_kleene" : "or_kleene", {l.expr, r.expr}),
+                         boolean, name};
+      }
+      case BinaryOp::kEq:
+      case BinaryOp::kNe:
+      case BinaryOp::kLt:
+      case BinaryOp::kLe:
+      case BinaryOp::kGt:
+      case BinaryOp::kGe:
+      case BinaryOp::kNullSafeEq:
+      case BinaryOp::kIsDistinctFrom: {
+        ARROW_RETURN_NOT_OK(Unify(&l, &r, *bin.left, *bin.right, e.pos));
+        static const std::map<BinaryOp, const char*> kFn = {
+            {BinaryOp::kEq, "equal"}, {BinaryOp::kNe, "not_equal"}, {BinaryOp::kLt, "less"},
+            {BinaryOp::kLe, "less_equal"}, {BinaryOp::kGt, "greater"}, {BinaryOp::kGe, "greater_equal"}};
+        if (bin.op == BinaryOp::kNullSafeEq || bin.op == BinaryOp::kIsDistinctFrom) {
+          auto both_null = cp::and_(cp::call("is_null", {l.expr}), cp::call("is_null", {r.expr}));
+          auto any_null = cp::or_(cp::is_null(l.expr), cp::is_null(r.expr));
+          auto eq = cp::call("if_else", {any_null, both_null, cp::equal(l.expr, r.expr)});
+          if (bin.op == BinaryOp::kIsDistinctFrom) eq = cp::call("invert", {eq});
+          return BoundExpr{eq, boolean, name};
+        }
+        return BoundExpr{cp::call(kFn.at(bin.op), {l.expr, r.expr}), boolean, name};
+      }
+      case BinaryOp::kConcat: {
+        ARROW_ASSIGN_OR_RAISE(l, ToStringExpr(l));
+        ARROW_ASSIGN_OR_RAISE(r, ToStringExpr(r));
+        return BoundExpr{cp::call("binary_join_element_wise", {l.expr, r.expr, cp::literal(arrow::StringScalar(""))}),
+                         arrow::utf8(), name};
+      }
+      case BinaryOp::kAdd:
+      case BinaryOp::kSubtract:
+      case BinaryOp::kMultiply:
+      case BinaryOp::kDivide:
+      case BinaryOp::kModulo:
+      case BinaryOp::kIntDivide:
+        return Arithmetic(bin.op, l, r, *bin.left, *bin.right, e, name);
+      case BinaryOp::kBitAnd:
+      case BinaryOp::kBitOr:
+      case BinaryOp::kBitXor: {
+        ARROW_RETURN_NOT_OK(Unify(&l, &r, *bin.left, *bin.right, e.pos));
+        const char* fn = bin.op == BinaryOp::kBitAnd ? "bit_wise_and" : bin.op == BinaryOp::kBitOr ? "bit_wise_or" : "bit_wise_xor";
+        return BoundExpr{cp::call(fn, {l.expr, r.expr}), l.type, name};
+      }
+    }
+    return Error(e.pos, "unsupported operator");
+  }
+
+  Result<BoundExpr> ToStringExpr(BoundExpr v) {
+    if (IsString(*v.type)) return v;
+    v.expr = CastTo(v.expr, v.type, arrow::utf8());
+    v.type = arrow::utf8();
+    return v;
+  }
+
+  Result<BoundExpr> Arithmetic(BinaryOp op, BoundExpr l, BoundExpr r, const Expr& el, const Expr& er,
+                               const Expr& e, const std::string& name) {
+    // Dates and timestamps plus/minus integers (days) as Spark's date_add.
+    if (IsDate(*l.type) && IsInteger(*r.type) && (op == BinaryOp::kAdd || op == BinaryOp::kSubtract)) {
+      auto days = CastTo(r.expr, r.type, arrow::int32());
+      auto as_int = cp::call("cast", {l.expr}, cp::CastOptions::Unsafe(arrow::int32()));
+      auto sum = cp::call(op == BinaryOp::kAdd ? "add" : "subtract", {as_int, days});
+      return BoundExpr{cp::call("cast", {sum}, cp::CastOptions::Unsafe(arrow::date32())), arrow::date32(), name};
+    }
+    for (BoundExpr* side : {&l, &r}) {
+      if (IsString(*side->type)) {
+        side->expr = CastTo(side->expr, side->type, arrow::float64());
+        side->type = arrow::float64();
+      }
+    }
+    if (!(IsNumeric(*l.type) || IsNullType(*l.type)) || !(IsNumeric(*r.type) || IsNullType(*r.type))) {
+      return Error(e.pos, StrCat("[DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE] Cannot resolve \"", name,
+                                 "\" due to data type mismatch: the operands must be numeric (\"",
+                                 l.type->ToString(), "\" and \"", r.type->ToString(), "\")."));
+    }
+    (void)el;
+    (void)er;
+    if (op == BinaryOp::kDivide) {
+      // Spark: `/` on integers and floats is double division; decimals stay decimal.
+      if (!(IsDecimal(*l.type) || IsDecimal(*r.type)) || IsFloating(*l.type) || IsFloating(*r.type)) {
+        l.expr = CastTo(l.expr, l.type, arrow::float64());
+        r.expr = CastTo(r.expr, r.type, arrow::float64());
+        auto div = cp::call("divide", {l.expr, r.expr});
+        // Division by zero is NULL, not an error or infinity.
+        auto zero = cp::equal(r.expr, cp::literal(0.0));
+        return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(arrow::float64())), div}),
+                         arrow::float64(), name};
+      }
+      auto dl = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(l.type));
+      auto dr = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(r.type));
+      int32_t scale = std::max(6, dl->scale() + dr->precision() + 1);
+      int32_t precision = dl->precision() - dl->scale() + dr->scale() + scale;
+      if (precision > 38) {
+        int32_t whole = precision - scale;
+        scale = std::max(std::min(scale, 38 - whole), std::min(scale, 6));
+        precision = 38;
+      }
+      auto out = arrow::decimal128(precision, scale);
+      // Compute in double and round to the result scale; exact enough for reporting.
+      auto ld = CastTo(l.expr, l.type, arrow::float64());
+      auto rd = CastTo(r.expr, r.type, arrow::float64());
+      auto zero = cp::equal(rd, cp::literal(0.0));
+      auto div = cp::call("round", {cp::call("divide", {ld, rd})}, cp::RoundOptions(scale, cp::RoundMode::HALF_UP));
+      auto value = cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(arrow::float64())), div});
+      return BoundExpr{CastTo(value, arrow::float64(), out), out, name};
+    }
+    if (op == BinaryOp::kIntDivide) {
+      auto li = CastTo(l.expr, l.type, arrow::int64());
+      auto ri = CastTo(r.expr, r.type, arrow::int64());
+      auto zero = cp::equal(ri, cp::literal(int64_t{0}));
+      auto div = cp::call("divide", {li, cp::call("if_else", {zero, cp::literal(int64_t{1}), ri})});
+      return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(arrow::int64())), div}),
+                       arrow::int64(), name};
+    }
+    if (op == BinaryOp::kModulo) {
+      auto common = CommonType(l.type, r.type);
+      if (!common || IsNullType(*common)) common = arrow::int32();
+      auto a = CastTo(l.expr, l.type, common);
+      auto b = CastTo(r.expr, r.type, common);
+      if (IsFloating(*common)) {
+        auto q = cp::call("trunc", {cp::call("divide", {a, b})});
+        return BoundExpr{cp::call("subtract", {a, cp::call("multiply", {q, b})}), common, name};
+      }
+      auto zero = cp::equal(b, CastTo(cp::literal(0), arrow::int32(), common));
+      auto safe_b = cp::call("if_else", {zero, CastTo(cp::literal(1), arrow::int32(), common), b});
+      if (IsDecimal(*common)) {
+        auto ad = CastTo(a, common, arrow::float64());
+        auto bd = CastTo(safe_b, common, arrow::float64());
+        auto q = cp::call("trunc", {cp::call("divide", {ad, bd})});
+        auto rem = CastTo(cp::call("subtract", {ad, cp::call("multiply", {q, bd})}), arrow::float64(), common);
+        return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(common)), rem}), common, name};
+      }
+      auto q = cp::call("divide", {a, safe_b});
+      auto rem = cp::call("subtract", {a, cp::call("multiply", {q, safe_b})});
+      return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(common)), rem}), common, name};
+    }
+    const char* fn = op == BinaryOp::kAdd ? "add" : op == BinaryOp::kSubtract ? "subtract" : "multiply";
+    if (IsDecimal(*l.type) || IsDecimal(*r.type)) {
+      if (!IsFloating(*l.type) && !IsFloating(*r.type)) {
+        auto dl = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(l.type));
+        auto dr = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(r.type));
+        int32_t p, s;
+        if (op == BinaryOp::kMultiply) {
+          p = dl->precision() + dr->precision() + 1;
+          s = dl->scale() + dr->scale();
+        } else {
+          s = std::max(dl->scale(), dr->scale());
+          p = std::max(dl->precision() - dl->scale(), dr->precision() - dr->scale()) + s + 1;
+        }
+        if (p > 38) {
+          int32_t whole = p - s;
+          s = std::max(38 - whole, std::min(s, 6));
+          p = 38;
+        }
+        auto out = arrow::decimal128(p, std::max(0, s));
+        auto a = CastTo(l.expr, l.type, dl);
+        auto b = CastTo(r.expr, r.type, dr);
+        return BoundExpr{CastTo(cp::call(fn, {a, b}), arrow::decimal128(38, 0), out), out, name};
+      }
+    }
+    auto common = CommonType(l.type, r.type);
+    if (!common || IsNullType(*common)) common = IsNullType(*l.type) ? r.type : l.type;
+    if (IsNullType(*common)) common = arrow::int32();
+    auto a = CastTo(l.expr, l.type, common);
+    auto b = CastTo(r.expr, r.type, common);
+    return BoundExpr{cp::call(fn, {a, b}), common, name};
+  }
+
+  Result<BoundExpr> PlanNode(const IsNull& n, const Expr& /*e*/) {
+    ARROW_ASSIGN_OR_RAISE(auto v, Plan(*n.operand));
+    return BoundExpr{n.negated ? cp::call("is_valid", {v.expr}) : cp::call("is_null", {v.expr}), arrow::boolean(),
+                     "(" + v.name + (n.negated ? " IS NOT NULL)" : " IS NULL)")};
+  }
+
+  Result<BoundExpr> PlanNode(const IsBool& n, const Expr& e) {
+    ARROW_ASSIGN_OR_RAISE(auto v, Plan(*n.operand));
+    ARROW_ASSIGN_OR_RAISE(v, Coerce(v, arrow::boolean(), e.pos));
+    cp::Expression test;
+    if (!n.value) {
+      test = cp::call("is_null", {v.expr});
+    } else {
+      auto eq = cp::equal(v.expr, cp::literal(*n.value));
+      test = cp::call("if_else", {cp::call("is_null", {v.expr}), cp::literal(false), eq});
+    }
+    if (n.negated) test = cp::call("invert", {test});
+    return BoundExpr{test, arrow::boolean(), ToSql(e)};
+  }
+
+  Result<BoundExpr> PlanNode(const Between& b, const Expr& e) {
+    ARROW_ASSIGN_OR_RAISE(auto v, Plan(*b.operand));
+    ARROW_ASSIGN_OR_RAISE(auto lo, Plan(*b.low));
+    ARROW_ASSIGN_OR_RAISE(auto hi, Plan(*b.high));
+    BoundExpr v2 = v;
+    ARROW_RETURN_NOT_OK(Unify(&v, &lo, *b.operand, *b.low, e.pos));
+    ARROW_RETURN_NOT_OK(Unify(&v2, &hi, *b.operand, *b.high, e.pos));
+    auto test = cp::call("and_kleene", {cp::greater_equal(v.expr, lo.expr), cp::less_equal(v2.expr, hi.expr)});
+    if (b.negated) test = cp::call("invert", {test});
+    return BoundExpr{test, arrow::boolean(), ToSql(e)};
+  }
+
+  Result<BoundExpr> PlanNode(const InList& in, const Expr& e) {
+    ARROW_ASSIGN_OR_RAISE(auto v, Plan(*in.operand));
+    cp::Expression any = cp::literal(false);
+    for (const auto& item : in.list) {
+      ARROW_ASSIGN_OR_RAISE(auto x, Plan(item));
+      BoundExpr left = v;
+      ARROW_RETURN_NOT_OK(Unify(&left, &x, *in.operand, item, e.pos));
+      any = cp::call("or_kleene", {any, cp::equal(left.expr, x.expr)});
+    }
+    if (in.negated) any = cp::call("invert", {any});
+    return BoundExpr{any, arrow::boolean(), ToSql(e)};
+  }
+
+  Result<BoundExpr> PlanNode(const InSubquery& in, const Expr& e) {
+    ARROW_ASSIGN_OR_RAISE(auto v, Plan(*in.operand));
+    if (!ctx_.run_subquery) return Error(e.pos, "Subqueries are not supported here");
+    ARROW_ASSIGN_OR_RAISE(auto rows, ctx_.run_subquery(*in.query));
+    if (rows->num_columns() != 1) {
+      return Error(e.pos, "[INVALID_SUBQUERY_EXPRESSION] The IN subquery must return exactly one column");
+    }
+    ARROW_ASSIGN_OR_RAISE(auto values, arrow::Concatenate(rows->column(0)->chunks()));
+    auto common = CommonType(v.type, values->type());
+    if (!common) return Error(e.pos, "IN subquery type mismatch");
+    ARROW_ASSIGN_OR_RAISE(auto cast_values, cp::Cast(values, common));
+    bool has_null = cast_values.make_array()->null_count() > 0;
+    auto lhs = CastTo(v.expr, v.type, common);
+    auto set = cp::call("is_in", {lhs}, cp::SetLookupOptions(cast_values, cp::SetLookupOptions::SKIP));
+    // SQL semantics: no match and a NULL in the set (or a NULL probe) gives NULL.
+    cp::Expression null_bool = cp::literal(arrow::MakeNullScalar(arrow::boolean()));
+    cp::Expression result = cp::call("if_else", {cp::call("is_null", {lhs}), null_bool, set});
+    if (has_null) result = cp::call("if_else", {set, cp::literal(true), null_bool});
+    if (cast_values.length() == 0) result = cp::literal(false);
+    if (in.negated) result = cp::call("invert", {result});
+    return BoundExpr{result, arrow::boolean(), ToSql(e)};
+  }
+
+  Result<BoundExpr> PlanNode(const Like& like, const Expr& e) {
+    ARROW_ASSIGN_OR_RAISE(auto v, Plan(*like.operand));
+    const Literal* pattern = like.pattern->As<Literal>();
+    if (!pattern || pattern->kind != LiteralKind::kString) {
+      return Error(like.pattern->pos, "LIKE patterns must be string literals");
+    }
+    ARROW_ASSIGN_OR_RAISE(v, ToStringExpr(v));
+    cp::Expression test;
+    if (like.kind == LikeKind::kRLike) {
+      test = cp::call("match_substring_regex", {v.expr}, cp::MatchSubstringOptions(pattern->value));
+    } else {
+      test = cp::call("match_like", {v.expr}, cp::MatchSubstringOptions(pattern->value, like.kind == LikeKind::kILike));
+    }
+    if (like.negated) test = cp::call("invert", {test});
+    return BoundExpr{test, arrow::boolean(), ToSql(e)};
+  }
+
+  Result<BoundExpr> PlanNode(const Exists& ex, const Expr& e) {
+    if (!ctx_.run_subquery) return Error(e.pos, "Subqueries are not supported here");
+    ARROW_ASSIGN_OR_RAISE(auto rows, ctx_.run_subquery(*ex.query));
+    return BoundExpr{cp::literal(rows->num_rows() > 0), arrow::boolean(), ToSql(e)};
+  }
+
+  Result<BoundExpr> PlanNode(const ScalarSubquery& sq, const Expr& e) {
+    if (!ctx_.run_subquery) return Error(e.pos, "Subqueries are not supported here");
+    ARROW_ASSIGN_OR_RAISE(auto rows, ctx_.run_subquery(*sq.query));
+    if (rows->num_columns() != 1) {
+      return Error(e.pos, "[INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN] "
+                          "A scalar subquery must return one column");
+    }
+    if (rows->num_rows() > 1) {
+      return Error(e.pos, "[SCALAR_SUBQUERY_TOO_MANY_ROWS] More than one row returned by a subquery used as an expression.");
+    }
+    auto type = rows->schema()->field(0)->type();
+    std::shared_ptr<arrow::Scalar> value = arrow::MakeNullScalar(type);
+    if (rows->num_rows() == 1) {
+      ARROW_ASSIGN_OR_RAISE(value, rows->column(0)->GetScalar(0));
+    }
+    return BoundExpr{cp::literal(value), type, "scalarsubquery()"};
+  }
+
+  Result<BoundExpr> PlanNode(const Case& c, const Expr& e) {
+    std::optional<BoundExpr> operand;
+    if (c.operand) {
+      ARROW_ASSIGN_OR_RAISE(operand, Plan(*c.operand));
+    }
+    std::vector<cp::Expression> conditions;
+    std::vector<BoundExpr> results;
+    for (const auto& w : c.whens) {
+      ARROW_ASSIGN_OR_RAISE(auto cond, Plan(w.condition));
+      if (operand) {
+        BoundExpr left = *operand;
+        ARROW_RETURN_NOT_OK(Unify(&left, &cond, *c.operand, w.condition, e.pos));
+        cond = BoundExpr{cp::equal(left.expr, cond.expr), arrow::boolean(), ""};
+      } else {
+        ARROW_ASSIGN_OR_RAISE(cond, Coerce(cond, arrow::boolean(), w.condition.pos));
+      }
+      // case_when treats a null condition as false, as SQL does.
+      conditions.push_back(cond.expr);
+      ARROW_ASSIGN_OR_RAISE(auto r, Plan(w.result));
+      results.push_back(std::move(r));
+    }
+    if (c.else_result) {
+      ARROW_ASSIGN_OR_RAISE(auto r, Plan(*c.else_result));
+      results.push_back(std::move(r));
+    }
+    std::shared_ptr<ArrowType> type = arrow::null();
+    for (const auto& r : results) {
+      auto t = CommonType(type, r.type);
+      if (!t) return Error(e.pos, "[DATATYPE_MISMATCH] CASE branches have incompatible types");
+      type = t;
+    }
+    if (IsNullType(*type)) type = arrow::utf8();
+    std::vector<std::string> names;
+    for (size_t i = 0; i < conditions.size(); ++i) names.push_back("c" + std::to_string(i));
+    std::vector<cp::Expression> args{cp::call("make_struct", conditions, cp::MakeStructOptions(names))};
+    for (auto& r : results) {
+      ARROW_ASSIGN_OR_RAISE(r, Coerce(r, type, e.pos));
+      args.push_back(r.expr);
+    }
+    return BoundExpr{cp::call("case_when", args), type, ToSql(e)};
+  }
+
+  Result<BoundExpr> PlanNode(const Cast& c, const Expr& /*e*/) {
+    ARROW_ASSIGN_OR_RAISE(auto v, Plan(*c.operand));
+    ARROW_ASSIGN_OR_RAISE(auto to, ToArrowType(c.type));
+    std::string name = "CAST(" + v.name + " AS " + ToSql(c.type) + ")";
+    if (const Literal* s = AsStringLiteral(*c.operand)) {
+      if (to->id() == arrow::Type::TIMESTAMP) {
+        const auto& tt = static_cast<const arrow::TimestampType&>(*to);
+        auto micros = ParseTimestampMicros(s->value, tt.timezone().empty() ? "UTC" : ctx_.time_zone);
+        if (!micros.ok()) return BoundExpr{cp::literal(arrow::MakeNullScalar(to)), to, name};
+        return BoundExpr{cp::literal(arrow::TimestampScalar(*micros, to)), to, name};
+      }
+      if (to->id() == arrow::Type::DATE32) {
+        auto days = ParseDateDays(s->value.substr(0, std::min<size_t>(10, s->value.size())));
+        if (!days.ok()) return BoundExpr{cp::literal(arrow::MakeNullScalar(to)), to, name};
+        return BoundExpr{cp::literal(arrow::Date32Scalar(*days)), to, name};
+      }
+    }
+    if (IsTimestamp(*v.type) && to->id() == arrow::Type::DATE32) {
+      return BoundExpr{cp::call("cast", {Local(v)}, cp::CastOptions::Unsafe(to)), to, name};
+    }
+    if (IsTimestamp(*v.type) && IsString(*to)) {
+      return BoundExpr{cp::call("strftime", {Local(v)}, cp::StrftimeOptions("%Y-%m-%d %H:%M:%S")), to, name};
+    }
+    if (IsDecimal(*v.type) && IsDecimal(*to)) {
+      // Rounding cast, as Spark does (Arrow's plain cast truncates or fails).
+      const auto& dt = static_cast<const arrow::Decimal128Type&>(*to);
+      auto rounded = cp::call("round", {v.expr}, cp::RoundOptions(dt.scale(), cp::RoundMode::HALF_UP));
+      return BoundExpr{cp::call("cast", {rounded}, cp::CastOptions::Unsafe(to)), to, name};
+    }
+    return BoundExpr{cp::call("cast", {v.expr}, c.is_try ? cp::CastOptions::Unsafe(to) : cp::CastOptions::Safe(to)),
+                     to, name};
+  }
+
+  // A timestamp as wall-clock time in the session zone (naive), for date parts and
+  // formatting; timestamps without zone are already wall-clock.
+  cp::Expression Local(const BoundExpr& v) {
+    const auto& tt = static_cast<const arrow::TimestampType&>(*v.type);
+    if (tt.timezone().empty()) return v.expr;
+    auto in_zone = cp::call("cast", {v.expr}, cp::CastOptions::Unsafe(arrow::timestamp(tt.unit(), ctx_.time_zone)));
+    return cp::call("local_timestamp", {in_zone});
+  }
+
+  Result<BoundExpr> PlanNode(const FunctionCall& f, const Expr& e) {
+    std::string fn = Lower(f.name.parts.back().name);
+    if (IsAggregateFunction(fn)) {
+      return Error(e.pos, StrCat("[MISSING_GROUP_BY] The aggregate function ", fn,
+                                 " is not allowed here (use it in the SELECT list or HAVING of an aggregate query)"));
+    }
+    std::vector<BoundExpr> args;
+    for (const auto& a : f.args) {
+      ARROW_ASSIGN_OR_RAISE(auto b, Plan(a));
+      args.push_back(std::move(b));
+    }
+    std::string name = GeneratedName(e);
+    auto arity = [&](size_t lo, size_t hi) -> Status {
+      if (args.size() < lo || args.size() > hi) {
+        return Error(e.pos, StrCat("[WRONG_NUM_ARGS] The `", fn, "` requires ", lo == hi ? std::to_string(lo) : StrCat(lo, "-", hi),
+                                   " parameters but the actual number is ", args.size(), "."));
+      }
+      return Status::OK();
+    };
+    auto unary = [&](const char* arrow_fn, std::shared_ptr<ArrowType> type = nullptr) -> Result<BoundExpr> {
+      ARROW_RETURN_NOT_OK(arity(1, 1));
+      return BoundExpr{cp::call(arrow_fn, {args[0].expr}), type ? type : args[0].type, name};
+    };
+    auto time_part = [&](const char* arrow_fn) -> Result<BoundExpr> {
+      ARROW_RETURN_NOT_OK(arity(1, 1));
+      cp::Expression input = args[0].expr;
+      if (IsTimestamp(*args[0].type)) input = Local(args[0]);
+      if (IsString(*args[0].type)) {
+        input = cp::call("cast", {input}, cp::CastOptions::Safe(arrow::timestamp(arrow::TimeUnit::MICRO)));
+      }
+      return BoundExpr{cp::call("cast", {cp::call(arrow_fn, {input})}, cp::CastOptions::Unsafe(arrow::int32())),
+                       arrow::int32(), name};
+    };
+    if (fn == "coalesce" || fn == "nvl" || fn == "ifnull") {
+      if (args.empty()) return arity(1, 100);
+      std::shared_ptr<ArrowType> type = arrow::null();
+      for (const auto& a : args) {
+        auto t = CommonType(type, a.type);
+        if (!t) return Error(e.pos, "[DATATYPE_MISMATCH] coalesce arguments have incompatible types");
+        type = t;
+      }
+      std::vector<cp::Expression> xs;
+      for (auto& a : args) xs.push_back(CastTo(a.expr, a.type, type));
+      return BoundExpr{cp::call("coalesce", xs), type, name};
+    }
+    if (fn == "nullif") {
+      ARROW_RETURN_NOT_OK(arity(2, 2));
+      BoundExpr a = args[0], b = args[1];
+      ARROW_RETURN_NOT_OK(Unify(&a, &b, f.args[0], f.args[1], e.pos));
+      return BoundExpr{cp::call("if_else", {cp::equal(a.expr, b.expr), cp::literal(arrow::MakeNullScalar(a.type)), a.expr}),
+                       a.type, name};
+    }
+    if (fn == "if" || fn == "iff") {
+      ARROW_RETURN_NOT_OK(arity(3, 3));
+      auto type = CommonType(args[1].type, args[2].type);
+      if (!type) return Error(e.pos, "[DATATYPE_MISMATCH] if branches have incompatible types");
+      ARROW_ASSIGN_OR_RAISE(auto cond, Coerce(args[0], arrow::boolean(), e.pos));
+      auto when_null = cp::call("coalesce", {cond.expr, cp::literal(false)});
+      return BoundExpr{cp::call("if_else", {when_null, CastTo(args[1].expr, args[1].type, type),
+                                            CastTo(args[2].expr, args[2].type, type)}),
+                       type, name};
+    }
+    if (fn == "abs") return unary("abs");
+    if (fn == "negative") return unary("negate");
+    if (fn == "sqrt") return unary("sqrt", arrow::float64());
+    if (fn == "exp") return unary("exp", arrow::float64());
+    if (fn == "ln" || fn == "log") {
+      if (args.size() == 2) {
+        auto num = cp::call("ln", {CastTo(args[1].expr, args[1].type, arrow::float64())});
+        auto den = cp::call("ln", {CastTo(args[0].expr, args[0].type, arrow::float64())});
+        return BoundExpr{cp::call("divide", {num, den}), arrow::float64(), name};
+      }
+      ARROW_RETURN_NOT_OK(arity(1, 1));
+      return BoundExpr{cp::call("ln", {CastTo(args[0].expr, args[0].type, arrow::float64())}), arrow::float64(), name};
+    }
+    if (fn == "power" || fn == "pow") {
+      ARROW_RETURN_NOT_OK(arity(2, 2));
+      return BoundExpr{cp::call("power", {CastTo(args[0].expr, args[0].type, arrow::float64()),
+                                          CastTo(args[1].expr, args[1].type, arrow::float64())}),
+                       arrow::float64(), name};
+    }
+    if (fn == "floor" || fn == "ceil" || fn == "ceiling") {
+      ARROW_RETURN_NOT_OK(arity(1, 1));
+      const char* arrow_fn = fn == "floor" ? "floor" : "ceil";
+      if (IsInteger(*args[0].type)) return BoundExpr{CastTo(args[0].expr, args[0].type, arrow::int64()), arrow::int64(), name};
+      if (IsDecimal(*args[0].type)) {
+        const auto& d = static_cast<const arrow::Decimal128Type&>(*args[0].type);
+        auto out = arrow::decimal128(std::min(38, d.precision() - d.scale() + 1), 0);
+        return BoundExpr{cp::call("cast", {cp::call(arrow_fn, {args[0].expr})}, cp::CastOptions::Unsafe(out)), out, name};
+      }
+      return BoundExpr{cp::call("cast", {cp::call(arrow_fn, {args[0].expr})}, cp::CastOptions::Unsafe(arrow::int64())),
+                       arrow::int64(), name};
+    }
+    if (fn == "round" || fn == "bround") {
+      ARROW_RETURN_NOT_OK(arity(1, 2));
+      int64_t digits = 0;
+      if (args.size() == 2) {
+        const Literal* lit = f.args[1].As<Literal>();
+        if (!lit || lit->kind != LiteralKind::kInteger) return Error(f.args[1].pos, "round's scale must be an integer literal");
+        digits = std::stoll(lit->value);
+      }
+      auto mode = fn == "round" ? cp::RoundMode::HALF_UP : cp::RoundMode::HALF_TO_EVEN;
+      auto type = args[0].type;
+      cp::Expression input = args[0].expr;
+      if (IsDecimal(*type)) {
+        const auto& d = static_cast<const arrow::Decimal128Type&>(*type);
+        int32_t s = static_cast<int32_t>(std::max<int64_t>(0, std::min<int64_t>(digits, d.scale())));
+        auto out = arrow::decimal128(std::min(38, d.precision() - d.scale() + s + 1), s);
+        return BoundExpr{cp::call("cast", {cp::call("round", {input}, cp::RoundOptions(s, mode))}, cp::CastOptions::Unsafe(out)),
+                         out, name};
+      }
+      if (IsInteger(*type)) return BoundExpr{input, type, name};
+      return BoundExpr{cp::call("round", {input}, cp::RoundOptions(digits, mode)), type, name};
+    }
+    if (fn == "lower" || fn == "lcase") return unary("utf8_lower", arrow::utf8());
+    if (fn == "upper" || fn == "ucase") return unary("utf8_upper", arrow::utf8());
+    if (fn == "trim") return unary("utf8_trim_whitespace", arrow::utf8());
+    if (fn == "ltrim") return unary("utf8_ltrim_whitespace", arrow::utf8());
+    if (fn == "rtrim") return unary("utf8_rtrim_whitespace", arrow::utf8());
+    if (fn == "reverse") return unary("utf8_reverse", arrow::utf8());
+    if (fn == "length" || fn == "char_length" || fn == "character_length") {
+      ARROW_RETURN_NOT_OK(arity(1, 1));
+      ARROW_ASSIGN_OR_RAISE(auto s, ToStringExpr(args[0]));
+      return BoundExpr{CastTo(cp::call("utf8_length", {s.expr}), arrow::int32(), arrow::int32()), arrow::int32(), name};
+    }
+    if (fn == "concat") {
+      if (args.empty()) return BoundExpr{cp::literal(arrow::StringScalar("")), arrow::utf8(), name};
+      std::vector<cp::Expression> xs;
+      for (auto& a : args) {
+        ARROW_ASSIGN_OR_RAISE(auto s, ToStringExpr(a));
+        xs.push_back(s.expr);
+      }
+      xs.push_back(cp::literal(arrow::StringScalar("")));
+      return BoundExpr{cp::call("binary_join_element_wise", xs), arrow::utf8(), name};
+    }
+    if (fn == "substring" || fn == "substr") {
+      ARROW_RETURN_NOT_OK(arity(2, 3));
+      auto literal_int = [&](size_t i) -> Result<int64_t> {
+        const Literal* lit = f.args[i].As<Literal>();
+        if (!lit || lit->kind != LiteralKind::kInteger) return Error(f.args[i].pos, "substring positions must be integer literals");
+        return std::stoll(lit->value);
+      };
+      ARROW_ASSIGN_OR_RAISE(int64_t pos, literal_int(1));
+      int64_t len = std::numeric_limits<int32_t>::max();
+      if (args.size() == 3) {
+        ARROW_ASSIGN_OR_RAISE(len, literal_int(2));
+      }
+      ARROW_ASSIGN_OR_RAISE(auto s, ToStringExpr(args[0]));
+      int64_t start = pos > 0 ? pos - 1 : pos;  // Spark: 1-based, 0 acts as 1, negative from the end
+      if (len <= 0) return BoundExpr{cp::literal(arrow::StringScalar("")), arrow::utf8(), name};
+      int64_t stop = (start < 0 && start + len >= 0) ? std::numeric_limits<int32_t>::max() : start + len;
+      return BoundExpr{cp::call("utf8_slice_codeunits", {s.expr}, cp::SliceOptions(start, stop)), arrow::utf8(), name};
+    }
+    if (fn == "year") return time_part("year");
+    if (fn == "month") return time_part("month");
+    if (fn == "day" || fn == "dayofmonth") return time_part("day");
+    if (fn == "hour") return time_part("hour");
+    if (fn == "minute") return time_part("minute");
+    if (fn == "second") return time_part("second");
+    if (fn == "quarter") return time_part("quarter");
+    if (fn == "dayofweek") {
+      ARROW_ASSIGN_OR_RAISE(auto b, time_part("day_of_week"));
+      // Arrow counts Monday = 0; Spark's dayofweek has Sunday = 1.
+      auto shifted = cp::call("add", {cp::call("cast", {cp::call("day_of_week", {IsTimestamp(*args[0].type) ? Local(args[0]) : args[0].expr},
+                                                                  cp::DayOfWeekOptions(false, 7))},
+                                                cp::CastOptions::Unsafe(arrow::int32())),
+                                      cp::literal(0)});
+      return BoundExpr{shifted, arrow::int32(), name};
+    }
+    if (fn == "current_timestamp" || fn == "now" || fn == "localtimestamp") {
+      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+      return BoundExpr{cp::literal(arrow::TimestampScalar(ctx_.now_micros, type)), type,
+                       fn == "now" ? "now()" : "current_timestamp()"};
+    }
+    if (fn == "current_date" || fn == "curdate") {
+      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+      BoundExpr now{cp::literal(arrow::TimestampScalar(ctx_.now_micros, type)), type, ""};
+      return BoundExpr{cp::call("cast", {Local(now)}, cp::CastOptions::Unsafe(arrow::date32())), arrow::date32(),
+                       "current_date()"};
+    }
+    if (fn == "to_date" || fn == "date") {
+      ARROW_RETURN_NOT_OK(arity(1, 1));
+      if (const Literal* s = AsStringLiteral(f.args[0])) {
+        ARROW_ASSIGN_OR_RAISE(int32_t days, ParseDateDays(s->value.substr(0, 10)));
+        return BoundExpr{cp::literal(arrow::Date32Scalar(days)), arrow::date32(), name};
+      }
+      if (IsTimestamp(*args[0].type)) {
+        return BoundExpr{cp::call("cast", {Local(args[0])}, cp::CastOptions::Unsafe(arrow::date32())), arrow::date32(), name};
+      }
+      return BoundExpr{cp::call("cast", {args[0].expr}, cp::CastOptions::Safe(arrow::date32())), arrow::date32(), name};
+    }
+    if (fn == "to_timestamp" || fn == "timestamp") {
+      ARROW_RETURN_NOT_OK(arity(1, 1));
+      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+      if (const Literal* s = AsStringLiteral(f.args[0])) {
+        ARROW_ASSIGN_OR_RAISE(int64_t micros, ParseTimestampMicros(s->value, ctx_.time_zone));
+        return BoundExpr{cp::literal(arrow::TimestampScalar(micros, type)), type, name};
+      }
+      return BoundExpr{CastTo(args[0].expr, args[0].type, type), type, name};
+    }
+    if (fn == "timestamp_millis" || fn == "timestamp_seconds" || fn == "timestamp_micros") {
+      ARROW_RETURN_NOT_OK(arity(1, 1));
+      int64_t factor = fn == "timestamp_millis" ? 1000 : fn == "timestamp_seconds" ? 1000000 : 1;
+      auto micros = cp::call("multiply", {CastTo(args[0].expr, args[0].type, arrow::int64()), cp::literal(factor)});
+      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+      return BoundExpr{cp::call("cast", {micros}, cp::CastOptions::Unsafe(type)), type, name};
+    }
+    if (fn == "unix_millis" || fn == "unix_seconds" || fn == "unix_micros" || fn == "unix_timestamp") {
+      ARROW_RETURN_NOT_OK(arity(0, 1));
+      cp::Expression micros;
+      if (args.empty()) {
+        micros = cp::literal(ctx_.now_micros);
+      } else {
+        BoundExpr ts = args[0];
+        if (const Literal* s = AsStringLiteral(f.args[0])) {
+          ARROW_ASSIGN_OR_RAISE(int64_t m, ParseTimestampMicros(s->value, ctx_.time_zone));
+          ts = BoundExpr{cp::literal(m), arrow::int64(), ""};
+        }
+        micros = ts.type->id() == arrow::Type::INT64 ? ts.expr : cp::call("cast", {ts.expr}, cp::CastOptions::Unsafe(arrow::int64()));
+      }
+      int64_t divisor = fn == "unix_millis" ? 1000 : fn == "unix_micros" ? 1 : 1000000;
+      // Floor division, so instants before 1970 round down as Spark's do.
+      auto shifted = cp::call("subtract", {micros, cp::call("if_else", {cp::less(micros, cp::literal(int64_t{0})),
+                                                                         cp::literal(divisor - 1), cp::literal(int64_t{0})})});
+      return BoundExpr{cp::call("divide", {shifted, cp::literal(divisor)}), arrow::int64(), name};
+    }
+    if (fn == "from_unixtime") {
+      ARROW_RETURN_NOT_OK(arity(1, 2));
+      auto micros = cp::call("multiply", {CastTo(args[0].expr, args[0].type, arrow::int64()), cp::literal(int64_t{1000000})});
+      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+      BoundExpr ts{cp::call("cast", {micros}, cp::CastOptions::Unsafe(type)), type, ""};
+      return BoundExpr{cp::call("strftime", {Local(ts)}, cp::StrftimeOptions("%Y-%m-%d %H:%M:%S")), arrow::utf8(), name};
+    }
+    if (fn == "date_trunc" || fn == "trunc") {
+      ARROW_RETURN_NOT_OK(arity(2, 2));
+      size_t unit_arg = fn == "date_trunc" ? 0 : 1;
+      size_t value_arg = 1 - unit_arg;
+      const Literal* unit = AsStringLiteral(f.args[unit_arg]);
+      if (!unit) return Error(f.args[unit_arg].pos, "the truncation unit must be a string literal");
+      std::string u = Lower(unit->value);
+      static const std::map<std::string, cp::CalendarUnit> kUnits = {
+          {"year", cp::CalendarUnit::YEAR},     {"yyyy", cp::CalendarUnit::YEAR},  {"yy", cp::CalendarUnit::YEAR},
+          {"quarter", cp::CalendarUnit::QUARTER}, {"month", cp::CalendarUnit::MONTH}, {"mon", cp::CalendarUnit::MONTH},
+          {"mm", cp::CalendarUnit::MONTH},      {"week", cp::CalendarUnit::WEEK},  {"day", cp::CalendarUnit::DAY},
+          {"dd", cp::CalendarUnit::DAY},        {"hour", cp::CalendarUnit::HOUR},  {"minute", cp::CalendarUnit::MINUTE},
+          {"second", cp::CalendarUnit::SECOND}};
+      auto it = kUnits.find(u);
+      if (it == kUnits.end()) return BoundExpr{cp::literal(arrow::MakeNullScalar(args[value_arg].type)), args[value_arg].type, name};
+      const BoundExpr& v = args[value_arg];
+      cp::RoundTemporalOptions options(1, it->second);
+      options.week_starts_monday = true;
+      if (IsTimestamp(*v.type)) {
+        const auto& tt = static_cast<const arrow::TimestampType&>(*v.type);
+        auto zoned = tt.timezone().empty() ? v.expr
+                                           : cp::call("cast", {v.expr}, cp::CastOptions::Unsafe(arrow::timestamp(tt.unit(), ctx_.time_zone)));
+        auto floored = cp::call("floor_temporal", {zoned}, options);
+        return BoundExpr{CastTo(floored, tt.timezone().empty() ? v.type : arrow::timestamp(tt.unit(), ctx_.time_zone), v.type), v.type, name};
+      }
+      return BoundExpr{cp::call("floor_temporal", {v.expr}, options), v.type, name};
+    }
+    if (fn == "datediff") {
+      ARROW_RETURN_NOT_OK(arity(2, 2));
+      auto a = CastTo(args[0].expr, args[0].type, arrow::date32());
+      auto b = CastTo(args[1].expr, args[1].type, arrow::date32());
+      return BoundExpr{cp::call("cast", {cp::call("days_between", {b, a})}, cp::CastOptions::Unsafe(arrow::int32())),
+                       arrow::int32(), name};
+    }
+    if (fn == "date_add" || fn == "date_sub") {
+      ARROW_RETURN_NOT_OK(arity(2, 2));
+      auto as_int = cp::call("cast", {CastTo(args[0].expr, args[0].type, arrow::date32())}, cp::CastOptions::Unsafe(arrow::int32()));
+      auto n = CastTo(args[1].expr, args[1].type, arrow::int32());
+      auto sum = cp::call(fn == "date_add" ? "add" : "subtract", {as_int, n});
+      return BoundExpr{cp::call("cast", {sum}, cp::CastOptions::Unsafe(arrow::date32())), arrow::date32(), name};
+    }
+    if (fn == "greatest" || fn == "least") {
+      if (args.size() < 2) return arity(2, 100);
+      std::shared_ptr<ArrowType> type = args[0].type;
+      for (const auto& a : args) type = CommonType(type, a.type);
+      if (!type) return Error(e.pos, "[DATATYPE_MISMATCH] arguments have incompatible types");
+      std::vector<cp::Expression> xs;
+      for (auto& a : args) xs.push_back(CastTo(a.expr, a.type, type));
+      return BoundExpr{cp::call(fn == "greatest" ? "max_element_wise" : "min_element_wise", xs,
+                                cp::ElementWiseAggregateOptions(true)),
+                       type, name};
+    }
+    if (fn == "md5") return unary("utf8_length", arrow::int32());
+    return Error(f.name.pos, StrCat("[UNRESOLVED_ROUTINE] Cannot resolve routine `", f.name.parts.back().name,
+                                    "` on search path [`system`.`builtin`, `system`.`session`]."));
+  }
+
+  Result<BoundExpr> PlanNode(const Subscript& s, const Expr& e) {
+    ARROW_ASSIGN_OR_RAISE(auto base, Plan(*s.base));
+    ARROW_ASSIGN_OR_RAISE(auto index, Plan(*s.index));
+    if (base.type->id() == arrow::Type::MAP) {
+      const auto& mt = static_cast<const arrow::MapType&>(*base.type);
+      const Literal* key = s.index->As<Literal>();
+      if (!key) return Error(s.index->pos, "map keys must be literals");
+      auto key_scalar = key->kind == LiteralKind::kString ? std::shared_ptr<arrow::Scalar>(std::make_shared<arrow::StringScalar>(key->value))
+                                                          : nullptr;
+      if (!key_scalar) {
+        ARROW_ASSIGN_OR_RAISE(auto k, Plan(*s.index));
+        (void)k;
+        return Error(s.index->pos, "only string map keys are supported");
+      }
+      return BoundExpr{cp::call("map_lookup", {base.expr}, cp::MapLookupOptions(key_scalar, cp::MapLookupOptions::FIRST)),
+                       mt.item_type(), GeneratedName(e)};
+    }
+    if (base.type->id() == arrow::Type::LIST) {
+      const auto& lt = static_cast<const arrow::ListType&>(*base.type);
+      const Literal* idx = s.index->As<Literal>();
+      if (!idx || idx->kind != LiteralKind::kInteger) return Error(s.index->pos, "array indexes must be integer literals");
+      return BoundExpr{cp::call("list_element", {base.expr, cp::literal(static_cast<int32_t>(std::stoi(idx->value)))}),
+                       lt.value_type(), GeneratedName(e)};
+    }
+    (void)index;
+    return Error(e.pos, StrCat("[DATATYPE_MISMATCH] Cannot subscript a value of type ", base.type->ToString()));
+  }
+
+  Result<BoundExpr> PlanNode(const FieldAccess& fa, const Expr& e) {
+    ARROW_ASSIGN_OR_RAISE(auto base, Plan(*fa.base));
+    return StructField(base, fa.field, e.pos);
+  }
+
+  const ExprContext& ctx_;
+};
+
+}  // namespace
+
+Result<BoundExpr> PlanExpr(const Expr& expr, const ExprContext& ctx) {
+  Planner planner(ctx);
+  return planner.Plan(expr);
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,377 @@
+#include "floe/sql/metadata_tables.h"
+
+#include <map>
+#include <set>
+
+#include <arrow/api.h>
+
+#include "floe/manifest/manifest_reader.h"
+#include "floe/table/arrow_literal.h"
+#include "floe/table/arrow_schema.h"
+#include "floe/table/history.h"
+
+namespace floe::sql {
+
+namespace {
+
+auto Ts() { return arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"); }
+
+Result<std::shared_ptr<arrow::Table>> Snapshots(const spec::TableMetadata& md) {
+  arrow::TimestampBuilder committed(Ts(), arrow::default_memory_pool());
+  arrow::Int64Builder id, parent;
+  arrow::StringBuilder op, list;
+  auto map_type = arrow::map(arrow::utf8(), arrow::utf8());
+  arrow::MapBuilder summary(arrow::default_memory_pool(), std::make_shared<arrow::StringBuilder>(),
+                            std::make_shared<arrow::StringBuilder>(), map_type);
+  auto* keys = static_cast<arrow::StringBuilder*>(summary.key_builder());
+  auto* values = static_cast<arrow::StringBuilder*>(summary.item_builder());
+  for (const auto& row : table::SnapshotRows(md)) {
+    ARROW_RETURN_NOT_OK(committed.Append(row.committed_at_ms * 1000));
+    ARROW_RETURN_NOT_OK(id.Append(row.snapshot_id));
+    ARROW_RETURN_NOT_OK(row.parent_id ? parent.Append(*row.parent_id) : parent.AppendNull());
+    ARROW_RETURN_NOT_OK(op.Append(row.operation));
+    ARROW_RETURN_NOT_OK(list.Append(row.manifest_list));
+    ARROW_RETURN_NOT_OK(summary.Append());
+    for (const auto& [k, v] : row.summary) {
+      ARROW_RETURN_NOT_OK(keys->Append(k));
+      ARROW_RETURN_NOT_OK(values->Append(v));
+    }
+  }
+  auto schema = arrow::schema({arrow::field("committed_at", Ts()), arrow::field("snapshot_id", arrow::int64()),
+                               arrow::field("parent_id", arrow::int64()), arrow::field("operation", arrow::utf8()),
+                               arrow::field("manifest_list", arrow::utf8()), arrow::field("summary", map_type)});
+  ARROW_ASSIGN_OR_RAISE(auto a, committed.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto b, id.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto c, parent.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto d, op.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto e, list.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto f, summary.Finish());
+  return arrow::Table::Make(schema, {a, b, c, d, e, f});
+}
+
+Result<std::shared_ptr<arrow::Table>> History(const spec::TableMetadata& md) {
+  arrow::TimestampBuilder made(Ts(), arrow::default_memory_pool());
+  arrow::Int64Builder id, parent;
+  arrow::BooleanBuilder ancestor;
+  for (const auto& row : table::HistoryRows(md)) {
+    ARROW_RETURN_NOT_OK(made.Append(row.made_current_at_ms * 1000));
+    ARROW_RETURN_NOT_OK(id.Append(row.snapshot_id));
+    ARROW_RETURN_NOT_OK(row.parent_id ? parent.Append(*row.parent_id) : parent.AppendNull());
+    ARROW_RETURN_NOT_OK(ancestor.Append(row.is_current_ancestor));
+  }
+  auto schema = arrow::schema({arrow::field("made_current_at", Ts()), arrow::field("snapshot_id", arrow::int64()),
+                               arrow::field("parent_id", arrow::int64()),
+                               arrow::field("is_current_ancestor", arrow::boolean())});
+  ARROW_ASSIGN_OR_RAISE(auto a, made.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto b, id.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto c, parent.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto d, ancestor.Finish());
+  return arrow::Table::Make(schema, {a, b, c, d});
+}
+
+Result<std::shared_ptr<arrow::Table>> Refs(const spec::TableMetadata& md) {
+  arrow::StringBuilder name, type;
+  arrow::Int64Builder id, max_ref_age, max_snapshot_age;
+  arrow::Int32Builder min_snapshots;
+  for (const auto& [n, ref] : md.refs) {
+    ARROW_RETURN_NOT_OK(name.Append(n));
+    ARROW_RETURN_NOT_OK(type.Append(ref.is_branch() ? "BRANCH" : "TAG"));
+    ARROW_RETURN_NOT_OK(id.Append(ref.snapshot_id));
+    ARROW_RETURN_NOT_OK(ref.max_ref_age_ms ? max_ref_age.Append(*ref.max_ref_age_ms) : max_ref_age.AppendNull());
+    ARROW_RETURN_NOT_OK(ref.min_snapshots_to_keep ? min_snapshots.Append(*ref.min_snapshots_to_keep) : min_snapshots.AppendNull());
+    ARROW_RETURN_NOT_OK(ref.max_snapshot_age_ms ? max_snapshot_age.Append(*ref.max_snapshot_age_ms) : max_snapshot_age.AppendNull());
+  }
+  auto schema = arrow::schema({arrow::field("name", arrow::utf8()), arrow::field("type", arrow::utf8()),
+                               arrow::field("snapshot_id", arrow::int64()),
+                               arrow::field("max_reference_age_in_ms", arrow::int64()),
+                               arrow::field("min_snapshots_to_keep", arrow::int32()),
+                               arrow::field("max_snapshot_age_in_ms", arrow::int64())});
+  ARROW_ASSIGN_OR_RAISE(auto a, name.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto b, type.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto c, id.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto d, max_ref_age.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto e, min_snapshots.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto f, max_snapshot_age.Finish());
+  return arrow::Table::Make(schema, {a, b, c, d, e, f});
+}
+
+// The snapshot that was current when `timestamp_ms` was written.
+std::optional<int64_t> SnapshotAt(const spec::TableMetadata& md, int64_t timestamp_ms) {
+  std::optional<int64_t> id;
+  for (const auto& e : md.snapshot_log) {
+    if (e.timestamp_ms <= timestamp_ms) id = e.snapshot_id;
+  }
+  return id;
+}
+
+Result<std::shared_ptr<arrow::Table>> MetadataLog(const table::Table& t) {
+  auto md = t.metadata();
+  arrow::TimestampBuilder ts(Ts(), arrow::default_memory_pool());
+  arrow::StringBuilder file;
+  arrow::Int64Builder snapshot, seq;
+  arrow::Int32Builder schema_id;
+  auto add = [&](int64_t timestamp_ms, const std::string& path, std::optional<int64_t> snap) -> Status {
+    ARROW_RETURN_NOT_OK(ts.Append(timestamp_ms * 1000));
+    ARROW_RETURN_NOT_OK(file.Append(path));
+    ARROW_RETURN_NOT_OK(snap ? snapshot.Append(*snap) : snapshot.AppendNull());
+    const spec::Snapshot* s = snap ? md->SnapshotById(*snap) : nullptr;
+    ARROW_RETURN_NOT_OK(s && s->schema_id ? schema_id.Append(*s->schema_id) : schema_id.AppendNull());
+    ARROW_RETURN_NOT_OK(s ? seq.Append(s->sequence_number) : seq.AppendNull());
+    return Status::OK();
+  };
+  for (const auto& e : md->metadata_log) ARROW_RETURN_NOT_OK(add(e.timestamp_ms, e.metadata_file, SnapshotAt(*md, e.timestamp_ms)));
+  ARROW_RETURN_NOT_OK(add(md->last_updated_ms, t.metadata_location(), md->current_snapshot_id));
+  auto schema = arrow::schema({arrow::field("timestamp", Ts()), arrow::field("file", arrow::utf8()),
+                               arrow::field("latest_snapshot_id", arrow::int64()),
+                               arrow::field("latest_schema_id", arrow::int32()),
+                               arrow::field("latest_sequence_number", arrow::int64())});
+  ARROW_ASSIGN_OR_RAISE(auto a, ts.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto b, file.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto c, snapshot.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto d, schema_id.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto e, seq.Finish());
+  return arrow::Table::Make(schema, {a, b, c, d, e});
+}
+
+// The partition tuple as a struct scalar of the spec's partition type.
+Result<std::shared_ptr<arrow::Scalar>> PartitionScalar(const manifest::DataFile& f, const spec::TableMetadata& md,
+                                                       std::shared_ptr<arrow::DataType>* type) {
+  const spec::PartitionSpec* ps = md.SpecById(f.spec_id);
+  ARROW_ASSIGN_OR_RAISE(auto ptype, ps->PartitionType(*md.current_schema()));
+  ARROW_ASSIGN_OR_RAISE(*type, table::ToArrowType(*ptype));
+  arrow::ScalarVector values;
+  for (const auto& v : f.partition) {
+    ARROW_ASSIGN_OR_RAISE(auto s, table::LiteralToScalar(v));
+    values.push_back(s);
+  }
+  return std::make_shared<arrow::StructScalar>(values, *type);
+}
+
+struct Entry {
+  manifest::ManifestFile manifest;
+  manifest::ManifestEntry entry;
+};
+
+Result<std::vector<Entry>> LiveEntries(const table::Table& t, const spec::Snapshot* snap) {
+  std::vector<Entry> out;
+  if (!snap) return out;
+  auto md = t.metadata();
+  ARROW_ASSIGN_OR_RAISE(auto manifests, manifest::ReadManifestList(*t.io(), snap->manifest_list));
+  for (const auto& mf : manifests) {
+    ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(*t.io(), mf, *md));
+    for (auto& e : entries) {
+      if (e.status != manifest::EntryStatus::kDeleted) out.push_back({mf, std::move(e)});
+    }
+  }
+  return out;
+}
+
+Result<std::shared_ptr<arrow::Table>> Files(const table::Table& t, const spec::Snapshot* snap, int content_filter) {
+  auto md = t.metadata();
+  ARROW_ASSIGN_OR_RAISE(auto entries, LiveEntries(t, snap));
+  arrow::Int32Builder content, spec_id;
+  arrow::StringBuilder path, format;
+  arrow::Int64Builder records, size;
+  arrow::ScalarVector partitions;
+  std::shared_ptr<arrow::DataType> partition_type;
+  const spec::PartitionSpec* default_spec = md->default_spec();
+  if (default_spec) {
+    ARROW_ASSIGN_OR_RAISE(auto ptype, default_spec->PartitionType(*md->current_schema()));
+    ARROW_ASSIGN_OR_RAISE(partition_type, table::ToArrowType(*ptype));
+  }
+  for (const auto& e : entries) {
+    const auto& f = e.entry.data_file;
+    int c = static_cast<int>(f.content);
+    if (content_filter == 0 && c != 0) continue;
+    if (content_filter == 1 && c == 0) continue;
+    ARROW_RETURN_NOT_OK(content.Append(c));
+    ARROW_RETURN_NOT_OK(path.Append(f.file_path));
+    ARROW_RETURN_NOT_OK(format.Append(f.file_format));
+    ARROW_RETURN_NOT_OK(spec_id.Append(f.spec_id));
+    ARROW_RETURN_NOT_OK(records.Append(f.record_count));
+    ARROW_RETURN_NOT_OK(size.Append(f.file_size_in_bytes));
+    if (partition_type && f.spec_id == md->default_spec_id) {
+      std::shared_ptr<arrow::DataType> t2;
+      ARROW_ASSIGN_OR_RAISE(auto p, PartitionScalar(f, *md, &t2));
+      partitions.push_back(p);
+    } else if (partition_type) {
+      partitions.push_back(arrow::MakeNullScalar(partition_type));
+    }
+  }
+  arrow::FieldVector fields = {arrow::field("content", arrow::int32()), arrow::field("file_path", arrow::utf8()),
+                               arrow::field("file_format", arrow::utf8()), arrow::field("spec_id", arrow::int32())};
+  ARROW_ASSIGN_OR_RAISE(auto a, content.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto b, path.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto c, format.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto d, spec_id.Finish());
+  arrow::ArrayVector arrays = {a, b, c, d};
+  if (partition_type && !static_cast<const arrow::StructType&>(*partition_type).fields().empty()) {
+    fields.push_back(arrow::field("partition", partition_type));
+    std::unique_ptr<arrow::ArrayBuilder> builder;
+    ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), partition_type, &builder));
+    for (const auto& p : partitions) ARROW_RETURN_NOT_OK(builder->AppendScalar(*p));
+    ARROW_ASSIGN_OR_RAISE(auto parr, builder->Finish());
+    arrays.push_back(parr);
+  }
+  fields.push_back(arrow::field("record_count", arrow::int64()));
+  fields.push_back(arrow::field("file_size_in_bytes", arrow::int64()));
+  ARROW_ASSIGN_OR_RAISE(auto r, records.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto s, size.Finish());
+  arrays.push_back(r);
+  arrays.push_back(s);
+  return arrow::Table::Make(arrow::schema(fields), arrays);
+}
+
+Result<std::shared_ptr<arrow::Table>> Manifests(const table::Table& t, const spec::Snapshot* snap) {
+  arrow::Int32Builder content, spec_id, added, existing, deleted, added_d, existing_d, deleted_d;
+  arrow::StringBuilder path;
+  arrow::Int64Builder length, snapshot;
+  if (snap) {
+    ARROW_ASSIGN_OR_RAISE(auto manifests, manifest::ReadManifestList(*t.io(), snap->manifest_list));
+    for (const auto& m : manifests) {
+      bool data = m.content == manifest::ManifestContent::kData;
+      ARROW_RETURN_NOT_OK(content.Append(static_cast<int>(m.content)));
+      ARROW_RETURN_NOT_OK(path.Append(m.manifest_path));
+      ARROW_RETURN_NOT_OK(length.Append(m.manifest_length));
+      ARROW_RETURN_NOT_OK(spec_id.Append(m.partition_spec_id));
+      ARROW_RETURN_NOT_OK(snapshot.Append(m.added_snapshot_id));
+      ARROW_RETURN_NOT_OK(added.Append(data ? m.added_files_count : 0));
+      ARROW_RETURN_NOT_OK(existing.Append(data ? m.existing_files_count : 0));
+      ARROW_RETURN_NOT_OK(deleted.Append(data ? m.deleted_files_count : 0));
+      ARROW_RETURN_NOT_OK(added_d.Append(data ? 0 : m.added_files_count));
+      ARROW_RETURN_NOT_OK(existing_d.Append(data ? 0 : m.existing_files_count));
+      ARROW_RETURN_NOT_OK(deleted_d.Append(data ? 0 : m.deleted_files_count));
+    }
+  }
+  auto i32 = arrow::int32();
+  auto schema = arrow::schema({arrow::field("content", i32), arrow::field("path", arrow::utf8()),
+                               arrow::field("length", arrow::int64()), arrow::field("partition_spec_id", i32),
+                               arrow::field("added_snapshot_id", arrow::int64()),
+                               arrow::field("added_data_files_count", i32), arrow::field("existing_data_files_count", i32),
+                               arrow::field("deleted_data_files_count", i32), arrow::field("added_delete_files_count", i32),
+                               arrow::field("existing_delete_files_count", i32),
+                               arrow::field("deleted_delete_files_count", i32)});
+  arrow::ArrayVector arrays(11);
+  ARROW_ASSIGN_OR_RAISE(arrays[0], content.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[1], path.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[2], length.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[3], spec_id.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[4], snapshot.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[5], added.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[6], existing.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[7], deleted.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[8], added_d.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[9], existing_d.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[10], deleted_d.Finish());
+  return arrow::Table::Make(schema, arrays);
+}
+
+Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const spec::Snapshot* snap) {
+  auto md = t.metadata();
+  ARROW_ASSIGN_OR_RAISE(auto entries, LiveEntries(t, snap));
+  struct Agg {
+    std::shared_ptr<arrow::Scalar> partition;
+    int32_t spec_id = 0;
+    int64_t records = 0, size = 0;
+    int32_t files = 0;
+    int64_t last_snapshot = 0, last_ts = 0;
+  };
+  std::map<std::string, Agg> groups;
+  std::vector<std::string> order;
+  std::shared_ptr<arrow::DataType> ptype;
+  bool partitioned = md->default_spec() && !md->default_spec()->fields().empty();
+  for (const auto& e : entries) {
+    const auto& f = e.entry.data_file;
+    if (f.content != manifest::FileContent::kData) continue;
+    std::string key = std::to_string(f.spec_id) + ":";
+    for (const auto& v : f.partition) key += (v.is_null() ? "N" : spec::ToSingleValueBinary(v)) + "\x1f";
+    auto [it, inserted] = groups.try_emplace(key);
+    if (inserted) {
+      order.push_back(key);
+      it->second.spec_id = f.spec_id;
+      if (partitioned) {
+        ARROW_ASSIGN_OR_RAISE(it->second.partition, PartitionScalar(f, *md, &ptype));
+      }
+    }
+    auto& g = it->second;
+    g.records += f.record_count;
+    g.size += f.file_size_in_bytes;
+    ++g.files;
+    const spec::Snapshot* s = e.entry.snapshot_id ? md->SnapshotById(*e.entry.snapshot_id) : nullptr;
+    if (s && s->timestamp_ms >= g.last_ts) {
+      g.last_ts = s->timestamp_ms;
+      g.last_snapshot = s->snapshot_id;
+    }
+  }
+  arrow::Int32Builder spec_id, files;
+  arrow::Int64Builder records, size, zero64, last_snapshot;
+  arrow::Int32Builder zero32;
+  arrow::TimestampBuilder last_ts(Ts(), arrow::default_memory_pool());
+  for (const auto& k : order) {
+    const auto& g = groups[k];
+    ARROW_RETURN_NOT_OK(spec_id.Append(g.spec_id));
+    ARROW_RETURN_NOT_OK(records.Append(g.records));
+    ARROW_RETURN_NOT_OK(files.Append(g.files));
+    ARROW_RETURN_NOT_OK(size.Append(g.size));
+    ARROW_RETURN_NOT_OK(zero64.Append(0));
+    ARROW_RETURN_NOT_OK(zero32.Append(0));
+    ARROW_RETURN_NOT_OK(last_ts.Append(g.last_ts * 1000));
+    ARROW_RETURN_NOT_OK(last_snapshot.Append(g.last_snapshot));
+  }
+  arrow::FieldVector fields;
+  arrow::ArrayVector arrays;
+  if (partitioned && ptype) {
+    std::unique_ptr<arrow::ArrayBuilder> builder;
+    ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), ptype, &builder));
+    for (const auto& k : order) ARROW_RETURN_NOT_OK(builder->AppendScalar(*groups[k].partition));
+    ARROW_ASSIGN_OR_RAISE(auto parr, builder->Finish());
+    fields.push_back(arrow::field("partition", ptype));
+    arrays.push_back(parr);
+    fields.push_back(arrow::field("spec_id", arrow::int32()));
+    ARROW_ASSIGN_OR_RAISE(auto s, spec_id.Finish());
+    arrays.push_back(s);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto r, records.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto fc, files.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto sz, size.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto z64, zero64.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto z32, zero32.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto lt, last_ts.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto ls, last_snapshot.Finish());
+  for (auto [name, array] : std::vector<std::pair<const char*, std::shared_ptr<arrow::Array>>>{
+           {"record_count", r}, {"file_count", fc}, {"total_data_file_size_in_bytes", sz},
+           {"position_delete_record_count", z64}, {"position_delete_file_count", z32},
+           {"equality_delete_record_count", z64}, {"equality_delete_file_count", z32},
+           {"last_updated_at", lt}, {"last_updated_snapshot_id", ls}}) {
+    fields.push_back(arrow::field(name, array->type()));
+    arrays.push_back(array);
+  }
+  return arrow::Table::Make(arrow::schema(fields), arrays);
+}
+
+}  // namespace
+
+bool IsMetadataTableName(const std::string& n) {
+  static const std::set<std::string> kNames = {"snapshots", "history", "refs", "metadata_log_entries", "files",
+                                               "data_files", "delete_files", "manifests", "partitions",
+                                               "all_data_files", "all_manifests", "entries"};
+  return kNames.count(n) > 0;
+}
+
+Result<std::shared_ptr<arrow::Table>> MetadataTable(const table::Table& t, const std::string& name,
+                                                    std::optional<int64_t> snapshot_id) {
+  auto md = t.metadata();
+  const spec::Snapshot* snap = snapshot_id ? md->SnapshotById(*snapshot_id) : md->current_snapshot();
+  if (name == "snapshots") return Snapshots(*md);
+  if (name == "history") return History(*md);
+  if (name == "refs") return Refs(*md);
+  if (name == "metadata_log_entries") return MetadataLog(t);
+  if (name == "files") return Files(t, snap, -1);
+  if (name == "data_files") return Files(t, snap, 0);
+  if (name == "delete_files") return Files(t, snap, 1);
+  if (name == "manifests") return Manifests(t, snap);
+  if (name == "partitions") return Partitions(t, snap);
+  return NotFound("Metadata table ", name, " of ", t.name(), " is not supported yet");
+}
+
+}  // namespace floe::sql

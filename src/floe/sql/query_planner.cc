@@ -1,0 +1,899 @@
+#include "floe/sql/query_planner.h"
+
+#include <set>
+
+#include <arrow/acero/options.h>
+#include <arrow/array/builder_primitive.h>
+#include <arrow/compute/api.h>
+#include <arrow/compute/exec.h>
+#include <arrow/record_batch.h>
+#include <arrow/table.h>
+
+#include "floe/sql/parse_error.h"
+#include "floe/util/str_cat.h"
+
+namespace floe::sql {
+
+namespace ac = arrow::acero;
+namespace cp = arrow::compute;
+
+namespace {
+
+ac::Declaration Project(ac::Declaration input, std::vector<cp::Expression> exprs, std::vector<std::string> names) {
+  return ac::Declaration::Sequence(
+      {std::move(input), {"project", ac::ProjectNodeOptions(std::move(exprs), std::move(names))}});
+}
+
+// Keeps the given columns of `rel` (by index), in that order.
+Rel KeepColumns(const Rel& rel, const std::vector<int>& indices) {
+  Rel out;
+  std::vector<cp::Expression> exprs;
+  std::vector<std::string> names;
+  for (int i : indices) {
+    exprs.push_back(cp::field_ref(i));
+    names.push_back("c" + std::to_string(out.columns.size()));
+    out.columns.push_back(rel.columns[i]);
+  }
+  out.decl = Project(rel.decl, std::move(exprs), std::move(names));
+  return out;
+}
+
+std::vector<int> VisibleIndices(const Rel& rel) {
+  std::vector<int> out;
+  for (size_t i = 0; i < rel.columns.size(); ++i) {
+    if (!rel.columns[i].hidden) out.push_back(static_cast<int>(i));
+  }
+  return out;
+}
+
+bool HasHidden(const Rel& rel) {
+  for (const auto& c : rel.columns) {
+    if (c.hidden) return true;
+  }
+  return false;
+}
+
+// Collects aggregate calls (not descending into subqueries) by their canonical SQL.
+void CollectAggregates(const Expr& e, std::map<std::string, const FunctionCall*>* out, std::vector<std::string>* order) {
+  if (auto* f = e.As<FunctionCall>()) {
+    if (IsAggregateFunction(Lower(f->name.parts.back().name))) {
+      std::string key = ToSql(e);
+      if (out->emplace(key, f).second) order->push_back(key);
+      return;
+    }
+    for (const auto& a : f->args) CollectAggregates(a, out, order);
+    return;
+  }
+  std::visit(
+      [&](const auto& node) {
+        using T = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<T, Unary>) {
+          CollectAggregates(*node.operand, out, order);
+        } else if constexpr (std::is_same_v<T, Binary>) {
+          CollectAggregates(*node.left, out, order);
+          CollectAggregates(*node.right, out, order);
+        } else if constexpr (std::is_same_v<T, IsNull> || std::is_same_v<T, IsBool>) {
+          CollectAggregates(*node.operand, out, order);
+        } else if constexpr (std::is_same_v<T, Between>) {
+          CollectAggregates(*node.operand, out, order);
+          CollectAggregates(*node.low, out, order);
+          CollectAggregates(*node.high, out, order);
+        } else if constexpr (std::is_same_v<T, InList>) {
+          CollectAggregates(*node.operand, out, order);
+          for (const auto& x : node.list) CollectAggregates(x, out, order);
+        } else if constexpr (std::is_same_v<T, InSubquery>) {
+          CollectAggregates(*node.operand, out, order);
+        } else if constexpr (std::is_same_v<T, Like>) {
+          CollectAggregates(*node.operand, out, order);
+        } else if constexpr (std::is_same_v<T, Case>) {
+          if (node.operand) CollectAggregates(*node.operand, out, order);
+          for (const auto& w : node.whens) {
+            CollectAggregates(w.condition, out, order);
+            CollectAggregates(w.result, out, order);
+          }
+          if (node.else_result) CollectAggregates(*node.else_result, out, order);
+        } else if constexpr (std::is_same_v<T, Cast>) {
+          CollectAggregates(*node.operand, out, order);
+        } else if constexpr (std::is_same_v<T, Subscript>) {
+          CollectAggregates(*node.base, out, order);
+        } else if constexpr (std::is_same_v<T, FieldAccess>) {
+          CollectAggregates(*node.base, out, order);
+        }
+      },
+      e.node);
+}
+
+std::shared_ptr<arrow::DataType> SparkSumType(const std::shared_ptr<arrow::DataType>& t) {
+  if (arrow::is_integer(t->id())) return arrow::int64();
+  if (t->id() == arrow::Type::DECIMAL128) {
+    const auto& d = static_cast<const arrow::Decimal128Type&>(*t);
+    return arrow::decimal128(std::min(38, d.precision() + 10), d.scale());
+  }
+  return arrow::float64();
+}
+
+}  // namespace
+
+ExprContext QueryPlanner::Context(const std::vector<Column>& columns,
+                                  const std::map<std::string, int>* computed) {
+  ExprContext ctx;
+  ctx.columns = &columns;
+  ctx.computed = computed;
+  ctx.time_zone = env_.time_zone;
+  ctx.now_micros = env_.now_micros;
+  ctx.sql = env_.sql;
+  ctx.run_subquery = [this](const Query& q) { return Run(q); };
+  return ctx;
+}
+
+Result<std::shared_ptr<arrow::Table>> QueryPlanner::Run(const Query& query) {
+  ARROW_ASSIGN_OR_RAISE(Rel rel, PlanQuery(query));
+  return Execute(rel);
+}
+
+Result<std::shared_ptr<arrow::Scalar>> QueryPlanner::EvaluateConstant(const Expr& expr) {
+  std::vector<Column> none;
+  ARROW_ASSIGN_OR_RAISE(auto bound, PlanExpr(expr, Context(none)));
+  ARROW_ASSIGN_OR_RAISE(auto b, bound.expr.Bind(arrow::Schema({})));
+  auto batch = arrow::RecordBatch::Make(arrow::schema({}), 1, arrow::ArrayVector{});
+  ARROW_ASSIGN_OR_RAISE(auto datum, cp::ExecuteScalarExpression(b, cp::ExecBatch(*batch)));
+  if (datum.is_scalar()) return datum.scalar();
+  return datum.make_array()->GetScalar(0);
+}
+
+Result<Rel> QueryPlanner::PlanQuery(const Query& query) {
+  ctes_.emplace_back();
+  struct Pop {
+    std::vector<std::map<std::string, Rel>>* s;
+    ~Pop() { s->pop_back(); }
+  } pop{&ctes_};
+  for (const auto& cte : query.with) {
+    ARROW_ASSIGN_OR_RAISE(Rel rel, PlanQuery(*cte.query));
+    std::vector<std::string> qualifier{Lower(cte.name.name)};
+    for (size_t i = 0; i < rel.columns.size(); ++i) {
+      if (i < cte.columns.size()) rel.columns[i].name = cte.columns[i].name;
+      rel.columns[i].qualifiers = {qualifier};
+    }
+    ctes_.back()[Lower(cte.name.name)] = std::move(rel);
+  }
+  Rel unused;
+  ARROW_ASSIGN_OR_RAISE(Rel rel, PlanBody(query, query.order_by.empty() ? nullptr : &query.order_by, &unused));
+  return ApplyOrderLimit(std::move(rel), query);
+}
+
+Result<Rel> QueryPlanner::PlanBody(const Query& query, const std::vector<OrderItem>* order_by, Rel*) {
+  if (auto* s = query.As<sql::Select>()) return PlanSelect(*s, order_by);
+  if (auto* v = query.As<Values>()) return PlanValues(*v);
+  if (auto* op = query.As<SetOperation>()) return PlanSetOperation(*op);
+  if (auto* inner = query.As<Box<Query>>()) return PlanQuery(**inner);
+  return Status::NotImplemented("query form");
+}
+
+Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
+  if (!query.order_by.empty()) {
+    std::vector<cp::Expression> exprs;
+    std::vector<std::string> names;
+    std::vector<Column> columns = rel.columns;
+    for (size_t i = 0; i < rel.columns.size(); ++i) {
+      exprs.push_back(cp::field_ref(static_cast<int>(i)));
+      names.push_back("c" + std::to_string(i));
+    }
+    std::vector<cp::SortKey> keys;
+    for (const auto& item : query.order_by) {
+      int index = -1;
+      const Literal* lit = item.expr.As<Literal>();
+      if (lit && lit->kind == LiteralKind::kInteger) {
+        auto visible = VisibleIndices(rel);
+        int64_t ordinal = std::stoll(lit->value);
+        if (ordinal < 1 || ordinal > static_cast<int64_t>(visible.size())) {
+          return ErrorAt(env_.sql, item.expr.pos,
+                         StrCat("[ORDER_BY_POS_OUT_OF_RANGE] ORDER BY position ", ordinal,
+                                " is not in select list (valid range is [1, ", visible.size(), "])."));
+        }
+        index = visible[ordinal - 1];
+      } else {
+        std::string text = ToSql(item.expr);
+        for (size_t i = 0; i < rel.columns.size(); ++i) {
+          if (rel.columns[i].hidden && rel.columns[i].name == text) index = static_cast<int>(i);
+        }
+      }
+      cp::Expression value;
+      if (index >= 0) {
+        value = cp::field_ref(index);
+      } else {
+        ARROW_ASSIGN_OR_RAISE(auto bound, PlanExpr(item.expr, Context(rel.columns)));
+        value = bound.expr;
+      }
+      bool nulls_first = item.nulls == NullsOrder::kFirst || (item.nulls == NullsOrder::kDefault && item.ascending);
+      // Acero orders nulls the same way for every key; a leading is-null key per item gives
+      // each its own NULLS FIRST / LAST.
+      exprs.push_back(cp::call("is_null", {value}));
+      names.push_back("c" + std::to_string(exprs.size() - 1));
+      keys.emplace_back(arrow::FieldRef(static_cast<int>(exprs.size() - 1)),
+                        nulls_first ? cp::SortOrder::Descending : cp::SortOrder::Ascending);
+      exprs.push_back(value);
+      names.push_back("c" + std::to_string(exprs.size() - 1));
+      keys.emplace_back(arrow::FieldRef(static_cast<int>(exprs.size() - 1)),
+                        item.ascending ? cp::SortOrder::Ascending : cp::SortOrder::Descending);
+    }
+    ac::Declaration projected = Project(rel.decl, exprs, names);
+    ac::Declaration ordered = ac::Declaration::Sequence(
+        {std::move(projected), {"order_by", ac::OrderByNodeOptions(cp::Ordering(keys, cp::NullPlacement::AtEnd))}});
+    int64_t offset = 0;
+    int64_t limit = -1;
+    if (query.offset) {
+      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(*query.offset));
+      ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
+      offset = static_cast<const arrow::Int64Scalar&>(*i64).value;
+    }
+    if (query.limit) {
+      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(*query.limit));
+      ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
+      limit = static_cast<const arrow::Int64Scalar&>(*i64).value;
+    }
+    if (limit >= 0 || offset > 0) {
+      ordered = ac::Declaration::Sequence(
+          {std::move(ordered), {"fetch", ac::FetchNodeOptions(offset, limit >= 0 ? limit : INT64_MAX / 2)}});
+    }
+    Rel sorted{std::move(ordered), columns};
+    for (size_t i = columns.size(); i < exprs.size(); ++i) {
+      Column c;
+      c.name = names[i];
+      c.type = arrow::boolean();
+      c.hidden = true;
+      sorted.columns.push_back(c);
+    }
+    return KeepColumns(sorted, VisibleIndices(sorted));
+  }
+  if (query.limit || query.offset) {
+    // Without ORDER BY the rows have no order; take them as they come.
+    int64_t offset = 0, limit = -1;
+    if (query.offset) {
+      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(*query.offset));
+      ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
+      offset = static_cast<const arrow::Int64Scalar&>(*i64).value;
+    }
+    if (query.limit) {
+      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(*query.limit));
+      ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
+      limit = static_cast<const arrow::Int64Scalar&>(*i64).value;
+    }
+    if (limit < 0 && query.limit) return ErrorAt(env_.sql, query.limit->pos, "The limit must not be negative");
+    ARROW_ASSIGN_OR_RAISE(auto table, Execute(HasHidden(rel) ? KeepColumns(rel, VisibleIndices(rel)) : rel));
+    int64_t start = std::min(offset, table->num_rows());
+    int64_t length = limit < 0 ? table->num_rows() - start : std::min(limit, table->num_rows() - start);
+    Rel out = RelFromTable(table->Slice(start, length));
+    for (size_t i = 0; i < out.columns.size(); ++i) out.columns[i].qualifiers = rel.columns[VisibleIndices(rel)[i]].qualifiers;
+    return out;
+  }
+  if (HasHidden(rel)) return KeepColumns(rel, VisibleIndices(rel));
+  return rel;
+}
+
+Result<Rel> QueryPlanner::PlanRelation(const Relation& relation) {
+  if (auto* t = relation.As<TableRef>()) {
+    if (t->name.parts.size() == 1 && !t->time_travel) {
+      std::string name = Lower(t->name.parts[0].name);
+      for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
+        auto found = it->find(name);
+        if (found != it->end()) {
+          Rel rel = found->second;
+          std::vector<std::string> q{t->alias ? Lower(t->alias->name.name) : name};
+          for (auto& c : rel.columns) c.qualifiers = {q};
+          return rel;
+        }
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(Rel rel, env_.resolve_table(*t));
+    if (t->alias) {
+      for (auto& c : rel.columns) c.qualifiers = {{Lower(t->alias->name.name)}};
+      for (size_t i = 0; i < t->alias->columns.size() && i < rel.columns.size(); ++i) {
+        rel.columns[i].name = t->alias->columns[i].name;
+      }
+    }
+    return rel;
+  }
+  if (auto* s = relation.As<SubqueryRef>()) {
+    ARROW_ASSIGN_OR_RAISE(Rel rel, PlanQuery(*s->query));
+    std::vector<std::vector<std::string>> qualifiers;
+    if (s->alias) qualifiers.push_back({Lower(s->alias->name.name)});
+    for (size_t i = 0; i < rel.columns.size(); ++i) {
+      rel.columns[i].qualifiers = qualifiers;
+      if (s->alias && i < s->alias->columns.size()) rel.columns[i].name = s->alias->columns[i].name;
+    }
+    return rel;
+  }
+  if (auto* f = relation.As<TableFunctionRef>()) {
+    std::string name = Lower(f->name.parts.back().name);
+    if (name != "range") {
+      return ErrorAt(env_.sql, relation.pos, StrCat("[UNRESOLVED_ROUTINE] Cannot resolve table function `", name, "`."));
+    }
+    std::vector<int64_t> args;
+    for (const auto& a : f->args) {
+      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(a));
+      ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
+      args.push_back(static_cast<const arrow::Int64Scalar&>(*i64).value);
+    }
+    int64_t start = 0, end = 0, step = 1;
+    if (args.size() == 1) {
+      end = args[0];
+    } else if (args.size() >= 2 && args.size() <= 3) {
+      start = args[0];
+      end = args[1];
+      if (args.size() == 3) step = args[2];
+    } else {
+      return ErrorAt(env_.sql, relation.pos, "range takes 1 to 3 arguments");
+    }
+    if (step == 0) return ErrorAt(env_.sql, relation.pos, "range's step must not be 0");
+    arrow::Int64Builder builder;
+    for (int64_t v = start; step > 0 ? v < end : v > end; v += step) ARROW_RETURN_NOT_OK(builder.Append(v));
+    ARROW_ASSIGN_OR_RAISE(auto ids, builder.Finish());
+    auto table = arrow::Table::Make(arrow::schema({arrow::field("id", arrow::int64(), false)}), {ids});
+    Rel rel = RelFromTable(table, f->alias ? std::vector<std::string>{Lower(f->alias->name.name)}
+                                           : std::vector<std::string>{"range"});
+    if (f->alias && !f->alias->columns.empty()) rel.columns[0].name = f->alias->columns[0].name;
+    return rel;
+  }
+  if (auto* j = relation.As<Join>()) return PlanJoin(*j);
+  return Status::NotImplemented("relation");
+}
+
+Result<Rel> QueryPlanner::PlanJoin(const Join& join) {
+  ARROW_ASSIGN_OR_RAISE(Rel left, PlanRelation(*join.left));
+  ARROW_ASSIGN_OR_RAISE(Rel right, PlanRelation(*join.right));
+  std::vector<Column> combined = left.columns;
+  combined.insert(combined.end(), right.columns.begin(), right.columns.end());
+  const int nl = static_cast<int>(left.columns.size());
+
+  // Split the ON condition into equi-join keys (one side from each input) and a residual.
+  std::vector<const Expr*> conjuncts;
+  std::function<void(const Expr&)> split = [&](const Expr& e) {
+    if (auto* b = e.As<Binary>(); b && b->op == BinaryOp::kAnd) {
+      split(*b->left);
+      split(*b->right);
+    } else {
+      conjuncts.push_back(&e);
+    }
+  };
+  if (join.on) split(*join.on);
+  std::vector<BoundExpr> left_keys, right_keys;
+  std::vector<const Expr*> residual;
+  auto try_side = [&](const Expr& e, const std::vector<Column>& cols) -> std::optional<BoundExpr> {
+    auto r = PlanExpr(e, Context(cols));
+    if (!r.ok()) return std::nullopt;
+    return *r;
+  };
+  for (const Expr* c : conjuncts) {
+    auto* b = c->As<Binary>();
+    if (b && (b->op == BinaryOp::kEq || b->op == BinaryOp::kNullSafeEq)) {
+      auto ll = try_side(*b->left, left.columns), rr = try_side(*b->right, right.columns);
+      auto lr = try_side(*b->left, right.columns), rl = try_side(*b->right, left.columns);
+      if (ll && rr && !lr && !rl) {
+        left_keys.push_back(*ll);
+        right_keys.push_back(*rr);
+        continue;
+      }
+      if (lr && rl && !ll && !rr) {
+        left_keys.push_back(*rl);
+        right_keys.push_back(*lr);
+        continue;
+      }
+    }
+    residual.push_back(c);
+  }
+  for (const auto& u : join.using_columns) {
+    ARROW_ASSIGN_OR_RAISE(int li, ResolveColumn({u}, left.columns, env_.sql, u.pos));
+    ARROW_ASSIGN_OR_RAISE(int ri, ResolveColumn({u}, right.columns, env_.sql, u.pos));
+    left_keys.push_back({cp::field_ref(li), left.columns[li].type, u.name});
+    right_keys.push_back({cp::field_ref(ri), right.columns[ri].type, u.name});
+    right.columns[ri].hidden = true;
+    combined[nl + ri].hidden = true;
+  }
+  if (left_keys.empty()) {
+    // Cross joins and joins on other conditions: every row matches a constant key.
+    left_keys.push_back({cp::literal(0), arrow::int32(), "k"});
+    right_keys.push_back({cp::literal(0), arrow::int32(), "k"});
+  }
+  // Append the keys as extra columns, cast to a common type.
+  auto extend = [&](const Rel& rel, const std::vector<BoundExpr>& keys, const std::vector<BoundExpr>& other) {
+    std::vector<cp::Expression> exprs;
+    std::vector<std::string> names;
+    for (size_t i = 0; i < rel.columns.size(); ++i) {
+      exprs.push_back(cp::field_ref(static_cast<int>(i)));
+      names.push_back("c" + std::to_string(i));
+    }
+    for (size_t k = 0; k < keys.size(); ++k) {
+      auto type = keys[k].type;
+      if (!type->Equals(*other[k].type)) {
+        bool numeric = arrow::is_numeric(type->id()) || type->id() == arrow::Type::DECIMAL128;
+        bool other_numeric = arrow::is_numeric(other[k].type->id()) || other[k].type->id() == arrow::Type::DECIMAL128;
+        type = numeric && other_numeric ? (arrow::is_floating(type->id()) || arrow::is_floating(other[k].type->id()) ||
+                                                   type->id() == arrow::Type::DECIMAL128 || other[k].type->id() == arrow::Type::DECIMAL128
+                                               ? arrow::float64()
+                                               : arrow::int64())
+                                        : type;
+      }
+      exprs.push_back(type->Equals(*keys[k].type) ? keys[k].expr
+                                                  : cp::call("cast", {keys[k].expr}, cp::CastOptions::Unsafe(type)));
+      names.push_back("k" + std::to_string(k));
+    }
+    return Project(rel.decl, exprs, names);
+  };
+  ac::Declaration l = extend(left, left_keys, right_keys);
+  ac::Declaration r = extend(right, right_keys, left_keys);
+  std::vector<arrow::FieldRef> lk, rk, lout, rout;
+  std::vector<ac::JoinKeyCmp> cmp;
+  for (size_t k = 0; k < left_keys.size(); ++k) {
+    lk.emplace_back(nl + static_cast<int>(k));
+    rk.emplace_back(static_cast<int>(right.columns.size() + k));
+    cmp.push_back(ac::JoinKeyCmp::EQ);
+  }
+  for (int i = 0; i < nl; ++i) lout.emplace_back(i);
+  const bool semi = join.kind == JoinKind::kLeftSemi || join.kind == JoinKind::kLeftAnti;
+  if (!semi) {
+    for (size_t i = 0; i < right.columns.size(); ++i) rout.emplace_back(static_cast<int>(i));
+  }
+  cp::Expression filter = cp::literal(true);
+  if (!residual.empty()) {
+    // The residual filter sees the join's output: left columns, then right columns.
+    cp::Expression all = cp::literal(true);
+    for (const Expr* c : residual) {
+      ARROW_ASSIGN_OR_RAISE(auto bound, PlanExpr(*c, Context(combined)));
+      all = cp::call("and_kleene", {all, bound.expr});
+    }
+    filter = all;
+    if (semi) {
+      // Semi/anti joins output only the left side, but their filter may use both.
+      for (size_t i = 0; i < right.columns.size(); ++i) rout.emplace_back(static_cast<int>(i));
+    }
+  }
+  ac::JoinType type = ac::JoinType::INNER;
+  switch (join.kind) {
+    case JoinKind::kInner:
+    case JoinKind::kCross: type = ac::JoinType::INNER; break;
+    case JoinKind::kLeft: type = ac::JoinType::LEFT_OUTER; break;
+    case JoinKind::kRight: type = ac::JoinType::RIGHT_OUTER; break;
+    case JoinKind::kFull: type = ac::JoinType::FULL_OUTER; break;
+    case JoinKind::kLeftSemi: type = ac::JoinType::LEFT_SEMI; break;
+    case JoinKind::kLeftAnti: type = ac::JoinType::LEFT_ANTI; break;
+  }
+  if (semi) rout.clear();
+  ac::HashJoinNodeOptions options(type, lk, rk, lout, rout, cmp, filter);
+  Rel out;
+  out.decl = ac::Declaration("hashjoin", {std::move(l), std::move(r)}, std::move(options));
+  out.columns = left.columns;
+  if (!semi) out.columns.insert(out.columns.end(), right.columns.begin(), right.columns.end());
+  if (join.kind == JoinKind::kLeft || join.kind == JoinKind::kFull) {
+    for (size_t i = nl; i < out.columns.size(); ++i) out.columns[i].nullable = true;
+  }
+  return out;
+}
+
+Result<Rel> QueryPlanner::PlanValues(const Values& values) {
+  if (values.rows.empty()) return Status::Invalid("VALUES without rows");
+  size_t width = values.rows[0].size();
+  std::vector<std::vector<std::shared_ptr<arrow::Scalar>>> cells(width);
+  for (const auto& row : values.rows) {
+    if (row.size() != width) {
+      return ErrorAt(env_.sql, row.empty() ? SourcePos{} : row[0].pos,
+                     "[INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH] Invalid inline table. Inline table expected " +
+                         std::to_string(width) + " columns but found " + std::to_string(row.size()) + " columns in row");
+    }
+    for (size_t c = 0; c < width; ++c) {
+      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(row[c]));
+      cells[c].push_back(v);
+    }
+  }
+  arrow::FieldVector fields;
+  arrow::ArrayVector arrays;
+  for (size_t c = 0; c < width; ++c) {
+    std::shared_ptr<arrow::DataType> type = arrow::null();
+    for (const auto& v : cells[c]) {
+      if (v->type->id() == arrow::Type::NA) continue;
+      if (type->id() == arrow::Type::NA) {
+        type = v->type;
+      } else if (!type->Equals(*v->type)) {
+        bool dec = type->id() == arrow::Type::DECIMAL128 || v->type->id() == arrow::Type::DECIMAL128;
+        if (arrow::is_integer(type->id()) && arrow::is_integer(v->type->id())) {
+          type = arrow::int64();
+        } else if (dec && !arrow::is_floating(type->id()) && !arrow::is_floating(v->type->id())) {
+          auto as_dec = [](const std::shared_ptr<arrow::DataType>& t) -> std::pair<int, int> {
+            if (t->id() == arrow::Type::DECIMAL128) {
+              const auto& d = static_cast<const arrow::Decimal128Type&>(*t);
+              return {d.precision() - d.scale(), d.scale()};
+            }
+            return {t->id() == arrow::Type::INT64 ? 20 : 10, 0};
+          };
+          auto a = as_dec(type), b = as_dec(v->type);
+          int scale = std::max(a.second, b.second);
+          type = arrow::decimal128(std::min(38, std::max(a.first, b.first) + scale), scale);
+        } else if (arrow::is_numeric(type->id()) || arrow::is_numeric(v->type->id()) || dec) {
+          type = arrow::float64();
+        } else {
+          type = arrow::utf8();
+        }
+      }
+    }
+    std::unique_ptr<arrow::ArrayBuilder> builder;
+    ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), type, &builder));
+    for (const auto& v : cells[c]) {
+      if (!v->is_valid) {
+        ARROW_RETURN_NOT_OK(builder->AppendNull());
+        continue;
+      }
+      if (v->type->Equals(*type)) {
+        ARROW_RETURN_NOT_OK(builder->AppendScalar(*v));
+        continue;
+      }
+      ARROW_ASSIGN_OR_RAISE(auto cast, cp::Cast(arrow::Datum(v), type));
+      ARROW_RETURN_NOT_OK(builder->AppendScalar(*cast.scalar()));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto array, builder->Finish());
+    fields.push_back(arrow::field("col" + std::to_string(c + 1), type));
+    arrays.push_back(array);
+  }
+  return RelFromTable(arrow::Table::Make(arrow::schema(fields), arrays));
+}
+
+Result<Rel> QueryPlanner::PlanSetOperation(const SetOperation& op) {
+  ARROW_ASSIGN_OR_RAISE(Rel left, PlanQuery(*op.left));
+  ARROW_ASSIGN_OR_RAISE(Rel right, PlanQuery(*op.right));
+  if (left.columns.size() != right.columns.size()) {
+    return ErrorAt(env_.sql, op.right->pos,
+                   StrCat("[NUM_COLUMNS_MISMATCH] ", op.kind == SetOpKind::kUnion ? "UNION" : op.kind == SetOpKind::kIntersect ? "INTERSECT" : "EXCEPT",
+                          " can only be performed on inputs with the same number of columns, but the first input has ",
+                          left.columns.size(), " columns and the second input has ", right.columns.size(), " columns."));
+  }
+  // Cast both sides to common column types.
+  std::vector<cp::Expression> le, re;
+  std::vector<std::string> names;
+  std::vector<Column> columns;
+  for (size_t i = 0; i < left.columns.size(); ++i) {
+    auto lt = left.columns[i].type, rt = right.columns[i].type;
+    std::shared_ptr<arrow::DataType> t = lt;
+    if (!lt->Equals(*rt)) {
+      if (lt->id() == arrow::Type::NA) {
+        t = rt;
+      } else if (rt->id() == arrow::Type::NA) {
+        t = lt;
+      } else if (arrow::is_integer(lt->id()) && arrow::is_integer(rt->id())) {
+        t = arrow::int64();
+      } else if ((arrow::is_numeric(lt->id()) || lt->id() == arrow::Type::DECIMAL128) &&
+                 (arrow::is_numeric(rt->id()) || rt->id() == arrow::Type::DECIMAL128)) {
+        t = (lt->id() == arrow::Type::DECIMAL128 && rt->id() == arrow::Type::DECIMAL128) ? lt : arrow::float64();
+      } else {
+        t = arrow::utf8();
+      }
+    }
+    auto cast = [&](int idx, const std::shared_ptr<arrow::DataType>& from) {
+      return from->Equals(*t) ? cp::field_ref(idx) : cp::call("cast", {cp::field_ref(idx)}, cp::CastOptions::Unsafe(t));
+    };
+    le.push_back(cast(static_cast<int>(i), lt));
+    re.push_back(cast(static_cast<int>(i), rt));
+    names.push_back("c" + std::to_string(i));
+    Column c = left.columns[i];
+    c.type = t;
+    c.qualifiers.clear();
+    c.nullable = left.columns[i].nullable || right.columns[i].nullable;
+    columns.push_back(c);
+  }
+  ac::Declaration l = Project(left.decl, le, names);
+  ac::Declaration r = Project(right.decl, re, names);
+  Rel out;
+  out.columns = columns;
+  std::vector<arrow::FieldRef> keys;
+  for (size_t i = 0; i < columns.size(); ++i) keys.emplace_back(static_cast<int>(i));
+  if (op.kind == SetOpKind::kUnion) {
+    out.decl = ac::Declaration("union", {std::move(l), std::move(r)}, ac::ExecNodeOptions{});
+  } else {
+    std::vector<ac::JoinKeyCmp> cmp(keys.size(), ac::JoinKeyCmp::IS);  // set operations treat NULLs as equal
+    ac::HashJoinNodeOptions options(op.kind == SetOpKind::kIntersect ? ac::JoinType::LEFT_SEMI : ac::JoinType::LEFT_ANTI,
+                                    keys, keys, keys, {}, cmp);
+    out.decl = ac::Declaration("hashjoin", {std::move(l), std::move(r)}, std::move(options));
+  }
+  if (!op.all) {
+    out.decl = ac::Declaration::Sequence({std::move(out.decl), {"aggregate", ac::AggregateNodeOptions({}, keys)}});
+  }
+  return out;
+}
+
+Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vector<OrderItem>* order_by) {
+  // FROM
+  Rel input;
+  if (select.from.empty()) {
+    auto one = arrow::Table::Make(arrow::schema({arrow::field("__one", arrow::int32())}),
+                                  {std::make_shared<arrow::Int32Array>(1, arrow::Buffer::FromString(std::string(4, '\0')))});
+    input = RelFromTable(one);
+    input.columns[0].hidden = true;
+  } else {
+    ARROW_ASSIGN_OR_RAISE(input, PlanRelation(select.from[0]));
+    for (size_t i = 1; i < select.from.size(); ++i) {
+      // Comma-separated FROM items are a cross join.
+      Join cross;
+      cross.kind = JoinKind::kCross;
+      (void)cross;
+      ARROW_ASSIGN_OR_RAISE(Rel next, PlanRelation(select.from[i]));
+      std::vector<cp::Expression> le, re;
+      std::vector<std::string> ln, rn;
+      for (size_t c = 0; c < input.columns.size(); ++c) {
+        le.push_back(cp::field_ref(static_cast<int>(c)));
+        ln.push_back("c" + std::to_string(c));
+      }
+      le.push_back(cp::literal(0));
+      ln.push_back("k");
+      for (size_t c = 0; c < next.columns.size(); ++c) {
+        re.push_back(cp::field_ref(static_cast<int>(c)));
+        rn.push_back("c" + std::to_string(c));
+      }
+      re.push_back(cp::literal(0));
+      rn.push_back("k");
+      std::vector<arrow::FieldRef> lout, rout;
+      for (size_t c = 0; c < input.columns.size(); ++c) lout.emplace_back(static_cast<int>(c));
+      for (size_t c = 0; c < next.columns.size(); ++c) rout.emplace_back(static_cast<int>(c));
+      ac::HashJoinNodeOptions options(ac::JoinType::INNER, {arrow::FieldRef(static_cast<int>(input.columns.size()))},
+                                      {arrow::FieldRef(static_cast<int>(next.columns.size()))}, lout, rout);
+      Rel joined;
+      joined.decl = ac::Declaration("hashjoin", {Project(input.decl, le, ln), Project(next.decl, re, rn)}, std::move(options));
+      joined.columns = input.columns;
+      joined.columns.insert(joined.columns.end(), next.columns.begin(), next.columns.end());
+      input = std::move(joined);
+    }
+  }
+  // WHERE
+  if (select.where) {
+    ARROW_ASSIGN_OR_RAISE(auto cond, PlanExpr(*select.where, Context(input.columns)));
+    if (!cond.type->Equals(*arrow::boolean()) && cond.type->id() != arrow::Type::NA) {
+      return ErrorAt(env_.sql, select.where->pos,
+                     StrCat("[DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN] Filter expression ", ToSql(*select.where), " of type \"",
+                            cond.type->ToString(), "\" is not a boolean."));
+    }
+    input.decl = ac::Declaration::Sequence({std::move(input.decl), {"filter", ac::FilterNodeOptions(cond.expr)}});
+  }
+
+  // Aggregation
+  std::map<std::string, const FunctionCall*> aggregates;
+  std::vector<std::string> agg_order;
+  for (const auto& item : select.items) CollectAggregates(item.expr, &aggregates, &agg_order);
+  if (select.having) CollectAggregates(*select.having, &aggregates, &agg_order);
+  if (order_by) {
+    for (const auto& o : *order_by) CollectAggregates(o.expr, &aggregates, &agg_order);
+  }
+  Rel scope = input;
+  std::map<std::string, int> computed;
+  const bool aggregated = !aggregates.empty() || !select.group_by.empty();
+  if (aggregated) {
+    // Group keys: expressions, select-list ordinals or aliases.
+    std::vector<const Expr*> key_exprs;
+    for (const auto& g : select.group_by) {
+      const Expr* e = &g;
+      if (auto* lit = g.As<Literal>(); lit && lit->kind == LiteralKind::kInteger) {
+        int64_t ordinal = std::stoll(lit->value);
+        if (ordinal < 1 || ordinal > static_cast<int64_t>(select.items.size())) {
+          return ErrorAt(env_.sql, g.pos, StrCat("[GROUP_BY_POS_OUT_OF_RANGE] GROUP BY position ", ordinal,
+                                                 " is not in select list (valid range is [1, ", select.items.size(), "])."));
+        }
+        e = &select.items[ordinal - 1].expr;
+      } else if (auto* c = g.As<ColumnRef>(); c && c->parts.size() == 1) {
+        auto resolved = ResolveColumn(c->parts, input.columns, env_.sql, g.pos);
+        if (!resolved.ok()) {
+          for (const auto& item : select.items) {
+            if (item.alias && Lower(item.alias->name) == Lower(c->parts[0].name)) e = &item.expr;
+          }
+        }
+      }
+      key_exprs.push_back(e);
+    }
+    std::vector<cp::Expression> pre;
+    std::vector<std::string> pre_names;
+    std::vector<Column> post_columns;
+    std::vector<arrow::FieldRef> keys;
+    for (size_t k = 0; k < key_exprs.size(); ++k) {
+      ARROW_ASSIGN_OR_RAISE(auto bound, PlanExpr(*key_exprs[k], Context(input.columns)));
+      pre.push_back(bound.expr);
+      pre_names.push_back("__k" + std::to_string(k));
+      keys.emplace_back("__k" + std::to_string(k));
+      Column c;
+      c.name = bound.name;
+      c.type = bound.type;
+      if (auto* cr = key_exprs[k]->As<ColumnRef>()) {
+        auto idx = ResolveColumn(cr->parts, input.columns, env_.sql, key_exprs[k]->pos);
+        if (idx.ok()) c = input.columns[*idx];
+      }
+      post_columns.push_back(c);
+      computed[ToSql(*key_exprs[k])] = static_cast<int>(k);
+    }
+    std::vector<cp::Aggregate> aggs;
+    std::vector<std::shared_ptr<arrow::DataType>> result_types;
+    const bool grouped = !keys.empty();
+    auto fname = [&](const char* base) { return std::string(grouped ? "hash_" : "") + base; };
+    for (size_t a = 0; a < agg_order.size(); ++a) {
+      const FunctionCall& f = *aggregates[agg_order[a]];
+      std::string fn = Lower(f.name.parts.back().name);
+      std::string out = "__a" + std::to_string(a);
+      std::string arg = "__arg" + std::to_string(a);
+      std::shared_ptr<arrow::DataType> arg_type = arrow::int32();
+      if (!f.star && !f.args.empty()) {
+        ARROW_ASSIGN_OR_RAISE(auto bound, PlanExpr(f.args[0], Context(input.columns)));
+        if (fn == "count_if") {
+          bound.expr = cp::call("if_else", {bound.expr, cp::literal(1), cp::literal(arrow::MakeNullScalar(arrow::int32()))});
+          bound.type = arrow::int32();
+        }
+        pre.push_back(bound.expr);
+        arg_type = bound.type;
+      } else {
+        pre.push_back(cp::literal(1));
+      }
+      pre_names.push_back(arg);
+      std::shared_ptr<arrow::DataType> result;
+      auto only_valid = std::make_shared<cp::CountOptions>(cp::CountOptions::ONLY_VALID);
+      auto min1 = std::make_shared<cp::ScalarAggregateOptions>(/*skip_nulls=*/true, /*min_count=*/1);
+      if (fn == "count" || fn == "count_if" || fn == "approx_count_distinct") {
+        if (f.star || f.args.empty()) {
+          aggs.push_back({fname("count_all"), nullptr, std::vector<arrow::FieldRef>{}, out});
+        } else if (f.distinct || fn == "approx_count_distinct") {
+          aggs.push_back({fname("count_distinct"), only_valid, arrow::FieldRef(arg), out});
+        } else {
+          aggs.push_back({fname("count"), only_valid, arrow::FieldRef(arg), out});
+        }
+        result = arrow::int64();
+      } else if (fn == "sum") {
+        if (f.distinct) return ErrorAt(env_.sql, f.name.pos, "sum(DISTINCT ...) is not supported yet");
+        aggs.push_back({fname("sum"), min1, arrow::FieldRef(arg), out});
+        result = SparkSumType(arg_type);
+      } else if (fn == "avg" || fn == "mean") {
+        if (arg_type->id() == arrow::Type::DECIMAL128) {
+          // avg(decimal(p, s)) is decimal(p + 4, s + 4): sum / count at that scale.
+          aggs.push_back({fname("mean"), min1, arrow::FieldRef(arg), out});
+          const auto& d = static_cast<const arrow::Decimal128Type&>(*arg_type);
+          result = arrow::decimal128(std::min(38, d.precision() + 4), std::min(38, d.scale() + 4));
+        } else {
+          aggs.push_back({fname("mean"), min1, arrow::FieldRef(arg), out});
+          result = arrow::float64();
+        }
+      } else if (fn == "min" || fn == "max") {
+        aggs.push_back({fname(fn.c_str()), min1, arrow::FieldRef(arg), out});
+        result = arg_type;
+      } else if (fn == "any" || fn == "bool_or" || fn == "some") {
+        aggs.push_back({fname("any"), min1, arrow::FieldRef(arg), out});
+        result = arrow::boolean();
+      } else if (fn == "bool_and" || fn == "every") {
+        aggs.push_back({fname("all"), min1, arrow::FieldRef(arg), out});
+        result = arrow::boolean();
+      } else if (fn == "first" || fn == "last") {
+        aggs.push_back({fname(fn.c_str()), min1, arrow::FieldRef(arg), out});
+        result = arg_type;
+      } else {
+        bool pop = fn == "stddev_pop" || fn == "var_pop";
+        bool var = fn.rfind("var", 0) == 0;
+        auto options = std::make_shared<cp::VarianceOptions>(pop ? 0 : 1);
+        aggs.push_back({fname(var ? "variance" : "stddev"), options, arrow::FieldRef(arg), out});
+        result = arrow::float64();
+      }
+      result_types.push_back(result);
+      Column c;
+      c.name = GeneratedName(Expr{Expr::Node(f), {}});
+      c.type = result;
+      post_columns.push_back(c);
+      computed[agg_order[a]] = static_cast<int>(key_exprs.size() + a);
+    }
+    ac::Declaration pre_decl = Project(input.decl, pre, pre_names);
+    ac::Declaration agg_decl =
+        ac::Declaration::Sequence({std::move(pre_decl), {"aggregate", ac::AggregateNodeOptions(aggs, keys)}});
+    // Reorder to keys then aggregates by name, casting aggregates to Spark's result types.
+    std::vector<cp::Expression> post;
+    std::vector<std::string> post_names;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      post.push_back(cp::field_ref("__k" + std::to_string(k)));
+      post_names.push_back("c" + std::to_string(post.size()));
+    }
+    for (size_t a = 0; a < aggs.size(); ++a) {
+      auto ref = cp::field_ref("__a" + std::to_string(a));
+      auto type = result_types[a];
+      if (type->id() == arrow::Type::DECIMAL128) {
+        const auto& d = static_cast<const arrow::Decimal128Type&>(*type);
+        ref = cp::call("cast", {cp::call("round", {ref}, cp::RoundOptions(d.scale(), cp::RoundMode::HALF_UP))},
+                       cp::CastOptions::Unsafe(type));
+      } else {
+        ref = cp::call("cast", {ref}, cp::CastOptions::Unsafe(type));
+      }
+      post.push_back(ref);
+      post_names.push_back("c" + std::to_string(post.size()));
+    }
+    scope.decl = Project(std::move(agg_decl), post, post_names);
+    scope.columns = post_columns;
+    if (select.having) {
+      ARROW_ASSIGN_OR_RAISE(auto cond, PlanExpr(*select.having, Context(scope.columns, &computed)));
+      scope.decl = ac::Declaration::Sequence({std::move(scope.decl), {"filter", ac::FilterNodeOptions(cond.expr)}});
+    }
+  }
+
+  // Projection
+  std::vector<cp::Expression> exprs;
+  std::vector<std::string> names;
+  std::vector<Column> columns;
+  const std::map<std::string, int>* comp = aggregated ? &computed : nullptr;
+  for (const auto& item : select.items) {
+    if (auto* star = item.expr.As<Star>()) {
+      std::vector<std::string> q;
+      for (const auto& p : star->qualifier) q.push_back(Lower(p.name));
+      bool any = false;
+      for (size_t i = 0; i < scope.columns.size(); ++i) {
+        const Column& c = scope.columns[i];
+        if (c.hidden) continue;
+        bool match = q.empty();
+        for (const auto& cq : c.qualifiers) {
+          if (!q.empty() && cq.size() >= q.size() && std::equal(q.begin(), q.end(), cq.end() - q.size())) match = true;
+        }
+        if (!match) continue;
+        if (aggregated) {
+          return ErrorAt(env_.sql, item.expr.pos, "[MISSING_AGGREGATION] * cannot be used in an aggregate query");
+        }
+        any = true;
+        exprs.push_back(cp::field_ref(static_cast<int>(i)));
+        names.push_back("c" + std::to_string(exprs.size()));
+        columns.push_back(c);
+      }
+      if (!any && !q.empty()) {
+        return ErrorAt(env_.sql, item.expr.pos, StrCat("[CANNOT_RESOLVE_STAR_EXPAND] Cannot resolve ", ToSql(item.expr),
+                                                       " given input columns"));
+      }
+      continue;
+    }
+    auto bound = PlanExpr(item.expr, Context(scope.columns, comp));
+    if (!bound.ok() && aggregated && item.expr.Is<ColumnRef>()) {
+      return ErrorAt(env_.sql, item.expr.pos,
+                     StrCat("[MISSING_AGGREGATION] The non-aggregating expression ", QuoteIdentifier(GeneratedName(item.expr)),
+                            " is based on columns which are not participating in the GROUP BY clause."));
+    }
+    ARROW_RETURN_NOT_OK(bound.status());
+    exprs.push_back(bound->expr);
+    names.push_back("c" + std::to_string(exprs.size()));
+    Column c;
+    c.name = item.alias ? item.alias->name : bound->name;
+    c.type = bound->type;
+    if (!item.alias) {
+      if (auto* cr = item.expr.As<ColumnRef>()) {
+        auto idx = ResolveColumn(cr->parts, scope.columns, env_.sql, item.expr.pos);
+        if (idx.ok() && cr->parts.size() <= 1 + scope.columns[*idx].qualifiers.size() + 2) {
+          c.qualifiers = scope.columns[*idx].qualifiers;
+          c.nullable = scope.columns[*idx].nullable;
+        }
+      }
+    }
+    columns.push_back(c);
+  }
+  // ORDER BY expressions that are not select outputs ride along as hidden columns.
+  if (order_by && !select.distinct) {
+    for (const auto& o : *order_by) {
+      if (auto* lit = o.expr.As<Literal>(); lit && lit->kind == LiteralKind::kInteger) continue;
+      if (auto* cr = o.expr.As<ColumnRef>(); cr && cr->parts.size() == 1) {
+        bool is_output = false;
+        for (const auto& c : columns) is_output |= Lower(c.name) == Lower(cr->parts[0].name);
+        if (is_output) continue;
+      }
+      bool same = false;
+      for (const auto& item : select.items) same |= ToSql(item.expr) == ToSql(o.expr);
+      if (same) continue;
+      auto bound = PlanExpr(o.expr, Context(scope.columns, comp));
+      if (!bound.ok()) continue;  // resolved later against the outputs, or reported there
+      exprs.push_back(bound->expr);
+      names.push_back("c" + std::to_string(exprs.size()));
+      Column c;
+      c.name = ToSql(o.expr);
+      c.type = bound->type;
+      c.hidden = true;
+      columns.push_back(c);
+    }
+  }
+  Rel out;
+  out.decl = Project(scope.decl, exprs, names);
+  out.columns = columns;
+  if (select.distinct) {
+    std::vector<arrow::FieldRef> keys;
+    for (size_t i = 0; i < columns.size(); ++i) keys.emplace_back(static_cast<int>(i));
+    out.decl = ac::Declaration::Sequence({std::move(out.decl), {"aggregate", ac::AggregateNodeOptions({}, keys)}});
+  }
+  return out;
+}
+
+}  // namespace floe::sql

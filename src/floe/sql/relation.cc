@@ -1,0 +1,46 @@
+#include "floe/sql/relation.h"
+
+#include <arrow/acero/options.h>
+#include <arrow/table.h>
+
+namespace floe::sql {
+
+std::string Lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::shared_ptr<arrow::Schema> Rel::schema() const {
+  arrow::FieldVector fields;
+  for (const auto& c : columns) fields.push_back(arrow::field(c.name, c.type, c.nullable));
+  return arrow::schema(std::move(fields));
+}
+
+Result<std::shared_ptr<arrow::Table>> Execute(const Rel& rel) {
+  ARROW_ASSIGN_OR_RAISE(auto table, arrow::acero::DeclarationToTable(rel.decl, /*use_threads=*/true));
+  // Acero names columns by position; give them the SQL names.
+  std::vector<std::string> names;
+  for (const auto& c : rel.columns) names.push_back(c.name);
+  if (table->num_columns() != static_cast<int>(names.size())) {
+    return Status::Invalid("internal: plan produced ", table->num_columns(), " columns, expected ",
+                           names.size());
+  }
+  ARROW_ASSIGN_OR_RAISE(table, table->RenameColumns(names));
+  return table->CombineChunks();
+}
+
+Rel RelFromTable(std::shared_ptr<arrow::Table> table, std::vector<std::string> qualifier) {
+  Rel rel;
+  for (const auto& f : table->schema()->fields()) {
+    Column c;
+    c.name = f->name();
+    if (!qualifier.empty()) c.qualifiers.push_back(qualifier);
+    c.type = f->type();
+    c.nullable = f->nullable();
+    rel.columns.push_back(std::move(c));
+  }
+  rel.decl = arrow::acero::Declaration("table_source", arrow::acero::TableSourceNodeOptions(std::move(table)));
+  return rel;
+}
+
+}  // namespace floe::sql

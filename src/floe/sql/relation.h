@@ -1,0 +1,42 @@
+#pragma once
+
+// A planned relation: an Acero declaration and the columns it produces, with the names and
+// qualifiers SQL resolves against.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <arrow/acero/exec_plan.h>
+#include <arrow/type_fwd.h>
+
+#include "floe/util/status.h"
+
+namespace floe::sql {
+
+struct Column {
+  std::string name;
+  // Qualifiers that reach this column: the table alias, or the table name (and its
+  // namespace parts, so `db.t.c` resolves). Lower-cased.
+  std::vector<std::vector<std::string>> qualifiers;
+  std::shared_ptr<arrow::DataType> type;
+  bool nullable = true;
+  bool hidden = false;  // not part of SELECT * (helper columns)
+};
+
+struct Rel {
+  arrow::acero::Declaration decl;
+  std::vector<Column> columns;
+
+  std::shared_ptr<arrow::Schema> schema() const;
+};
+
+std::string Lower(std::string s);
+
+// Runs a relation to completion.
+Result<std::shared_ptr<arrow::Table>> Execute(const Rel& rel);
+
+// A relation over rows already in memory.
+Rel RelFromTable(std::shared_ptr<arrow::Table> table, std::vector<std::string> qualifier = {});
+
+}  // namespace floe::sql

@@ -1,0 +1,82 @@
+#include "floe/sql/session.h"
+
+#include <filesystem>
+#include <set>
+
+#include <arrow/api.h>
+
+#include "floe/catalog/sql_catalog.h"
+#include "floe/scan/table_scan.h"
+#include "floe/sql/metadata_tables.h"
+#include "floe/sql/parse_error.h"
+#include "floe/sql/parser.h"
+#include "floe/sql/query_planner.h"
+#include "floe/sql/statement_executor.h"
+#include "floe/util/clock.h"
+#include "floe/util/str_cat.h"
+
+namespace floe::sql {
+
+Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Session::~Session() = default;
+
+Result<std::unique_ptr<Session>> Session::Make(const SessionOptions& options) {
+  std::string warehouse = options.warehouse;
+  if (!warehouse.empty() && warehouse.find("://") == std::string::npos && warehouse.rfind("file:", 0) != 0) {
+    std::error_code ec;
+    std::filesystem::create_directories(warehouse, ec);
+    warehouse = std::filesystem::absolute(warehouse).lexically_normal().string();
+  }
+  std::string uri = options.catalog_uri;
+  if (uri.find(':') == std::string::npos) {
+    std::error_code ec;
+    auto parent = std::filesystem::path(uri).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  }
+  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<Catalog> catalog,
+                        SqlCatalog::Open(uri, options.catalog_name, warehouse));
+  ARROW_ASSIGN_OR_RAISE(auto io, FileIO::MakeLocal());
+  return Make(std::move(catalog), std::move(io));
+}
+
+Result<std::unique_ptr<Session>> Session::Make(std::shared_ptr<Catalog> catalog,
+                                               std::shared_ptr<FileIO> io) {
+  auto impl = std::make_unique<Impl>(std::move(catalog), std::move(io));
+  return std::unique_ptr<Session>(new Session(std::move(impl)));
+}
+
+Result<StatementResult> Session::Execute(const std::string& sql) {
+  ARROW_ASSIGN_OR_RAISE(Statement statement, ParseStatement(sql));
+  ARROW_ASSIGN_OR_RAISE(StatementResult result, impl_->Execute(statement, sql));
+  result.statement = sql;
+  return result;
+}
+
+Result<std::vector<StatementResult>> Session::ExecuteScript(const std::string& script,
+                                                            std::vector<StatementResult>* done) {
+  ARROW_ASSIGN_OR_RAISE(auto spans, SplitStatements(script));
+  std::vector<StatementResult> results;
+  for (const auto& span : spans) {
+    auto result = Execute(span.text);
+    if (!result.ok()) {
+      if (done) *done = results;
+      return result.status();
+    }
+    results.push_back(std::move(result).ValueUnsafe());
+  }
+  if (done) *done = results;
+  return results;
+}
+
+std::string Session::Setting(const std::string& key, const std::string& fallback) const {
+  return impl_->Setting(key, fallback);
+}
+
+Status Session::SetSetting(const std::string& key, const std::string& value) {
+  return impl_->SetSetting(key, value);
+}
+
+const std::shared_ptr<Catalog>& Session::catalog() const { return impl_->catalog(); }
+const std::shared_ptr<FileIO>& Session::io() const { return impl_->io(); }
+
+}  // namespace floe::sql

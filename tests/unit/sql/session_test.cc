@@ -1,54 +1,9 @@
-#include "floe/sql/session.h"
-
-#include <arrow/api.h>
-
-#include "floe/catalog/sql_catalog.h"
-#include "floe_test.h"
+#include "session_fixture.h"
 
 namespace floe::sql {
 namespace {
 
-class SessionTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    SessionOptions options;
-    options.catalog_uri = dir_.str() + "/catalog.db";
-    options.warehouse = dir_.str() + "/warehouse";
-    ASSERT_OK_AND_ASSIGN(session_, Session::Make(options));
-  }
-
-  // Runs statements and returns the last one's rows as text lines "a|b|c".
-  std::vector<std::string> Rows(const std::string& sql) {
-    auto result = session_->Execute(sql);
-    EXPECT_TRUE(result.ok()) << sql << "\n" << result.status().ToString();
-    std::vector<std::string> out;
-    if (!result.ok() || !result->rows) return out;
-    auto table = result->rows->CombineChunks().ValueOrDie();
-    for (int64_t r = 0; r < table->num_rows(); ++r) {
-      std::string line;
-      for (int c = 0; c < table->num_columns(); ++c) {
-        auto scalar = table->column(c)->GetScalar(r).ValueOrDie();
-        line += (c ? "|" : "") + (scalar->is_valid ? scalar->ToString() : std::string("NULL"));
-      }
-      out.push_back(line);
-    }
-    return out;
-  }
-
-  void Ok(const std::string& sql) {
-    auto result = session_->Execute(sql);
-    ASSERT_TRUE(result.ok()) << sql << "\n" << result.status().ToString();
-  }
-
-  std::string Error(const std::string& sql) {
-    auto result = session_->Execute(sql);
-    EXPECT_FALSE(result.ok()) << sql;
-    return result.ok() ? "" : result.status().message();
-  }
-
-  floe::testing::TempDir dir_;
-  std::unique_ptr<Session> session_;
-};
+using SessionTest = testing::SessionFixture;
 
 TEST_F(SessionTest, ConstantsAndExpressions) {
   EXPECT_EQ(Rows("SELECT 1 + 1, 'a' || 'b', 7 / 2, 7 % 3, CAST('2024-01-15' AS DATE)"),

@@ -28,6 +28,7 @@ namespace {
 
 const char kTimeZoneKey[] = "spark.sql.session.timeZone";
 const char kOverwriteModeKey[] = "spark.sql.sources.partitionOverwriteMode";
+const char kWapBranchKey[] = "spark.wap.branch";
 
 StatementResult Message(std::string text) {
   StatementResult r;
@@ -364,6 +365,12 @@ Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const std::strin
       note = StrCat(table->name(), " TIMESTAMP AS OF ", FormatMillisIso(ms), " -> snapshot ",
                     travel->snapshot_id() ? std::to_string(*travel->snapshot_id()) : "none");
     }
+  } else if (!identifier_travel && suffix.empty() && !Setting(kWapBranchKey, "").empty() &&
+             md->refs.count(Setting(kWapBranchKey, ""))) {
+    // With spark.wap.branch set, plain reads see the branch being written.
+    auto r = table::ResolveTimeTravel(md, table::TimeTravelSpec::Branch(Setting(kWapBranchKey, "")));
+    if (!r.ok()) return ErrorAt(sql, ref.name.pos, r.status().message());
+    travel = *r;
   } else if (identifier_travel) {
     table::TimeTravelSpec spec;
     if (suffix.rfind("branch_", 0) == 0) {
@@ -714,7 +721,30 @@ Result<StatementResult> Session::Impl::CreateTable(const sql::CreateTable& creat
 }
 
 Result<StatementResult> Session::Impl::Insert(const sql::Insert& insert, const std::string& sql) {
-  ARROW_ASSIGN_OR_RAISE(auto table, LoadTable(insert.table, sql));
+  // INSERT INTO t.branch_b writes to branch b; so does any write while spark.wap.branch is set.
+  ARROW_ASSIGN_OR_RAISE(ResolvedName target, ResolveName(insert.table, true));
+  table::WriteOptions write_options;
+  if (!target.suffix.empty()) {
+    if (target.suffix.rfind("branch_", 0) != 0) {
+      return ErrorAt(sql, insert.table.pos, StrCat("Cannot write to ", ToSql(insert.table), ": only branches (branch_<name>) can be written"));
+    }
+    write_options.branch = target.suffix.substr(7);
+  } else if (!Setting(kWapBranchKey, "").empty()) {
+    write_options.branch = Setting(kWapBranchKey, "");
+  }
+  ObjectName base_name = insert.table;
+  if (!target.suffix.empty()) base_name.parts.pop_back();
+  ARROW_ASSIGN_OR_RAISE(auto table, LoadTable(base_name, sql));
+  if (write_options.branch != spec::kMainBranch) {
+    auto md0 = table->metadata();
+    auto ref = md0->refs.find(write_options.branch);
+    if (ref == md0->refs.end() && !target.suffix.empty()) {
+      return ErrorAt(sql, insert.table.pos, StrCat("Cannot use branch (does not exist): ", write_options.branch));
+    }
+    if (ref != md0->refs.end() && !ref->second.is_branch()) {
+      return ErrorAt(sql, insert.table.pos, StrCat("Ref ", write_options.branch, " is a tag not a branch"));
+    }
+  }
   auto md = table->metadata();
   auto schema = md->current_schema();
   QueryPlanner planner = Planner(sql);
@@ -770,7 +800,7 @@ Result<StatementResult> Session::Impl::Insert(const sql::Insert& insert, const s
   }
   auto rows = arrow::Table::Make(arrow::schema(fields), columns, data->num_rows());
   if (!insert.overwrite) {
-    auto appended = table::AppendData(*table, *rows);
+    auto appended = table::AppendData(*table, *rows, write_options);
     if (!appended.ok()) return WithContext(appended.status(), "Cannot write to " + table->name());
     return Message("");
   }
@@ -807,7 +837,7 @@ Result<StatementResult> Session::Impl::Insert(const sql::Insert& insert, const s
   } else if (Lower(Setting(kOverwriteModeKey, "static")) == "dynamic") {
     filter = table::OverwriteFilter::DynamicPartitions();
   }
-  auto written = table::OverwriteData(*table, *rows, filter);
+  auto written = table::OverwriteData(*table, *rows, filter, write_options);
   if (!written.ok()) return WithContext(written.status(), "Cannot write to " + table->name());
   return Message("");
 }

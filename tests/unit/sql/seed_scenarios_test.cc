@@ -170,3 +170,37 @@ TEST_F(SeedScenarioTest, NotebookTimeTravelAndRollback) {
 
 }  // namespace
 }  // namespace floe::sql
+
+namespace floe::sql {
+namespace {
+
+using BranchTest = testing::SessionFixture;
+
+TEST_F(BranchTest, WritesToABranchLeaveMainUntouched) {
+  Ok("CREATE NAMESPACE db");
+  Ok("CREATE TABLE db.t (id BIGINT) USING iceberg");
+  Ok("INSERT INTO db.t VALUES (1), (2)");
+  const std::string main_id = Value("SELECT snapshot_id FROM db.t.snapshots");
+  Ok("ALTER TABLE db.t CREATE BRANCH audit");
+  Ok("INSERT INTO db.t.branch_audit VALUES (3)");
+  EXPECT_EQ(Value("SELECT count(*) FROM db.t"), "2");
+  EXPECT_EQ(Value("SELECT count(*) FROM db.t.branch_audit"), "3");
+  EXPECT_EQ(Value("SELECT count(*) FROM db.t VERSION AS OF 'audit'"), "3");
+  EXPECT_EQ(Value("SELECT snapshot_id FROM db.t.refs WHERE name = 'main'"), main_id);
+  EXPECT_THAT(Error("SELECT * FROM db.t.branch_audit VERSION AS OF " + main_id),
+              ::testing::HasSubstr("Cannot do time-travel based on both table identifier and AS OF"));
+  Ok("SET spark.wap.branch = audit");
+  Ok("INSERT INTO db.t VALUES (4)");
+  EXPECT_EQ(Value("SELECT count(*) FROM db.t"), "4");
+  Ok("RESET spark.wap.branch");
+  EXPECT_EQ(Value("SELECT count(*) FROM db.t"), "2");
+  // Rolling main back to a branch's snapshot is refused; setting it current is allowed.
+  const std::string branch_head = Value("SELECT snapshot_id FROM db.t.refs WHERE name = 'audit'");
+  EXPECT_THAT(Error("CALL lakehouse.system.rollback_to_snapshot('db.t', " + branch_head + ")"),
+              ::testing::HasSubstr("Cannot roll back to snapshot, not an ancestor of the current state: " + branch_head));
+  Ok("CALL lakehouse.system.set_current_snapshot('db.t', " + branch_head + ")");
+  EXPECT_EQ(Value("SELECT count(*) FROM db.t"), "4");
+}
+
+}  // namespace
+}  // namespace floe::sql

@@ -18,6 +18,11 @@ TableScan& TableScan::UseRef(std::string ref) {
   return *this;
 }
 
+TableScan& TableScan::Filter(std::vector<ColumnPredicate> predicates) {
+  predicates_ = std::move(predicates);
+  return *this;
+}
+
 TableScan& TableScan::Select(std::vector<std::string> columns) {
   columns_ = std::move(columns);
   return *this;
@@ -92,10 +97,26 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
   if (!snap) return tasks;
   auto& io = *table_->io();
   ARROW_ASSIGN_OR_RAISE(auto manifests, manifest::ReadManifestList(io, snap->manifest_list));
+  metrics_ = Metrics();
+  auto schema = md->current_schema();
   for (const auto& mf : manifests) {
+    ++metrics_.manifests;
+    const spec::PartitionSpec* spec = md->SpecById(mf.partition_spec_id);
+    if (!predicates_.empty() && spec && mf.content == manifest::ManifestContent::kData &&
+        !ManifestMayMatch(mf, predicates_, *spec, *schema)) {
+      ++metrics_.manifests_skipped;
+      continue;
+    }
     ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(io, mf, *md));
     for (auto& e : entries) {
       if (e.status == manifest::EntryStatus::kDeleted) continue;
+      if (mf.content == manifest::ManifestContent::kData) {
+        ++metrics_.files;
+        if (!predicates_.empty() && spec && !FileMayMatch(e.data_file, predicates_, *spec)) {
+          ++metrics_.files_skipped;
+          continue;
+        }
+      }
       if (mf.content == manifest::ManifestContent::kDeletes) {
         return Status::NotImplemented("Snapshot ", snap->snapshot_id, " of ", table_->name(),
                                       " has row-level delete files (", e.data_file.file_path,
@@ -118,6 +139,52 @@ Result<std::shared_ptr<arrow::Table>> TableScan::ToArrowTable() const {
   }
   if (parts.empty()) return arrow::Table::MakeEmpty(arrow_schema);
   return arrow::ConcatenateTables(parts);
+}
+
+namespace {
+
+// Reads one file at a time and hands out its batches.
+class FileBatchReader : public arrow::RecordBatchReader {
+ public:
+  FileBatchReader(std::shared_ptr<table::Table> table, spec::SchemaPtr schema,
+                  std::shared_ptr<arrow::Schema> arrow_schema, std::vector<FileScanTask> tasks)
+      : table_(std::move(table)), schema_(std::move(schema)), arrow_schema_(std::move(arrow_schema)),
+        tasks_(std::move(tasks)) {}
+
+  std::shared_ptr<arrow::Schema> schema() const override { return arrow_schema_; }
+
+  Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
+    while (true) {
+      if (current_) {
+        ARROW_RETURN_NOT_OK(current_->ReadNext(batch));
+        if (*batch) return Status::OK();
+        current_.reset();
+      }
+      if (next_ >= tasks_.size()) {
+        *batch = nullptr;
+        return Status::OK();
+      }
+      ARROW_ASSIGN_OR_RAISE(auto rows, ReadParquetFile(*table_->io(), tasks_[next_++].file.file_path, *schema_));
+      current_ = std::make_shared<arrow::TableBatchReader>(rows);
+    }
+  }
+
+ private:
+  std::shared_ptr<table::Table> table_;
+  spec::SchemaPtr schema_;
+  std::shared_ptr<arrow::Schema> arrow_schema_;
+  std::vector<FileScanTask> tasks_;
+  size_t next_ = 0;
+  std::shared_ptr<arrow::TableBatchReader> current_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::ToRecordBatchReader() const {
+  ARROW_ASSIGN_OR_RAISE(auto schema, ReadSchema());
+  ARROW_ASSIGN_OR_RAISE(auto tasks, PlanFiles());
+  ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*schema));
+  return std::make_shared<FileBatchReader>(table_, schema, arrow_schema, std::move(tasks));
 }
 
 }  // namespace floe::scan

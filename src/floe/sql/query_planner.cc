@@ -112,6 +112,89 @@ std::shared_ptr<arrow::DataType> SparkSumType(const std::shared_ptr<arrow::DataT
   return arrow::float64();
 }
 
+// Column names an expression mentions (every name part, lower case); sets `star` for *.
+void CollectNames(const Expr& e, std::set<std::string>* names, bool* star);
+
+void CollectRelationNames(const Relation& r, std::set<std::string>* names, bool* star) {
+  if (auto* j = r.As<Join>()) {
+    CollectRelationNames(*j->left, names, star);
+    CollectRelationNames(*j->right, names, star);
+    if (j->on) CollectNames(*j->on, names, star);
+    for (const auto& u : j->using_columns) names->insert(Lower(u.name));
+  }
+}
+
+void CollectNames(const Expr& e, std::set<std::string>* names, bool* star) {
+  if (auto* c = e.As<ColumnRef>()) {
+    for (const auto& p : c->parts) names->insert(Lower(p.name));
+    return;
+  }
+  if (e.Is<Star>()) {
+    *star = true;
+    return;
+  }
+  if (auto* f = e.As<FunctionCall>()) {
+    for (const auto& a : f->args) CollectNames(a, names, star);
+    return;
+  }
+  std::visit(
+      [&](const auto& node) {
+        using T = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<T, Unary> || std::is_same_v<T, IsNull> || std::is_same_v<T, IsBool> ||
+                      std::is_same_v<T, Cast>) {
+          CollectNames(*node.operand, names, star);
+        } else if constexpr (std::is_same_v<T, Binary>) {
+          CollectNames(*node.left, names, star);
+          CollectNames(*node.right, names, star);
+        } else if constexpr (std::is_same_v<T, Between>) {
+          CollectNames(*node.operand, names, star);
+          CollectNames(*node.low, names, star);
+          CollectNames(*node.high, names, star);
+        } else if constexpr (std::is_same_v<T, InList>) {
+          CollectNames(*node.operand, names, star);
+          for (const auto& x : node.list) CollectNames(x, names, star);
+        } else if constexpr (std::is_same_v<T, InSubquery> || std::is_same_v<T, Like>) {
+          CollectNames(*node.operand, names, star);
+        } else if constexpr (std::is_same_v<T, Case>) {
+          if (node.operand) CollectNames(*node.operand, names, star);
+          for (const auto& w : node.whens) {
+            CollectNames(w.condition, names, star);
+            CollectNames(w.result, names, star);
+          }
+          if (node.else_result) CollectNames(*node.else_result, names, star);
+        } else if constexpr (std::is_same_v<T, Subscript>) {
+          CollectNames(*node.base, names, star);
+        } else if constexpr (std::is_same_v<T, FieldAccess>) {
+          CollectNames(*node.base, names, star);
+        }
+      },
+      e.node);
+}
+
+ScanHints HintsFor(const sql::Select& select, const std::vector<OrderItem>* order_by) {
+  ScanHints hints;
+  bool star = false;
+  for (const auto& item : select.items) CollectNames(item.expr, &hints.columns, &star);
+  if (select.where) CollectNames(*select.where, &hints.columns, &star);
+  for (const auto& g : select.group_by) CollectNames(g, &hints.columns, &star);
+  if (select.having) CollectNames(*select.having, &hints.columns, &star);
+  if (order_by) {
+    for (const auto& o : *order_by) CollectNames(o.expr, &hints.columns, &star);
+  }
+  for (const auto& r : select.from) CollectRelationNames(r, &hints.columns, &star);
+  hints.all_columns = star;
+  std::function<void(const Expr&)> split = [&](const Expr& e) {
+    if (auto* b = e.As<Binary>(); b && b->op == BinaryOp::kAnd) {
+      split(*b->left);
+      split(*b->right);
+    } else {
+      hints.conjuncts.push_back(&e);
+    }
+  };
+  if (select.where) split(*select.where);
+  return hints;
+}
+
 }  // namespace
 
 ExprContext QueryPlanner::Context(const std::vector<Column>& columns,
@@ -270,7 +353,7 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
   return rel;
 }
 
-Result<Rel> QueryPlanner::PlanRelation(const Relation& relation) {
+Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints& hints) {
   if (auto* t = relation.As<TableRef>()) {
     if (t->name.parts.size() == 1 && !t->time_travel) {
       std::string name = Lower(t->name.parts[0].name);
@@ -284,7 +367,7 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation) {
         }
       }
     }
-    ARROW_ASSIGN_OR_RAISE(Rel rel, env_.resolve_table(*t));
+    ARROW_ASSIGN_OR_RAISE(Rel rel, env_.resolve_table(*t, hints));
     if (t->alias) {
       for (auto& c : rel.columns) c.qualifiers = {{Lower(t->alias->name.name)}};
       for (size_t i = 0; i < t->alias->columns.size() && i < rel.columns.size(); ++i) {
@@ -334,13 +417,15 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation) {
     if (f->alias && !f->alias->columns.empty()) rel.columns[0].name = f->alias->columns[0].name;
     return rel;
   }
-  if (auto* j = relation.As<Join>()) return PlanJoin(*j);
+  if (auto* j = relation.As<Join>()) return PlanJoin(*j, hints);
   return Status::NotImplemented("relation");
 }
 
-Result<Rel> QueryPlanner::PlanJoin(const Join& join) {
-  ARROW_ASSIGN_OR_RAISE(Rel left, PlanRelation(*join.left));
-  ARROW_ASSIGN_OR_RAISE(Rel right, PlanRelation(*join.right));
+Result<Rel> QueryPlanner::PlanJoin(const Join& join, const ScanHints& hints) {
+  ScanHints columns_only = hints;
+  columns_only.conjuncts.clear();
+  ARROW_ASSIGN_OR_RAISE(Rel left, PlanRelation(*join.left, columns_only));
+  ARROW_ASSIGN_OR_RAISE(Rel right, PlanRelation(*join.right, columns_only));
   std::vector<Column> combined = left.columns;
   combined.insert(combined.end(), right.columns.begin(), right.columns.end());
   const int nl = static_cast<int>(left.columns.size());
@@ -606,13 +691,15 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
     input = RelFromTable(one);
     input.columns[0].hidden = true;
   } else {
-    ARROW_ASSIGN_OR_RAISE(input, PlanRelation(select.from[0]));
+    ScanHints hints = HintsFor(select, order_by);
+    if (select.from.size() != 1 || !select.from[0].As<TableRef>()) hints.conjuncts.clear();
+    ARROW_ASSIGN_OR_RAISE(input, PlanRelation(select.from[0], hints));
     for (size_t i = 1; i < select.from.size(); ++i) {
       // Comma-separated FROM items are a cross join.
       Join cross;
       cross.kind = JoinKind::kCross;
       (void)cross;
-      ARROW_ASSIGN_OR_RAISE(Rel next, PlanRelation(select.from[i]));
+      ARROW_ASSIGN_OR_RAISE(Rel next, PlanRelation(select.from[i], hints));
       std::vector<cp::Expression> le, re;
       std::vector<std::string> ln, rn;
       for (size_t c = 0; c < input.columns.size(); ++c) {

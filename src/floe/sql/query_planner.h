@@ -6,6 +6,8 @@
 
 #include <functional>
 #include <map>
+#include <set>
+#include <vector>
 #include <memory>
 #include <string>
 
@@ -15,10 +17,18 @@
 
 namespace floe::sql {
 
+// What the query needs from a table it reads: the column names it mentions (lower case)
+// and, when the table is the only FROM item, the WHERE conjuncts usable for pruning.
+struct ScanHints {
+  bool all_columns = true;
+  std::set<std::string> columns;
+  std::vector<const Expr*> conjuncts;
+};
+
 struct PlannerEnv {
   // Resolves a table reference (with its time-travel clause) to a relation whose columns
   // carry the table's qualifiers.
-  std::function<Result<Rel>(const TableRef&)> resolve_table;
+  std::function<Result<Rel>(const TableRef&, const ScanHints&)> resolve_table;
   std::string time_zone = "UTC";
   int64_t now_micros = 0;
   std::string sql;
@@ -38,8 +48,8 @@ class QueryPlanner {
  private:
   Result<Rel> PlanBody(const Query& query, const std::vector<OrderItem>* order_by, Rel* pre_order);
   Result<Rel> PlanSelect(const Select& select, const std::vector<OrderItem>* order_by);
-  Result<Rel> PlanRelation(const Relation& relation);
-  Result<Rel> PlanJoin(const Join& join);
+  Result<Rel> PlanRelation(const Relation& relation, const ScanHints& hints = ScanHints());
+  Result<Rel> PlanJoin(const Join& join, const ScanHints& hints);
   Result<Rel> PlanValues(const Values& values);
   Result<Rel> PlanSetOperation(const SetOperation& op);
   Result<Rel> ApplyOrderLimit(Rel rel, const Query& query);

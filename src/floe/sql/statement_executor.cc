@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <arrow/api.h>
+#include <arrow/acero/options.h>
 #include <arrow/compute/api.h>
 
 #include "floe/scan/table_scan.h"
@@ -220,7 +221,7 @@ QueryPlanner Session::Impl::Planner(const std::string& sql) {
   env.time_zone = TimeZone();
   env.now_micros = NowMillis() * 1000;
   env.sql = sql;
-  env.resolve_table = [this, sql](const TableRef& ref) { return ResolveTableRef(ref, sql); };
+  env.resolve_table = [this, sql](const TableRef& ref, const ScanHints& hints) { return ResolveTableRef(ref, hints, sql); };
   return QueryPlanner(env);
 }
 
@@ -282,7 +283,7 @@ Result<std::shared_ptr<table::Table>> Session::Impl::LoadTable(const ObjectName&
   return table;
 }
 
-Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const std::string& sql) {
+Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const ScanHints& hints, const std::string& sql) {
   ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, ResolveName(ref.name, true));
   auto loaded = tables_.LoadTable(resolved.ident);
   if (!loaded.ok()) {
@@ -412,9 +413,36 @@ Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const std::strin
         }
       }
     }
-    ARROW_ASSIGN_OR_RAISE(rows, scan.ToArrowTable());
+    // Read only the columns the query mentions, skip files the WHERE clause rules out, and
+    // stream the files into the plan.
+    ARROW_ASSIGN_OR_RAISE(auto read_schema, scan.ReadSchema());
+    if (!hints.all_columns) {
+      std::vector<std::string> columns;
+      for (const auto& f : read_schema->fields()) {
+        if (hints.columns.count(Lower(f.name))) columns.push_back(f.name);
+      }
+      if (columns.empty()) columns.push_back(read_schema->fields().front().name);
+      scan.Select(columns);
+    }
+    scan.Filter(PushablePredicates(hints.conjuncts, *read_schema, sql));
+    ARROW_ASSIGN_OR_RAISE(auto reader, scan.ToRecordBatchReader());
+    Rel streamed;
+    for (const auto& f : reader->schema()->fields()) {
+      Column c;
+      c.name = f->name();
+      c.type = f->type();
+      c.nullable = f->nullable();
+      streamed.columns.push_back(std::move(c));
+    }
+    streamed.decl = arrow::acero::Declaration("record_batch_reader_source",
+                                              arrow::acero::RecordBatchReaderSourceNodeOptions(reader));
+    rows = nullptr;
+    return WithQualifiers(std::move(streamed), resolved);
   }
-  Rel rel = RelFromTable(rows);
+  return WithQualifiers(RelFromTable(rows), resolved);
+}
+
+Rel Session::Impl::WithQualifiers(Rel rel, const ResolvedName& resolved) const {
   std::vector<std::vector<std::string>> qualifiers;
   qualifiers.push_back({resolved.qualifier.back()});
   if (resolved.qualifier.size() > 1) qualifiers.push_back(resolved.qualifier);
@@ -424,6 +452,77 @@ Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const std::strin
   qualifiers.push_back(full);
   for (auto& c : rel.columns) c.qualifiers = qualifiers;
   return rel;
+}
+
+std::vector<scan::ColumnPredicate> Session::Impl::PushablePredicates(const std::vector<const Expr*>& conjuncts,
+                                                                     const spec::Schema& schema, const std::string& sql) {
+  using Op = scan::ColumnPredicate::Op;
+  std::vector<scan::ColumnPredicate> out;
+  QueryPlanner planner = Planner(sql);
+  for (const Expr* e : conjuncts) {
+    const ColumnRef* column = nullptr;
+    const Expr* constant = nullptr;
+    Op op = Op::kEq;
+    if (auto* n = e->As<IsNull>()) {
+      column = n->operand->As<ColumnRef>();
+      op = n->negated ? Op::kNotNull : Op::kIsNull;
+    } else if (auto* b = e->As<Binary>()) {
+      static const std::map<BinaryOp, std::pair<Op, Op>> kOps = {
+          {BinaryOp::kEq, {Op::kEq, Op::kEq}}, {BinaryOp::kLt, {Op::kLt, Op::kGt}}, {BinaryOp::kLe, {Op::kLe, Op::kGe}},
+          {BinaryOp::kGt, {Op::kGt, Op::kLt}}, {BinaryOp::kGe, {Op::kGe, Op::kLe}}};
+      auto it = kOps.find(b->op);
+      if (it == kOps.end()) continue;
+      if ((column = b->left->As<ColumnRef>()) && (b->right->Is<Literal>() || b->right->Is<Cast>())) {
+        constant = b->right.get();
+        op = it->second.first;
+      } else if ((column = b->right->As<ColumnRef>()) && (b->left->Is<Literal>() || b->left->Is<Cast>())) {
+        constant = b->left.get();
+        op = it->second.second;
+      } else {
+        continue;
+      }
+    }
+    if (!column) continue;
+    const spec::NestedField* field = schema.FindFieldByNameCaseInsensitive(column->parts.back().name);
+    if (!field || !field->type->is_primitive()) continue;
+    scan::ColumnPredicate p;
+    p.field_id = field->id;
+    p.op = op;
+    if (constant) {
+      auto value = planner.EvaluateConstant(*constant);
+      if (!value.ok() || !(*value)->is_valid) continue;
+      auto arrow_type = table::ToArrowType(*field->type);
+      if (!arrow_type.ok()) continue;
+      std::shared_ptr<arrow::Scalar> scalar = *value;
+      const auto tid = field->type->id();
+      if (scalar->type->id() == arrow::Type::STRING &&
+          (tid == spec::TypeId::kTimestamp || tid == spec::TypeId::kTimestampTz || tid == spec::TypeId::kDate)) {
+        std::string text = scalar->ToString();
+        if (tid == spec::TypeId::kDate) {
+          auto days = ParseDateDays(text.substr(0, 10));
+          if (!days.ok()) continue;
+          scalar = std::make_shared<arrow::Date32Scalar>(*days);
+        } else {
+          auto micros = ParseTimestampMicros(text, tid == spec::TypeId::kTimestamp ? "UTC" : TimeZone());
+          if (!micros.ok()) continue;
+          scalar = std::make_shared<arrow::TimestampScalar>(*micros, *arrow_type);
+        }
+      }
+      if (!scalar->type->Equals(**arrow_type)) {
+        // Only exact conversions are safe for pruning (1.5 against an int column is not).
+        auto cast = arrow::compute::Cast(arrow::Datum(scalar), *arrow_type, arrow::compute::CastOptions::Safe());
+        if (!cast.ok()) continue;
+        auto back = arrow::compute::Cast(*cast, scalar->type, arrow::compute::CastOptions::Safe());
+        if (!back.ok() || !back->scalar()->Equals(*scalar)) continue;
+        scalar = cast->scalar();
+      }
+      auto literal = table::LiteralFromScalar(*scalar, field->type);
+      if (!literal.ok()) continue;
+      p.value = *literal;
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
 }
 
 Result<StatementResult> Session::Impl::RunQuery(const Query& query, const std::string& sql) {

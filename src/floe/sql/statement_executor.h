@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "floe/scan/scan_filter.h"
 #include "floe/sql/ast.h"
 #include "floe/sql/query_planner.h"
 #include "floe/sql/session.h"
@@ -36,7 +37,11 @@ class Session::Impl {
 
  private:
   QueryPlanner Planner(const std::string& sql);
-  Result<Rel> ResolveTableRef(const TableRef& ref, const std::string& sql);
+  Result<Rel> ResolveTableRef(const TableRef& ref, const ScanHints& hints, const std::string& sql);
+  Rel WithQualifiers(Rel rel, const ResolvedName& resolved) const;
+  // WHERE conjuncts of the form `column op constant` as scan predicates (pruning only).
+  std::vector<scan::ColumnPredicate> PushablePredicates(const std::vector<const Expr*>& conjuncts,
+                                                        const spec::Schema& schema, const std::string& sql);
   // A table name as written -> identifier (+ suffix when `allow_suffix`).
   Result<ResolvedName> ResolveName(const ObjectName& name, bool allow_suffix);
   Result<Namespace> ResolveNamespace(const ObjectName& name);

@@ -40,3 +40,35 @@ TEST_F(SessionTest, TablesInsertSelectAggregate) {
 
 }  // namespace
 }  // namespace floe::sql
+
+namespace floe::sql {
+namespace {
+
+using PruningTest = testing::SessionFixture;
+
+int64_t DataFilesRead(Session& s) { return s.io()->counters().reads(FileKind::kData); }
+
+TEST_F(PruningTest, PartitionsAndBoundsSkipFiles) {
+  Ok("CREATE NAMESPACE db");
+  Ok("CREATE TABLE db.events (id BIGINT, ts TIMESTAMP, kind STRING) USING iceberg PARTITIONED BY (days(ts))");
+  for (int day = 1; day <= 3; ++day) {
+    Ok("INSERT INTO db.events SELECT id + " + std::to_string(day * 100) + ", TIMESTAMP '2024-01-0" + std::to_string(day) +
+       " 12:00:00', 'k' FROM range(10)");
+  }
+  session_->io()->ResetCounters();
+  EXPECT_EQ(Value("SELECT count(*) FROM db.events WHERE ts >= '2024-01-03'"), "10");
+  EXPECT_EQ(DataFilesRead(*session_), 1);
+  session_->io()->ResetCounters();
+  // Bounds of the id column rule out the other two files.
+  EXPECT_EQ(Value("SELECT count(*) FROM db.events WHERE id = 205"), "1");
+  EXPECT_EQ(DataFilesRead(*session_), 1);
+  session_->io()->ResetCounters();
+  EXPECT_EQ(Value("SELECT count(*) FROM db.events WHERE id > 1000"), "0");
+  EXPECT_EQ(DataFilesRead(*session_), 0);
+  session_->io()->ResetCounters();
+  EXPECT_EQ(Value("SELECT count(*) FROM db.events WHERE kind = 'k' OR id = 1"), "30");
+  EXPECT_EQ(DataFilesRead(*session_), 3);
+}
+
+}  // namespace
+}  // namespace floe::sql

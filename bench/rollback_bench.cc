@@ -42,7 +42,8 @@ std::shared_ptr<arrow::Table> Rows(int64_t first, int64_t n) {
     (void)ids.Append(i);
     (void)names.Append("person-" + std::to_string(i));
   }
-  auto schema = arrow::schema({arrow::field("id", arrow::int64(), false), arrow::field("name", arrow::utf8())});
+  auto schema = arrow::schema(
+      {arrow::field("id", arrow::int64(), false), arrow::field("name", arrow::utf8())});
   return arrow::Table::Make(schema, {ids.Finish().ValueOrDie(), names.Finish().ValueOrDie()});
 }
 
@@ -50,8 +51,9 @@ std::unique_ptr<Bench> NewTable() {
   auto b = std::make_unique<Bench>();
   std::string tmpl = (std::filesystem::temp_directory_path() / "floe-bench-XXXXXX").string();
   b->dir = ::mkdtemp(tmpl.data());
-  b->catalog = SqlCatalog::Open(b->dir.string() + "/catalog.db", "lakehouse", b->dir.string() + "/wh")
-                   .ValueOrDie();
+  b->catalog =
+      SqlCatalog::Open(b->dir.string() + "/catalog.db", "lakehouse", b->dir.string() + "/wh")
+          .ValueOrDie();
   b->io = FileIO::MakeLocal().ValueOrDie();
   b->tables = std::make_unique<table::TableCatalog>(b->catalog, b->io);
   (void)b->catalog->CreateNamespace(Namespace({"db"}), {});
@@ -62,33 +64,37 @@ std::unique_ptr<Bench> NewTable() {
 
 // Commits `n` synthetic append snapshots (one per minute) in one metadata-only commit.
 void AddSyntheticSnapshots(table::Table& t, int64_t n) {
-  Status st = table::Commit(t, [n](const spec::TableMetadataPtr& base, std::vector<std::string>*)
-                                   -> Result<std::shared_ptr<spec::TableMetadata>> {
-    auto md = std::make_shared<spec::TableMetadata>(*base);
-    std::optional<int64_t> parent = md->current_snapshot_id;
-    int64_t ts = 1700000000000;
-    for (int64_t i = 0; i < n; ++i) {
-      spec::Snapshot s;
-      s.snapshot_id = NewSnapshotId();
-      s.parent_snapshot_id = parent;
-      s.sequence_number = ++md->last_sequence_number;
-      s.timestamp_ms = ts + i * 60000;
-      s.manifest_list = md->location + "/metadata/snap-" + std::to_string(s.snapshot_id) + ".avro";
-      s.operation = "append";
-      s.summary = {{"added-data-files", "1"}, {"added-records", "1000"},
-                   {"total-records", std::to_string(1000 * (i + 1))}};
-      s.schema_id = 0;
-      md->snapshot_log.push_back({s.timestamp_ms, s.snapshot_id});
-      parent = s.snapshot_id;
-      md->snapshots.push_back(std::move(s));
-    }
-    md->current_snapshot_id = parent;
-    spec::SnapshotRef main;
-    main.snapshot_id = *parent;
-    md->refs["main"] = main;
-    md->IndexSnapshots();
-    return md;
-  });
+  Status st =
+      table::Commit(t,
+                    [n](const spec::TableMetadataPtr& base,
+                        std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+                      auto md = std::make_shared<spec::TableMetadata>(*base);
+                      std::optional<int64_t> parent = md->current_snapshot_id;
+                      int64_t ts = 1700000000000;
+                      for (int64_t i = 0; i < n; ++i) {
+                        spec::Snapshot s;
+                        s.snapshot_id = NewSnapshotId();
+                        s.parent_snapshot_id = parent;
+                        s.sequence_number = ++md->last_sequence_number;
+                        s.timestamp_ms = ts + i * 60000;
+                        s.manifest_list = md->location + "/metadata/snap-" +
+                                          std::to_string(s.snapshot_id) + ".avro";
+                        s.operation = "append";
+                        s.summary = {{"added-data-files", "1"},
+                                     {"added-records", "1000"},
+                                     {"total-records", std::to_string(1000 * (i + 1))}};
+                        s.schema_id = 0;
+                        md->snapshot_log.push_back({s.timestamp_ms, s.snapshot_id});
+                        parent = s.snapshot_id;
+                        md->snapshots.push_back(std::move(s));
+                      }
+                      md->current_snapshot_id = parent;
+                      spec::SnapshotRef main;
+                      main.snapshot_id = *parent;
+                      md->refs["main"] = main;
+                      md->IndexSnapshots();
+                      return md;
+                    });
   if (!st.ok()) std::abort();
 }
 

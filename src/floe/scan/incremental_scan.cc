@@ -11,7 +11,8 @@ namespace floe::scan {
 Result<std::shared_ptr<arrow::Table>> ReadAppendedRows(const table::Table& table,
                                                        std::optional<int64_t> from_exclusive,
                                                        std::optional<int64_t> to_inclusive) {
-  ARROW_ASSIGN_OR_RAISE(auto files, table::AppendedFilesBetween(table, from_exclusive, to_inclusive));
+  ARROW_ASSIGN_OR_RAISE(auto files,
+                        table::AppendedFilesBetween(table, from_exclusive, to_inclusive));
   spec::SchemaPtr schema = table.metadata()->current_schema();
   if (!schema) return Status::Invalid("Table ", table.name(), " has no schema");
   ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*schema));

@@ -15,7 +15,8 @@ std::vector<HistoryRow> HistoryRows(const spec::TableMetadata& md) {
     HistoryRow row;
     row.made_current_at_ms = e.timestamp_ms;
     row.snapshot_id = e.snapshot_id;
-    if (const spec::Snapshot* s = md.SnapshotById(e.snapshot_id)) row.parent_id = s->parent_snapshot_id;
+    if (const spec::Snapshot* s = md.SnapshotById(e.snapshot_id))
+      row.parent_id = s->parent_snapshot_id;
     row.is_current_ancestor = ancestors.count(e.snapshot_id) > 0;
     rows.push_back(row);
   }

@@ -49,7 +49,8 @@ Result<std::vector<AppendedFile>> AppendedFilesBetween(const Table& table,
     const spec::Snapshot* s = *it;
     ARROW_ASSIGN_OR_RAISE(auto manifests, manifest::ReadManifestList(io, s->manifest_list));
     for (const auto& mf : manifests) {
-      if (mf.content != manifest::ManifestContent::kData || mf.added_snapshot_id != s->snapshot_id) {
+      if (mf.content != manifest::ManifestContent::kData ||
+          mf.added_snapshot_id != s->snapshot_id) {
         continue;
       }
       ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(io, mf, *md));

@@ -19,7 +19,8 @@ Result<RunManifest> BuildRunManifest(const std::vector<std::shared_ptr<Table>>& 
     auto md = t->metadata();
     const spec::Snapshot* snap = md->current_snapshot();
     if (!snap) return ValidationError("Table ", t->name(), " has no current snapshot to record");
-    if (!seen.insert(t->name()).second) return ValidationError("Table ", t->name(), " is listed twice");
+    if (!seen.insert(t->name()).second)
+      return ValidationError("Table ", t->name(), " is listed twice");
     out.sources.push_back({t->name(), snap->snapshot_id, snap->timestamp_ms, md->table_uuid});
   }
   return out;
@@ -59,7 +60,8 @@ Result<RunManifest> RunManifestFromJson(std::string_view json) {
   auto bad = [](const std::string& why) { return Status::Invalid("Invalid run manifest: ", why); };
   rapidjson::Document doc;
   doc.Parse(json.data(), json.size());
-  if (doc.HasParseError()) return bad("not JSON (at offset " + std::to_string(doc.GetErrorOffset()) + ")");
+  if (doc.HasParseError())
+    return bad("not JSON (at offset " + std::to_string(doc.GetErrorOffset()) + ")");
   if (!doc.IsObject()) return bad("not a JSON object");
   RunManifest out;
   auto started = doc.FindMember("run_started_at_ms");
@@ -82,7 +84,8 @@ Result<RunManifest> RunManifestFromJson(std::string_view json) {
     auto at = m.value.FindMember("committed_at_ms");
     if (at != m.value.MemberEnd() && at->value.IsInt64()) s.committed_at_ms = at->value.GetInt64();
     auto uuid = m.value.FindMember("table_uuid");
-    if (uuid != m.value.MemberEnd() && uuid->value.IsString()) s.table_uuid = uuid->value.GetString();
+    if (uuid != m.value.MemberEnd() && uuid->value.IsString())
+      s.table_uuid = uuid->value.GetString();
     out.sources.push_back(std::move(s));
   }
   return out;
@@ -113,8 +116,9 @@ Result<std::vector<ResolvedSource>> ResolveRunManifest(TableCatalog& catalog,
     ARROW_ASSIGN_OR_RAISE(auto table, catalog.LoadTable(ident));
     auto md = table->metadata();
     if (!s.table_uuid.empty() && md->table_uuid != s.table_uuid) {
-      return ValidationError("Table ", s.table, " is not the table the run manifest recorded (uuid ",
-                             md->table_uuid, " != ", s.table_uuid, ")");
+      return ValidationError("Table ", s.table,
+                             " is not the table the run manifest recorded (uuid ", md->table_uuid,
+                             " != ", s.table_uuid, ")");
     }
     auto resolved = ResolveTimeTravel(md, TimeTravelSpec::Snapshot(s.snapshot_id));
     if (!resolved.ok()) return WithContext(resolved.status(), "Table " + s.table);

@@ -92,7 +92,9 @@ void ApplyChanges(TableMetadata* md, const std::vector<RefChange>& changes, int6
   }
 }
 
-int64_t ChangeTime(const TableMetadata& base) { return std::max(NowMillis(), base.last_updated_ms); }
+int64_t ChangeTime(const TableMetadata& base) {
+  return std::max(NowMillis(), base.last_updated_ms);
+}
 
 // Plans against the loaded metadata; commits only when something changes.
 Status CommitRefChanges(Table& table, const PlanFn& plan) {
@@ -101,14 +103,15 @@ Status CommitRefChanges(Table& table, const PlanFn& plan) {
     ARROW_ASSIGN_OR_RAISE(auto changes, plan(*base));
     if (Effective(*base, std::move(changes)).empty()) return Status::OK();
   }
-  return Commit(table, [&](const spec::TableMetadataPtr& base,
-                           std::vector<std::string>*) -> Result<std::shared_ptr<TableMetadata>> {
-    ARROW_ASSIGN_OR_RAISE(auto changes, plan(*base));
-    changes = Effective(*base, std::move(changes));
-    auto md = std::make_shared<TableMetadata>(*base);
-    ApplyChanges(md.get(), changes, ChangeTime(*base));
-    return md;
-  });
+  return Commit(table,
+                [&](const spec::TableMetadataPtr& base,
+                    std::vector<std::string>*) -> Result<std::shared_ptr<TableMetadata>> {
+                  ARROW_ASSIGN_OR_RAISE(auto changes, plan(*base));
+                  changes = Effective(*base, std::move(changes));
+                  auto md = std::make_shared<TableMetadata>(*base);
+                  ApplyChanges(md.get(), changes, ChangeTime(*base));
+                  return md;
+                });
 }
 
 RefChange MoveMain(const TableMetadata& base, int64_t snapshot_id) {
@@ -119,16 +122,16 @@ RefChange MoveMain(const TableMetadata& base, int64_t snapshot_id) {
 }
 
 // Runs a main-moving plan and reports Spark's previous/current columns.
-Result<SetCurrentResult> MoveMainTo(Table& table,
-                                    const std::function<Result<int64_t>(const TableMetadata&)>& target) {
+Result<SetCurrentResult> MoveMainTo(
+    Table& table, const std::function<Result<int64_t>(const TableMetadata&)>& target) {
   SetCurrentResult result;
-  ARROW_RETURN_NOT_OK(CommitRefChanges(table, [&](const TableMetadata& base)
-                                                  -> Result<std::vector<RefChange>> {
-    ARROW_ASSIGN_OR_RAISE(int64_t id, target(base));
-    result.previous_snapshot_id = base.current_snapshot_id;
-    result.current_snapshot_id = id;
-    return std::vector<RefChange>{MoveMain(base, id)};
-  }));
+  ARROW_RETURN_NOT_OK(
+      CommitRefChanges(table, [&](const TableMetadata& base) -> Result<std::vector<RefChange>> {
+        ARROW_ASSIGN_OR_RAISE(int64_t id, target(base));
+        result.previous_snapshot_id = base.current_snapshot_id;
+        result.current_snapshot_id = id;
+        return std::vector<RefChange>{MoveMain(base, id)};
+      }));
   return result;
 }
 
@@ -330,73 +333,77 @@ Result<CherrypickResult> CherrypickSnapshot(Table& table, int64_t snapshot_id) {
   CherrypickResult result{snapshot_id, 0};
   auto& io = table.io();
 
-  Status st = Commit(table, [&](const spec::TableMetadataPtr& base, std::vector<std::string>* files)
-                                -> Result<std::shared_ptr<TableMetadata>> {
-    const spec::Snapshot* source = base->SnapshotById(snapshot_id);
-    if (!source) return ValidationError("Cannot cherry-pick unknown snapshot ID: ", snapshot_id);
-    const bool is_append = source->operation == "append";
-    if (is_append) ARROW_RETURN_NOT_OK(ValidateWapPublish(*base, *source));
-    auto md = std::make_shared<TableMetadata>(*base);
-    const int64_t now = ChangeTime(*base);
-    if (IsFastForward(*base, *source)) {
-      ApplyChanges(md.get(), {MoveMain(*base, snapshot_id)}, now);
-      result.current_snapshot_id = snapshot_id;
-      return md;
-    }
-    if (!is_append) return NotPickable(snapshot_id);
-    ARROW_RETURN_NOT_OK(ValidateNonAncestor(*base, snapshot_id));
+  Status st = Commit(
+      table,
+      [&](const spec::TableMetadataPtr& base,
+          std::vector<std::string>* files) -> Result<std::shared_ptr<TableMetadata>> {
+        const spec::Snapshot* source = base->SnapshotById(snapshot_id);
+        if (!source)
+          return ValidationError("Cannot cherry-pick unknown snapshot ID: ", snapshot_id);
+        const bool is_append = source->operation == "append";
+        if (is_append) ARROW_RETURN_NOT_OK(ValidateWapPublish(*base, *source));
+        auto md = std::make_shared<TableMetadata>(*base);
+        const int64_t now = ChangeTime(*base);
+        if (IsFastForward(*base, *source)) {
+          ApplyChanges(md.get(), {MoveMain(*base, snapshot_id)}, now);
+          result.current_snapshot_id = snapshot_id;
+          return md;
+        }
+        if (!is_append) return NotPickable(snapshot_id);
+        ARROW_RETURN_NOT_OK(ValidateNonAncestor(*base, snapshot_id));
 
-    const spec::SchemaPtr schema = base->current_schema();
-    if (!schema) return Status::Invalid("Table ", table.name(), " has no current schema");
-    if (!added) {
-      ARROW_ASSIGN_OR_RAISE(auto files_added, AddedDataFiles(*io, *base, *source));
-      added = std::move(files_added);
-      std::map<int32_t, std::vector<const manifest::DataFile*>> by_spec;
-      for (const auto& f : *added) by_spec[f.spec_id].push_back(&f);
-      for (const auto& [spec_id, spec_files] : by_spec) {
-        const spec::PartitionSpec* spec = base->SpecById(spec_id);
-        if (!spec) return Status::Invalid("Unknown partition spec id ", spec_id);
-        std::string location = MetadataDirectory(*base) + "/" + NewUuid() + "-m0.avro";
-        ARROW_ASSIGN_OR_RAISE(auto writer,
-                              manifest::ManifestWriter::Make(io, location, *schema, *spec, new_id,
-                                                             manifest::ManifestContent::kData,
-                                                             base->format_version));
-        for (const auto* f : spec_files) ARROW_RETURN_NOT_OK(writer->Add(*f));
-        ARROW_ASSIGN_OR_RAISE(auto mf, writer->Close());
-        written.push_back(std::move(mf));
-      }
-    }
+        const spec::SchemaPtr schema = base->current_schema();
+        if (!schema) return Status::Invalid("Table ", table.name(), " has no current schema");
+        if (!added) {
+          ARROW_ASSIGN_OR_RAISE(auto files_added, AddedDataFiles(*io, *base, *source));
+          added = std::move(files_added);
+          std::map<int32_t, std::vector<const manifest::DataFile*>> by_spec;
+          for (const auto& f : *added) by_spec[f.spec_id].push_back(&f);
+          for (const auto& [spec_id, spec_files] : by_spec) {
+            const spec::PartitionSpec* spec = base->SpecById(spec_id);
+            if (!spec) return Status::Invalid("Unknown partition spec id ", spec_id);
+            std::string location = MetadataDirectory(*base) + "/" + NewUuid() + "-m0.avro";
+            ARROW_ASSIGN_OR_RAISE(
+                auto writer, manifest::ManifestWriter::Make(io, location, *schema, *spec, new_id,
+                                                            manifest::ManifestContent::kData,
+                                                            base->format_version));
+            for (const auto* f : spec_files) ARROW_RETURN_NOT_OK(writer->Add(*f));
+            ARROW_ASSIGN_OR_RAISE(auto mf, writer->Close());
+            written.push_back(std::move(mf));
+          }
+        }
 
-    const spec::Snapshot* parent = base->current_snapshot();
-    std::vector<manifest::ManifestFile> manifests = written;
-    if (parent) {
-      ARROW_ASSIGN_OR_RAISE(auto existing, manifest::ReadManifestList(*io, parent->manifest_list));
-      manifests.insert(manifests.end(), existing.begin(), existing.end());
-    }
-    spec::Snapshot snap;
-    snap.snapshot_id = new_id;
-    if (parent) snap.parent_snapshot_id = parent->snapshot_id;
-    snap.sequence_number = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
-    snap.timestamp_ms = now;
-    snap.operation = "append";
-    snap.summary = AppendSummary(*added, parent);
-    snap.summary["source-snapshot-id"] = std::to_string(snapshot_id);
-    std::string wap_id = SummaryValue(*source, "wap.id");
-    if (!wap_id.empty()) snap.summary["published-wap-id"] = wap_id;
-    snap.schema_id = base->current_schema_id;
-    snap.manifest_list = MetadataDirectory(*base) + "/snap-" + std::to_string(new_id) + "-1-" +
-                         NewUuid() + ".avro";
-    files->push_back(snap.manifest_list);
-    ARROW_RETURN_NOT_OK(manifest::WriteManifestList(*io, snap.manifest_list, new_id,
-                                                    snap.parent_snapshot_id, snap.sequence_number,
-                                                    manifests, base->format_version));
-    if (base->format_version >= 2) md->last_sequence_number = snap.sequence_number;
-    md->snapshots.push_back(std::move(snap));
-    md->snapshot_index[new_id] = md->snapshots.size() - 1;
-    ApplyChanges(md.get(), {MoveMain(*base, new_id)}, now);
-    result.current_snapshot_id = new_id;
-    return md;
-  });
+        const spec::Snapshot* parent = base->current_snapshot();
+        std::vector<manifest::ManifestFile> manifests = written;
+        if (parent) {
+          ARROW_ASSIGN_OR_RAISE(auto existing,
+                                manifest::ReadManifestList(*io, parent->manifest_list));
+          manifests.insert(manifests.end(), existing.begin(), existing.end());
+        }
+        spec::Snapshot snap;
+        snap.snapshot_id = new_id;
+        if (parent) snap.parent_snapshot_id = parent->snapshot_id;
+        snap.sequence_number = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
+        snap.timestamp_ms = now;
+        snap.operation = "append";
+        snap.summary = AppendSummary(*added, parent);
+        snap.summary["source-snapshot-id"] = std::to_string(snapshot_id);
+        std::string wap_id = SummaryValue(*source, "wap.id");
+        if (!wap_id.empty()) snap.summary["published-wap-id"] = wap_id;
+        snap.schema_id = base->current_schema_id;
+        snap.manifest_list = MetadataDirectory(*base) + "/snap-" + std::to_string(new_id) + "-1-" +
+                             NewUuid() + ".avro";
+        files->push_back(snap.manifest_list);
+        ARROW_RETURN_NOT_OK(
+            manifest::WriteManifestList(*io, snap.manifest_list, new_id, snap.parent_snapshot_id,
+                                        snap.sequence_number, manifests, base->format_version));
+        if (base->format_version >= 2) md->last_sequence_number = snap.sequence_number;
+        md->snapshots.push_back(std::move(snap));
+        md->snapshot_index[new_id] = md->snapshots.size() - 1;
+        ApplyChanges(md.get(), {MoveMain(*base, new_id)}, now);
+        result.current_snapshot_id = new_id;
+        return md;
+      });
   if (!st.ok()) {
     if (!IsCommitStateUnknown(st)) {
       for (const auto& m : written) (void)io->DeleteFile(m.manifest_path, FileKind::kManifest);
@@ -414,30 +421,32 @@ Result<FastForwardResult> FastForward(Table& table, const std::string& branch,
                                       const std::string& to) {
   FastForwardResult result;
   result.branch_updated = branch;
-  ARROW_RETURN_NOT_OK(CommitRefChanges(table, [&](const TableMetadata& base)
-                                                  -> Result<std::vector<RefChange>> {
-    auto to_ref = FindRef(base, to);
-    if (!to_ref) return ValidationError("Ref does not exist: ", to);
-    auto from_ref = FindRef(base, branch);
-    result.updated_ref = to_ref->snapshot_id;
-    if (!from_ref) {
-      result.previous_ref.reset();
-      return std::vector<RefChange>{{branch, MakeRef(to_ref->snapshot_id)}};
-    }
-    result.previous_ref = from_ref->snapshot_id;
-    if (!from_ref->is_branch()) return ValidationError("Ref ", branch, " is a tag not a branch");
-    if (from_ref->snapshot_id == to_ref->snapshot_id) return std::vector<RefChange>{};
-    if (!IsAncestorOf(base, to_ref->snapshot_id, from_ref->snapshot_id)) {
-      return ValidationError("Cannot fast-forward: ", branch, " is not an ancestor of ", to);
-    }
-    SnapshotRef updated = *from_ref;
-    updated.snapshot_id = to_ref->snapshot_id;
-    return std::vector<RefChange>{{branch, updated}};
-  }));
+  ARROW_RETURN_NOT_OK(
+      CommitRefChanges(table, [&](const TableMetadata& base) -> Result<std::vector<RefChange>> {
+        auto to_ref = FindRef(base, to);
+        if (!to_ref) return ValidationError("Ref does not exist: ", to);
+        auto from_ref = FindRef(base, branch);
+        result.updated_ref = to_ref->snapshot_id;
+        if (!from_ref) {
+          result.previous_ref.reset();
+          return std::vector<RefChange>{{branch, MakeRef(to_ref->snapshot_id)}};
+        }
+        result.previous_ref = from_ref->snapshot_id;
+        if (!from_ref->is_branch())
+          return ValidationError("Ref ", branch, " is a tag not a branch");
+        if (from_ref->snapshot_id == to_ref->snapshot_id) return std::vector<RefChange>{};
+        if (!IsAncestorOf(base, to_ref->snapshot_id, from_ref->snapshot_id)) {
+          return ValidationError("Cannot fast-forward: ", branch, " is not an ancestor of ", to);
+        }
+        SnapshotRef updated = *from_ref;
+        updated.snapshot_id = to_ref->snapshot_id;
+        return std::vector<RefChange>{{branch, updated}};
+      }));
   return result;
 }
 
-std::vector<AncestorRow> AncestorsOfRows(const TableMetadata& md, std::optional<int64_t> snapshot_id) {
+std::vector<AncestorRow> AncestorsOfRows(const TableMetadata& md,
+                                         std::optional<int64_t> snapshot_id) {
   std::vector<AncestorRow> rows;
   int64_t start = snapshot_id ? *snapshot_id : md.current_snapshot_id.value_or(-1);
   for (const spec::Snapshot* s : AncestorsOf(md, start)) {
@@ -498,12 +507,13 @@ Status CreateOrReplaceBranch(Table& table, const std::string& name, const RefOpt
           !options.max_ref_age_ms) {
         return Status::OK();
       }
-      return CommitRefChanges(table, [&](const TableMetadata& base) -> Result<std::vector<RefChange>> {
-        auto ref = FindRef(base, name);
-        if (!ref) return ValidationError("Branch does not exist: ", name);
-        ApplyRetention(options, &*ref);
-        return std::vector<RefChange>{{name, *ref}};
-      });
+      return CommitRefChanges(table,
+                              [&](const TableMetadata& base) -> Result<std::vector<RefChange>> {
+                                auto ref = FindRef(base, name);
+                                if (!ref) return ValidationError("Branch does not exist: ", name);
+                                ApplyRetention(options, &*ref);
+                                return std::vector<RefChange>{{name, *ref}};
+                              });
     }
   }
   return CommitRefChanges(table, [&](const TableMetadata& base) -> Result<std::vector<RefChange>> {

@@ -97,8 +97,8 @@ enum class RefWriteMode {
 
 struct RefOptions {
   RefWriteMode mode = RefWriteMode::kCreate;
-  bool if_not_exists = false;          // kCreate only: an existing ref is left as it is
-  std::optional<int64_t> snapshot_id;  // AS OF VERSION; default: the current snapshot
+  bool if_not_exists = false;                    // kCreate only: an existing ref is left as it is
+  std::optional<int64_t> snapshot_id;            // AS OF VERSION; default: the current snapshot
   std::optional<int64_t> max_ref_age_ms;         // RETAIN n DAYS|HOURS|MINUTES
   std::optional<int32_t> min_snapshots_to_keep;  // branches: WITH SNAPSHOT RETENTION n SNAPSHOTS
   std::optional<int64_t> max_snapshot_age_ms;    // branches: WITH SNAPSHOT RETENTION n DAYS

@@ -131,7 +131,8 @@ Result<ResolvedSnapshot> ResolveTimeTravel(const Table& table, const TimeTravelS
   return resolved;
 }
 
-Result<ResolvedSnapshot> ResolveVersion(const spec::TableMetadataPtr& md, std::string_view version) {
+Result<ResolvedSnapshot> ResolveVersion(const spec::TableMetadataPtr& md,
+                                        std::string_view version) {
   int64_t id = 0;
   const char* end = version.data() + version.size();
   auto [ptr, ec] = std::from_chars(version.data(), end, id);

@@ -75,7 +75,8 @@ Result<ResolvedSnapshot> ResolveTimeTravel(const Table& table, const TimeTravelS
 Result<ResolvedSnapshot> ResolveVersion(const spec::TableMetadataPtr& metadata,
                                         std::string_view version);
 // VERSION AS OF <integer>: a snapshot id only, same error text when absent.
-Result<ResolvedSnapshot> ResolveVersion(const spec::TableMetadataPtr& metadata, int64_t snapshot_id);
+Result<ResolvedSnapshot> ResolveVersion(const spec::TableMetadataPtr& metadata,
+                                        int64_t snapshot_id);
 
 // Iceberg SnapshotUtil.nullableSnapshotIdAsOfTime: the snapshot-log entry with the latest
 // timestamp at or before `timestamp_ms` (the first of equal ones); never one after.

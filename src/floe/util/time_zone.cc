@@ -95,9 +95,7 @@ std::string OffsetName(int64_t seconds) {
 TimeZone TimeZone::Utc() { return TimeZone("UTC", nullptr, 0); }
 
 Result<TimeZone> TimeZone::Make(std::string_view name) {
-  auto unknown = [&]() {
-    return Status::Invalid("Unknown time zone: '", std::string(name), "'");
-  };
+  auto unknown = [&]() { return Status::Invalid("Unknown time zone: '", std::string(name), "'"); };
   if (name.empty()) return unknown();
   if (IEquals(name, "Z") || IEquals(name, "UTC") || IEquals(name, "GMT") || IEquals(name, "UT")) {
     return Utc();
@@ -147,7 +145,8 @@ Result<int64_t> ParseTimestampMicros(std::string_view text, const TimeZone& sess
   size_t pos = 0;
   auto digits = [&](size_t min, size_t max, int* out) {
     size_t start = pos;
-    while (pos < s.size() && pos - start < max && std::isdigit(static_cast<unsigned char>(s[pos]))) {
+    while (pos < s.size() && pos - start < max &&
+           std::isdigit(static_cast<unsigned char>(s[pos]))) {
       ++pos;
     }
     if (pos - start < min) return false;
@@ -198,7 +197,8 @@ Result<int64_t> ParseTimestampMicros(std::string_view text, const TimeZone& sess
                   fraction_micros;
   if (zone_text.empty()) return session_zone.LocalToUtcMicros(local);
   auto zone = TimeZone::Make(zone_text);
-  if (!zone.ok()) return fail("unknown time zone or trailing text '" + std::string(zone_text) + "'");
+  if (!zone.ok())
+    return fail("unknown time zone or trailing text '" + std::string(zone_text) + "'");
   return zone->LocalToUtcMicros(local);
 }
 

@@ -46,10 +46,11 @@ TEST_F(IncrementalTest, AppendsBetweenStartExclusiveAndEndInclusive) {
 TEST_F(IncrementalTest, OverwriteInTheRangeIsAnError) {
   ASSERT_OK_AND_ASSIGN(int64_t s4, OverwriteData(*table_, *People(0, 1), OverwriteFilter::All()));
   ASSERT_OK_AND_ASSIGN(int64_t s5, AppendData(*table_, *People(100, 1)));
-  ASSERT_RAISES_WITH_MESSAGE("Found overwrite operation, cannot support incremental data in snapshots (" +
-                                 std::to_string(s2_) + ", " + std::to_string(s5) +
-                                 "]: snapshot " + std::to_string(s4) + " is an overwrite",
-                             AppendedFilesBetween(*table_, s2_, s5));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Found overwrite operation, cannot support incremental data in snapshots (" +
+          std::to_string(s2_) + ", " + std::to_string(s5) + "]: snapshot " + std::to_string(s4) +
+          " is an overwrite",
+      AppendedFilesBetween(*table_, s2_, s5));
   // A range after the overwrite is fine.
   ASSERT_OK_AND_ASSIGN(auto rows, scan::ReadAppendedRows(*table_, s4, s5));
   EXPECT_EQ(SortedIds(*rows), Range(100, 1));
@@ -59,8 +60,10 @@ TEST_F(IncrementalTest, RangeMustBeOneLineOfAncestry) {
   ASSERT_RAISES_WITH_MESSAGE("Starting snapshot (exclusive) " + std::to_string(s3_) +
                                  " is not a parent ancestor of end snapshot " + std::to_string(s1_),
                              AppendedFilesBetween(*table_, s3_, s1_));
-  ASSERT_RAISES_WITH_MESSAGE("Cannot find the starting snapshot: 42", AppendedFilesBetween(*table_, 42, s3_));
-  ASSERT_RAISES_WITH_MESSAGE("Cannot find the end snapshot: 42", AppendedFilesBetween(*table_, s1_, 42));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot find the starting snapshot: 42",
+                             AppendedFilesBetween(*table_, 42, s3_));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot find the end snapshot: 42",
+                             AppendedFilesBetween(*table_, s1_, 42));
   RefOptions at1;
   at1.snapshot_id = s1_;
   ASSERT_OK(CreateOrReplaceBranch(*table_, "side", at1));

@@ -17,7 +17,8 @@ class RunManifestTest : public ::testing::Test {
     ASSERT_OK(wh_.Open());
     ASSERT_OK_AND_ASSIGN(auto schema, SchemaFromArrow(*People(0, 1)->schema()));
     ASSERT_OK_AND_ASSIGN(orders_, wh_.tables->CreateTable({Namespace({"db"}), "orders"}, *schema));
-    ASSERT_OK_AND_ASSIGN(customers_, wh_.tables->CreateTable({Namespace({"db"}), "customers"}, *schema));
+    ASSERT_OK_AND_ASSIGN(customers_,
+                         wh_.tables->CreateTable({Namespace({"db"}), "customers"}, *schema));
   }
 
   floe::testing::Warehouse wh_;
@@ -54,17 +55,19 @@ TEST_F(RunManifestTest, JsonShape) {
   m.run_started_at_ms = 1705314600123;
   m.sources.push_back({"lakehouse.db.orders", 42, 1705314598100, "u-1"});
   std::string json = RunManifestToJson(m);
-  EXPECT_EQ(json,
-            "{\"run_started_at\":\"2024-01-15T10:30:00.123+00:00\",\"run_started_at_ms\":1705314600123,"
-            "\"sources\":{\"lakehouse.db.orders\":{\"snapshot_id\":42,\"committed_at\":"
-            "\"2024-01-15 10:29:58.1\",\"committed_at_ms\":1705314598100,\"table_uuid\":\"u-1\"}}}");
+  EXPECT_EQ(
+      json,
+      "{\"run_started_at\":\"2024-01-15T10:30:00.123+00:00\",\"run_started_at_ms\":1705314600123,"
+      "\"sources\":{\"lakehouse.db.orders\":{\"snapshot_id\":42,\"committed_at\":"
+      "\"2024-01-15 10:29:58.1\",\"committed_at_ms\":1705314598100,\"table_uuid\":\"u-1\"}}}");
   ASSERT_OK_AND_ASSIGN(auto back, RunManifestFromJson(json));
   ASSERT_EQ(back.sources.size(), 1u);
   EXPECT_EQ(back.sources[0].snapshot_id, 42);
   EXPECT_EQ(back.sources[0].table_uuid, "u-1");
   EXPECT_EQ(back.run_started_at_ms, m.run_started_at_ms);
   ASSERT_RAISES_WITH_MESSAGE("Invalid run manifest: not JSON", RunManifestFromJson("{"));
-  ASSERT_RAISES_WITH_MESSAGE("Invalid run manifest: no \"sources\" object", RunManifestFromJson("{}"));
+  ASSERT_RAISES_WITH_MESSAGE("Invalid run manifest: no \"sources\" object",
+                             RunManifestFromJson("{}"));
   ASSERT_RAISES_WITH_MESSAGE("Invalid run manifest: source t has no integer snapshot_id",
                              RunManifestFromJson("{\"sources\":{\"t\":{\"snapshot_id\":\"x\"}}}"));
 }
@@ -80,9 +83,11 @@ TEST_F(RunManifestTest, Errors) {
   ASSERT_RAISES_WITH_MESSAGE("Table lakehouse.db.orders: Cannot find snapshot with ID 42",
                              ResolveRunManifest(*wh_.tables, m));
   m.sources[0] = {"elsewhere.db.orders", 42, 0, ""};
-  ASSERT_RAISES_WITH_MESSAGE("Run manifest source elsewhere.db.orders is in another catalog, not lakehouse",
-                             ResolveRunManifest(*wh_.tables, m));
-  m.sources[0] = {"lakehouse.db.orders", *orders_->metadata()->current_snapshot_id, 0, "other-uuid"};
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Run manifest source elsewhere.db.orders is in another catalog, not lakehouse",
+      ResolveRunManifest(*wh_.tables, m));
+  m.sources[0] = {"lakehouse.db.orders", *orders_->metadata()->current_snapshot_id, 0,
+                  "other-uuid"};
   ASSERT_RAISES_WITH_MESSAGE("Table lakehouse.db.orders is not the table the run manifest recorded",
                              ResolveRunManifest(*wh_.tables, m));
 }

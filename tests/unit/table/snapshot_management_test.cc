@@ -14,17 +14,18 @@ namespace {
 using floe::testing::People;
 
 Status SetTimes(Table& table, const std::map<int64_t, int64_t>& times) {
-  return Commit(table, [&](const spec::TableMetadataPtr& base, std::vector<std::string>*)
-                           -> Result<std::shared_ptr<spec::TableMetadata>> {
-    auto md = std::make_shared<spec::TableMetadata>(*base);
-    for (auto& s : md->snapshots) {
-      if (times.count(s.snapshot_id)) s.timestamp_ms = times.at(s.snapshot_id);
-    }
-    for (auto& e : md->snapshot_log) {
-      if (times.count(e.snapshot_id)) e.timestamp_ms = times.at(e.snapshot_id);
-    }
-    return md;
-  });
+  return Commit(table,
+                [&](const spec::TableMetadataPtr& base,
+                    std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+                  auto md = std::make_shared<spec::TableMetadata>(*base);
+                  for (auto& s : md->snapshots) {
+                    if (times.count(s.snapshot_id)) s.timestamp_ms = times.at(s.snapshot_id);
+                  }
+                  for (auto& e : md->snapshot_log) {
+                    if (times.count(e.snapshot_id)) e.timestamp_ms = times.at(e.snapshot_id);
+                  }
+                  return md;
+                });
 }
 
 class SnapshotManagementTest : public ::testing::Test {
@@ -201,20 +202,21 @@ TEST_F(SnapshotManagementTest, RollbackToTimestampIsStrictlyBeforeByCommitTime) 
 
 TEST_F(SnapshotManagementTest, RollbackKeepsTheCurrentSchema) {
   Notebook();
-  ASSERT_OK(Commit(*table_, [](const spec::TableMetadataPtr& base, std::vector<std::string>*)
-                                -> Result<std::shared_ptr<spec::TableMetadata>> {
-    auto md = std::make_shared<spec::TableMetadata>(*base);
-    auto fields = base->current_schema()->fields();
-    spec::NestedField extra;
-    extra.id = base->last_column_id + 1;
-    extra.name = "age";
-    extra.type = spec::Type::Long();
-    fields.push_back(extra);
-    md->schemas.push_back(std::make_shared<const spec::Schema>(1, fields));
-    md->current_schema_id = 1;
-    md->last_column_id = extra.id;
-    return md;
-  }));
+  ASSERT_OK(Commit(*table_,
+                   [](const spec::TableMetadataPtr& base,
+                      std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+                     auto md = std::make_shared<spec::TableMetadata>(*base);
+                     auto fields = base->current_schema()->fields();
+                     spec::NestedField extra;
+                     extra.id = base->last_column_id + 1;
+                     extra.name = "age";
+                     extra.type = spec::Type::Long();
+                     fields.push_back(extra);
+                     md->schemas.push_back(std::make_shared<const spec::Schema>(1, fields));
+                     md->current_schema_id = 1;
+                     md->last_column_id = extra.id;
+                     return md;
+                   }));
   ASSERT_OK(RollbackToSnapshot(*table_, s1_).status());
   EXPECT_EQ(table_->metadata()->current_schema_id, 1);
   ASSERT_OK_AND_ASSIGN(auto read, ResolveTimeTravel(*table_, TimeTravelSpec{}));
@@ -240,10 +242,12 @@ TEST_F(SnapshotManagementTest, TagsAndBranchesShareOneNamespace) {
   RefOptions replace;
   replace.mode = RefWriteMode::kReplace;
   replace.snapshot_id = s1_;
-  ASSERT_RAISES_WITH_MESSAGE("Tag does not exist: nope", CreateOrReplaceTag(*table_, "nope", replace));
+  ASSERT_RAISES_WITH_MESSAGE("Tag does not exist: nope",
+                             CreateOrReplaceTag(*table_, "nope", replace));
   ASSERT_RAISES_WITH_MESSAGE("Branch does not exist: nope",
                              CreateOrReplaceBranch(*table_, "nope", replace));
-  ASSERT_RAISES_WITH_MESSAGE("Ref t is a tag not a branch", CreateOrReplaceBranch(*table_, "t", replace));
+  ASSERT_RAISES_WITH_MESSAGE("Ref t is a tag not a branch",
+                             CreateOrReplaceBranch(*table_, "t", replace));
   ASSERT_RAISES_WITH_MESSAGE("Ref main is a branch not a tag",
                              CreateOrReplaceTag(*table_, "main", replace));
   ASSERT_OK(CreateOrReplaceTag(*table_, "t", replace));
@@ -396,9 +400,11 @@ TEST_F(SnapshotManagementTest, CherrypickReappliesAnAppendOnMain) {
                                  ": already picked to create ancestor " +
                                  std::to_string(r.current_snapshot_id),
                              CherrypickSnapshot(*table_, staged));
-  ASSERT_RAISES_WITH_MESSAGE("Cannot cherrypick snapshot " + std::to_string(s2_) + ": already an ancestor",
-                             CherrypickSnapshot(*table_, s2_));
-  ASSERT_RAISES_WITH_MESSAGE("Cannot cherry-pick unknown snapshot ID: 42", CherrypickSnapshot(*table_, 42));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Cannot cherrypick snapshot " + std::to_string(s2_) + ": already an ancestor",
+      CherrypickSnapshot(*table_, s2_));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot cherry-pick unknown snapshot ID: 42",
+                             CherrypickSnapshot(*table_, 42));
 }
 
 TEST_F(SnapshotManagementTest, CherrypickFastForwardsWhenParentIsCurrent) {
@@ -424,7 +430,8 @@ TEST_F(SnapshotManagementTest, CherrypickRefusesOverwritesThatAreNoFastForward) 
   ASSERT_OK(CreateOrReplaceBranch(*table_, "ow", at1));
   WriteOptions ow;
   ow.branch = "ow";
-  ASSERT_OK_AND_ASSIGN(int64_t over, OverwriteData(*table_, *People(0, 1), OverwriteFilter::All(), ow));
+  ASSERT_OK_AND_ASSIGN(int64_t over,
+                       OverwriteData(*table_, *People(0, 1), OverwriteFilter::All(), ow));
   ASSERT_RAISES_WITH_MESSAGE("Cannot cherry-pick snapshot " + std::to_string(over) +
                                  ": not append, dynamic overwrite, or fast-forward",
                              CherrypickSnapshot(*table_, over));

@@ -14,17 +14,18 @@ using floe::testing::People;
 // Sets each snapshot's commit time and the time of every snapshot-log entry that made it
 // current, through an ordinary metadata-only commit, so tests need no sleeping.
 Status SetTimes(Table& table, const std::map<int64_t, int64_t>& times) {
-  return Commit(table, [&](const spec::TableMetadataPtr& base, std::vector<std::string>*)
-                           -> Result<std::shared_ptr<spec::TableMetadata>> {
-    auto md = std::make_shared<spec::TableMetadata>(*base);
-    for (auto& s : md->snapshots) {
-      if (times.count(s.snapshot_id)) s.timestamp_ms = times.at(s.snapshot_id);
-    }
-    for (auto& e : md->snapshot_log) {
-      if (times.count(e.snapshot_id)) e.timestamp_ms = times.at(e.snapshot_id);
-    }
-    return md;
-  });
+  return Commit(table,
+                [&](const spec::TableMetadataPtr& base,
+                    std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+                  auto md = std::make_shared<spec::TableMetadata>(*base);
+                  for (auto& s : md->snapshots) {
+                    if (times.count(s.snapshot_id)) s.timestamp_ms = times.at(s.snapshot_id);
+                  }
+                  for (auto& e : md->snapshot_log) {
+                    if (times.count(e.snapshot_id)) e.timestamp_ms = times.at(e.snapshot_id);
+                  }
+                  return md;
+                });
 }
 
 class TimeTravelTest : public ::testing::Test {
@@ -45,21 +46,22 @@ class TimeTravelTest : public ::testing::Test {
 
   // Adds schema 1 (a new optional column) and makes it current.
   void EvolveSchema() {
-    ASSERT_OK(Commit(*table_, [](const spec::TableMetadataPtr& base, std::vector<std::string>*)
-                                  -> Result<std::shared_ptr<spec::TableMetadata>> {
-      auto md = std::make_shared<spec::TableMetadata>(*base);
-      std::vector<spec::NestedField> fields = base->current_schema()->fields();
-      spec::NestedField age = fields.back();
-      age.id = base->last_column_id + 1;
-      age.name = "age";
-      age.required = false;
-      age.type = spec::Type::Long();
-      fields.push_back(age);
-      md->schemas.push_back(std::make_shared<const spec::Schema>(1, fields));
-      md->current_schema_id = 1;
-      md->last_column_id = age.id;
-      return md;
-    }));
+    ASSERT_OK(Commit(*table_,
+                     [](const spec::TableMetadataPtr& base,
+                        std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+                       auto md = std::make_shared<spec::TableMetadata>(*base);
+                       std::vector<spec::NestedField> fields = base->current_schema()->fields();
+                       spec::NestedField age = fields.back();
+                       age.id = base->last_column_id + 1;
+                       age.name = "age";
+                       age.required = false;
+                       age.type = spec::Type::Long();
+                       fields.push_back(age);
+                       md->schemas.push_back(std::make_shared<const spec::Schema>(1, fields));
+                       md->current_schema_id = 1;
+                       md->last_column_id = age.id;
+                       return md;
+                     }));
   }
 
   floe::testing::Warehouse wh_;
@@ -129,7 +131,8 @@ TEST_F(TimeTravelTest, UnknownAddressesUseIcebergPhrases) {
                              ResolveTimeTravel(*table_, TimeTravelSpec::Tag("nope")));
   ASSERT_RAISES_WITH_MESSAGE("Cannot use branch (does not exist): nope",
                              ResolveTimeTravel(*table_, TimeTravelSpec::Branch("nope")));
-  ASSERT_RAISES_WITH_MESSAGE("Cannot find ref nope", ResolveTimeTravel(*table_, TimeTravelSpec::Ref("nope")));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot find ref nope",
+                             ResolveTimeTravel(*table_, TimeTravelSpec::Ref("nope")));
   ASSERT_RAISES_WITH_MESSAGE("Ref main is a branch not a tag",
                              ResolveTimeTravel(*table_, TimeTravelSpec::Tag("main")));
   ASSERT_OK(CreateOrReplaceTag(*table_, "t", RefOptions{}));

@@ -61,14 +61,16 @@ TEST(TimeZoneTest, DstGapsAndOverlapsAsJavaTime) {
 
 TEST(TimeZoneTest, ErrorsNameTheInput) {
   auto utc = TimeZone::Utc();
-  ASSERT_RAISES_WITH_MESSAGE("Cannot parse timestamp 'yesterday'", ParseTimestampMillis("yesterday", utc));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot parse timestamp 'yesterday'",
+                             ParseTimestampMillis("yesterday", utc));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse timestamp '2024-02-30 10:00:00': no such date",
                              ParseTimestampMillis("2024-02-30 10:00:00", utc));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse timestamp '2024-01-15 25:00:00'",
                              ParseTimestampMillis("2024-01-15 25:00:00", utc));
   ASSERT_RAISES_WITH_MESSAGE("unknown time zone or trailing text 'Mars/Olympus'",
                              ParseTimestampMillis("2024-01-15 10:00:00 Mars/Olympus", utc));
-  ASSERT_RAISES_WITH_MESSAGE("Unknown time zone: 'Europe/Atlantis'", TimeZone::Make("Europe/Atlantis"));
+  ASSERT_RAISES_WITH_MESSAGE("Unknown time zone: 'Europe/Atlantis'",
+                             TimeZone::Make("Europe/Atlantis"));
   ASSERT_RAISES_WITH_MESSAGE("Unknown time zone: '+25:00'", TimeZone::Make("+25:00"));
   ASSERT_RAISES_WITH_MESSAGE("Unknown time zone: ''", TimeZone::Make(""));
 }

@@ -1,0 +1,152 @@
+// The floe binary. Each subcommand adds its options to the parser and runs when chosen:
+//   floe sql        the SQL shell (interactive, -c, -f or a script on stdin)
+// (issue 4 adds `floe demo` and `floe history <table>` beside it).
+
+#include <unistd.h>
+
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "floe/cli/line_editor.h"
+#include "floe/cli/result_format.h"
+#include "floe/cli/session_executor.h"
+#include "floe/cli/shell.h"
+#include "floe/cli/sql_command.h"
+#include "floe/sql/session.h"
+
+#ifndef FLOE_VERSION
+#define FLOE_VERSION "dev"
+#endif
+
+namespace floe::cli {
+namespace {
+
+struct SqlArgs {
+  std::string catalog;
+  std::string warehouse;
+  std::string catalog_name = "lakehouse";
+  std::vector<std::string> commands;
+  std::vector<std::string> files;
+  std::string format = "table";
+  bool continue_on_error = false;
+  bool quiet = false;
+  int64_t max_rows = 0;
+  int64_t truncate = 20;
+
+  CLI::Option* command_option = nullptr;
+  CLI::Option* file_option = nullptr;
+};
+
+CLI::App* AddSqlCommand(CLI::App& app, SqlArgs* args) {
+  CLI::App* sql = app.add_subcommand(
+      "sql",
+      "Run SQL: the statements of -c and -f in the order given, else a script on standard "
+      "input, else an interactive shell (line editing, history in ~/.floe_history; "
+      "statements end with ';', quit with Ctrl-D or 'quit').");
+  sql->add_option("--catalog", args->catalog,
+                  "SQLite catalog: a file path or URI (sqlite:///path, jdbc:sqlite:path); "
+                  "default $FLOE_CATALOG, else ./warehouse/catalog.db");
+  sql->add_option("--warehouse", args->warehouse,
+                  "Warehouse directory for new tables; default $FLOE_WAREHOUSE, else "
+                  "./warehouse (created when missing)");
+  sql->add_option("--catalog-name", args->catalog_name, "Catalog name in SQL")
+      ->capture_default_str();
+  args->command_option = sql->add_option("-c,--command", args->commands, "SQL to run (repeatable)");
+  args->file_option = sql->add_option("-f,--file", args->files, "SQL file to run (repeatable)");
+  sql->add_option("--format", args->format, "Output format for rows")
+      ->check(CLI::IsMember({"table", "csv", "json", "markdown"}, CLI::ignore_case))
+      ->capture_default_str();
+  sql->add_flag("--continue", args->continue_on_error,
+                "Go on after a failed statement (the exit status is still 1)");
+  sql->add_flag("-q,--quiet", args->quiet,
+                "Do not print what DDL and DML statements report on stderr");
+  sql->add_option("--max-rows", args->max_rows,
+                  "table format: show at most N rows, then Spark's 'only showing top N rows' "
+                  "(0: all)")
+      ->capture_default_str();
+  sql->add_option("--truncate", args->truncate,
+                  "table format: cut cells longer than N characters as Spark's show() does "
+                  "(0: never)")
+      ->capture_default_str();
+  return sql;
+}
+
+int RunSql(const SqlArgs& args, const CLI::App& command) {
+  ShellOptions options;
+  Result<OutputFormat> format = ParseOutputFormat(args.format);
+  if (!format.ok()) {
+    std::cerr << "Error: " << format.status().message() << "\n";
+    return kExitUsage;
+  }
+  options.format.format = *format;
+  options.format.max_rows = args.max_rows;
+  options.format.truncate = args.truncate;
+  options.continue_on_error = args.continue_on_error;
+  options.quiet = args.quiet;
+
+  CatalogLocation location = ResolveCatalogLocation(args.catalog, args.warehouse);
+  Status prepared = PrepareCatalogLocation(location);
+  if (!prepared.ok()) {
+    std::cerr << "Error: " << prepared.message() << "\n";
+    return kExitFailed;
+  }
+  sql::SessionOptions session_options;
+  session_options.catalog_uri = location.catalog_uri;
+  session_options.warehouse = location.warehouse;
+  session_options.catalog_name = args.catalog_name;
+  Result<std::unique_ptr<sql::Session>> session = sql::Session::Make(session_options);
+  if (!session.ok()) {
+    std::cerr << "Error: " << session.status().message() << "\n";
+    return kExitFailed;
+  }
+  Shell shell(SessionExecutor(**session), options, std::cout, std::cerr);
+
+  // -c and -f run in the order they were given.
+  SqlSources sources;
+  size_t next_command = 0, next_file = 0;
+  for (const CLI::Option* option : command.parse_order()) {
+    if (option == args.command_option && next_command < args.commands.size()) {
+      sources.inputs.push_back({SqlInput::Kind::kCommand, args.commands[next_command++]});
+    } else if (option == args.file_option && next_file < args.files.size()) {
+      sources.inputs.push_back({SqlInput::Kind::kFile, args.files[next_file++]});
+    }
+  }
+  sources.stdin_stream = &std::cin;
+  sources.stdin_is_terminal = ::isatty(STDIN_FILENO) == 1;
+  sources.make_reader = [] {
+    return std::make_unique<EditLineReader>(EditLineReader::DefaultHistoryPath());
+  };
+  if (sources.inputs.empty() && sources.stdin_is_terminal) {
+    std::cerr << "floe " << FLOE_VERSION << " on " << location.catalog_uri
+              << ". Statements end with ';'; quit with Ctrl-D or 'quit'.\n";
+  }
+  int status = RunSqlSources(shell, sources, std::cerr);
+  if (sources.inputs.empty() && sources.stdin_is_terminal) std::cerr << "\n";
+  return status;
+}
+
+}  // namespace
+}  // namespace floe::cli
+
+int main(int argc, char** argv) {
+  CLI::App app{"floe: Apache Iceberg tables you can read as of any snapshot, and put back.",
+               "floe"};
+  app.set_version_flag("--version", std::string("floe ") + FLOE_VERSION);
+  app.require_subcommand(1);
+
+  floe::cli::SqlArgs sql_args;
+  CLI::App* sql = floe::cli::AddSqlCommand(app, &sql_args);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? floe::cli::kExitOk : floe::cli::kExitUsage;
+  }
+  if (sql->parsed()) return floe::cli::RunSql(sql_args, *sql);
+  return floe::cli::kExitUsage;
+}

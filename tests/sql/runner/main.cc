@@ -1,0 +1,117 @@
+// floe_sqltest FILE...: runs golden SQL files, each in a fresh Session over its own
+// temporary catalog and warehouse, and ends with "N passed, M failed".
+
+#include <stdlib.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "floe/cli/session_executor.h"
+#include "floe/sql/session.h"
+#include "sql/runner/test_file.h"
+#include "sql/runner/test_runner.h"
+
+namespace {
+
+struct Totals {
+  int passed = 0;
+  int failed = 0;
+};
+
+// A fresh directory under the system temp dir, removed when done unless kept.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "floe-sqltest-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) != nullptr) path_ = pattern;
+  }
+  ~ScratchDir() {
+    if (!path_.empty() && !keep_) {
+      std::error_code ec;
+      std::filesystem::remove_all(path_, ec);
+    }
+  }
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+
+  const std::filesystem::path& path() const { return path_; }
+  void Keep() { keep_ = true; }
+
+ private:
+  std::filesystem::path path_;
+  bool keep_ = false;
+};
+
+void RunFile(const std::string& path, bool keep, Totals* totals) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cout << path << ": cannot read the file\n";
+    ++totals->failed;
+    return;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  floe::Result<floe::sqltest::TestFile> file = floe::sqltest::ParseTestFile(text.str(), path);
+  if (!file.ok()) {
+    std::cout << file.status().message() << "\n";
+    ++totals->failed;
+    return;
+  }
+
+  ScratchDir dir;
+  if (dir.path().empty()) {
+    std::cout << path << ": cannot create a temporary directory\n";
+    ++totals->failed;
+    return;
+  }
+  floe::sql::SessionOptions options;
+  options.catalog_uri = (dir.path() / "catalog.db").string();
+  options.warehouse = (dir.path() / "warehouse").string();
+  std::error_code ec;
+  std::filesystem::create_directories(options.warehouse, ec);
+  auto session = floe::sql::Session::Make(options);
+  if (!session.ok()) {
+    std::cout << path << ": cannot start a session: " << session.status().message() << "\n";
+    ++totals->failed;
+    return;
+  }
+  floe::sqltest::FileSummary summary =
+      floe::sqltest::RunTestFile(*file, floe::cli::SessionExecutor(**session), std::cout);
+  totals->passed += summary.passed;
+  totals->failed += summary.failed;
+  if (keep) {
+    dir.Keep();
+    std::cout << path << ": catalog and warehouse kept in " << dir.path().string() << "\n";
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  bool keep = false;
+  std::vector<std::string> paths;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--keep") == 0) {
+      keep = true;
+    } else if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::cout << "usage: floe_sqltest [--keep] FILE...\n"
+                   "Runs golden SQL test files (see tests/sql/runner/README.md). --keep leaves\n"
+                   "each file's temporary catalog and warehouse in place.\n";
+      return 0;
+    } else {
+      paths.push_back(argv[i]);
+    }
+  }
+  if (paths.empty()) {
+    std::cerr << "usage: floe_sqltest [--keep] FILE...\n";
+    return 2;
+  }
+  Totals totals;
+  for (const std::string& path : paths) RunFile(path, keep, &totals);
+  std::cout << totals.passed << " passed, " << totals.failed << " failed\n";
+  return totals.failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,41 @@
+#pragma once
+
+// The golden SQL test format (sqllogictest as DuckDB writes it); README.md beside this
+// file describes it.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "floe/util/status.h"
+
+namespace floe::sqltest {
+
+enum class RecordKind { kStatementOk, kStatementError, kQuery };
+enum class SortMode { kNoSort, kRowSort, kValueSort };
+
+struct Record {
+  RecordKind kind = RecordKind::kStatementOk;
+  int line = 0;     // the header line ("statement ok", "query I"), 1-based
+  std::string sql;  // the statement, lines joined with '\n'
+
+  // statement error: substrings the error message must contain (from the header line and
+  // from the lines after ----); none means any error will do.
+  std::vector<std::string> expected_errors;
+
+  // query: one letter per column (I integer, R floating point or decimal, anything else
+  // any type), the sort mode, and the expected rows (values separated by tabs).
+  std::string column_types;
+  SortMode sort = SortMode::kNoSort;
+  std::vector<std::string> expected_lines;
+};
+
+struct TestFile {
+  std::string path;
+  std::vector<Record> records;
+};
+
+// Errors read "<path>:<line>: <what is wrong>".
+Result<TestFile> ParseTestFile(std::string_view text, const std::string& path);
+
+}  // namespace floe::sqltest

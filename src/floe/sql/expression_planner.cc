@@ -468,6 +468,12 @@ class Planner {
       case BinaryOp::kNullSafeEq:
       case BinaryOp::kIsDistinctFrom: {
         ARROW_RETURN_NOT_OK(Unify(&l, &r, *bin.left, *bin.right, e.pos));
+        if (IsNullType(*l.type)) {
+          // NULL compared with NULL: give the kernels a type to work on.
+          l.expr = CastTo(l.expr, l.type, arrow::int32());
+          r.expr = CastTo(r.expr, r.type, arrow::int32());
+          l.type = r.type = arrow::int32();
+        }
         static const std::map<BinaryOp, const char*> kFn = {
             {BinaryOp::kEq, "equal"}, {BinaryOp::kNe, "not_equal"}, {BinaryOp::kLt, "less"},
             {BinaryOp::kLe, "less_equal"}, {BinaryOp::kGt, "greater"}, {BinaryOp::kGe, "greater_equal"}};
@@ -796,7 +802,11 @@ class Planner {
       return BoundExpr{cp::call("cast", {Local(v)}, cp::CastOptions::Unsafe(to)), to, name};
     }
     if (IsTimestamp(*v.type) && IsString(*to)) {
-      return BoundExpr{cp::call("strftime", {Local(v)}, cp::StrftimeOptions("%Y-%m-%d %H:%M:%S")), to, name};
+      // Spark prints the fraction of a second only when it is not zero, without trailing zeros.
+      auto text = cp::call("strftime", {Local(v)}, cp::StrftimeOptions("%Y-%m-%d %H:%M:%S"));
+      text = cp::call("replace_substring_regex", {text}, cp::ReplaceSubstringOptions("\\.0+$", ""));
+      text = cp::call("replace_substring_regex", {text}, cp::ReplaceSubstringOptions("(\\.[0-9]*[1-9])0+$", "\\1"));
+      return BoundExpr{text, to, name};
     }
     if (IsDecimal(*v.type) && IsDecimal(*to)) {
       // Rounding cast, as Spark does (Arrow's plain cast truncates or fails).

@@ -210,8 +210,15 @@ ExprContext QueryPlanner::Context(const std::vector<Column>& columns,
 }
 
 Result<std::shared_ptr<arrow::Table>> QueryPlanner::Run(const Query& query) {
-  ARROW_ASSIGN_OR_RAISE(Rel rel, PlanQuery(query));
-  return Execute(rel);
+  auto rel = PlanQuery(query);
+  if (!rel.ok() && env_.pushdown && rel.status().message().find("[UNRESOLVED_COLUMN") != std::string::npos) {
+    // Planned over every column, the error suggests the closest names of the whole table.
+    env_.pushdown = false;
+    rel = PlanQuery(query);
+    env_.pushdown = true;
+  }
+  ARROW_RETURN_NOT_OK(rel.status());
+  return Execute(*rel);
 }
 
 Result<std::shared_ptr<arrow::Scalar>> QueryPlanner::EvaluateConstant(const Expr& expr) {
@@ -367,7 +374,7 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
         }
       }
     }
-    ARROW_ASSIGN_OR_RAISE(Rel rel, env_.resolve_table(*t, hints));
+    ARROW_ASSIGN_OR_RAISE(Rel rel, env_.resolve_table(*t, env_.pushdown ? hints : ScanHints()));
     if (t->alias) {
       for (auto& c : rel.columns) c.qualifiers = {{Lower(t->alias->name.name)}};
       for (size_t i = 0; i < t->alias->columns.size() && i < rel.columns.size(); ++i) {

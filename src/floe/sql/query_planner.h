@@ -32,6 +32,8 @@ struct PlannerEnv {
   std::string time_zone = "UTC";
   int64_t now_micros = 0;
   std::string sql;
+  // Read only the columns a query mentions; off when replanning for a complete error message.
+  bool pushdown = true;
 };
 
 class QueryPlanner {

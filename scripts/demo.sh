@@ -3,5 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh release --target floe_example >/dev/null
-exec build/floe_example "$@"
+scripts/build.sh release --target floe_cli >/dev/null
+exec build/floe demo "$@"

@@ -1,6 +1,7 @@
 // The floe binary. Each subcommand adds its options to the parser and runs when chosen:
 //   floe sql        the SQL shell (interactive, -c, -f or a script on stdin)
-// (issue 4 adds `floe demo` and `floe history <table>` beside it).
+//   floe demo       seed 000's story: a report, a bad write, the audit, the rollback
+//   floe history T  the history of table T (the snapshot-log, as the history table shows it)
 
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "floe/cli/demo.h"
 #include "floe/cli/line_editor.h"
 #include "floe/cli/result_format.h"
 #include "floe/cli/session_executor.h"
@@ -129,6 +131,63 @@ int RunSql(const SqlArgs& args, const CLI::App& command) {
   return status;
 }
 
+// The catalog options every subcommand shares.
+struct CatalogArgs {
+  std::string catalog;
+  std::string warehouse;
+  std::string catalog_name = "lakehouse";
+};
+
+void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
+  command->add_option("--catalog", args->catalog,
+                      "SQLite catalog: a file path or URI; default $FLOE_CATALOG, else "
+                      "./warehouse/catalog.db");
+  command->add_option("--warehouse", args->warehouse,
+                      "Warehouse directory; default $FLOE_WAREHOUSE, else ./warehouse");
+  command->add_option("--catalog-name", args->catalog_name, "Catalog name in SQL")->capture_default_str();
+}
+
+Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args) {
+  CatalogLocation location = ResolveCatalogLocation(args.catalog, args.warehouse);
+  ARROW_RETURN_NOT_OK(PrepareCatalogLocation(location));
+  sql::SessionOptions options;
+  options.catalog_uri = location.catalog_uri;
+  options.warehouse = location.warehouse;
+  options.catalog_name = args.catalog_name;
+  return sql::Session::Make(options);
+}
+
+int RunDemoCommand(const CatalogArgs& args) {
+  auto session = OpenSession(args);
+  Status st = session.ok() ? RunDemo(**session, std::cout) : session.status();
+  if (!st.ok()) {
+    std::cerr << "Error: " << st.message() << "\n";
+    return kExitFailed;
+  }
+  return kExitOk;
+}
+
+int RunHistoryCommand(const CatalogArgs& args, const std::string& table) {
+  auto session = OpenSession(args);
+  if (!session.ok()) {
+    std::cerr << "Error: " << session.status().message() << "\n";
+    return kExitFailed;
+  }
+  // The summary map is read before the join: Acero joins carry no map columns.
+  std::string sql = "SELECT h.made_current_at, h.snapshot_id, h.parent_id, h.is_current_ancestor, s.operation, "
+                    "s.total_records FROM " + table + ".history h LEFT JOIN (SELECT snapshot_id, operation, "
+                    "summary['total-records'] AS total_records FROM " + table + ".snapshots) s "
+                    "ON h.snapshot_id = s.snapshot_id ORDER BY h.made_current_at";
+  auto result = (*session)->Execute(sql);
+  if (!result.ok()) {
+    std::cerr << "Error: " << result.status().message() << "\n";
+    return kExitFailed;
+  }
+  auto text = ValueText::Make((*session)->Setting("spark.sql.session.timeZone", "UTC"));
+  std::cout << ShowString(*result->rows, *text, 0, 0);
+  return kExitOk;
+}
+
 }  // namespace
 }  // namespace floe::cli
 
@@ -141,6 +200,17 @@ int main(int argc, char** argv) {
   floe::cli::SqlArgs sql_args;
   CLI::App* sql = floe::cli::AddSqlCommand(app, &sql_args);
 
+  floe::cli::CatalogArgs demo_args;
+  CLI::App* demo = app.add_subcommand(
+      "demo", "Seed 000's story on fresh tables: a daily revenue report, a bad write that doubles it, "
+              "the audit through snapshots, history and a time-travel diff, and the rollback.");
+  floe::cli::AddCatalogOptions(demo, &demo_args);
+  floe::cli::CatalogArgs history_args;
+  std::string history_table;
+  CLI::App* history = app.add_subcommand("history", "Show a table's history: every change of its current snapshot.");
+  floe::cli::AddCatalogOptions(history, &history_args);
+  history->add_option("table", history_table, "The table, e.g. db.orders or lakehouse.db.orders")->required();
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -148,5 +218,7 @@ int main(int argc, char** argv) {
     return code == 0 ? floe::cli::kExitOk : floe::cli::kExitUsage;
   }
   if (sql->parsed()) return floe::cli::RunSql(sql_args, *sql);
+  if (demo->parsed()) return floe::cli::RunDemoCommand(demo_args);
+  if (history->parsed()) return floe::cli::RunHistoryCommand(history_args, history_table);
   return floe::cli::kExitUsage;
 }

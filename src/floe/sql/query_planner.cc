@@ -259,6 +259,10 @@ Result<Rel> QueryPlanner::PlanBody(const Query& query, const std::vector<OrderIt
   return Status::NotImplemented("query form");
 }
 
+// g++ 12 reports copies of arrow::FieldRef (a std::variant) inside SortKey as maybe
+// uninitialized; they are not, and the warning is a known false positive of that compiler.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
   if (!query.order_by.empty()) {
     std::vector<cp::Expression> exprs;
@@ -268,7 +272,8 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
       exprs.push_back(cp::field_ref(static_cast<int>(i)));
       names.push_back("c" + std::to_string(i));
     }
-    std::vector<cp::SortKey> keys;
+    // (column index, order) of each sort key, in order.
+    std::vector<std::pair<int, cp::SortOrder>> key_spec;
     for (const auto& item : query.order_by) {
       int index = -1;
       const Literal* lit = item.expr.As<Literal>();
@@ -297,18 +302,16 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
       bool nulls_first = item.nulls == NullsOrder::kFirst || (item.nulls == NullsOrder::kDefault && item.ascending);
       // Acero orders nulls the same way for every key; a leading is-null key per item gives
       // each its own NULLS FIRST / LAST.
-      exprs.push_back(cp::call("is_null", {value}));
+      exprs.push_back(cp::call("cast", {cp::call("is_null", {value})}, cp::CastOptions::Unsafe(arrow::int8())));
       names.push_back("c" + std::to_string(exprs.size() - 1));
-      keys.emplace_back(arrow::FieldRef(static_cast<int>(exprs.size() - 1)),
-                        nulls_first ? cp::SortOrder::Descending : cp::SortOrder::Ascending);
+      key_spec.emplace_back(static_cast<int>(exprs.size() - 1),
+                            nulls_first ? cp::SortOrder::Descending : cp::SortOrder::Ascending);
       exprs.push_back(value);
       names.push_back("c" + std::to_string(exprs.size() - 1));
-      keys.emplace_back(arrow::FieldRef(static_cast<int>(exprs.size() - 1)),
-                        item.ascending ? cp::SortOrder::Ascending : cp::SortOrder::Descending);
+      key_spec.emplace_back(static_cast<int>(exprs.size() - 1),
+                            item.ascending ? cp::SortOrder::Ascending : cp::SortOrder::Descending);
     }
     ac::Declaration projected = Project(rel.decl, exprs, names);
-    ac::Declaration ordered = ac::Declaration::Sequence(
-        {std::move(projected), {"order_by", ac::OrderByNodeOptions(cp::Ordering(keys, cp::NullPlacement::AtEnd))}});
     int64_t offset = 0;
     int64_t limit = -1;
     if (query.offset) {
@@ -321,18 +324,45 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
       ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
       limit = static_cast<const arrow::Int64Scalar&>(*i64).value;
     }
+    std::vector<Column> all_columns = columns;
+    for (size_t i = columns.size(); i < exprs.size(); ++i) {
+      Column c;
+      c.name = names[i];
+      c.type = arrow::int8();
+      c.hidden = true;
+      all_columns.push_back(c);
+    }
+    if (limit >= 0 && offset + limit <= (1 << 20)) {
+      // Top-N: keep the first offset + limit rows by selection, then sort only those.
+      ARROW_ASSIGN_OR_RAISE(auto table, arrow::acero::DeclarationToTable(projected, true));
+      std::vector<cp::SortKey> named;
+      for (const auto& [index, order] : key_spec) named.emplace_back(names[index], order);
+      ARROW_ASSIGN_OR_RAISE(table, table->RenameColumns(names));
+      int64_t k = std::min<int64_t>(offset + limit, table->num_rows());
+      auto top = cp::CallFunction("select_k_unstable", {table}, new cp::SelectKOptions(k, named));
+      std::shared_ptr<arrow::Table> selected;
+      if (top.ok()) {
+        ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(table, *top));
+        selected = taken.table();
+      } else {
+        selected = table;  // types select_k cannot order: sort everything
+      }
+      ARROW_ASSIGN_OR_RAISE(auto order, cp::SortIndices(arrow::Datum(selected), cp::SortOptions(named)));
+      ARROW_ASSIGN_OR_RAISE(auto sorted_rows, cp::Take(selected, order));
+      auto page = sorted_rows.table()->Slice(std::min(offset, sorted_rows.table()->num_rows()), limit);
+      Rel sorted = RelFromTable(page);
+      sorted.columns = all_columns;
+      return KeepColumns(sorted, VisibleIndices(sorted));
+    }
+    std::vector<cp::SortKey> keys;
+    for (const auto& [index, order] : key_spec) keys.emplace_back(names[index], order);
+    ac::Declaration ordered = ac::Declaration::Sequence(
+        {std::move(projected), {"order_by", ac::OrderByNodeOptions(cp::Ordering(keys, cp::NullPlacement::AtEnd))}});
     if (limit >= 0 || offset > 0) {
       ordered = ac::Declaration::Sequence(
           {std::move(ordered), {"fetch", ac::FetchNodeOptions(offset, limit >= 0 ? limit : INT64_MAX / 2)}});
     }
-    Rel sorted{std::move(ordered), columns};
-    for (size_t i = columns.size(); i < exprs.size(); ++i) {
-      Column c;
-      c.name = names[i];
-      c.type = arrow::boolean();
-      c.hidden = true;
-      sorted.columns.push_back(c);
-    }
+    Rel sorted{std::move(ordered), all_columns};
     return KeepColumns(sorted, VisibleIndices(sorted));
   }
   if (query.limit || query.offset) {
@@ -359,6 +389,8 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
   if (HasHidden(rel)) return KeepColumns(rel, VisibleIndices(rel));
   return rel;
 }
+
+#pragma GCC diagnostic pop
 
 Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints& hints) {
   if (auto* t = relation.As<TableRef>()) {

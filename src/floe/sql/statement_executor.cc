@@ -257,8 +257,9 @@ Result<ResolvedName> Session::Impl::ResolveName(const ObjectName& name, bool all
     if (!exists && special) {
       std::vector<std::string> shorter(parts.begin(), parts.end() - 1);
       TableIdentifier candidate = ident_of(shorter);
+      // Either the base table exists, or it is the one to report missing.
       ARROW_ASSIGN_OR_RAISE(bool candidate_exists, catalog_->TableExists(candidate));
-      if (candidate_exists) {
+      if (candidate_exists || shorter.size() >= 1) {
         out.suffix = last;
         // Branch and tag names keep their case.
         if (last.rfind("branch_", 0) == 0 || last.rfind("tag_", 0) == 0) out.suffix = parts.back();

@@ -94,7 +94,10 @@ std::string JoinStrings(const std::vector<std::string>& parts, const std::string
   return out;
 }
 
-// Levenshtein distance, for "did you mean" suggestions.
+std::string QuoteName(const std::string& s) { return "`" + s + "`"; }
+
+}  // namespace
+
 size_t EditDistance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
@@ -107,10 +110,6 @@ size_t EditDistance(const std::string& a, const std::string& b) {
   }
   return prev[b.size()];
 }
-
-std::string QuoteName(const std::string& s) { return "`" + s + "`"; }
-
-}  // namespace
 
 bool IsAggregateFunction(const std::string& n) {
   static const std::set<std::string> kAggregates = {"count", "sum", "avg", "mean", "min", "max",

@@ -53,6 +53,46 @@ bool HasHidden(const Rel& rel) {
   return false;
 }
 
+// Calls `fn` on each expression directly inside `e` (not inside its subqueries).
+void ForEachChild(const Expr& e, const std::function<void(const Expr&)>& fn) {
+  std::visit(
+      [&](const auto& node) {
+        using T = std::decay_t<decltype(node)>;
+        if constexpr (std::is_same_v<T, Unary> || std::is_same_v<T, IsNull> || std::is_same_v<T, IsBool> ||
+                      std::is_same_v<T, Cast> || std::is_same_v<T, InSubquery>) {
+          fn(*node.operand);
+        } else if constexpr (std::is_same_v<T, Binary>) {
+          fn(*node.left);
+          fn(*node.right);
+        } else if constexpr (std::is_same_v<T, Between>) {
+          fn(*node.operand);
+          fn(*node.low);
+          fn(*node.high);
+        } else if constexpr (std::is_same_v<T, InList>) {
+          fn(*node.operand);
+          for (const auto& x : node.list) fn(x);
+        } else if constexpr (std::is_same_v<T, Like>) {
+          fn(*node.operand);
+          fn(*node.pattern);
+        } else if constexpr (std::is_same_v<T, Case>) {
+          if (node.operand) fn(*node.operand);
+          for (const auto& w : node.whens) {
+            fn(w.condition);
+            fn(w.result);
+          }
+          if (node.else_result) fn(*node.else_result);
+        } else if constexpr (std::is_same_v<T, FunctionCall>) {
+          for (const auto& x : node.args) fn(x);
+        } else if constexpr (std::is_same_v<T, Subscript>) {
+          fn(*node.base);
+          fn(*node.index);
+        } else if constexpr (std::is_same_v<T, FieldAccess>) {
+          fn(*node.base);
+        }
+      },
+      e.node);
+}
+
 // Collects aggregate calls (not descending into subqueries) by their canonical SQL.
 void CollectAggregates(const Expr& e, std::map<std::string, const FunctionCall*>* out, std::vector<std::string>* order) {
   if (auto* f = e.As<FunctionCall>()) {
@@ -61,46 +101,8 @@ void CollectAggregates(const Expr& e, std::map<std::string, const FunctionCall*>
       if (out->emplace(key, f).second) order->push_back(key);
       return;
     }
-    for (const auto& a : f->args) CollectAggregates(a, out, order);
-    return;
   }
-  std::visit(
-      [&](const auto& node) {
-        using T = std::decay_t<decltype(node)>;
-        if constexpr (std::is_same_v<T, Unary>) {
-          CollectAggregates(*node.operand, out, order);
-        } else if constexpr (std::is_same_v<T, Binary>) {
-          CollectAggregates(*node.left, out, order);
-          CollectAggregates(*node.right, out, order);
-        } else if constexpr (std::is_same_v<T, IsNull> || std::is_same_v<T, IsBool>) {
-          CollectAggregates(*node.operand, out, order);
-        } else if constexpr (std::is_same_v<T, Between>) {
-          CollectAggregates(*node.operand, out, order);
-          CollectAggregates(*node.low, out, order);
-          CollectAggregates(*node.high, out, order);
-        } else if constexpr (std::is_same_v<T, InList>) {
-          CollectAggregates(*node.operand, out, order);
-          for (const auto& x : node.list) CollectAggregates(x, out, order);
-        } else if constexpr (std::is_same_v<T, InSubquery>) {
-          CollectAggregates(*node.operand, out, order);
-        } else if constexpr (std::is_same_v<T, Like>) {
-          CollectAggregates(*node.operand, out, order);
-        } else if constexpr (std::is_same_v<T, Case>) {
-          if (node.operand) CollectAggregates(*node.operand, out, order);
-          for (const auto& w : node.whens) {
-            CollectAggregates(w.condition, out, order);
-            CollectAggregates(w.result, out, order);
-          }
-          if (node.else_result) CollectAggregates(*node.else_result, out, order);
-        } else if constexpr (std::is_same_v<T, Cast>) {
-          CollectAggregates(*node.operand, out, order);
-        } else if constexpr (std::is_same_v<T, Subscript>) {
-          CollectAggregates(*node.base, out, order);
-        } else if constexpr (std::is_same_v<T, FieldAccess>) {
-          CollectAggregates(*node.base, out, order);
-        }
-      },
-      e.node);
+  ForEachChild(e, [&](const Expr& child) { CollectAggregates(child, out, order); });
 }
 
 std::shared_ptr<arrow::DataType> SparkSumType(const std::shared_ptr<arrow::DataType>& t) {
@@ -133,42 +135,7 @@ void CollectNames(const Expr& e, std::set<std::string>* names, bool* star) {
     *star = true;
     return;
   }
-  if (auto* f = e.As<FunctionCall>()) {
-    for (const auto& a : f->args) CollectNames(a, names, star);
-    return;
-  }
-  std::visit(
-      [&](const auto& node) {
-        using T = std::decay_t<decltype(node)>;
-        if constexpr (std::is_same_v<T, Unary> || std::is_same_v<T, IsNull> || std::is_same_v<T, IsBool> ||
-                      std::is_same_v<T, Cast>) {
-          CollectNames(*node.operand, names, star);
-        } else if constexpr (std::is_same_v<T, Binary>) {
-          CollectNames(*node.left, names, star);
-          CollectNames(*node.right, names, star);
-        } else if constexpr (std::is_same_v<T, Between>) {
-          CollectNames(*node.operand, names, star);
-          CollectNames(*node.low, names, star);
-          CollectNames(*node.high, names, star);
-        } else if constexpr (std::is_same_v<T, InList>) {
-          CollectNames(*node.operand, names, star);
-          for (const auto& x : node.list) CollectNames(x, names, star);
-        } else if constexpr (std::is_same_v<T, InSubquery> || std::is_same_v<T, Like>) {
-          CollectNames(*node.operand, names, star);
-        } else if constexpr (std::is_same_v<T, Case>) {
-          if (node.operand) CollectNames(*node.operand, names, star);
-          for (const auto& w : node.whens) {
-            CollectNames(w.condition, names, star);
-            CollectNames(w.result, names, star);
-          }
-          if (node.else_result) CollectNames(*node.else_result, names, star);
-        } else if constexpr (std::is_same_v<T, Subscript>) {
-          CollectNames(*node.base, names, star);
-        } else if constexpr (std::is_same_v<T, FieldAccess>) {
-          CollectNames(*node.base, names, star);
-        }
-      },
-      e.node);
+  ForEachChild(e, [&](const Expr& child) { CollectNames(child, names, star); });
 }
 
 ScanHints HintsFor(const sql::Select& select, const std::vector<OrderItem>* order_by) {

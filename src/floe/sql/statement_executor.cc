@@ -297,16 +297,9 @@ Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const ScanHints&
       std::string best;
       size_t best_distance = SIZE_MAX;
       for (const auto& t : *listed) {
-        std::string a = Lower(t.name), b = Lower(resolved.ident.name);
-        std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-        for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-        for (size_t i = 1; i <= a.size(); ++i) {
-          cur[0] = i;
-          for (size_t j = 1; j <= b.size(); ++j) cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
-          std::swap(prev, cur);
-        }
-        if (prev[b.size()] < best_distance) {
-          best_distance = prev[b.size()];
+        size_t distance = EditDistance(Lower(t.name), Lower(resolved.ident.name));
+        if (distance < best_distance) {
+          best_distance = distance;
           best = t.ToString();
         }
       }

@@ -12,21 +12,7 @@ namespace floe::table {
 namespace {
 
 using floe::testing::People;
-
-Status SetTimes(Table& table, const std::map<int64_t, int64_t>& times) {
-  return Commit(table,
-                [&](const spec::TableMetadataPtr& base,
-                    std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
-                  auto md = std::make_shared<spec::TableMetadata>(*base);
-                  for (auto& s : md->snapshots) {
-                    if (times.count(s.snapshot_id)) s.timestamp_ms = times.at(s.snapshot_id);
-                  }
-                  for (auto& e : md->snapshot_log) {
-                    if (times.count(e.snapshot_id)) e.timestamp_ms = times.at(e.snapshot_id);
-                  }
-                  return md;
-                });
-}
+using floe::testing::SetSnapshotTimes;
 
 class SnapshotManagementTest : public ::testing::Test {
  protected:
@@ -187,7 +173,7 @@ TEST_F(SnapshotManagementTest, SetCurrentSnapshotArguments) {
 
 TEST_F(SnapshotManagementTest, RollbackToTimestampIsStrictlyBeforeByCommitTime) {
   Notebook();
-  ASSERT_OK(SetTimes(*table_, {{s1_, 1000}, {s2_, 2000}, {s3_, 3000}}));
+  ASSERT_OK(SetSnapshotTimes(*table_, {{s1_, 1000}, {s2_, 2000}, {s3_, 3000}}));
   // TIMESTAMP AS OF 2000 reads s2; rollback_to_timestamp(2000) goes to s1.
   EXPECT_EQ(SnapshotIdAsOfTime(*table_->metadata(), 2000).ValueOrDie(), s2_);
   ASSERT_OK_AND_ASSIGN(auto r, RollbackToTimestamp(*table_, 2000));
@@ -440,7 +426,7 @@ TEST_F(SnapshotManagementTest, CherrypickRefusesOverwritesThatAreNoFastForward) 
 
 TEST_F(SnapshotManagementTest, AncestorsOfRows) {
   Notebook();
-  ASSERT_OK(SetTimes(*table_, {{s1_, 1000}, {s2_, 2000}, {s3_, 3000}}));
+  ASSERT_OK(SetSnapshotTimes(*table_, {{s1_, 1000}, {s2_, 2000}, {s3_, 3000}}));
   auto rows = AncestorsOfRows(*table_->metadata());
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].snapshot_id, s3_);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -8,6 +9,7 @@
 #include "floe/catalog/sql_catalog.h"
 #include "floe/io/file_io.h"
 #include "floe/table/arrow_schema.h"
+#include "floe/table/commit.h"
 #include "floe/table/table_catalog.h"
 #include "floe_test.h"
 
@@ -66,6 +68,22 @@ inline std::vector<int64_t> Concat(std::vector<int64_t> a, const std::vector<int
   a.insert(a.end(), b.begin(), b.end());
   std::sort(a.begin(), a.end());
   return a;
+}
+
+// Sets each snapshot's commit time and the time of every snapshot-log entry that made it
+// current, through an ordinary metadata-only commit, so tests need no sleeping.
+inline Status SetSnapshotTimes(table::Table& table, const std::map<int64_t, int64_t>& times) {
+  return table::Commit(table, [&](const spec::TableMetadataPtr& base, std::vector<std::string>*)
+                                  -> Result<std::shared_ptr<spec::TableMetadata>> {
+    auto md = std::make_shared<spec::TableMetadata>(*base);
+    for (auto& s : md->snapshots) {
+      if (times.count(s.snapshot_id)) s.timestamp_ms = times.at(s.snapshot_id);
+    }
+    for (auto& e : md->snapshot_log) {
+      if (times.count(e.snapshot_id)) e.timestamp_ms = times.at(e.snapshot_id);
+    }
+    return md;
+  });
 }
 
 }  // namespace floe::testing

@@ -10,23 +10,7 @@ namespace floe::table {
 namespace {
 
 using floe::testing::People;
-
-// Sets each snapshot's commit time and the time of every snapshot-log entry that made it
-// current, through an ordinary metadata-only commit, so tests need no sleeping.
-Status SetTimes(Table& table, const std::map<int64_t, int64_t>& times) {
-  return Commit(table,
-                [&](const spec::TableMetadataPtr& base,
-                    std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
-                  auto md = std::make_shared<spec::TableMetadata>(*base);
-                  for (auto& s : md->snapshots) {
-                    if (times.count(s.snapshot_id)) s.timestamp_ms = times.at(s.snapshot_id);
-                  }
-                  for (auto& e : md->snapshot_log) {
-                    if (times.count(e.snapshot_id)) e.timestamp_ms = times.at(e.snapshot_id);
-                  }
-                  return md;
-                });
-}
+using floe::testing::SetSnapshotTimes;
 
 class TimeTravelTest : public ::testing::Test {
  protected:
@@ -41,7 +25,7 @@ class TimeTravelTest : public ::testing::Test {
     ASSERT_OK_AND_ASSIGN(s1_, AppendData(*table_, *People(0, 10)));
     ASSERT_OK_AND_ASSIGN(s2_, AppendData(*table_, *People(10, 5)));
     ASSERT_OK_AND_ASSIGN(s3_, AppendData(*table_, *People(15, 1)));
-    ASSERT_OK(SetTimes(*table_, {{s1_, 1000}, {s2_, 2000}, {s3_, 3000}}));
+    ASSERT_OK(SetSnapshotTimes(*table_, {{s1_, 1000}, {s2_, 2000}, {s3_, 3000}}));
   }
 
   // Adds schema 1 (a new optional column) and makes it current.
@@ -239,7 +223,7 @@ TEST_F(TimeTravelTest, SessionTimeZoneChangesTheSnapshot) {
   ThreeAppends();
   const int64_t t0700z = ParseTimestampMillis("2024-01-15T07:00:00Z", TimeZone::Utc()).ValueOrDie();
   const int64_t t0900z = ParseTimestampMillis("2024-01-15T09:00:00Z", TimeZone::Utc()).ValueOrDie();
-  ASSERT_OK(SetTimes(*table_, {{s1_, t0700z - 3600000}, {s2_, t0700z}, {s3_, t0900z}}));
+  ASSERT_OK(SetSnapshotTimes(*table_, {{s1_, t0700z - 3600000}, {s2_, t0700z}, {s3_, t0900z}}));
 
   const char* literal = "2024-01-15 10:30:00";
   ASSERT_OK_AND_ASSIGN(auto moscow, TimeZone::Make("Europe/Moscow"));

@@ -1132,6 +1132,7 @@ Result<StatementResult> Session::Impl::AlterTable(const sql::AlterTable& alter, 
     // Trino: ALTER TABLE t EXECUTE proc(args) is CALL system.proc(t, args).
     sql::Call call;
     call.procedure.parts = {Identifier{"system", false, {}}, e->procedure};
+    call.procedure.pos = alter.name.pos;
     CallArgument table_arg;
     Literal lit;
     lit.kind = LiteralKind::kString;

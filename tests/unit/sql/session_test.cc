@@ -72,3 +72,49 @@ TEST_F(PruningTest, PartitionsAndBoundsSkipFiles) {
 
 }  // namespace
 }  // namespace floe::sql
+
+namespace floe::sql {
+namespace {
+
+using ShowTest = testing::SessionFixture;
+
+TEST_F(ShowTest, ShowCreateTableDescribeExtendedExplainReplace) {
+  Ok("CREATE NAMESPACE db");
+  Ok("CREATE TABLE db.t (id BIGINT NOT NULL, name STRING) USING iceberg PARTITIONED BY (bucket(8, id)) "
+     "TBLPROPERTIES ('owner' = 'ops')");
+  const std::string location = dir_.str() + "/warehouse/db/t";
+  EXPECT_EQ(Value("SHOW CREATE TABLE db.t"),
+            "CREATE TABLE lakehouse.db.t (\n  id BIGINT NOT NULL,\n  name STRING)\nUSING iceberg\n"
+            "PARTITIONED BY (bucket(8, id))\nLOCATION '" + location + "'\nTBLPROPERTIES (\n"
+            "  'format' = 'iceberg/parquet',\n  'format-version' = '2',\n  'owner' = 'ops',\n"
+            "  'write.parquet.compression-codec' = 'zstd')\n");
+  auto extended = Rows("DESCRIBE EXTENDED db.t");
+  EXPECT_THAT(extended, ::testing::Contains("Location|" + location + "|"));
+  EXPECT_THAT(extended, ::testing::Contains("Provider|iceberg|"));
+  EXPECT_THAT(extended, ::testing::Contains("Part 0|bucket(8, id)|"));
+  Ok("INSERT INTO db.t VALUES (1, 'a')");
+  const std::string id = Value("SELECT snapshot_id FROM db.t.snapshots");
+  Ok("SET TIME ZONE 'Europe/Moscow'");
+  auto plan = Value("EXPLAIN SELECT * FROM db.t TIMESTAMP AS OF '2999-01-01 03:00:00'");
+  EXPECT_THAT(plan, ::testing::HasSubstr("lakehouse.db.t TIMESTAMP AS OF 2999-01-01T00:00:00+00:00 -> snapshot " + id));
+  plan = Value("EXPLAIN SELECT * FROM db.t VERSION AS OF " + id);
+  EXPECT_THAT(plan, ::testing::HasSubstr("-> snapshot " + id));
+  // REPLACE TABLE: a new schema on the same table; the old snapshot stays readable.
+  Ok("REPLACE TABLE db.t (code STRING) USING iceberg");
+  EXPECT_EQ(Value("SELECT count(*) FROM db.t"), "0");
+  EXPECT_EQ(Value("SELECT count(*) FROM db.t VERSION AS OF " + id), "1");
+  EXPECT_EQ(Rows("DESCRIBE db.t"), std::vector<std::string>({"code|string|NULL"}));
+  // Trino's procedure form; the snapshot before REPLACE is no ancestor of the new state.
+  Ok("INSERT INTO db.t VALUES ('x')");
+  const std::string x = Value("SELECT snapshot_id FROM db.t.refs WHERE name = 'main'");
+  Ok("INSERT INTO db.t VALUES ('y')");
+  EXPECT_THAT(Error("ALTER TABLE db.t EXECUTE rollback_to_snapshot(" + id + ")"),
+              ::testing::HasSubstr("Cannot roll back to snapshot, not an ancestor of the current state: " + id +
+                                   " (line 1, column 13)"));
+  EXPECT_EQ(Rows("ALTER TABLE db.t EXECUTE rollback_to_snapshot(" + x + ")").size(), 1u);
+  EXPECT_EQ(Value("SELECT snapshot_id FROM db.t.refs WHERE name = 'main'"), x);
+  EXPECT_EQ(Rows("SELECT * FROM db.t"), std::vector<std::string>({"x"}));
+}
+
+}  // namespace
+}  // namespace floe::sql

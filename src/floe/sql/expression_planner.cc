@@ -1111,7 +1111,16 @@ class Planner {
                                 cp::ElementWiseAggregateOptions(true)),
                        type, name};
     }
-    if (fn == "md5") return unary("utf8_length", arrow::int32());
+    if (fn == "size" || fn == "cardinality") {
+      ARROW_RETURN_NOT_OK(arity(1, 1));
+      if (args[0].type->id() != arrow::Type::LIST && args[0].type->id() != arrow::Type::MAP) {
+        return Error(e.pos, StrCat("[DATATYPE_MISMATCH] ", fn, " takes an array or a map, not ", args[0].type->ToString()));
+      }
+      // Spark's default: the size of NULL is -1.
+      auto length = cp::call("list_value_length", {args[0].expr});
+      return BoundExpr{cp::call("coalesce", {CastTo(length, arrow::int32(), arrow::int32()), cp::literal(-1)}),
+                       arrow::int32(), name};
+    }
     return Error(f.name.pos, StrCat("[UNRESOLVED_ROUTINE] Cannot resolve routine `", f.name.parts.back().name,
                                     "` on search path [`system`.`builtin`, `system`.`session`]."));
   }
@@ -1123,12 +1132,16 @@ class Planner {
       const auto& mt = static_cast<const arrow::MapType&>(*base.type);
       const Literal* key = s.index->As<Literal>();
       if (!key) return Error(s.index->pos, "map keys must be literals");
-      auto key_scalar = key->kind == LiteralKind::kString ? std::shared_ptr<arrow::Scalar>(std::make_shared<arrow::StringScalar>(key->value))
-                                                          : nullptr;
-      if (!key_scalar) {
-        ARROW_ASSIGN_OR_RAISE(auto k, Plan(*s.index));
-        (void)k;
-        return Error(s.index->pos, "only string map keys are supported");
+      std::shared_ptr<arrow::Scalar> key_scalar;
+      if (key->kind == LiteralKind::kString) {
+        key_scalar = std::make_shared<arrow::StringScalar>(key->value);
+      } else if (key->kind == LiteralKind::kInteger || key->kind == LiteralKind::kBigInt) {
+        auto parsed = arrow::Scalar::Parse(mt.key_type(), key->value);
+        if (parsed.ok()) key_scalar = *parsed;
+      }
+      if (!key_scalar || !key_scalar->type->Equals(*mt.key_type())) {
+        return Error(s.index->pos, StrCat("[DATATYPE_MISMATCH] The map key must be a ", mt.key_type()->ToString(),
+                                          " literal"));
       }
       return BoundExpr{cp::call("map_lookup", {base.expr}, cp::MapLookupOptions(key_scalar, cp::MapLookupOptions::FIRST)),
                        mt.item_type(), GeneratedName(e)};

@@ -219,6 +219,74 @@ Result<std::shared_ptr<arrow::Table>> Files(const table::Table& t, const spec::S
   ARROW_ASSIGN_OR_RAISE(auto s, size.Finish());
   arrays.push_back(r);
   arrays.push_back(s);
+  // The per-column metrics, as Spark's files table has them (bounds in their binary form).
+  std::vector<const manifest::DataFile*> kept;
+  for (const auto& e : entries) {
+    int kind = static_cast<int>(e.entry.data_file.content);
+    if ((content_filter == 0 && kind != 0) || (content_filter == 1 && kind == 0)) continue;
+    kept.push_back(&e.entry.data_file);
+  }
+  auto long_map = [&](const char* name, auto member) -> Status {
+    auto type = arrow::map(arrow::int32(), arrow::int64());
+    arrow::MapBuilder builder(arrow::default_memory_pool(), std::make_shared<arrow::Int32Builder>(),
+                              std::make_shared<arrow::Int64Builder>(), type);
+    for (const auto* f : kept) {
+      ARROW_RETURN_NOT_OK(builder.Append());
+      for (const auto& [id, v] : f->*member) {
+        ARROW_RETURN_NOT_OK(static_cast<arrow::Int32Builder*>(builder.key_builder())->Append(id));
+        ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(builder.item_builder())->Append(v));
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
+    fields.push_back(arrow::field(name, type));
+    arrays.push_back(array);
+    return Status::OK();
+  };
+  auto bytes_map = [&](const char* name, auto member) -> Status {
+    auto type = arrow::map(arrow::int32(), arrow::binary());
+    arrow::MapBuilder builder(arrow::default_memory_pool(), std::make_shared<arrow::Int32Builder>(),
+                              std::make_shared<arrow::BinaryBuilder>(), type);
+    for (const auto* f : kept) {
+      ARROW_RETURN_NOT_OK(builder.Append());
+      for (const auto& [id, v] : f->*member) {
+        ARROW_RETURN_NOT_OK(static_cast<arrow::Int32Builder*>(builder.key_builder())->Append(id));
+        ARROW_RETURN_NOT_OK(static_cast<arrow::BinaryBuilder*>(builder.item_builder())->Append(v));
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
+    fields.push_back(arrow::field(name, type));
+    arrays.push_back(array);
+    return Status::OK();
+  };
+  ARROW_RETURN_NOT_OK(long_map("column_sizes", &manifest::DataFile::column_sizes));
+  ARROW_RETURN_NOT_OK(long_map("value_counts", &manifest::DataFile::value_counts));
+  ARROW_RETURN_NOT_OK(long_map("null_value_counts", &manifest::DataFile::null_value_counts));
+  ARROW_RETURN_NOT_OK(long_map("nan_value_counts", &manifest::DataFile::nan_value_counts));
+  ARROW_RETURN_NOT_OK(bytes_map("lower_bounds", &manifest::DataFile::lower_bounds));
+  ARROW_RETURN_NOT_OK(bytes_map("upper_bounds", &manifest::DataFile::upper_bounds));
+  arrow::ListBuilder offsets(arrow::default_memory_pool(), std::make_shared<arrow::Int64Builder>());
+  arrow::ListBuilder equality(arrow::default_memory_pool(), std::make_shared<arrow::Int32Builder>());
+  arrow::Int32Builder sort_order;
+  for (const auto* f : kept) {
+    ARROW_RETURN_NOT_OK(f->split_offsets.empty() ? offsets.AppendNull() : offsets.Append());
+    for (int64_t o : f->split_offsets) {
+      ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(offsets.value_builder())->Append(o));
+    }
+    ARROW_RETURN_NOT_OK(f->equality_ids.empty() ? equality.AppendNull() : equality.Append());
+    for (int32_t id : f->equality_ids) {
+      ARROW_RETURN_NOT_OK(static_cast<arrow::Int32Builder*>(equality.value_builder())->Append(id));
+    }
+    ARROW_RETURN_NOT_OK(f->sort_order_id ? sort_order.Append(*f->sort_order_id) : sort_order.AppendNull());
+  }
+  ARROW_ASSIGN_OR_RAISE(auto offsets_array, offsets.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto equality_array, equality.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto sort_array, sort_order.Finish());
+  fields.push_back(arrow::field("split_offsets", offsets_array->type()));
+  arrays.push_back(offsets_array);
+  fields.push_back(arrow::field("equality_ids", equality_array->type()));
+  arrays.push_back(equality_array);
+  fields.push_back(arrow::field("sort_order_id", arrow::int32()));
+  arrays.push_back(sort_array);
   return arrow::Table::Make(arrow::schema(fields), arrays);
 }
 

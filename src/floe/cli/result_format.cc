@@ -205,28 +205,11 @@ class JsonWriter {
       case arrow::Type::LIST:
       case arrow::Type::LARGE_LIST:
       case arrow::Type::FIXED_SIZE_LIST: {
-        int64_t begin = 0, length = 0;
-        const arrow::Array* values = nullptr;
-        if (type.id() == arrow::Type::LIST) {
-          const auto& a = checked_cast<const arrow::ListArray&>(array);
-          begin = a.value_offset(i);
-          length = a.value_length(i);
-          values = a.values().get();
-        } else if (type.id() == arrow::Type::LARGE_LIST) {
-          const auto& a = checked_cast<const arrow::LargeListArray&>(array);
-          begin = a.value_offset(i);
-          length = a.value_length(i);
-          values = a.values().get();
-        } else {
-          const auto& a = checked_cast<const arrow::FixedSizeListArray&>(array);
-          begin = a.value_offset(i);
-          length = a.value_length(i);
-          values = a.values().get();
-        }
+        ListSlice slice = ListElements(array, i);
         out->push_back('[');
-        for (int64_t k = 0; k < length; ++k) {
+        for (int64_t k = 0; k < slice.length; ++k) {
           if (k > 0) out->push_back(',');
-          Append(*values, begin + k, out);
+          Append(*slice.values, slice.begin + k, out);
         }
         out->push_back(']');
         return;

@@ -321,28 +321,11 @@ void ValueText::Append(const arrow::Array& array, int64_t i, std::string* out) c
     case arrow::Type::LIST:
     case arrow::Type::LARGE_LIST:
     case arrow::Type::FIXED_SIZE_LIST: {
-      int64_t begin = 0, length = 0;
-      const arrow::Array* values = nullptr;
-      if (type.id() == arrow::Type::LIST) {
-        const auto& list = checked_cast<const arrow::ListArray&>(array);
-        begin = list.value_offset(i);
-        length = list.value_length(i);
-        values = list.values().get();
-      } else if (type.id() == arrow::Type::LARGE_LIST) {
-        const auto& large = checked_cast<const arrow::LargeListArray&>(array);
-        begin = large.value_offset(i);
-        length = large.value_length(i);
-        values = large.values().get();
-      } else {
-        const auto& fixed = checked_cast<const arrow::FixedSizeListArray&>(array);
-        begin = fixed.value_offset(i);
-        length = fixed.value_length(i);
-        values = fixed.values().get();
-      }
+      ListSlice slice = ListElements(array, i);
       out->push_back('[');
-      for (int64_t k = 0; k < length; ++k) {
+      for (int64_t k = 0; k < slice.length; ++k) {
         if (k > 0) out->append(", ");
-        Append(*values, begin + k, out);
+        Append(*slice.values, slice.begin + k, out);
       }
       out->push_back(']');
       return;
@@ -527,6 +510,25 @@ std::string TruncateForDisplay(std::string_view utf8, int64_t limit) {
   std::string out(utf8.substr(0, pos));
   if (limit >= 4) out += "...";
   return out;
+}
+
+ListSlice ListElements(const arrow::Array& array, int64_t i) {
+  switch (array.type_id()) {
+    case arrow::Type::LIST: {
+      const auto& list = static_cast<const arrow::ListArray&>(array);
+      return {list.values().get(), list.value_offset(i), list.value_length(i)};
+    }
+    case arrow::Type::LARGE_LIST: {
+      const auto& large = static_cast<const arrow::LargeListArray&>(array);
+      return {large.values().get(), large.value_offset(i), large.value_length(i)};
+    }
+    case arrow::Type::FIXED_SIZE_LIST: {
+      const auto& fixed = static_cast<const arrow::FixedSizeListArray&>(array);
+      return {fixed.values().get(), fixed.value_offset(i), fixed.value_length(i)};
+    }
+    default:
+      return {};
+  }
 }
 
 }  // namespace floe::cli

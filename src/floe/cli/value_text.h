@@ -44,6 +44,14 @@ class ValueText {
 // Java's Double.toString / Float.toString: shortest digits that read back to the same
 // value; plain notation for 1e-3 <= |v| < 1e7 ("0.001", "1234567.0"), otherwise
 // computerized scientific notation ("1.0E7", "1.2E-4"); "NaN", "Infinity", "-Infinity".
+// The elements of row i of a list, large list or fixed-size list array.
+struct ListSlice {
+  const arrow::Array* values = nullptr;
+  int64_t begin = 0;
+  int64_t length = 0;
+};
+ListSlice ListElements(const arrow::Array& array, int64_t i);
+
 std::string JavaDoubleString(double value);
 std::string JavaFloatString(float value);
 

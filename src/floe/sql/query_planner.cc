@@ -306,7 +306,8 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
       for (const auto& [index, order] : key_spec) named.emplace_back(names[index], order);
       ARROW_ASSIGN_OR_RAISE(table, table->RenameColumns(names));
       int64_t k = std::min<int64_t>(offset + limit, table->num_rows());
-      auto top = cp::CallFunction("select_k_unstable", {table}, new cp::SelectKOptions(k, named));
+      cp::SelectKOptions select(k, named);
+      auto top = cp::CallFunction("select_k_unstable", {table}, &select);
       std::shared_ptr<arrow::Table> selected;
       if (top.ok()) {
         ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(table, *top));

@@ -1,5 +1,8 @@
 #include "floe/scan/table_scan.h"
 
+#include <deque>
+#include <future>
+
 #include <arrow/table.h>
 
 #include "floe/manifest/manifest_reader.h"
@@ -143,13 +146,20 @@ Result<std::shared_ptr<arrow::Table>> TableScan::ToArrowTable() const {
 
 namespace {
 
-// Reads one file at a time and hands out its batches.
+// Hands out the batches of one file while the next ones are decoded in the background, so
+// a scan uses more than one core; memory holds at most kReadAhead + 1 files.
 class FileBatchReader : public arrow::RecordBatchReader {
  public:
+  static constexpr size_t kReadAhead = 2;
+
   FileBatchReader(std::shared_ptr<table::Table> table, spec::SchemaPtr schema,
                   std::shared_ptr<arrow::Schema> arrow_schema, std::vector<FileScanTask> tasks)
       : table_(std::move(table)), schema_(std::move(schema)), arrow_schema_(std::move(arrow_schema)),
         tasks_(std::move(tasks)) {}
+
+  ~FileBatchReader() override {
+    for (auto& f : pending_) f.wait();
+  }
 
   std::shared_ptr<arrow::Schema> schema() const override { return arrow_schema_; }
 
@@ -160,21 +170,35 @@ class FileBatchReader : public arrow::RecordBatchReader {
         if (*batch) return Status::OK();
         current_.reset();
       }
-      if (next_ >= tasks_.size()) {
+      Fill();
+      if (pending_.empty()) {
         *batch = nullptr;
         return Status::OK();
       }
-      ARROW_ASSIGN_OR_RAISE(auto rows, ReadParquetFile(*table_->io(), tasks_[next_++].file.file_path, *schema_));
-      current_ = std::make_shared<arrow::TableBatchReader>(rows);
+      Result<std::shared_ptr<arrow::Table>> rows = pending_.front().get();
+      pending_.pop_front();
+      Fill();
+      ARROW_RETURN_NOT_OK(rows.status());
+      current_ = std::make_shared<arrow::TableBatchReader>(*rows);
     }
   }
 
  private:
+  void Fill() {
+    while (pending_.size() < kReadAhead && next_ < tasks_.size()) {
+      std::string path = tasks_[next_++].file.file_path;
+      pending_.push_back(std::async(std::launch::async, [table = table_, schema = schema_, path] {
+        return ReadParquetFile(*table->io(), path, *schema);
+      }));
+    }
+  }
+
   std::shared_ptr<table::Table> table_;
   spec::SchemaPtr schema_;
   std::shared_ptr<arrow::Schema> arrow_schema_;
   std::vector<FileScanTask> tasks_;
   size_t next_ = 0;
+  std::deque<std::future<Result<std::shared_ptr<arrow::Table>>>> pending_;
   std::shared_ptr<arrow::TableBatchReader> current_;
 };
 

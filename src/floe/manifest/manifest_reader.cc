@@ -1,5 +1,6 @@
 #include "floe/manifest/manifest_reader.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 #include <arrow/buffer.h>
@@ -87,6 +88,9 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
 
   const bool v1 = metadata.format_version == 1 || manifest.sequence_number == 0;
   std::vector<ManifestEntry> entries;
+  // The manifest list knows how many entries there are (zero when a writer left it out).
+  entries.reserve(static_cast<size_t>(std::max<int64_t>(
+      0, int64_t{manifest.added_files_count} + manifest.existing_files_count + manifest.deleted_files_count)));
   ManifestEntry e;
   auto decode = [&](avro::Decoder* d) { return decoder->Decode(d, &e); };
   while (true) {

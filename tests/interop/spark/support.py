@@ -6,65 +6,16 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import decimal
-import json
-import os
-import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow as pa
 
-ROOT = Path(__file__).resolve().parents[3]
-BUILD = Path(os.environ.get("FLOE_BUILD_DIR", ROOT / "build"))
-DRIVER = BUILD / "tests" / "floe_interop"
+# The driver lives beside the PyIceberg suite; this package is collected on its own.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from floe_driver import DRIVER, ROOT, Floe  # noqa: E402,F401
+
 UTC = dt.timezone.utc
-
-
-class Floe:
-    """Runs floe_interop against the catalog and warehouse Spark uses too."""
-
-    def __init__(self, catalog_path: Path, warehouse: Path, scratch: Path):
-        self.catalog_path = catalog_path
-        self.warehouse = warehouse
-        self.scratch = scratch
-        self._n = 0
-
-    def run(self, *args: str) -> str:
-        cmd = [str(DRIVER), str(self.catalog_path), str(self.warehouse), *args]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise RuntimeError(f"floe_interop {' '.join(args)} failed: {proc.stderr.strip()}")
-        return proc.stdout.strip()
-
-    def _path(self, what: str) -> Path:
-        self._n += 1
-        return self.scratch / f"{what}-{self._n}.arrow"
-
-    def ipc(self, table: pa.Table) -> str:
-        path = self._path("data")
-        with pa.ipc.new_file(path, table.schema) as writer:
-            writer.write_table(table)
-        return str(path)
-
-    def create(self, name: str, schema_like: pa.Table, *partition: str) -> str:
-        return self.run("create", name, self.ipc(schema_like), *partition)
-
-    def append(self, name: str, data: pa.Table) -> int:
-        return int(self.run("append", name, self.ipc(data)))
-
-    def overwrite(self, name: str, data: pa.Table, mode: str = "all") -> int:
-        return int(self.run("overwrite", name, self.ipc(data), mode))
-
-    def read(self, name: str, snapshot_id: int | None = None) -> pa.Table:
-        out = self._path("read")
-        args = ["read", name, str(out)]
-        if snapshot_id is not None:
-            args.append(str(snapshot_id))
-        self.run(*args)
-        with pa.ipc.open_file(out) as reader:
-            return reader.read_all()
-
-    def snapshots(self, name: str) -> list[dict]:
-        return json.loads(self.run("snapshots", name))
 
 
 # The test data: one schema, written by both engines.

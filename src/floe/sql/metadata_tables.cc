@@ -226,15 +226,17 @@ Result<std::shared_ptr<arrow::Table>> Files(const table::Table& t, const spec::S
     if ((content_filter == 0 && kind != 0) || (content_filter == 1 && kind == 0)) continue;
     kept.push_back(&e.entry.data_file);
   }
-  auto long_map = [&](const char* name, auto member) -> Status {
-    auto type = arrow::map(arrow::int32(), arrow::int64());
+  // One map<int, V> column of a metric kept per field id.
+  auto metric_map = [&](const char* name, auto member, auto value_builder) -> Status {
+    using ValueBuilder = typename decltype(value_builder)::element_type;
+    auto type = arrow::map(arrow::int32(), value_builder->type());
     arrow::MapBuilder builder(arrow::default_memory_pool(), std::make_shared<arrow::Int32Builder>(),
-                              std::make_shared<arrow::Int64Builder>(), type);
+                              value_builder, type);
     for (const auto* f : kept) {
       ARROW_RETURN_NOT_OK(builder.Append());
       for (const auto& [id, v] : f->*member) {
         ARROW_RETURN_NOT_OK(static_cast<arrow::Int32Builder*>(builder.key_builder())->Append(id));
-        ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(builder.item_builder())->Append(v));
+        ARROW_RETURN_NOT_OK(static_cast<ValueBuilder*>(builder.item_builder())->Append(v));
       }
     }
     ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
@@ -242,28 +244,14 @@ Result<std::shared_ptr<arrow::Table>> Files(const table::Table& t, const spec::S
     arrays.push_back(array);
     return Status::OK();
   };
-  auto bytes_map = [&](const char* name, auto member) -> Status {
-    auto type = arrow::map(arrow::int32(), arrow::binary());
-    arrow::MapBuilder builder(arrow::default_memory_pool(), std::make_shared<arrow::Int32Builder>(),
-                              std::make_shared<arrow::BinaryBuilder>(), type);
-    for (const auto* f : kept) {
-      ARROW_RETURN_NOT_OK(builder.Append());
-      for (const auto& [id, v] : f->*member) {
-        ARROW_RETURN_NOT_OK(static_cast<arrow::Int32Builder*>(builder.key_builder())->Append(id));
-        ARROW_RETURN_NOT_OK(static_cast<arrow::BinaryBuilder*>(builder.item_builder())->Append(v));
-      }
-    }
-    ARROW_ASSIGN_OR_RAISE(auto array, builder.Finish());
-    fields.push_back(arrow::field(name, type));
-    arrays.push_back(array);
-    return Status::OK();
-  };
-  ARROW_RETURN_NOT_OK(long_map("column_sizes", &manifest::DataFile::column_sizes));
-  ARROW_RETURN_NOT_OK(long_map("value_counts", &manifest::DataFile::value_counts));
-  ARROW_RETURN_NOT_OK(long_map("null_value_counts", &manifest::DataFile::null_value_counts));
-  ARROW_RETURN_NOT_OK(long_map("nan_value_counts", &manifest::DataFile::nan_value_counts));
-  ARROW_RETURN_NOT_OK(bytes_map("lower_bounds", &manifest::DataFile::lower_bounds));
-  ARROW_RETURN_NOT_OK(bytes_map("upper_bounds", &manifest::DataFile::upper_bounds));
+  auto longs = [] { return std::make_shared<arrow::Int64Builder>(); };
+  auto bytes = [] { return std::make_shared<arrow::BinaryBuilder>(); };
+  ARROW_RETURN_NOT_OK(metric_map("column_sizes", &manifest::DataFile::column_sizes, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("value_counts", &manifest::DataFile::value_counts, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("null_value_counts", &manifest::DataFile::null_value_counts, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("nan_value_counts", &manifest::DataFile::nan_value_counts, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("lower_bounds", &manifest::DataFile::lower_bounds, bytes()));
+  ARROW_RETURN_NOT_OK(metric_map("upper_bounds", &manifest::DataFile::upper_bounds, bytes()));
   arrow::ListBuilder offsets(arrow::default_memory_pool(), std::make_shared<arrow::Int64Builder>());
   arrow::ListBuilder equality(arrow::default_memory_pool(), std::make_shared<arrow::Int32Builder>());
   arrow::Int32Builder sort_order;

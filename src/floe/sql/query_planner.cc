@@ -231,6 +231,14 @@ Result<Rel> QueryPlanner::PlanBody(const Query& query, const std::vector<OrderIt
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
+  int64_t offset = 0;
+  int64_t limit = -1;  // none
+  for (auto [expr, out] : {std::pair{&query.offset, &offset}, std::pair{&query.limit, &limit}}) {
+    if (!*expr) continue;
+    ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(**expr));
+    ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
+    *out = static_cast<const arrow::Int64Scalar&>(*i64).value;
+  }
   if (!query.order_by.empty()) {
     std::vector<cp::Expression> exprs;
     std::vector<std::string> names;
@@ -279,18 +287,6 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
                             item.ascending ? cp::SortOrder::Ascending : cp::SortOrder::Descending);
     }
     ac::Declaration projected = Project(rel.decl, exprs, names);
-    int64_t offset = 0;
-    int64_t limit = -1;
-    if (query.offset) {
-      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(*query.offset));
-      ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
-      offset = static_cast<const arrow::Int64Scalar&>(*i64).value;
-    }
-    if (query.limit) {
-      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(*query.limit));
-      ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
-      limit = static_cast<const arrow::Int64Scalar&>(*i64).value;
-    }
     std::vector<Column> all_columns = columns;
     for (size_t i = columns.size(); i < exprs.size(); ++i) {
       Column c;
@@ -335,17 +331,6 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
   }
   if (query.limit || query.offset) {
     // Without ORDER BY the rows have no order; take them as they come.
-    int64_t offset = 0, limit = -1;
-    if (query.offset) {
-      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(*query.offset));
-      ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
-      offset = static_cast<const arrow::Int64Scalar&>(*i64).value;
-    }
-    if (query.limit) {
-      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(*query.limit));
-      ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
-      limit = static_cast<const arrow::Int64Scalar&>(*i64).value;
-    }
     if (limit < 0 && query.limit) return ErrorAt(env_.sql, query.limit->pos, "The limit must not be negative");
     ARROW_ASSIGN_OR_RAISE(auto table, Execute(HasHidden(rel) ? KeepColumns(rel, VisibleIndices(rel)) : rel));
     int64_t start = std::min(offset, table->num_rows());

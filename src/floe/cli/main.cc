@@ -77,6 +77,32 @@ CLI::App* AddSqlCommand(CLI::App& app, SqlArgs* args) {
   return sql;
 }
 
+// The catalog options every subcommand shares.
+struct CatalogArgs {
+  std::string catalog;
+  std::string warehouse;
+  std::string catalog_name = "lakehouse";
+};
+
+void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
+  command->add_option("--catalog", args->catalog,
+                      "SQLite catalog: a file path or URI; default $FLOE_CATALOG, else "
+                      "./warehouse/catalog.db");
+  command->add_option("--warehouse", args->warehouse,
+                      "Warehouse directory; default $FLOE_WAREHOUSE, else ./warehouse");
+  command->add_option("--catalog-name", args->catalog_name, "Catalog name in SQL")->capture_default_str();
+}
+
+Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args) {
+  CatalogLocation location = ResolveCatalogLocation(args.catalog, args.warehouse);
+  ARROW_RETURN_NOT_OK(PrepareCatalogLocation(location));
+  sql::SessionOptions options;
+  options.catalog_uri = location.catalog_uri;
+  options.warehouse = location.warehouse;
+  options.catalog_name = args.catalog_name;
+  return sql::Session::Make(options);
+}
+
 int RunSql(const SqlArgs& args, const CLI::App& command) {
   ShellOptions options;
   Result<OutputFormat> format = ParseOutputFormat(args.format);
@@ -91,16 +117,8 @@ int RunSql(const SqlArgs& args, const CLI::App& command) {
   options.quiet = args.quiet;
 
   CatalogLocation location = ResolveCatalogLocation(args.catalog, args.warehouse);
-  Status prepared = PrepareCatalogLocation(location);
-  if (!prepared.ok()) {
-    std::cerr << "Error: " << prepared.message() << "\n";
-    return kExitFailed;
-  }
-  sql::SessionOptions session_options;
-  session_options.catalog_uri = location.catalog_uri;
-  session_options.warehouse = location.warehouse;
-  session_options.catalog_name = args.catalog_name;
-  Result<std::unique_ptr<sql::Session>> session = sql::Session::Make(session_options);
+  Result<std::unique_ptr<sql::Session>> session =
+      OpenSession(CatalogArgs{args.catalog, args.warehouse, args.catalog_name});
   if (!session.ok()) {
     std::cerr << "Error: " << session.status().message() << "\n";
     return kExitFailed;
@@ -129,32 +147,6 @@ int RunSql(const SqlArgs& args, const CLI::App& command) {
   int status = RunSqlSources(shell, sources, std::cerr);
   if (sources.inputs.empty() && sources.stdin_is_terminal) std::cerr << "\n";
   return status;
-}
-
-// The catalog options every subcommand shares.
-struct CatalogArgs {
-  std::string catalog;
-  std::string warehouse;
-  std::string catalog_name = "lakehouse";
-};
-
-void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
-  command->add_option("--catalog", args->catalog,
-                      "SQLite catalog: a file path or URI; default $FLOE_CATALOG, else "
-                      "./warehouse/catalog.db");
-  command->add_option("--warehouse", args->warehouse,
-                      "Warehouse directory; default $FLOE_WAREHOUSE, else ./warehouse");
-  command->add_option("--catalog-name", args->catalog_name, "Catalog name in SQL")->capture_default_str();
-}
-
-Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args) {
-  CatalogLocation location = ResolveCatalogLocation(args.catalog, args.warehouse);
-  ARROW_RETURN_NOT_OK(PrepareCatalogLocation(location));
-  sql::SessionOptions options;
-  options.catalog_uri = location.catalog_uri;
-  options.warehouse = location.warehouse;
-  options.catalog_name = args.catalog_name;
-  return sql::Session::Make(options);
 }
 
 int RunDemoCommand(const CatalogArgs& args) {

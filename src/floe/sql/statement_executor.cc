@@ -165,6 +165,15 @@ Result<spec::TypePtr> IcebergType(const DataType& t, int32_t* next_id) {
   return Status::NotImplemented("type");
 }
 
+// A table's properties as Spark shows them: Iceberg's reserved ones added.
+std::map<std::string, std::string> ShownProperties(const spec::TableMetadata& md) {
+  std::map<std::string, std::string> props = md.properties;
+  if (md.current_snapshot_id) props["current-snapshot-id"] = std::to_string(*md.current_snapshot_id);
+  props["format"] = "iceberg/parquet";
+  props["format-version"] = std::to_string(md.format_version);
+  return props;
+}
+
 spec::Transform ToTransform(const PartitionField& f) {
   switch (f.transform) {
     case TransformKind::kIdentity: return spec::Transform::Identity();
@@ -628,10 +637,7 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
   if (auto* s = statement.As<ShowTblProperties>()) {
     ARROW_ASSIGN_OR_RAISE(auto table, LoadTable(s->name, sql));
     auto md = table->metadata();
-    std::map<std::string, std::string> props = md->properties;
-    if (md->current_snapshot_id) props["current-snapshot-id"] = std::to_string(*md->current_snapshot_id);
-    props["format"] = "iceberg/parquet";
-    props["format-version"] = std::to_string(md->format_version);
+    std::map<std::string, std::string> props = ShownProperties(*md);
     std::vector<std::vector<std::optional<std::string>>> rows;
     for (const auto& [k, v] : props) {
       if (s->key && *s->key != k) continue;
@@ -1175,10 +1181,7 @@ Result<StatementResult> Session::Impl::Describe(const sql::Describe& describe, c
     rows.push_back({"Location", md->location, ""});
     rows.push_back({"Provider", "iceberg", ""});
     std::string props = "[";
-    std::map<std::string, std::string> all = md->properties;
-    if (md->current_snapshot_id) all["current-snapshot-id"] = std::to_string(*md->current_snapshot_id);
-    all["format"] = "iceberg/parquet";
-    all["format-version"] = std::to_string(md->format_version);
+    std::map<std::string, std::string> all = ShownProperties(*md);
     bool first = true;
     for (const auto& [k, v] : all) {
       props += (first ? "" : ",") + k + "=" + v;
@@ -1210,10 +1213,7 @@ Result<StatementResult> Session::Impl::ShowCreateTable(const sql::ShowCreateTabl
     text += ")\n";
   }
   text += "LOCATION '" + md->location + "'\n";
-  std::map<std::string, std::string> props = md->properties;
-  if (md->current_snapshot_id) props["current-snapshot-id"] = std::to_string(*md->current_snapshot_id);
-  props["format"] = "iceberg/parquet";
-  props["format-version"] = std::to_string(md->format_version);
+  std::map<std::string, std::string> props = ShownProperties(*md);
   text += "TBLPROPERTIES (\n";
   size_t i = 0;
   for (const auto& [k, v] : props) {

@@ -685,38 +685,16 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
   } else {
     ScanHints hints = HintsFor(select, order_by);
     if (select.from.size() != 1 || !select.from[0].As<TableRef>()) hints.conjuncts.clear();
-    ARROW_ASSIGN_OR_RAISE(input, PlanRelation(select.from[0], hints));
+    // Comma-separated FROM items are cross joins.
+    Relation from = select.from[0];
     for (size_t i = 1; i < select.from.size(); ++i) {
-      // Comma-separated FROM items are a cross join.
       Join cross;
       cross.kind = JoinKind::kCross;
-      (void)cross;
-      ARROW_ASSIGN_OR_RAISE(Rel next, PlanRelation(select.from[i], hints));
-      std::vector<cp::Expression> le, re;
-      std::vector<std::string> ln, rn;
-      for (size_t c = 0; c < input.columns.size(); ++c) {
-        le.push_back(cp::field_ref(static_cast<int>(c)));
-        ln.push_back("c" + std::to_string(c));
-      }
-      le.push_back(cp::literal(0));
-      ln.push_back("k");
-      for (size_t c = 0; c < next.columns.size(); ++c) {
-        re.push_back(cp::field_ref(static_cast<int>(c)));
-        rn.push_back("c" + std::to_string(c));
-      }
-      re.push_back(cp::literal(0));
-      rn.push_back("k");
-      std::vector<arrow::FieldRef> lout, rout;
-      for (size_t c = 0; c < input.columns.size(); ++c) lout.emplace_back(static_cast<int>(c));
-      for (size_t c = 0; c < next.columns.size(); ++c) rout.emplace_back(static_cast<int>(c));
-      ac::HashJoinNodeOptions options(ac::JoinType::INNER, {arrow::FieldRef(static_cast<int>(input.columns.size()))},
-                                      {arrow::FieldRef(static_cast<int>(next.columns.size()))}, lout, rout);
-      Rel joined;
-      joined.decl = ac::Declaration("hashjoin", {Project(input.decl, le, ln), Project(next.decl, re, rn)}, std::move(options));
-      joined.columns = input.columns;
-      joined.columns.insert(joined.columns.end(), next.columns.begin(), next.columns.end());
-      input = std::move(joined);
+      cross.left = Box<Relation>(std::move(from));
+      cross.right = Box<Relation>(select.from[i]);
+      from = Relation{std::move(cross), select.from[i].pos};
     }
+    ARROW_ASSIGN_OR_RAISE(input, PlanRelation(from, hints));
   }
   // WHERE
   if (select.where) {

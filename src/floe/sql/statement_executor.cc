@@ -811,9 +811,8 @@ Result<StatementResult> Session::Impl::CreateTable(const sql::CreateTable& creat
   } else {
     ARROW_ASSIGN_OR_RAISE(table, tables_.CreateTable(name.ident, *schema, options));
   }
-  if (data && data->num_rows() > 0) {
-    ARROW_RETURN_NOT_OK(table::AppendData(*table, *data).status());
-  } else if (data && exists) {
+  // A replaced table gets its (possibly empty) snapshot; a new one only when there are rows.
+  if (data && (data->num_rows() > 0 || exists)) {
     ARROW_RETURN_NOT_OK(table::AppendData(*table, *data).status());
   }
   return Message("");

@@ -64,46 +64,99 @@ void SyncDirectory(const std::string& dir) {
   ::close(fd);
 }
 
-// Forwards to a stream, consulting the fault injector before each write and naming the
-// file in every error.
+// Forwards to a file stream, consulting the fault injector before each write and naming the
+// file in every error. Close() makes the file durable (fsync of the file, then of the
+// directories that gained an entry) before the caller can publish it; a stream that is
+// aborted, or destroyed without a successful Close(), removes its partial file so a failed
+// write leaves nothing behind.
 class CheckedOutputStream : public arrow::io::OutputStream {
  public:
-  CheckedOutputStream(std::shared_ptr<arrow::io::OutputStream> inner, std::string location,
-                      FileKind kind, std::shared_ptr<const FaultInjector> injector)
+  CheckedOutputStream(std::shared_ptr<arrow::io::FileOutputStream> inner, std::string location,
+                      std::string path, std::vector<std::string> dirs_to_sync, FileKind kind,
+                      std::shared_ptr<const FaultInjector> injector)
       : inner_(std::move(inner)),
         location_(std::move(location)),
+        path_(std::move(path)),
+        dirs_to_sync_(std::move(dirs_to_sync)),
         kind_(kind),
         injector_(std::move(injector)) {}
 
-  Status Close() override { return Named(inner_->Close()); }
-  Status Abort() override { return Named(inner_->Abort()); }
+  ~CheckedOutputStream() override {
+    if (!published_) (void)Abort();
+  }
+
+  Status Close() override {
+    if (published_) return Status::OK();
+    if (inner_->closed()) return Named(Status::IOError("stream was aborted"));
+    Status st = Inject(FileOp::kSync);
+    if (st.ok()) st = Named(inner_->Flush());
+    if (st.ok() && ::fsync(inner_->file_descriptor()) != 0) {
+      st = Named(ErrnoStatus("fsync failed", errno));
+    }
+    if (st.ok()) st = Named(inner_->Close());
+    if (!st.ok()) {
+      (void)Abort();
+      return st;
+    }
+    for (const auto& dir : dirs_to_sync_) SyncDirectory(dir);
+    published_ = true;
+    return Status::OK();
+  }
+
+  Status Abort() override {
+    if (published_) return Status::OK();
+    published_ = true;  // nothing left to clean up after this
+    Status st = inner_->closed() ? Status::OK() : inner_->Abort();
+    ::unlink(path_.c_str());
+    return Named(st);
+  }
+
   Result<int64_t> Tell() const override { return inner_->Tell(); }
   bool closed() const override { return inner_->closed(); }
   Status Flush() override { return Named(inner_->Flush()); }
 
   Status Write(const void* data, int64_t nbytes) override {
-    ARROW_RETURN_NOT_OK(Inject());
+    ARROW_RETURN_NOT_OK(Inject(FileOp::kStreamWrite));
     return Named(inner_->Write(data, nbytes));
   }
   Status Write(const std::shared_ptr<arrow::Buffer>& data) override {
-    ARROW_RETURN_NOT_OK(Inject());
+    ARROW_RETURN_NOT_OK(Inject(FileOp::kStreamWrite));
     return Named(inner_->Write(data));
   }
 
  private:
-  Status Inject() const {
+  Status Inject(FileOp op) const {
     if (!injector_) return Status::OK();
-    return Named((*injector_)(FileOp::kStreamWrite, location_, kind_));
+    return Named((*injector_)(op, location_, kind_));
   }
   Status Named(const Status& st) const {
     return WithContext(st, StrCat("Cannot write file ", location_));
   }
 
-  std::shared_ptr<arrow::io::OutputStream> inner_;
+  std::shared_ptr<arrow::io::FileOutputStream> inner_;
   std::string location_;
+  std::string path_;
+  std::vector<std::string> dirs_to_sync_;
   FileKind kind_;
   std::shared_ptr<const FaultInjector> injector_;
+  bool published_ = false;
 };
+
+// Creates `dir` and its missing parents; returns the directories whose entries changed
+// (the parent of each created directory, and `dir` itself), deepest first, for fsync.
+Result<std::vector<std::string>> CreateDirectories(arrow::fs::FileSystem& fs,
+                                                   const std::string& dir) {
+  std::vector<std::string> missing;
+  for (std::string d = dir; d != "/"; d = ParentOf(d)) {
+    struct stat st;
+    if (::stat(d.c_str(), &st) == 0) break;
+    missing.push_back(d);
+  }
+  ARROW_RETURN_NOT_OK(fs.CreateDir(dir, /*recursive=*/true));
+  std::vector<std::string> changed{dir};
+  for (const auto& d : missing) changed.push_back(ParentOf(d));
+  return changed;
+}
 
 }  // namespace
 
@@ -135,6 +188,8 @@ const char* FileOpName(FileOp op) {
       return "create";
     case FileOp::kStreamWrite:
       return "stream-write";
+    case FileOp::kSync:
+      return "sync";
     case FileOp::kDelete:
       return "delete";
     case FileOp::kDeleteDirectory:
@@ -279,7 +334,8 @@ Result<std::shared_ptr<arrow::io::OutputStream>> FileIO::OpenOutputStream(
   ARROW_RETURN_NOT_OK(WithContext(Inject(FileOp::kCreate, location, kind), context));
   auto path = Resolve(location);
   if (!path.ok()) return WithContext(path.status(), context);
-  ARROW_RETURN_NOT_OK(WithContext(fs_->CreateDir(ParentOf(*path), /*recursive=*/true), context));
+  auto dirs = CreateDirectories(*fs_, ParentOf(*path));
+  if (!dirs.ok()) return WithContext(dirs.status(), context);
   // O_EXCL makes "never overwrite" atomic; arrow's local streams always truncate.
   int fd = ::open(path->c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
@@ -289,11 +345,12 @@ Result<std::shared_ptr<arrow::io::OutputStream>> FileIO::OpenOutputStream(
   auto stream = arrow::io::FileOutputStream::Open(fd);
   if (!stream.ok()) {
     ::close(fd);
+    ::unlink(path->c_str());
     return WithContext(stream.status(), context);
   }
   Bump(creates_, kind);
-  return std::make_shared<CheckedOutputStream>(std::move(stream).ValueUnsafe(), location, kind,
-                                               injector());
+  return std::make_shared<CheckedOutputStream>(std::move(stream).ValueUnsafe(), location, *path,
+                                               std::move(dirs).ValueUnsafe(), kind, injector());
 }
 
 Status FileIO::WriteFile(const std::string& location, FileKind kind, std::string_view bytes) {
@@ -302,7 +359,8 @@ Status FileIO::WriteFile(const std::string& location, FileKind kind, std::string
   auto path = Resolve(location);
   if (!path.ok()) return WithContext(path.status(), context);
   const std::string dir = ParentOf(*path);
-  ARROW_RETURN_NOT_OK(WithContext(fs_->CreateDir(dir, /*recursive=*/true), context));
+  auto dirs = CreateDirectories(*fs_, dir);
+  if (!dirs.ok()) return WithContext(dirs.status(), context);
 
   // Write a hidden temporary file, then link(2) it to the final name: the link is atomic and
   // fails if the name exists, so the file appears complete or not at all.
@@ -342,7 +400,7 @@ Status FileIO::WriteFile(const std::string& location, FileKind kind, std::string
       return WithContext(st, context);
     }
   }
-  SyncDirectory(dir);
+  for (const auto& d : *dirs) SyncDirectory(d);
   Bump(creates_, kind);
   return Status::OK();
 }

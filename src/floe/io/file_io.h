@@ -40,6 +40,7 @@ enum class FileOp {
   kWriteFile,        // WriteFile
   kCreate,           // OpenOutputStream
   kStreamWrite,      // each Write() on a stream from OpenOutputStream
+  kSync,             // Close() of such a stream, which fsyncs it before it counts as written
   kDelete,           // DeleteFile
   kDeleteDirectory,  // DeleteDirectory (kind is kOther)
 };
@@ -86,7 +87,8 @@ class FileIO {
                                                                      FileKind kind);
 
   // Creates parent directories. Fails with AlreadyExists if the file exists: Iceberg never
-  // rewrites a file in place.
+  // rewrites a file in place. Close() fsyncs the file and the directories that gained an
+  // entry; a stream aborted, or released without a successful Close(), deletes its file.
   Result<std::shared_ptr<arrow::io::OutputStream>> OpenOutputStream(const std::string& location,
                                                                     FileKind kind);
 

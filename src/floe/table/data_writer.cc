@@ -298,8 +298,13 @@ Result<manifest::DataFile> WriteParquetDataFile(FileIO& io, const std::string& l
   file.record_count = data.num_rows();
   file.file_size_in_bytes = size;
   try {
-    ARROW_RETURN_NOT_OK(CollectMetrics(*metadata, data, schema, options.metrics, &file));
+    Status metrics = CollectMetrics(*metadata, data, schema, options.metrics, &file);
+    if (!metrics.ok()) {
+      (void)io.DeleteFile(location, FileKind::kData);
+      return metrics;
+    }
   } catch (const parquet::ParquetException& e) {
+    (void)io.DeleteFile(location, FileKind::kData);
     return Status::IOError("Cannot collect metrics of Parquet file ", location, ": ", e.what());
   }
   return file;

@@ -92,17 +92,33 @@ std::string ManifestLocation(const spec::TableMetadata& md) {
   return MetadataDirectory(md) + "/" + NewUuid() + "-m0.avro";
 }
 
+// What an overwrite removes, and how it validates what others committed meanwhile.
+struct Removal {
+  std::function<bool(const DataFile&)> remove;  // null: an append
+  ConflictFilter conflicts;
+  std::vector<std::string> required_paths;  // kFiles: each must be live in the base
+  IsolationLevel isolation = IsolationLevel::kSerializable;
+};
+
 // One pending snapshot: files to add (already written) and which base files to remove.
 class SnapshotProducer {
  public:
   SnapshotProducer(Table& table, std::string operation, std::vector<DataFile> added,
-                   std::function<bool(const DataFile&)> remove, std::string branch)
+                   Removal removal, const WriteOptions& options)
       : table_(table),
         operation_(std::move(operation)),
         added_(std::move(added)),
-        remove_(std::move(remove)),
-        branch_(std::move(branch)),
-        snapshot_id_(NewSnapshotId()) {}
+        removal_(std::move(removal)),
+        branch_(options.branch),
+        snapshot_id_(NewSnapshotId()) {
+    if (options.starting_snapshot_id) {
+      starting_snapshot_id_ = options.starting_snapshot_id;
+    } else {
+      auto md = table_.metadata();
+      auto ref = md->refs.find(branch_);
+      if (ref != md->refs.end()) starting_snapshot_id_ = ref->second.snapshot_id;
+    }
+  }
 
   Result<int64_t> Commit() {
     Status st = table::Commit(table_, [this](const spec::TableMetadataPtr& base,
@@ -140,6 +156,17 @@ class SnapshotProducer {
     const spec::PartitionSpec* spec = base->default_spec();
     if (!schema || !spec) return Status::Invalid("Table ", table_.name(), " has no current schema or spec");
 
+    // An overwrite computed its rows from the starting snapshot: whatever was committed
+    // since must not be something it should have read or something it removes.
+    std::optional<int64_t> head;
+    if (parent) head = parent->snapshot_id;
+    if (removal_.remove && head != starting_snapshot_id_) {
+      ARROW_ASSIGN_OR_RAISE(auto changes, CollectChangesSince(*io, *base, table_.name(), head,
+                                                              starting_snapshot_id_));
+      ARROW_RETURN_NOT_OK(ValidateNoConflicts(changes, removal_.conflicts, removal_.isolation));
+    }
+    const auto& remove_ = removal_.remove;
+
     // The manifest of added files does not depend on the base: write it once.
     if (added_manifests_.empty() && !added_.empty()) {
       std::map<int32_t, std::vector<const DataFile*>> by_spec;
@@ -162,6 +189,12 @@ class SnapshotProducer {
     if (parent) {
       ARROW_ASSIGN_OR_RAISE(auto existing, manifest::ReadManifestList(*io, parent->manifest_list));
       for (const auto& mf : existing) {
+        // A manifest left with only the deletions of an earlier snapshot holds nothing live:
+        // carrying it forward would grow every later snapshot (Iceberg drops it too).
+        if (mf.content == manifest::ManifestContent::kData && mf.added_files_count == 0 &&
+            mf.existing_files_count == 0 && mf.deleted_files_count > 0) {
+          continue;
+        }
         if (!remove_ || mf.content != manifest::ManifestContent::kData) {
           manifests.push_back(mf);
           continue;
@@ -197,6 +230,16 @@ class SnapshotProducer {
       }
     }
 
+    if (!removal_.required_paths.empty()) {
+      std::set<std::string> found;
+      for (const auto& f : deleted) found.insert(f.file_path);
+      std::string missing;
+      for (const auto& p : removal_.required_paths) {
+        if (!found.count(p)) missing += (missing.empty() ? "" : ", ") + p;
+      }
+      if (!missing.empty()) return ValidationError("Missing required files to delete: ", missing);
+    }
+
     auto md = std::make_shared<spec::TableMetadata>(*base);
     spec::Snapshot snap;
     snap.snapshot_id = snapshot_id_;
@@ -228,9 +271,10 @@ class SnapshotProducer {
   Table& table_;
   std::string operation_;
   std::vector<DataFile> added_;
-  std::function<bool(const DataFile&)> remove_;
+  Removal removal_;
   std::string branch_;
   int64_t snapshot_id_;
+  std::optional<int64_t> starting_snapshot_id_;
   int attempt_ = 0;
   std::vector<ManifestFile> added_manifests_;
 };
@@ -272,7 +316,7 @@ Result<std::vector<DataFile>> WriteDataFiles(const Table& table, const arrow::Ta
 }
 
 Result<int64_t> AppendFiles(Table& table, std::vector<DataFile> files, const WriteOptions& options) {
-  SnapshotProducer producer(table, "append", std::move(files), nullptr, options.branch);
+  SnapshotProducer producer(table, "append", std::move(files), Removal{}, options);
   return producer.Commit();
 }
 
@@ -283,27 +327,51 @@ Result<int64_t> AppendData(Table& table, const arrow::Table& data, const WriteOp
 
 Result<int64_t> OverwriteData(Table& table, const arrow::Table& data, const OverwriteFilter& filter,
                               const WriteOptions& options) {
+  if (filter.mode == OverwriteFilter::Mode::kPredicate && !filter.predicate) {
+    return ValidationError("Overwrite filter has no predicate");
+  }
+  if (filter.mode == OverwriteFilter::Mode::kFiles && filter.paths.empty()) {
+    return ValidationError("Overwrite of ", table.name(), " names no files to replace");
+  }
   ARROW_ASSIGN_OR_RAISE(auto files, WriteDataFiles(table, data));
-  std::function<bool(const DataFile&)> remove;
+  Removal removal;
+  removal.isolation = options.isolation;
   switch (filter.mode) {
     case OverwriteFilter::Mode::kAll:
-      remove = [](const DataFile&) { return true; };
+      removal.remove = [](const DataFile&) { return true; };
+      removal.conflicts = {removal.remove, "true"};
       break;
     case OverwriteFilter::Mode::kDynamicPartitions: {
       auto keys = std::make_shared<std::set<std::string>>();
-      for (const auto& f : files) keys->insert(PartitionKey(f));
-      remove = [keys](const DataFile& f) { return keys->count(PartitionKey(f)) > 0; };
+      std::string partitions;
+      auto md = table.metadata();
+      for (const auto& f : files) {
+        if (!keys->insert(PartitionKey(f)).second) continue;
+        const spec::PartitionSpec* spec = md->SpecById(f.spec_id);
+        partitions += (partitions.empty() ? "" : ", ") +
+                      (spec ? spec->PartitionPath(f.partition) : PartitionKey(f));
+      }
+      removal.remove = [keys](const DataFile& f) { return keys->count(PartitionKey(f)) > 0; };
+      removal.conflicts = {removal.remove, "partitions [" + partitions + "]"};
       break;
     }
     case OverwriteFilter::Mode::kPredicate:
-      if (!filter.predicate) {
-        DeleteDataFiles(table, files);
-        return ValidationError("Overwrite filter has no predicate");
-      }
-      remove = filter.predicate;
+      removal.remove = filter.predicate;
+      removal.conflicts = {filter.predicate, filter.description};
       break;
+    case OverwriteFilter::Mode::kFiles: {
+      auto paths = std::make_shared<std::set<std::string>>(filter.paths.begin(), filter.paths.end());
+      removal.remove = [paths](const DataFile& f) { return paths->count(f.file_path) > 0; };
+      // A copy-on-write rewrite passes the predicate it evaluated, which new files must
+      // not match; without one, only the replaced files themselves are checked.
+      removal.conflicts = filter.predicate
+                              ? ConflictFilter{filter.predicate, filter.description}
+                              : ConflictFilter{removal.remove, "the replaced files"};
+      removal.required_paths = filter.paths;
+      break;
+    }
   }
-  SnapshotProducer producer(table, "overwrite", std::move(files), std::move(remove), options.branch);
+  SnapshotProducer producer(table, "overwrite", std::move(files), std::move(removal), options);
   return producer.Commit();
 }
 

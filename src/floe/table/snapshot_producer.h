@@ -5,6 +5,7 @@
 // files, writes a manifest list and a snapshot, and the commit loop swaps it in.
 
 #include <functional>
+#include <optional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,30 +13,49 @@
 #include <arrow/type_fwd.h>
 
 #include "floe/manifest/data_file.h"
+#include "floe/table/conflict_validation.h"
 #include "floe/table/table.h"
 
 namespace floe::table {
 
 struct WriteOptions {
   std::string branch = spec::kMainBranch;
+  // The snapshot of `branch` the write read its input from. An overwrite that must retry
+  // because others committed meanwhile first validates what they changed since this
+  // snapshot. Unset: the branch head of the Table object when the write is called.
+  std::optional<int64_t> starting_snapshot_id;
+  // How strictly an overwrite checks those changes (appends never need to).
+  IsolationLevel isolation = IsolationLevel::kSerializable;
 };
 
 // Appends rows as a new `append` snapshot; returns its id.
 Result<int64_t> AppendData(Table& table, const arrow::Table& data, const WriteOptions& options = {});
 
-// How an overwrite chooses the files it replaces.
+// How an overwrite chooses the files it replaces. The same choice is the overwrite's
+// conflict filter: data that others added since the write started and that the filter
+// matches would be lost or mixed with rows computed without it.
 struct OverwriteFilter {
   enum class Mode {
     kAll,                // every data file of the table
     kDynamicPartitions,  // every file in a partition that the new rows write to
     kPredicate,          // files for which `predicate` is true
+    kFiles,              // exactly the files in `paths`; each must still be live
   } mode = Mode::kAll;
   std::function<bool(const manifest::DataFile&)> predicate;
+  std::string description;  // the predicate as conflict messages print it
+  std::vector<std::string> paths;
 
   static OverwriteFilter All() { return {}; }
-  static OverwriteFilter DynamicPartitions() { return {Mode::kDynamicPartitions, nullptr}; }
-  static OverwriteFilter Where(std::function<bool(const manifest::DataFile&)> p) {
-    return {Mode::kPredicate, std::move(p)};
+  static OverwriteFilter DynamicPartitions() { return {Mode::kDynamicPartitions, nullptr, "", {}}; }
+  static OverwriteFilter Where(std::function<bool(const manifest::DataFile&)> p,
+                               std::string description = "<predicate>") {
+    return {Mode::kPredicate, std::move(p), std::move(description), {}};
+  }
+  // `predicate`, when given, is what the rewrite evaluated: new files matching it conflict.
+  static OverwriteFilter Files(std::vector<std::string> paths,
+                               std::function<bool(const manifest::DataFile&)> predicate = nullptr,
+                               std::string description = "") {
+    return {Mode::kFiles, std::move(predicate), std::move(description), std::move(paths)};
   }
 };
 

@@ -1,6 +1,9 @@
 #include "floe/table/commit.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <set>
 #include <chrono>
 #include <cmath>
 #include <random>
@@ -39,6 +42,8 @@ void RecordPreviousMetadata(const spec::TableMetadata& base, const std::string& 
 
 namespace {
 
+std::atomic<int64_t> commits_done{0}, commit_attempts{0}, commit_conflicts{0};
+
 void RemoveFiles(FileIO& io, const std::vector<std::string>& files) {
   for (const auto& f : files) (void)io.DeleteFile(f, FileKind::kOther);
 }
@@ -51,7 +56,31 @@ int64_t Backoff(const RetryPolicy& policy, int attempt) {
   return static_cast<int64_t>(wait + jitter(rng));
 }
 
+// write.metadata.delete-after-commit.enabled: metadata files that fell off the metadata
+// log with this commit are no longer tracked by anyone, so they go (best effort: the commit
+// has already happened).
+void RemoveDroppedMetadataFiles(FileIO& io, const spec::TableMetadata& base,
+                                const std::string& base_location,
+                                const spec::TableMetadata& updated) {
+  std::string enabled = updated.Property("write.metadata.delete-after-commit.enabled", "false");
+  std::transform(enabled.begin(), enabled.end(), enabled.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (enabled != "true") return;
+  std::set<std::string> kept;
+  for (const auto& e : updated.metadata_log) kept.insert(e.metadata_file);
+  std::vector<std::string> previous;
+  for (const auto& e : base.metadata_log) previous.push_back(e.metadata_file);
+  if (!base_location.empty()) previous.push_back(base_location);
+  for (const auto& file : previous) {
+    if (!kept.count(file)) (void)io.DeleteFile(file, FileKind::kMetadata);
+  }
+}
+
 }  // namespace
+
+CommitCounters GlobalCommitCounters() {
+  return {commits_done.load(), commit_attempts.load(), commit_conflicts.load()};
+}
 
 Status Commit(Table& table, const ApplyFn& apply) {
   FileIO& io = *table.io();
@@ -61,6 +90,7 @@ Status Commit(Table& table, const ApplyFn& apply) {
     spec::TableMetadataPtr base = table.metadata();
     std::string base_location = table.metadata_location();
     std::vector<std::string> attempt_files;
+    commit_attempts.fetch_add(1, std::memory_order_relaxed);
     auto updated = apply(base, &attempt_files);
     if (!updated.ok()) {
       RemoveFiles(io, attempt_files);
@@ -76,6 +106,8 @@ Status Commit(Table& table, const ApplyFn& apply) {
     }
     st = table.catalog()->SwapMetadataLocation(table.ident(), base_location, location);
     if (st.ok()) {
+      commits_done.fetch_add(1, std::memory_order_relaxed);
+      RemoveDroppedMetadataFiles(io, *base, base_location, *metadata);
       table.SetCurrent(std::move(metadata), std::move(location));
       return Status::OK();
     }
@@ -85,8 +117,20 @@ Status Commit(Table& table, const ApplyFn& apply) {
     }
     (void)io.DeleteFile(location, FileKind::kMetadata);
     RemoveFiles(io, attempt_files);
-    bool out_of_time = NowMillis() - start > policy.total_timeout_ms;
-    if (!IsCommitConflict(st) || attempt >= policy.num_retries || out_of_time) return st;
+    if (!IsCommitConflict(st)) return st;
+    commit_conflicts.fetch_add(1, std::memory_order_relaxed);
+    const int64_t elapsed = NowMillis() - start;
+    if (attempt >= policy.num_retries) {
+      return CommitConflict("Cannot commit ", table.name(), ": gave up after ", attempt + 1,
+                            " attempts (commit.retry.num-retries=", policy.num_retries,
+                            ") because other writers kept committing first; last conflict: ",
+                            st.message());
+    }
+    if (elapsed > policy.total_timeout_ms) {
+      return CommitConflict("Cannot commit ", table.name(), ": gave up after ", attempt + 1,
+                            " attempts in ", elapsed, " ms (commit.retry.total-timeout-ms=",
+                            policy.total_timeout_ms, "); last conflict: ", st.message());
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(Backoff(policy, attempt)));
     ARROW_RETURN_NOT_OK(table.Refresh());
   }

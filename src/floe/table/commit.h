@@ -32,6 +32,15 @@ using ApplyFn = std::function<Result<std::shared_ptr<spec::TableMetadata>>(
 // cannot tell whether the swap happened, the error says so and nothing is removed.
 Status Commit(Table& table, const ApplyFn& apply);
 
+// Process-wide counts of commits, for benchmarks and diagnostics: `attempts` counts every
+// try (a commit that retried twice adds 3), `conflicts` the tries another writer beat.
+struct CommitCounters {
+  int64_t commits = 0;
+  int64_t attempts = 0;
+  int64_t conflicts = 0;
+};
+CommitCounters GlobalCommitCounters();
+
 // Adds the metadata-log entry for `base` (trimmed to write.metadata.previous-versions-max)
 // and stamps last-updated-ms; used by Commit and by table creation/replacement.
 void RecordPreviousMetadata(const spec::TableMetadata& base, const std::string& base_location,

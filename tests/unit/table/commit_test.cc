@@ -6,6 +6,7 @@
 #include "floe/scan/table_scan.h"
 #include "floe/table/commit.h"
 #include "floe/table/snapshot_producer.h"
+#include "forwarding_catalog.h"
 #include "table_test_util.h"
 
 namespace floe::table {
@@ -102,48 +103,12 @@ TEST_F(CommitTest, FailedMetadataWriteLeavesTableAndFilesUnchanged) {
 }
 
 // A catalog whose swap reports that it cannot tell whether the commit happened.
-class UnknownOutcomeCatalog : public Catalog {
+class UnknownOutcomeCatalog : public floe::testing::ForwardingCatalog {
  public:
-  explicit UnknownOutcomeCatalog(std::shared_ptr<Catalog> inner) : inner_(std::move(inner)) {}
-  const std::string& name() const override { return inner_->name(); }
-  const std::string& warehouse() const override { return inner_->warehouse(); }
-  Status CreateNamespace(const Namespace& ns, const NamespaceProperties& p) override {
-    return inner_->CreateNamespace(ns, p);
-  }
-  Result<bool> NamespaceExists(const Namespace& ns) override { return inner_->NamespaceExists(ns); }
-  Result<std::vector<Namespace>> ListNamespaces(const Namespace& parent) override {
-    return inner_->ListNamespaces(parent);
-  }
-  Result<NamespaceProperties> LoadNamespaceProperties(const Namespace& ns) override {
-    return inner_->LoadNamespaceProperties(ns);
-  }
-  Status UpdateNamespaceProperties(const Namespace& ns, const NamespaceProperties& set,
-                                   const std::vector<std::string>& remove) override {
-    return inner_->UpdateNamespaceProperties(ns, set, remove);
-  }
-  Status DropNamespace(const Namespace& ns) override { return inner_->DropNamespace(ns); }
-  Status CreateTableEntry(const TableIdentifier& ident, const std::string& location) override {
-    return inner_->CreateTableEntry(ident, location);
-  }
-  Result<std::string> LoadMetadataLocation(const TableIdentifier& ident) override {
-    return inner_->LoadMetadataLocation(ident);
-  }
-  Result<bool> TableExists(const TableIdentifier& ident) override { return inner_->TableExists(ident); }
-  Result<std::vector<TableIdentifier>> ListTables(const Namespace& ns) override {
-    return inner_->ListTables(ns);
-  }
+  using ForwardingCatalog::ForwardingCatalog;
   Status SwapMetadataLocation(const TableIdentifier&, const std::string&, const std::string&) override {
     return CommitStateUnknown("connection lost");
   }
-  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override {
-    return inner_->RenameTable(from, to);
-  }
-  Result<std::string> DropTableEntry(const TableIdentifier& ident) override {
-    return inner_->DropTableEntry(ident);
-  }
-
- private:
-  std::shared_ptr<Catalog> inner_;
 };
 
 TEST_F(CommitTest, UnknownCommitStateIsReportedAndCleansNothing) {

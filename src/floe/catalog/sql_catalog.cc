@@ -137,9 +137,11 @@ const std::vector<std::string>& Catalog::allowed_roots() const {
 
 namespace {
 // What FileIO accepts as an absolute location: "/x" or a file: URI.
-Status CheckAbsolute(std::string_view what, const std::string& location) {
+Status CheckAbsolute(std::string_view what, const std::string& location,
+                     const std::string& catalog) {
   if (StartsWith(location, "/") || StartsWith(location, "file:")) return Status::OK();
-  return ValidationError(what, " '", location, "' is not an absolute path or file: URI");
+  return ValidationError(what, " '", location, "' of catalog ", catalog,
+                         " is not an absolute path or file: URI");
 }
 }  // namespace
 
@@ -194,11 +196,11 @@ Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(const std::string& uri_or_p
   ARROW_ASSIGN_OR_RAISE(std::string path, SqliteDatabasePath(uri_or_path));
   while (warehouse.size() > 1 && warehouse.back() == '/') warehouse.pop_back();
   if (!warehouse.empty()) {
-    ARROW_RETURN_NOT_OK(CheckAbsolute(StrCat("Warehouse of catalog ", catalog_name), warehouse));
+    ARROW_RETURN_NOT_OK(CheckAbsolute("Warehouse", warehouse, catalog_name));
   }
   for (auto& root : allowed_roots) {
     while (root.size() > 1 && root.back() == '/') root.pop_back();
-    ARROW_RETURN_NOT_OK(CheckAbsolute(StrCat("Allowed root of catalog ", catalog_name), root));
+    ARROW_RETURN_NOT_OK(CheckAbsolute("Allowed root", root, catalog_name));
   }
 
   sqlite3* db = nullptr;
@@ -216,7 +218,7 @@ Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(const std::string& uri_or_p
                                                      std::move(allowed_roots)));
   {
     std::lock_guard<std::mutex> lock(catalog->mu_);
-    ARROW_RETURN_NOT_OK(catalog->UseWriteAheadLog());
+    catalog->UseWriteAheadLog();
     ARROW_RETURN_NOT_OK(
         WithContext(catalog->InitSchema(), StrCat("Cannot initialize catalog database ", path)));
   }
@@ -227,8 +229,7 @@ Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(const std::string& uri_or_p
 // (Iceberg's JdbcCatalog does, for the life of a Spark session) blocks every writer; in WAL
 // mode readers never block writers. The mode is stored in the file, so a catalog created by
 // Spark or PyIceberg is switched the first time floe opens it.
-Status SqlCatalog::UseWriteAheadLog() {
-  char* err = nullptr;
+void SqlCatalog::UseWriteAheadLog() {
   std::string mode;
   int rc = sqlite3_exec(
       db_, "PRAGMA journal_mode=WAL",
@@ -236,14 +237,10 @@ Status SqlCatalog::UseWriteAheadLog() {
         if (columns > 0 && values[0]) *static_cast<std::string*>(out) = values[0];
         return 0;
       },
-      &mode, &err);
-  std::string message = err ? err : sqlite3_errstr(rc);
-  sqlite3_free(err);
-  if (rc == SQLITE_OK) return Status::OK();  // "memory" for in-memory databases
-  // Another process in rollback-journal mode holds the file past the busy timeout: keep its
-  // mode for now, the next open switches it.
-  if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED) return Status::OK();
-  return Status::IOError("Cannot switch catalog database ", path_, " to WAL mode: ", message);
+      &mode, nullptr);
+  // Never fatal: a file another process holds (or a read-only one) keeps its mode, and the
+  // next open switches it. SQLite answers with the mode in force ("memory" in memory).
+  journal_mode_ = rc == SQLITE_OK ? mode : "";
 }
 
 Result<std::string> SqlCatalog::JournalMode() {
@@ -299,7 +296,10 @@ bool IsBusy(int rc) {
 std::string SqlCatalog::BusyHint(int rc) const {
   if (!IsBusy(rc)) return "";
   return StrCat(" catalog database ", path_, " stayed locked by another connection for ",
-                kBusyTimeoutMs / 1000, " s");
+                kBusyTimeoutMs / 1000, " s",
+                journal_mode_ == "wal" || journal_mode_ == "memory"
+                    ? ""
+                    : " (it is not in WAL mode yet, so its readers block writers too)");
 }
 
 Status SqlCatalog::SqlError(std::string_view what) const {

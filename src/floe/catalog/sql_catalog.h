@@ -91,7 +91,7 @@ class SqlCatalog : public Catalog {
 
   // All of these expect mu_ to be held.
   Status InitSchema();
-  Status UseWriteAheadLog();
+  void UseWriteAheadLog();
   Status Exec(const char* sql);
   Result<sqlite3_stmt*> Prepare(std::string_view sql);
   // Runs a statement to completion and returns the number of rows it changed. On failure,
@@ -109,6 +109,7 @@ class SqlCatalog : public Catalog {
   sqlite3* db_;
   std::unordered_map<std::string, sqlite3_stmt*> statements_;
   int last_error_code_ = 0;
+  std::string journal_mode_;  // as SQLite reported it when the file was opened
   const std::string path_;
   const std::string name_;
   const std::string warehouse_;

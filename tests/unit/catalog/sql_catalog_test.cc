@@ -478,9 +478,9 @@ TEST(SqlCatalogOpenTest, WarehouseAndRootsMustBeAbsolute) {
   testing::TempDir dir;
   const std::string db = dir.str() + "/c.db";
   EXPECT_EQ(SqlCatalog::Open(db, "lakehouse", "warehouse").status().message(),
-            "Warehouse of catalog lakehouse 'warehouse' is not an absolute path or file: URI");
+            "Warehouse 'warehouse' of catalog lakehouse is not an absolute path or file: URI");
   EXPECT_EQ(SqlCatalog::Open(db, "lakehouse", "/wh", {"/ok", "rel/x"}).status().message(),
-            "Allowed root of catalog lakehouse 'rel/x' is not an absolute path or file: URI");
+            "Allowed root 'rel/x' of catalog lakehouse is not an absolute path or file: URI");
   ASSERT_OK_AND_ASSIGN(auto catalog,
                        SqlCatalog::Open(db, "lakehouse", "file:///wh/", {"/a/", "file:/b"}));
   EXPECT_EQ(catalog->warehouse(), "file:///wh");

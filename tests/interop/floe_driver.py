@@ -18,14 +18,18 @@ DRIVER = BUILD / "tests" / "floe_interop"
 class Floe:
     """Runs floe_interop against one catalog and warehouse."""
 
-    def __init__(self, catalog_path: Path, warehouse: Path, scratch: Path):
+    def __init__(
+        self, catalog_path: Path, warehouse: Path, scratch: Path, catalog_name: str = "lakehouse"
+    ):
         self.catalog_path = catalog_path
         self.warehouse = warehouse
         self.scratch = scratch
+        self.catalog_name = catalog_name
         self._n = 0
 
     def run(self, *args: str) -> str:
-        cmd = [str(DRIVER), str(self.catalog_path), str(self.warehouse), *args]
+        cmd = [str(DRIVER), "--catalog-name", self.catalog_name]
+        cmd += [str(self.catalog_path), str(self.warehouse), *args]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(f"floe_interop {' '.join(args)} failed: {proc.stderr.strip()}")

@@ -7,6 +7,8 @@
 //   floe_interop CATALOG WAREHOUSE read TABLE OUT.arrow [SNAPSHOT_ID]
 //   floe_interop CATALOG WAREHOUSE snapshots TABLE
 //
+// A leading "--catalog-name NAME" names the catalog in the file (default lakehouse), as a
+// Spark catalog of that name would.
 // PARTITION is "col", "day(col)", "bucket(16,col)", "truncate(4,col)", ...; each command
 // prints what it made (a snapshot id, JSON) on stdout and errors on stderr.
 
@@ -76,10 +78,15 @@ std::string JsonString(const std::string& s) {
   return out + "\"";
 }
 
-Status Run(const std::vector<std::string>& args) {
+Status Run(std::vector<std::string> args) {
+  std::string catalog_name = "lakehouse";
+  if (args.size() >= 2 && args[0] == "--catalog-name") {
+    catalog_name = args[1];
+    args.erase(args.begin(), args.begin() + 2);
+  }
   if (args.size() < 4) return Status::Invalid("usage: floe_interop CATALOG WAREHOUSE COMMAND TABLE ...");
   ARROW_ASSIGN_OR_RAISE(std::shared_ptr<floe::Catalog> catalog,
-                        floe::SqlCatalog::Open(args[0], "lakehouse", args[1]));
+                        floe::SqlCatalog::Open(args[0], catalog_name, args[1]));
   ARROW_ASSIGN_OR_RAISE(auto io, floe::FileIO::MakeLocal());
   floe::table::TableCatalog tables(catalog, io);
   const std::string& command = args[2];

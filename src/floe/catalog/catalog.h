@@ -20,8 +20,11 @@ class Catalog {
   virtual ~Catalog() = default;
 
   virtual const std::string& name() const = 0;
-  // The warehouse root, without a trailing slash; may be empty.
+  // The warehouse root, without a trailing slash; may be empty. floe writes and deletes
+  // table files only under it and under allowed_roots().
   virtual const std::string& warehouse() const = 0;
+  // Further absolute roots (paths or file: URIs) where tables may live; none by default.
+  virtual const std::vector<std::string>& allowed_roots() const;
 
   // Namespaces. As in Iceberg, a namespace also exists when it holds a table or when any
   // namespace below it exists.

@@ -10,8 +10,8 @@ namespace floe {
 
 namespace {
 
-// Writers from other processes (Spark, PyIceberg, another floe) hold the file lock only for
-// a statement or two; waiting beats failing a commit.
+// In WAL mode only writers exclude each other, and Spark, PyIceberg and other floe processes
+// hold the write lock for a statement or two; waiting beats failing a commit.
 constexpr int kBusyTimeoutMs = 10000;
 
 constexpr char kExistsProperty[] = "exists";
@@ -130,6 +130,21 @@ Result<std::string> SqliteDatabasePath(std::string_view uri) {
   return std::string(uri);
 }
 
+const std::vector<std::string>& Catalog::allowed_roots() const {
+  static const std::vector<std::string> kNone;
+  return kNone;
+}
+
+namespace {
+// What FileIO accepts as an absolute location: "/x" or a file: URI.
+Status CheckAbsolute(std::string_view what, const std::string& location,
+                     const std::string& catalog) {
+  if (StartsWith(location, "/") || StartsWith(location, "file:")) return Status::OK();
+  return ValidationError(what, " '", location, "' of catalog ", catalog,
+                         " is not an absolute path or file: URI");
+}
+}  // namespace
+
 std::string Catalog::DefaultTableLocation(const TableIdentifier& ident) const {
   std::string out = warehouse();
   for (const auto& level : ident.ns.levels) out += "/" + level;
@@ -160,8 +175,13 @@ class SqlCatalog::Transaction {
   bool open_ = false;
 };
 
-SqlCatalog::SqlCatalog(sqlite3* db, std::string path, std::string name, std::string warehouse)
-    : db_(db), path_(std::move(path)), name_(std::move(name)), warehouse_(std::move(warehouse)) {}
+SqlCatalog::SqlCatalog(sqlite3* db, std::string path, std::string name, std::string warehouse,
+                       std::vector<std::string> allowed_roots)
+    : db_(db),
+      path_(std::move(path)),
+      name_(std::move(name)),
+      warehouse_(std::move(warehouse)),
+      allowed_roots_(std::move(allowed_roots)) {}
 
 SqlCatalog::~SqlCatalog() {
   for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
@@ -170,10 +190,18 @@ SqlCatalog::~SqlCatalog() {
 
 Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(const std::string& uri_or_path,
                                                      std::string catalog_name,
-                                                     std::string warehouse) {
+                                                     std::string warehouse,
+                                                     std::vector<std::string> allowed_roots) {
   if (catalog_name.empty()) return ValidationError("Catalog name must not be empty");
   ARROW_ASSIGN_OR_RAISE(std::string path, SqliteDatabasePath(uri_or_path));
   while (warehouse.size() > 1 && warehouse.back() == '/') warehouse.pop_back();
+  if (!warehouse.empty()) {
+    ARROW_RETURN_NOT_OK(CheckAbsolute("Warehouse", warehouse, catalog_name));
+  }
+  for (auto& root : allowed_roots) {
+    while (root.size() > 1 && root.back() == '/') root.pop_back();
+    ARROW_RETURN_NOT_OK(CheckAbsolute("Allowed root", root, catalog_name));
+  }
 
   sqlite3* db = nullptr;
   int rc = sqlite3_open_v2(
@@ -185,14 +213,41 @@ Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(const std::string& uri_or_p
   }
   sqlite3_extended_result_codes(db, 1);
   sqlite3_busy_timeout(db, kBusyTimeoutMs);
-  std::unique_ptr<SqlCatalog> catalog(
-      new SqlCatalog(db, path, std::move(catalog_name), std::move(warehouse)));
+  std::unique_ptr<SqlCatalog> catalog(new SqlCatalog(db, path, std::move(catalog_name),
+                                                     std::move(warehouse),
+                                                     std::move(allowed_roots)));
   {
     std::lock_guard<std::mutex> lock(catalog->mu_);
+    catalog->UseWriteAheadLog();
     ARROW_RETURN_NOT_OK(
         WithContext(catalog->InitSchema(), StrCat("Cannot initialize catalog database ", path)));
   }
   return catalog;
+}
+
+// In the default rollback-journal mode a connection that merely leaves a result set open
+// (Iceberg's JdbcCatalog does, for the life of a Spark session) blocks every writer; in WAL
+// mode readers never block writers. The mode is stored in the file, so a catalog created by
+// Spark or PyIceberg is switched the first time floe opens it.
+void SqlCatalog::UseWriteAheadLog() {
+  std::string mode;
+  int rc = sqlite3_exec(
+      db_, "PRAGMA journal_mode=WAL",
+      [](void* out, int columns, char** values, char**) {
+        if (columns > 0 && values[0]) *static_cast<std::string*>(out) = values[0];
+        return 0;
+      },
+      &mode, nullptr);
+  // Never fatal: a file another process holds (or a read-only one) keeps its mode, and the
+  // next open switches it. SQLite answers with the mode in force ("memory" in memory).
+  journal_mode_ = rc == SQLITE_OK ? mode : "";
+}
+
+Result<std::string> SqlCatalog::JournalMode() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ARROW_ASSIGN_OR_RAISE(auto rows, Query("PRAGMA journal_mode", {}));
+  if (rows.empty() || !rows[0][0]) return Status::IOError("No journal mode for ", path_);
+  return *rows[0][0];
 }
 
 Status SqlCatalog::InitSchema() {
@@ -230,19 +285,27 @@ Status SqlCatalog::InitSchema() {
   return txn.Commit();
 }
 
-Status SqlCatalog::SqlError(std::string_view what) const {
-  return Status::IOError(what, ": ", sqlite3_errmsg(db_));
-}
-
 namespace {
-// SQLite answers "busy" when another connection holds the file; name the usual culprit.
-std::string BusyHint(int rc) {
+bool IsBusy(int rc) {
   const int primary = rc & 0xff;
-  if (primary != SQLITE_BUSY && primary != SQLITE_LOCKED) return "";
-  return " (another process holds the catalog database; a running Spark session with "
-         "Iceberg's JdbcCatalog on SQLite keeps it locked until the session stops)";
+  return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
 }
 }  // namespace
+
+// SQLite answers "busy" when another connection kept the write lock past the busy timeout.
+std::string SqlCatalog::BusyHint(int rc) const {
+  if (!IsBusy(rc)) return "";
+  return StrCat(" catalog database ", path_, " stayed locked by another connection for ",
+                kBusyTimeoutMs / 1000, " s",
+                journal_mode_ == "wal" || journal_mode_ == "memory"
+                    ? ""
+                    : " (it is not in WAL mode yet, so its readers block writers too)");
+}
+
+Status SqlCatalog::SqlError(std::string_view what) const {
+  std::string hint = BusyHint(last_error_code_);
+  return Status::IOError(what, ": ", sqlite3_errmsg(db_), hint.empty() ? "" : ";", hint);
+}
 
 Status SqlCatalog::Exec(const char* sql) {
   char* err = nullptr;
@@ -251,7 +314,9 @@ Status SqlCatalog::Exec(const char* sql) {
   last_error_code_ = rc;
   std::string message = err ? err : sqlite3_errstr(rc);
   sqlite3_free(err);
-  return Status::IOError("Catalog database error in '", sql, "': ", message, BusyHint(rc));
+  std::string hint = BusyHint(rc);
+  return Status::IOError("Catalog database error in '", sql, "': ", message,
+                         hint.empty() ? "" : ";", hint);
 }
 
 Result<sqlite3_stmt*> SqlCatalog::Prepare(std::string_view sql) {
@@ -401,7 +466,7 @@ Status ValidateTable(const TableIdentifier& ident) {
 // ---- namespaces ----
 
 Status SqlCatalog::CreateNamespace(const Namespace& ns, const NamespaceProperties& properties) {
-  ARROW_RETURN_NOT_OK(ns.Validate());
+  ARROW_RETURN_NOT_OK(ns.ValidateNew());
   if (ns.empty()) return ValidationError("Cannot create the empty namespace");
   if (properties.count(kExistsProperty)) {
     return ValidationError("Cannot set reserved property: ", kExistsProperty);
@@ -537,6 +602,7 @@ Status SqlCatalog::DropNamespace(const Namespace& ns) {
 Status SqlCatalog::CreateTableEntry(const TableIdentifier& ident,
                                     const std::string& metadata_location) {
   ARROW_RETURN_NOT_OK(ValidateTable(ident));
+  ARROW_RETURN_NOT_OK(ident.ValidateNew());
   if (metadata_location.empty()) {
     return ValidationError("Cannot create table ", ident.ToString(), ": empty metadata location");
   }
@@ -618,7 +684,10 @@ Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
     const std::string ns = ident.ns.ToString();
     rc =
         BindAll(*stmt, {new_location, expected_location, name_, ns, ident.name, expected_location});
-    if (rc != SQLITE_OK) return SqlError(StrCat("Cannot commit ", table));
+    if (rc != SQLITE_OK) {
+      last_error_code_ = rc;
+      return SqlError(StrCat("Cannot commit ", table));
+    }
     rc = sqlite3_step(*stmt);
     if (rc == SQLITE_DONE) {
       changes = sqlite3_changes(db_);
@@ -632,8 +701,8 @@ Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
     const int primary = rc & 0xff;
     if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) {
       // SQLite reports busy before changing anything: the swap did not happen.
-      return CommitConflict("Cannot commit table ", table, ": catalog database is busy (", error,
-                            ")", BusyHint(rc), "; ", new_location, " was not committed");
+      return CommitConflict("Cannot commit table ", table, ":", BusyHint(rc), " (", error,
+                            "); ", new_location, " was not committed");
     }
     return CommitStateUnknown("Cannot tell whether table ", table, " was committed from ",
                               expected_location, " to ", new_location, ": ", error);
@@ -660,6 +729,7 @@ Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
 Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
   ARROW_RETURN_NOT_OK(ValidateTable(from));
   ARROW_RETURN_NOT_OK(ValidateTable(to));
+  ARROW_RETURN_NOT_OK(to.ValidateNew());
   std::lock_guard<std::mutex> lock(mu_);
   Transaction txn(this);
   ARROW_RETURN_NOT_OK(txn.Begin());

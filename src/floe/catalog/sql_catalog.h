@@ -35,16 +35,24 @@ Result<std::string> SqliteDatabasePath(std::string_view uri_or_path);
 class SqlCatalog : public Catalog {
  public:
   // Creates the catalog tables if absent and adds iceberg_type to a V0 iceberg_tables.
+  // Switches the file to WAL mode (persistent), so that readers such as a Spark session
+  // holding a result set open never block commits. `warehouse` and each of `allowed_roots`
+  // must be an absolute path or a file: URI; the warehouse may be empty (no tables can then
+  // be created or written outside the allowed roots).
   static Result<std::unique_ptr<SqlCatalog>> Open(const std::string& uri_or_path,
                                                   std::string catalog_name = "lakehouse",
-                                                  std::string warehouse = "");
+                                                  std::string warehouse = "",
+                                                  std::vector<std::string> allowed_roots = {});
   ~SqlCatalog() override;
   SqlCatalog(const SqlCatalog&) = delete;
   SqlCatalog& operator=(const SqlCatalog&) = delete;
 
   const std::string& name() const override { return name_; }
   const std::string& warehouse() const override { return warehouse_; }
+  const std::vector<std::string>& allowed_roots() const override { return allowed_roots_; }
   const std::string& database_path() const { return path_; }
+  // SQLite's journal mode for the file, as PRAGMA journal_mode reports it ("wal").
+  Result<std::string> JournalMode();
 
   Status CreateNamespace(const Namespace& ns, const NamespaceProperties& properties) override;
   Result<bool> NamespaceExists(const Namespace& ns) override;
@@ -78,10 +86,12 @@ class SqlCatalog : public Catalog {
     std::optional<std::string> metadata_location;
   };
 
-  SqlCatalog(sqlite3* db, std::string path, std::string name, std::string warehouse);
+  SqlCatalog(sqlite3* db, std::string path, std::string name, std::string warehouse,
+             std::vector<std::string> allowed_roots);
 
   // All of these expect mu_ to be held.
   Status InitSchema();
+  void UseWriteAheadLog();
   Status Exec(const char* sql);
   Result<sqlite3_stmt*> Prepare(std::string_view sql);
   // Runs a statement to completion and returns the number of rows it changed. On failure,
@@ -89,6 +99,7 @@ class SqlCatalog : public Catalog {
   Result<int> Execute(std::string_view sql, std::initializer_list<Arg> args);
   Result<std::vector<Row>> Query(std::string_view sql, std::initializer_list<Arg> args);
   Status SqlError(std::string_view what) const;
+  std::string BusyHint(int rc) const;
   Result<bool> NamespaceExistsLocked(const Namespace& ns);
   Result<bool> HasChildNamespaces(const Namespace& ns);
   Result<std::optional<Entry>> FindEntry(const TableIdentifier& ident);
@@ -98,9 +109,11 @@ class SqlCatalog : public Catalog {
   sqlite3* db_;
   std::unordered_map<std::string, sqlite3_stmt*> statements_;
   int last_error_code_ = 0;
+  std::string journal_mode_;  // as SQLite reported it when the file was opened
   const std::string path_;
   const std::string name_;
   const std::string warehouse_;
+  const std::vector<std::string> allowed_roots_;
 };
 
 }  // namespace floe

@@ -16,6 +16,23 @@ std::vector<std::string> SplitDots(std::string_view text) {
   return parts;
 }
 
+// Control characters would be invisible (or cut the message) if printed raw.
+std::string Printable(std::string_view name) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (char c : name) {
+    auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 0xf];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 size_t HashCombine(size_t seed, size_t value) {
   return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
 }
@@ -50,6 +67,34 @@ Status Namespace::Validate() const {
   return Status::OK();
 }
 
+Status CheckNewName(std::string_view kind, std::string_view name) {
+  const char* rule = nullptr;
+  if (name.empty()) {
+    rule = "a name must not be empty";
+  } else if (name == "." || name == "..") {
+    rule = "a name must not be '.' or '..'";
+  } else if (name.find('/') != std::string_view::npos) {
+    rule = "a name must not contain '/'";
+  } else if (name.find('\\') != std::string_view::npos) {
+    rule = "a name must not contain '\\'";
+  } else {
+    for (char c : name) {
+      auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u == 0x7f) {
+        rule = "a name must not contain NUL or other control characters";
+        break;
+      }
+    }
+  }
+  if (rule == nullptr) return Status::OK();
+  return ValidationError("Invalid ", kind, " name '", Printable(name), "': ", rule);
+}
+
+Status Namespace::ValidateNew() const {
+  for (const auto& level : levels) ARROW_RETURN_NOT_OK(CheckNewName("namespace", level));
+  return Validate();
+}
+
 bool Namespace::HasPrefix(const Namespace& prefix) const {
   if (prefix.levels.size() > levels.size()) return false;
   for (size_t i = 0; i < prefix.levels.size(); ++i) {
@@ -76,6 +121,12 @@ std::string TableIdentifier::ToString() const {
 Status TableIdentifier::Validate() const {
   if (name.empty()) return ValidationError("Invalid table identifier ", ToString(), ": empty name");
   return ns.Validate();
+}
+
+Status TableIdentifier::ValidateNew() const {
+  ARROW_RETURN_NOT_OK(ns.ValidateNew());
+  ARROW_RETURN_NOT_OK(CheckNewName("table", name));
+  return Validate();
 }
 
 std::ostream& operator<<(std::ostream& out, const Namespace& ns) { return out << ns.ToString(); }

@@ -30,6 +30,9 @@ struct Namespace {
   std::string ToString() const;
   // Levels must be non-empty and free of '.'; the error names the namespace.
   Status Validate() const;
+  // Validate() plus the rules for a name that becomes a directory (CheckNewName), for
+  // namespaces being created or receiving a table.
+  Status ValidateNew() const;
   // True if this namespace starts with all of `prefix`'s levels (a namespace is its own
   // ancestor).
   bool HasPrefix(const Namespace& prefix) const;
@@ -50,10 +53,19 @@ struct TableIdentifier {
 
   std::string ToString() const;
   Status Validate() const;
+  // Validate() plus CheckNewName for the table name and every namespace level: for tables
+  // being created or renamed.
+  Status ValidateNew() const;
 
   auto operator<=>(const TableIdentifier&) const = default;
   bool operator==(const TableIdentifier&) const = default;
 };
+
+// The rules for a new table or namespace name, which becomes a directory of the warehouse:
+// not empty, not "." or "..", no '/', backslash, NUL or other control characters. `kind` is
+// "table" or "namespace"; the error quotes the name (control characters escaped) and the rule,
+// e.g. "Invalid table name 'b/t': a name must not contain '/'".
+Status CheckNewName(std::string_view kind, std::string_view name);
 
 std::ostream& operator<<(std::ostream& out, const Namespace& ns);
 std::ostream& operator<<(std::ostream& out, const TableIdentifier& ident);

@@ -5,9 +5,12 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -31,6 +34,7 @@ struct SqlArgs {
   std::string catalog;
   std::string warehouse;
   std::string catalog_name = "lakehouse";
+  std::vector<std::string> allowed_roots;
   std::vector<std::string> commands;
   std::vector<std::string> files;
   std::string format = "table";
@@ -42,6 +46,10 @@ struct SqlArgs {
   CLI::Option* command_option = nullptr;
   CLI::Option* file_option = nullptr;
 };
+
+constexpr char kAllowRootHelp[] =
+    "Also let tables live under PATH, outside the warehouse (repeatable; added to the "
+    "colon-separated list in $FLOE_ALLOWED_ROOTS)";
 
 CLI::App* AddSqlCommand(CLI::App& app, SqlArgs* args) {
   CLI::App* sql = app.add_subcommand(
@@ -57,6 +65,7 @@ CLI::App* AddSqlCommand(CLI::App& app, SqlArgs* args) {
                   "./warehouse (created when missing)");
   sql->add_option("--catalog-name", args->catalog_name, "Catalog name in SQL")
       ->capture_default_str();
+  sql->add_option("--allow-root", args->allowed_roots, kAllowRootHelp);
   args->command_option = sql->add_option("-c,--command", args->commands, "SQL to run (repeatable)");
   args->file_option = sql->add_option("-f,--file", args->files, "SQL file to run (repeatable)");
   sql->add_option("--format", args->format, "Output format for rows")
@@ -82,6 +91,7 @@ struct CatalogArgs {
   std::string catalog;
   std::string warehouse;
   std::string catalog_name = "lakehouse";
+  std::vector<std::string> allowed_roots;
 };
 
 void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
@@ -91,6 +101,34 @@ void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
   command->add_option("--warehouse", args->warehouse,
                       "Warehouse directory; default $FLOE_WAREHOUSE, else ./warehouse");
   command->add_option("--catalog-name", args->catalog_name, "Catalog name in SQL")->capture_default_str();
+  command->add_option("--allow-root", args->allowed_roots, kAllowRootHelp);
+}
+
+// $FLOE_ALLOWED_ROOTS, then the --allow-root flags; relative paths are taken from the
+// current directory, as the warehouse is.
+std::vector<std::string> AllowedRoots(const std::vector<std::string>& flags) {
+  std::vector<std::string> roots;
+  if (const char* env = std::getenv("FLOE_ALLOWED_ROOTS")) {
+    std::string_view list(env);
+    while (!list.empty()) {
+      size_t colon = list.find(':');
+      // A file: URI keeps its own colon: "file:/x" is one entry.
+      if (list.substr(0, 5) == "file:") colon = list.find(':', 5);
+      roots.emplace_back(list.substr(0, colon));
+      if (colon == std::string_view::npos) break;
+      list.remove_prefix(colon + 1);
+    }
+  }
+  roots.insert(roots.end(), flags.begin(), flags.end());
+  std::vector<std::string> out;
+  for (auto& root : roots) {
+    if (root.empty()) continue;
+    if (root.front() != '/' && root.rfind("file:", 0) != 0) {
+      root = std::filesystem::absolute(root).lexically_normal().string();
+    }
+    out.push_back(std::move(root));
+  }
+  return out;
 }
 
 Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args) {
@@ -100,6 +138,7 @@ Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args) {
   options.catalog_uri = location.catalog_uri;
   options.warehouse = location.warehouse;
   options.catalog_name = args.catalog_name;
+  options.allowed_roots = AllowedRoots(args.allowed_roots);
   return sql::Session::Make(options);
 }
 
@@ -118,7 +157,7 @@ int RunSql(const SqlArgs& args, const CLI::App& command) {
 
   CatalogLocation location = ResolveCatalogLocation(args.catalog, args.warehouse);
   Result<std::unique_ptr<sql::Session>> session =
-      OpenSession(CatalogArgs{args.catalog, args.warehouse, args.catalog_name});
+      OpenSession(CatalogArgs{args.catalog, args.warehouse, args.catalog_name, args.allowed_roots});
   if (!session.ok()) {
     std::cerr << "Error: " << session.status().message() << "\n";
     return kExitFailed;

@@ -34,7 +34,7 @@ Result<std::unique_ptr<Session>> Session::Make(const SessionOptions& options) {
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   }
   ARROW_ASSIGN_OR_RAISE(std::shared_ptr<Catalog> catalog,
-                        SqlCatalog::Open(uri, options.catalog_name, warehouse));
+                        SqlCatalog::Open(uri, options.catalog_name, warehouse, options.allowed_roots));
   ARROW_ASSIGN_OR_RAISE(auto io, FileIO::MakeLocal());
   return Make(std::move(catalog), std::move(io));
 }

@@ -22,6 +22,8 @@ struct SessionOptions {
   std::string catalog_uri = "warehouse/catalog.db";
   std::string warehouse = "warehouse";
   std::string catalog_name = "lakehouse";
+  // Absolute roots besides the warehouse where tables may live (SqlCatalog::Open).
+  std::vector<std::string> allowed_roots;
 };
 
 // What one statement produced: rows (queries, SHOW, DESCRIBE, CALL, EXPLAIN) or nothing

@@ -628,8 +628,8 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
       return ErrorAt(sql, d->name.pos, StrCat("[TABLE_OR_VIEW_NOT_FOUND] The table or view `", catalog_->name(), "`.`",
                                               name.ident.ns.ToString(), "`.`", name.ident.name, "` cannot be found."));
     }
-    ARROW_RETURN_NOT_OK(tables_.DropTable(name.ident, d->purge));
-    return Message("");
+    ARROW_ASSIGN_OR_RAISE(auto dropped, tables_.DropTable(name.ident, d->purge));
+    return Message(dropped.Warning());
   }
   if (auto* a = statement.As<sql::AlterTable>()) return AlterTable(*a, sql);
   if (auto* d = statement.As<sql::Describe>()) return Describe(*d, sql);

@@ -9,6 +9,7 @@
 #include <random>
 #include <thread>
 
+#include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/util/clock.h"
 
@@ -97,6 +98,10 @@ Status Commit(Table& table, const ApplyFn& apply) {
       return updated.status();
     }
     std::shared_ptr<spec::TableMetadata> metadata = std::move(updated).ValueUnsafe();
+    if (Status confined = CheckTableLocations(table, *metadata); !confined.ok()) {
+      RemoveFiles(io, attempt_files);
+      return confined;
+    }
     RecordPreviousMetadata(*base, base_location, metadata.get());
     std::string location = NextMetadataLocation(*metadata, base_location);
     Status st = io.WriteFile(location, FileKind::kMetadata, spec::WriteTableMetadata(*metadata));

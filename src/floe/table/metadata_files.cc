@@ -14,9 +14,15 @@ std::string StripSlash(std::string s) {
 }  // namespace
 
 Result<spec::TableMetadataPtr> ReadMetadataFile(FileIO& io, const std::string& location) {
-  ARROW_ASSIGN_OR_RAISE(auto buffer, io.ReadFile(location, FileKind::kMetadata));
+  auto buffer = io.ReadFile(location, FileKind::kMetadata);
+  // The catalog names this file, so the table exists: a missing file must not read as a
+  // missing table (which would hide the entry that DROP TABLE can still remove).
+  if (!buffer.ok() && IsNotFound(buffer.status())) {
+    return Status::IOError("Failed to read table metadata ", location, ": file not found");
+  }
+  ARROW_RETURN_NOT_OK(buffer.status());
   ARROW_ASSIGN_OR_RAISE(auto metadata,
-                        spec::ParseTableMetadata(std::string_view(buffer->ToString()), location));
+                        spec::ParseTableMetadata(std::string_view((*buffer)->ToString()), location));
   return spec::TableMetadataPtr(std::move(metadata));
 }
 

@@ -9,6 +9,8 @@
 
 namespace floe::table {
 
+// A missing file fails with "Failed to read table metadata <location>: file not found", an
+// IOError rather than NotFound: the table exists, its metadata is gone.
 Result<spec::TableMetadataPtr> ReadMetadataFile(FileIO& io, const std::string& location);
 
 // The location for the metadata version after `previous` (empty for a new table).

@@ -8,6 +8,7 @@
 #include "floe/manifest/manifest_writer.h"
 #include "floe/table/commit.h"
 #include "floe/table/data_writer.h"
+#include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/table/partitioner.h"
 #include "floe/util/clock.h"
@@ -290,6 +291,7 @@ Result<std::vector<DataFile>> WriteDataFiles(const Table& table, const arrow::Ta
   const spec::SchemaPtr schema = md->current_schema();
   const spec::PartitionSpec* spec = md->default_spec();
   if (!schema || !spec) return Status::Invalid("Table ", table.name(), " has no current schema or spec");
+  ARROW_RETURN_NOT_OK(CheckTableLocations(table, *md));
   ARROW_ASSIGN_OR_RAISE(auto conformed, ConformToSchema(data, *schema));
   ARROW_ASSIGN_OR_RAISE(auto options, DataWriterOptions::FromProperties(md->properties));
   ARROW_ASSIGN_OR_RAISE(auto slices, SplitByPartition(conformed, *schema, *spec));

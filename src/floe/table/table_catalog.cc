@@ -1,10 +1,12 @@
 #include "floe/table/table_catalog.h"
 
+#include <optional>
 #include <set>
 #include <unordered_map>
 
 #include "floe/manifest/manifest_reader.h"
 #include "floe/table/commit.h"
+#include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/util/clock.h"
 #include "floe/util/ids.h"
@@ -179,13 +181,37 @@ std::string TableCatalog::DefaultLocation(const TableIdentifier& ident) const {
 Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const TableIdentifier& ident,
                                                          const spec::Schema& schema,
                                                          const CreateTableOptions& options) {
+  // Before anything is written: the names become directories of the default location.
+  ARROW_RETURN_NOT_OK(ident.ValidateNew());
   ARROW_ASSIGN_OR_RAISE(bool exists, catalog_->TableExists(ident));
   if (exists) return AlreadyExists("Table already exists: ", ident.ToString());
   ARROW_ASSIGN_OR_RAISE(bool ns_exists, catalog_->NamespaceExists(ident.ns));
   if (!ns_exists) return NotFound("Namespace does not exist: ", ident.ns.ToString());
-  std::string location = options.location.empty() ? DefaultLocation(ident) : options.location;
-  while (location.size() > 1 && location.back() == '/') location.pop_back();
-  ARROW_ASSIGN_OR_RAISE(auto md, NewTableMetadata(schema, options, location));
+  ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*catalog_));
+  if (options.location.empty() && catalog_->warehouse().empty()) {
+    return ValidationError("Cannot create table ", ident.ToString(), ": catalog ",
+                           catalog_->name(), " has no warehouse; give the table a LOCATION");
+  }
+  auto canonical = [&](std::string_view what, const std::string& given) -> Result<std::string> {
+    auto out = CanonicalLocation(given);
+    if (!out.ok()) {
+      return ValidationError(what, " ", given, " of table ", ident.ToString(),
+                             " is not usable: ", out.status().message());
+    }
+    return out;
+  };
+  ARROW_ASSIGN_OR_RAISE(
+      std::string location,
+      canonical("Location", options.location.empty() ? DefaultLocation(ident) : options.location));
+  CreateTableOptions stored = options;
+  for (const char* key : kLocationProperties) {
+    auto it = stored.properties.find(key);
+    if (it != stored.properties.end() && !it->second.empty()) {
+      ARROW_ASSIGN_OR_RAISE(it->second, canonical(key, it->second));
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto md, NewTableMetadata(schema, stored, location));
+  ARROW_RETURN_NOT_OK(policy.CheckTable(ident, *md));
   std::string metadata_location = NextMetadataLocation(*md, "");
   ARROW_RETURN_NOT_OK(
       io_->WriteFile(metadata_location, FileKind::kMetadata, spec::WriteTableMetadata(*md)));
@@ -205,23 +231,61 @@ Status TableCatalog::RenameTable(const TableIdentifier& from, const TableIdentif
   return catalog_->RenameTable(from, to);
 }
 
-Status TableCatalog::DropTable(const TableIdentifier& ident, bool purge) {
+std::string DropTableResult::Warning() const {
+  if (!purge_skipped.empty()) {
+    return StrCat("Warning: dropped table ", ident.ToString(), " without deleting its files: ",
+                  purge_skipped);
+  }
+  if (refused.empty()) return "";
+  constexpr size_t kListed = 10;
+  std::string out = StrCat("Warning: dropped table ", ident.ToString(), " but kept ",
+                           refused.size(), refused.size() == 1 ? " file" : " files",
+                           " its metadata names outside the table location ", location, ":");
+  for (size_t i = 0; i < refused.size() && i < kListed; ++i) out += "\n  " + refused[i];
+  if (refused.size() > kListed) out += StrCat("\n  ... and ", refused.size() - kListed, " more");
+  return out;
+}
+
+Result<DropTableResult> TableCatalog::DropTable(const TableIdentifier& ident, bool purge) {
+  DropTableResult result;
+  result.ident = ident;
   spec::TableMetadataPtr md;
   std::string metadata_location;
   if (purge) {
     ARROW_ASSIGN_OR_RAISE(metadata_location, catalog_->LoadMetadataLocation(ident));
-    ARROW_ASSIGN_OR_RAISE(md, ReadMetadataFile(*io_, metadata_location));
+    auto read = ReadMetadataFile(*io_, metadata_location);
+    // As Iceberg does: a table whose metadata is gone can still be dropped.
+    if (read.ok()) {
+      md = *read;
+    } else {
+      result.purge_skipped = read.status().message();
+    }
+  }
+  std::optional<PurgeScope> scope;
+  if (md) {
+    ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*catalog_));
+    scope.emplace(policy, *md);
   }
   ARROW_RETURN_NOT_OK(catalog_->DropTableEntry(ident).status());
-  if (!purge) return Status::OK();
+  if (!md) return result;
+  result.location = md->location;
   std::set<std::string> lists, manifests, data;
   CollectReachableFiles(*io_, *md, &lists, &manifests, &data);
-  for (const auto& f : data) (void)io_->DeleteFile(f, FileKind::kData);
-  for (const auto& f : manifests) (void)io_->DeleteFile(f, FileKind::kManifest);
-  for (const auto& f : lists) (void)io_->DeleteFile(f, FileKind::kManifestList);
-  for (const auto& entry : md->metadata_log) (void)io_->DeleteFile(entry.metadata_file, FileKind::kMetadata);
-  (void)io_->DeleteFile(metadata_location, FileKind::kMetadata);
-  return Status::OK();
+  std::set<std::string> refused;
+  auto remove = [&](const std::string& location, FileKind kind) {
+    if (scope->Allows(location)) {
+      (void)io_->DeleteFile(location, kind);
+    } else {
+      refused.insert(location);
+    }
+  };
+  for (const auto& f : data) remove(f, FileKind::kData);
+  for (const auto& f : manifests) remove(f, FileKind::kManifest);
+  for (const auto& f : lists) remove(f, FileKind::kManifestList);
+  for (const auto& entry : md->metadata_log) remove(entry.metadata_file, FileKind::kMetadata);
+  remove(metadata_location, FileKind::kMetadata);
+  result.refused.assign(refused.begin(), refused.end());
+  return result;
 }
 
 }  // namespace floe::table

@@ -48,6 +48,18 @@ Result<std::shared_ptr<spec::TableMetadata>> NewTableMetadata(const spec::Schema
 // The default partition field name for a transform of a column.
 std::string DefaultPartitionFieldName(const std::string& column, const spec::Transform& transform);
 
+// What a drop did not do. A drop always removes the catalog entry; a purge deletes only
+// files under the table's own directories (see PurgeScope) and lists the others here.
+struct DropTableResult {
+  TableIdentifier ident;
+  std::string location;               // the table's location, when its metadata was read
+  std::vector<std::string> refused;   // files the metadata names outside the table, kept
+  std::string purge_skipped;          // why no file was purged (unreadable metadata)
+
+  // A warning for the user ("" when the drop did everything it was asked to).
+  std::string Warning() const;
+};
+
 class TableCatalog {
  public:
   TableCatalog(std::shared_ptr<Catalog> catalog, std::shared_ptr<FileIO> io)
@@ -63,8 +75,9 @@ class TableCatalog {
   Result<std::shared_ptr<Table>> LoadTable(const TableIdentifier& ident);
   Status RenameTable(const TableIdentifier& from, const TableIdentifier& to);
   // Removes the table from the catalog; with `purge`, also every file its metadata reaches
-  // (data files, manifests, manifest lists, metadata files).
-  Status DropTable(const TableIdentifier& ident, bool purge);
+  // (data files, manifests, manifest lists, metadata files) that lies under the table.
+  // A table whose metadata cannot be read is still dropped, without purging.
+  Result<DropTableResult> DropTable(const TableIdentifier& ident, bool purge);
 
  private:
   std::shared_ptr<Catalog> catalog_;

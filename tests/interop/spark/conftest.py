@@ -111,10 +111,11 @@ else:
             .getOrCreate()
         )
         session.sparkContext.setLogLevel("ERROR")
-        # Spark creates the catalog's tables before floe touches the file. Iceberg 1.10's
-        # JdbcCatalog, when it opens a catalog whose tables already exist, leaves a metadata
-        # ResultSet open, and SQLite then holds a read lock that no other process can commit
-        # past (see test_catalog.py::test_floe_commits_while_spark_holds_a_catalog_it_did_not_create).
+        # Spark creates the catalog's tables before floe touches the file (floe switches it to
+        # WAL mode when it first opens it). Iceberg 1.10's JdbcCatalog, when it opens a catalog
+        # whose tables already exist, leaves a metadata ResultSet open, a read lock that only
+        # WAL mode lets other processes commit past (see
+        # test_catalog.py::test_floe_commits_while_spark_holds_a_catalog_it_did_not_create).
         session.sql("SHOW NAMESPACES IN lakehouse").collect()
         assert lakehouse.catalog_path.exists(), "Spark did not create the catalog file"
         version = session.sql("SELECT lakehouse.system.iceberg_version()").first()[0]

@@ -444,5 +444,106 @@ TEST(SqlCatalogSchemaTest, AddsIcebergTypeToAV0Catalog) {
   ASSERT_OK(SqlCatalog::Open(path).status());
 }
 
+TEST_F(SqlCatalogTest, NewNamesAreValidatedLookupsAreNot) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  EXPECT_EQ(catalog_->CreateNamespace(Ns({"a/b"}), {}).message(),
+            "Invalid namespace name 'a/b': a name must not contain '/'");
+  EXPECT_EQ(catalog_->CreateNamespace(Ns({"ok", ".."}), {}).message(),
+            "Invalid namespace name '..': a name must not be '.' or '..'");
+  EXPECT_EQ(catalog_->CreateTableEntry(TableIdentifier(Ns({"db"}), "b/t"), "/m.json").message(),
+            "Invalid table name 'b/t': a name must not contain '/'");
+  EXPECT_EQ(
+      catalog_->CreateTableEntry(TableIdentifier(Ns({"db"}), std::string("x\0", 2)), "/m.json")
+          .message(),
+      "Invalid table name 'x\\x00': a name must not contain NUL or other control characters");
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/m.json"));
+  EXPECT_EQ(catalog_->RenameTable(Tbl("db.t"), TableIdentifier(Ns({"db"}), "..")).message(),
+            "Invalid table name '..': a name must not be '.' or '..'");
+  EXPECT_EQ(catalog_->RenameTable(Tbl("db.t"), TableIdentifier(Ns({"db"}), "a\\b")).message(),
+            "Invalid table name 'a\\b': a name must not contain '\\'");
+  RawDb raw(path_);
+  EXPECT_THAT(raw.Rows("SELECT table_namespace, table_name FROM iceberg_tables"),
+              ::testing::ElementsAre("db|t"));
+  EXPECT_THAT(raw.Rows("SELECT DISTINCT namespace FROM iceberg_namespace_properties"),
+              ::testing::ElementsAre("db"));
+  // A row another engine wrote with such a name can still be found and dropped.
+  raw.Exec("INSERT INTO iceberg_tables VALUES ('lakehouse', 'db', 'b/t', '/o.json', NULL, 'TABLE')");
+  ASSERT_OK_AND_ASSIGN(auto loc,
+                       catalog_->LoadMetadataLocation(TableIdentifier(Ns({"db"}), "b/t")));
+  EXPECT_EQ(loc, "/o.json");
+  ASSERT_OK(catalog_->DropTableEntry(TableIdentifier(Ns({"db"}), "b/t")).status());
+}
+
+TEST(SqlCatalogOpenTest, WarehouseAndRootsMustBeAbsolute) {
+  testing::TempDir dir;
+  const std::string db = dir.str() + "/c.db";
+  EXPECT_EQ(SqlCatalog::Open(db, "lakehouse", "warehouse").status().message(),
+            "Warehouse 'warehouse' of catalog lakehouse is not an absolute path or file: URI");
+  EXPECT_EQ(SqlCatalog::Open(db, "lakehouse", "/wh", {"/ok", "rel/x"}).status().message(),
+            "Allowed root 'rel/x' of catalog lakehouse is not an absolute path or file: URI");
+  ASSERT_OK_AND_ASSIGN(auto catalog,
+                       SqlCatalog::Open(db, "lakehouse", "file:///wh/", {"/a/", "file:/b"}));
+  EXPECT_EQ(catalog->warehouse(), "file:///wh");
+  EXPECT_THAT(catalog->allowed_roots(), ::testing::ElementsAre("/a", "file:/b"));
+}
+
+TEST(SqlCatalogWalTest, NewCatalogFilesUseWriteAheadLogging) {
+  testing::TempDir dir;
+  const std::string path = dir.str() + "/catalog.db";
+  ASSERT_OK_AND_ASSIGN(auto catalog, SqlCatalog::Open(path));
+  ASSERT_OK_AND_ASSIGN(auto mode, catalog->JournalMode());
+  EXPECT_EQ(mode, "wal");
+  // Stored in the file: another connection sees it too.
+  RawDb raw(path);
+  EXPECT_THAT(raw.Rows("PRAGMA journal_mode"), ::testing::ElementsAre("wal"));
+}
+
+TEST(SqlCatalogWalTest, SwitchesAFileAnotherEngineCreated) {
+  testing::TempDir dir;
+  const std::string path = dir.str() + "/catalog.db";
+  {
+    // As PyIceberg or Spark leave it: rollback journal.
+    RawDb raw(path);
+    raw.Exec("CREATE TABLE x (a INT)");
+    EXPECT_THAT(raw.Rows("PRAGMA journal_mode"), ::testing::ElementsAre("delete"));
+  }
+  ASSERT_OK_AND_ASSIGN(auto catalog, SqlCatalog::Open("jdbc:sqlite:" + path));
+  RawDb raw(path);
+  EXPECT_THAT(raw.Rows("PRAGMA journal_mode"), ::testing::ElementsAre("wal"));
+}
+
+TEST_F(SqlCatalogTest, AReaderHoldingATransactionDoesNotBlockCommits) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/v1.json"));
+  // What Iceberg's JdbcCatalog does for the life of a Spark session: a read left open.
+  RawDb reader(path_);
+  reader.Exec("BEGIN");
+  EXPECT_THAT(reader.Rows("SELECT metadata_location FROM iceberg_tables"),
+              ::testing::ElementsAre("/v1.json"));
+  ASSERT_OK(catalog_->SwapMetadataLocation(Tbl("db.t"), "/v1.json", "/v2.json"));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.u"), "/u1.json"));
+  // The reader keeps its snapshot until it ends its transaction.
+  EXPECT_THAT(reader.Rows("SELECT metadata_location FROM iceberg_tables"),
+              ::testing::ElementsAre("/v1.json"));
+  reader.Exec("COMMIT");
+  EXPECT_THAT(reader.Rows("SELECT metadata_location FROM iceberg_tables ORDER BY 1"),
+              ::testing::ElementsAre("/u1.json", "/v2.json"));
+}
+
+TEST_F(SqlCatalogTest, ABusyCatalogNamesItsFile) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/v1.json"));
+  RawDb writer(path_);
+  writer.Exec("BEGIN IMMEDIATE");  // holds the write lock past the busy timeout
+  Status st = catalog_->SwapMetadataLocation(Tbl("db.t"), "/v1.json", "/v2.json");
+  writer.Exec("ROLLBACK");
+  EXPECT_TRUE(IsCommitConflict(st)) << st.ToString();
+  EXPECT_EQ(st.message(), "Cannot commit table db.t: catalog database " + path_ +
+                              " stayed locked by another connection for 10 s (database is "
+                              "locked); /v2.json was not committed");
+  ASSERT_OK_AND_ASSIGN(auto loc, catalog_->LoadMetadataLocation(Tbl("db.t")));
+  EXPECT_EQ(loc, "/v1.json");
+}
+
 }  // namespace
 }  // namespace floe

@@ -70,5 +70,47 @@ TEST(TableIdentifierTest, EqualityOrderingHashing) {
   EXPECT_EQ(hashed.size(), 3u);
 }
 
+TEST(NewNameTest, EachRuleHasItsOwnMessage) {
+  EXPECT_EQ(CheckNewName("table", "b/t").message(),
+            "Invalid table name 'b/t': a name must not contain '/'");
+  EXPECT_EQ(CheckNewName("table", "a\\b").message(),
+            "Invalid table name 'a\\b': a name must not contain '\\'");
+  EXPECT_EQ(CheckNewName("namespace", "..").message(),
+            "Invalid namespace name '..': a name must not be '.' or '..'");
+  EXPECT_EQ(CheckNewName("table", ".").message(),
+            "Invalid table name '.': a name must not be '.' or '..'");
+  EXPECT_EQ(CheckNewName("table", "").message(),
+            "Invalid table name '': a name must not be empty");
+  EXPECT_EQ(CheckNewName("table", std::string("a\0b", 3)).message(),
+            "Invalid table name 'a\\x00b': a name must not contain NUL or other control "
+            "characters");
+  EXPECT_EQ(CheckNewName("table", "tab\there").message(),
+            "Invalid table name 'tab\\x09here': a name must not contain NUL or other control "
+            "characters");
+  EXPECT_EQ(CheckNewName("table", "del\x7f").message(),
+            "Invalid table name 'del\\x7f': a name must not contain NUL or other control "
+            "characters");
+  EXPECT_EQ(KindOf(CheckNewName("table", "x/y")), ErrorKind::kValidation);
+  // What stays valid: dots, spaces, non-ASCII, names that merely contain "..".
+  for (const char* ok : {"t", "a.b", "my table", "caf\xc3\xa9", "a..b", "...", "x-1_y$"}) {
+    EXPECT_OK(CheckNewName("table", ok));
+  }
+}
+
+TEST(NewNameTest, IdentifiersCheckEveryPart) {
+  EXPECT_OK(TableIdentifier(Namespace({"a", "b"}), "t.v1").ValidateNew());
+  EXPECT_EQ(TableIdentifier(Namespace({"db"}), "../../x").ValidateNew().message(),
+            "Invalid table name '../../x': a name must not contain '/'");
+  EXPECT_EQ(TableIdentifier(Namespace({"a/b"}), "t").ValidateNew().message(),
+            "Invalid namespace name 'a/b': a name must not contain '/'");
+  EXPECT_EQ(TableIdentifier(Namespace({"a", ".."}), "t").ValidateNew().message(),
+            "Invalid namespace name '..': a name must not be '.' or '..'");
+  EXPECT_EQ(Namespace({"a", ""}).ValidateNew().message(),
+            "Invalid namespace name '': a name must not be empty");
+  // The old rule still holds: a namespace level cannot contain '.'.
+  ASSERT_RAISES_WITH_MESSAGE("Invalid namespace level 'x.y': it contains '.'",
+                             Namespace({"x.y"}).ValidateNew());
+}
+
 }  // namespace
 }  // namespace floe

@@ -134,7 +134,7 @@ TEST_F(CommitTest, TwoProcessesRacingOneCommitBothLand) {
     ASSERT_GE(pid, 0);
     if (pid == 0) {
       // Child: its own catalog connection and FileIO, appending as fast as it can.
-      auto catalog = SqlCatalog::Open(catalog_path, "lakehouse", "");
+      auto catalog = SqlCatalog::Open(catalog_path, "lakehouse", wh_.dir.str() + "/wh");
       auto io = FileIO::MakeLocal();
       if (!catalog.ok() || !io.ok()) _exit(2);
       std::shared_ptr<Catalog> shared = std::move(*catalog);

@@ -43,7 +43,8 @@ std::shared_ptr<arrow::Table> OneRow(int64_t id) {
 // A child: `commits` appends, then one line per commit (latency in microseconds) and a
 // last line with the attempts the commit loop made.
 int Worker(const std::string& catalog_path, int index, int commits, const std::string& out_path) {
-  auto catalog = floe::SqlCatalog::Open(catalog_path, "lakehouse", "");
+  auto catalog = floe::SqlCatalog::Open(catalog_path, "lakehouse",
+                                        catalog_path.substr(0, catalog_path.rfind('/')) + "/wh");
   if (!catalog.ok()) Die("open catalog", catalog.status());
   auto io = floe::FileIO::MakeLocal().ValueOrDie();
   floe::table::TableCatalog tables(std::shared_ptr<floe::Catalog>(std::move(*catalog)), io);

@@ -75,9 +75,10 @@ struct Tables {
   std::unique_ptr<table::TableCatalog> tables;
 };
 
-Tables Open(const std::string& catalog_path, const std::string& warehouse = "",
-            std::shared_ptr<Catalog> wrap(std::shared_ptr<Catalog>) = nullptr) {
+// Every run keeps its warehouse beside the catalog file: <dir>/catalog.db and <dir>/wh.
+Tables Open(const std::string& catalog_path, std::shared_ptr<Catalog> wrap(std::shared_ptr<Catalog>) = nullptr) {
   Tables t;
+  const std::string warehouse = catalog_path.substr(0, catalog_path.rfind('/')) + "/wh";
   t.catalog = Check(SqlCatalog::Open(catalog_path, "lakehouse", warehouse), "open catalog " + catalog_path);
   if (wrap) t.catalog = wrap(t.catalog);
   t.io = Check(FileIO::MakeLocal(), "file io");
@@ -88,7 +89,7 @@ Tables Open(const std::string& catalog_path, const std::string& warehouse = "",
 // A fresh warehouse with db.t holding ids 0..9; retries generous enough for many writers.
 std::string CreateTable(const std::string& dir) {
   const std::string catalog_path = dir + "/catalog.db";
-  Tables t = Open(catalog_path, dir + "/wh");
+  Tables t = Open(catalog_path);
   Check(t.catalog->CreateNamespace(kTable.ns, {}), "create namespace");
   auto schema = Check(table::SchemaFromArrow(*Rows({}, 0)->schema()), "schema");
   table::CreateTableOptions options;
@@ -466,7 +467,7 @@ std::shared_ptr<Catalog> Stepping(std::shared_ptr<Catalog> inner) {
 }
 
 Tables OpenStepping(const std::string& catalog_path) {
-  Tables t = Open(catalog_path, "", Stepping);
+  Tables t = Open(catalog_path, Stepping);
   // A stream's later writes only make a partial file longer: its first write stands for them.
   auto written = std::make_shared<std::set<std::string>>();
   t.io->SetFaultInjector([written](FileOp op, const std::string& location, FileKind kind) {

@@ -60,7 +60,7 @@ int64_t Backoff(const RetryPolicy& policy, int attempt) {
 // write.metadata.delete-after-commit.enabled: metadata files that fell off the metadata
 // log with this commit are no longer tracked by anyone, so they go (best effort: the commit
 // has already happened).
-void RemoveDroppedMetadataFiles(FileIO& io, const spec::TableMetadata& base,
+void RemoveDroppedMetadataFiles(const Table& table, const spec::TableMetadata& base,
                                 const std::string& base_location,
                                 const spec::TableMetadata& updated) {
   std::string enabled = updated.Property("write.metadata.delete-after-commit.enabled", "false");
@@ -72,8 +72,13 @@ void RemoveDroppedMetadataFiles(FileIO& io, const spec::TableMetadata& base,
   std::vector<std::string> previous;
   for (const auto& e : base.metadata_log) previous.push_back(e.metadata_file);
   if (!base_location.empty()) previous.push_back(base_location);
+  // Only files under the table's own directories: a metadata log edited to name other
+  // files must not turn a commit into a deletion elsewhere.
+  auto policy = LocationPolicy::ForCatalog(*table.catalog());
+  if (!policy.ok()) return;
+  PurgeScope scope(*policy, updated);
   for (const auto& file : previous) {
-    if (!kept.count(file)) (void)io.DeleteFile(file, FileKind::kMetadata);
+    if (!kept.count(file) && scope.Allows(file)) (void)table.io()->DeleteFile(file, FileKind::kMetadata);
   }
 }
 
@@ -112,7 +117,7 @@ Status Commit(Table& table, const ApplyFn& apply) {
     st = table.catalog()->SwapMetadataLocation(table.ident(), base_location, location);
     if (st.ok()) {
       commits_done.fetch_add(1, std::memory_order_relaxed);
-      RemoveDroppedMetadataFiles(io, *base, base_location, *metadata);
+      RemoveDroppedMetadataFiles(table, *base, base_location, *metadata);
       table.SetCurrent(std::move(metadata), std::move(location));
       return Status::OK();
     }

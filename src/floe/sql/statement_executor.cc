@@ -925,13 +925,22 @@ Result<StatementResult> Session::Impl::Insert(const sql::Insert& insert, const s
       }
     }
     int32_t spec_id = spec->spec_id();
-    filter = table::OverwriteFilter::Where([wanted, spec_id](const manifest::DataFile& f) {
-      if (f.spec_id != spec_id) return false;
-      for (const auto& [i, lit] : wanted) {
-        if (i >= f.partition.size() || f.partition[i].is_null() || !(f.partition[i] == lit)) return false;
-      }
-      return true;
-    });
+    // How conflict messages name the overwritten rows: "region = 'EU' AND day = 3".
+    std::string description;
+    for (const auto& [col, value] : static_values) {
+      const bool quoted = value->type->id() == arrow::Type::STRING || value->type->id() == arrow::Type::LARGE_STRING;
+      description += StrCat(description.empty() ? "" : " AND ", col, " = ", quoted ? "'" : "", value->ToString(),
+                            quoted ? "'" : "");
+    }
+    filter = table::OverwriteFilter::Where(
+        [wanted, spec_id](const manifest::DataFile& f) {
+          if (f.spec_id != spec_id) return false;
+          for (const auto& [i, lit] : wanted) {
+            if (i >= f.partition.size() || f.partition[i].is_null() || !(f.partition[i] == lit)) return false;
+          }
+          return true;
+        },
+        description);
   } else if (Lower(Setting(kOverwriteModeKey, "static")) == "dynamic") {
     filter = table::OverwriteFilter::DynamicPartitions();
   }

@@ -10,6 +10,7 @@
 #include <arrow/table.h>
 
 #include "floe/sql/parse_error.h"
+#include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {
@@ -252,15 +253,18 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
     for (const auto& item : query.order_by) {
       int index = -1;
       const Literal* lit = item.expr.As<Literal>();
-      if (lit && lit->kind == LiteralKind::kInteger) {
+      // Only an INT literal is a position; a wider one is a constant, as in Spark.
+      std::optional<int32_t> position =
+          lit && lit->kind == LiteralKind::kInteger ? ParseInt32(lit->value) : std::nullopt;
+      if (position) {
         auto visible = VisibleIndices(rel);
-        int64_t ordinal = std::stoll(lit->value);
-        if (ordinal < 1 || ordinal > static_cast<int64_t>(visible.size())) {
+        int64_t parsed = *position;
+        if (parsed < 1 || parsed > static_cast<int64_t>(visible.size())) {
           return ErrorAt(env_.sql, item.expr.pos,
-                         StrCat("[ORDER_BY_POS_OUT_OF_RANGE] ORDER BY position ", ordinal,
+                         StrCat("[ORDER_BY_POS_OUT_OF_RANGE] ORDER BY position ", lit->value,
                                 " is not in select list (valid range is [1, ", visible.size(), "])."));
         }
-        index = visible[ordinal - 1];
+        index = visible[parsed - 1];
       } else {
         std::string text = ToSql(item.expr);
         for (size_t i = 0; i < rel.columns.size(); ++i) {
@@ -723,10 +727,14 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
     std::vector<const Expr*> key_exprs;
     for (const auto& g : select.group_by) {
       const Expr* e = &g;
-      if (auto* lit = g.As<Literal>(); lit && lit->kind == LiteralKind::kInteger) {
-        int64_t ordinal = std::stoll(lit->value);
+      auto* lit = g.As<Literal>();
+      // Only an INT literal is a position; a wider one is a constant, as in Spark.
+      std::optional<int32_t> position =
+          lit && lit->kind == LiteralKind::kInteger ? ParseInt32(lit->value) : std::nullopt;
+      if (position) {
+        int64_t ordinal = *position;
         if (ordinal < 1 || ordinal > static_cast<int64_t>(select.items.size())) {
-          return ErrorAt(env_.sql, g.pos, StrCat("[GROUP_BY_POS_OUT_OF_RANGE] GROUP BY position ", ordinal,
+          return ErrorAt(env_.sql, g.pos, StrCat("[GROUP_BY_POS_OUT_OF_RANGE] GROUP BY position ", lit->value,
                                                  " is not in select list (valid range is [1, ", select.items.size(), "])."));
         }
         e = &select.items[ordinal - 1].expr;

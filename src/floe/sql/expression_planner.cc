@@ -764,6 +764,12 @@ class Planner {
       ARROW_ASSIGN_OR_RAISE(auto x, Plan(item));
       BoundExpr left = v;
       ARROW_RETURN_NOT_OK(Unify(&left, &x, *in.operand, item, e.pos));
+      if (IsNullType(*left.type)) {
+        // NULL against NULL: give the kernels a type, as comparisons do.
+        left.expr = CastTo(left.expr, left.type, arrow::int32());
+        x.expr = CastTo(x.expr, x.type, arrow::int32());
+        left.type = x.type = arrow::int32();
+      }
       lefts.push_back(std::move(left));
       items.push_back(std::move(x));
     }
@@ -771,9 +777,7 @@ class Planner {
     ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Array> values, ConstantSet(lefts, items));
     cp::Expression result;
     if (values) {
-      cp::Expression lhs = lefts[0].expr;
-      if (IsNullType(*lefts[0].type)) lhs = CastTo(lhs, lefts[0].type, arrow::int32());
-      result = SetMembership(lhs, values);
+      result = SetMembership(lefts[0].expr, values);
     } else {
       // Otherwise one comparison per item, OR-ed by one variadic call rather than a chain of
       // or_kleene, whose depth Arrow's evaluator (and its canonical left-deep form) recurses.
@@ -862,13 +866,6 @@ class Planner {
         ARROW_ASSIGN_OR_RAISE(datum, cp::Cast(datum, *c));
       }
       parts.push_back(datum.make_array());
-    }
-    if (IsNullType(*type)) {
-      // NULL IN (NULL, ...): compare as integers, as the comparisons do.
-      for (auto& p : parts) {
-        ARROW_ASSIGN_OR_RAISE(arrow::Datum cast, cp::Cast(p, arrow::int32()));
-        p = cast.make_array();
-      }
     }
     return arrow::Concatenate(parts);
   }

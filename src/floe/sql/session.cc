@@ -25,7 +25,9 @@ Result<std::unique_ptr<Session>> Session::Make(const SessionOptions& options) {
   if (!warehouse.empty() && warehouse.find("://") == std::string::npos && warehouse.rfind("file:", 0) != 0) {
     std::error_code ec;
     std::filesystem::create_directories(warehouse, ec);
-    warehouse = std::filesystem::absolute(warehouse).lexically_normal().string();
+    std::filesystem::path absolute = std::filesystem::absolute(warehouse, ec);
+    if (ec) return Status::IOError("Cannot resolve warehouse ", warehouse, ": ", ec.message());
+    warehouse = absolute.lexically_normal().string();
   }
   std::string uri = options.catalog_uri;
   if (uri.find(':') == std::string::npos) {

@@ -362,8 +362,10 @@ class Planner {
         return BoundExpr{cp::literal(arrow::StringScalar(l.value)), arrow::utf8(), name};
       case LiteralKind::kBinary: {
         std::string bytes;
-        for (size_t i = 0; i + 1 < l.value.size(); i += 2) {
-          std::optional<uint64_t> byte = ParseHex(std::string_view(l.value).substr(i, 2));
+        // An odd count of digits reads as if led by a 0, as Spark's X'ABC' is [0A BC].
+        std::string hex = l.value.size() % 2 ? "0" + l.value : l.value;
+        for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+          std::optional<uint64_t> byte = ParseHex(std::string_view(hex).substr(i, 2));
           if (!byte) return Error(e.pos, StrCat("Invalid binary literal X'", l.value, "'"));
           bytes.push_back(static_cast<char>(*byte));
         }

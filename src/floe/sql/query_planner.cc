@@ -1,6 +1,7 @@
 #include "floe/sql/query_planner.h"
 
 #include <set>
+#include <tuple>
 
 #include <arrow/acero/options.h>
 #include <arrow/array/builder_primitive.h>
@@ -234,11 +235,30 @@ Result<Rel> QueryPlanner::PlanBody(const Query& query, const std::vector<OrderIt
 Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
   int64_t offset = 0;
   int64_t limit = -1;  // none
-  for (auto [expr, out] : {std::pair{&query.offset, &offset}, std::pair{&query.limit, &limit}}) {
+  for (auto [expr, out, what] : {std::tuple{&query.offset, &offset, "offset"}, std::tuple{&query.limit, &limit, "limit"}}) {
     if (!*expr) continue;
     ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(**expr));
+    // Spark's checks: an INT that is not NULL and not negative.
+    auto invalid = [&](const char* kind, const std::string& why) {
+      return ErrorAt(env_.sql, (*expr)->pos,
+                     StrCat("[INVALID_LIMIT_LIKE_EXPRESSION.", kind, "] The limit like expression \"", ToSql(**expr),
+                            "\" is invalid. ", why));
+    };
+    auto id = v->type->id();
+    if (id != arrow::Type::INT32 && id != arrow::Type::INT16 && id != arrow::Type::INT8) {
+      std::string type = id == arrow::Type::INT64 ? "BIGINT" : id == arrow::Type::NA ? "VOID" : v->type->ToString();
+      if (id == arrow::Type::DECIMAL128) {
+        const auto& d = static_cast<const arrow::Decimal128Type&>(*v->type);
+        type = StrCat("DECIMAL(", d.precision(), ",", d.scale(), ")");
+      }
+      return invalid("DATA_TYPE", StrCat("The ", what, " expression must be integer type, but got \"", type, "\"."));
+    }
+    if (!v->is_valid) return invalid("IS_NULL", StrCat("The evaluated ", what, " expression must not be null."));
     ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
     *out = static_cast<const arrow::Int64Scalar&>(*i64).value;
+    if (*out < 0) {
+      return invalid("IS_NEGATIVE", StrCat("The ", what, " expression must be equal to or greater than 0, but got ", *out, "."));
+    }
   }
   if (!query.order_by.empty()) {
     std::vector<cp::Expression> exprs;

@@ -222,7 +222,9 @@ int RunHistoryCommand(const CatalogArgs& args, const std::string& table) {
 }  // namespace
 }  // namespace floe::cli
 
-int main(int argc, char** argv) {
+namespace {
+
+int Main(int argc, char** argv) {
   CLI::App app{"floe: Apache Iceberg tables you can read as of any snapshot, and put back.",
                "floe"};
   app.set_version_flag("--version", std::string("floe ") + FLOE_VERSION);
@@ -252,4 +254,18 @@ int main(int argc, char** argv) {
   if (demo->parsed()) return floe::cli::RunDemoCommand(demo_args);
   if (history->parsed()) return floe::cli::RunHistoryCommand(history_args, history_table);
   return floe::cli::kExitUsage;
+}
+
+}  // namespace
+
+// Whatever escapes a subcommand ends the process with an error line, never an abort.
+int main(int argc, char** argv) {
+  try {
+    return Main(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "Error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "Error: unknown exception\n";
+  }
+  return floe::cli::kExitFailed;
 }

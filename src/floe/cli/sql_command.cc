@@ -15,6 +15,9 @@ bool HasScheme(const std::string& location) {
 }
 
 Result<std::string> ReadFile(const std::string& path) {
+  // A directory opens as an empty stream: say so rather than run nothing.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) return Status::IOError("Cannot read ", path, ": it is a directory");
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::IOError("Cannot read ", path, ": no such file or not readable");
   std::ostringstream text;

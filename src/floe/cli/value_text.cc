@@ -12,7 +12,6 @@
 #include <arrow/type.h>
 #include <arrow/util/checked_cast.h>
 #include <arrow/util/decimal.h>
-#include <date/date.h>
 
 namespace floe::cli {
 
@@ -32,20 +31,35 @@ void AppendPadded(int64_t value, int width, std::string* out) {
   out->append(buf, static_cast<size_t>(n));
 }
 
+// Proleptic Gregorian year, month and day of a day count from 1970-01-01, in 64 bits: any
+// date32 value, beyond the 16-bit years of the date library.
+void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day) {
+  days += 719468;
+  int64_t era = FloorDiv(days, 146097);
+  int64_t doe = days - era * 146097;                                   // [0, 146096]
+  int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  // [0, 399]
+  int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);                // [0, 365]
+  int64_t mp = (5 * doy + 2) / 153;                                     // [0, 11]
+  *day = static_cast<unsigned>(doy - (153 * mp + 2) / 5 + 1);
+  *month = static_cast<unsigned>(mp < 10 ? mp + 3 : mp - 9);
+  *year = yoe + era * 400 + (*month <= 2 ? 1 : 0);
+}
+
 void AppendDate(int64_t days, std::string* out) {
-  date::year_month_day ymd{date::sys_days{date::days{days}}};
-  int year = static_cast<int>(ymd.year());
+  int64_t year = 0;
+  unsigned month = 0, day = 0;
+  CivilFromDays(days, &year, &month, &day);
   if (year < 0) {
     out->push_back('-');
-    AppendPadded(-static_cast<int64_t>(year), 4, out);
+    AppendPadded(-year, 4, out);
   } else {
     if (year > 9999) out->push_back('+');
     AppendPadded(year, 4, out);
   }
   out->push_back('-');
-  AppendPadded(static_cast<unsigned>(ymd.month()), 2, out);
+  AppendPadded(month, 2, out);
   out->push_back('-');
-  AppendPadded(static_cast<unsigned>(ymd.day()), 2, out);
+  AppendPadded(day, 2, out);
 }
 
 // HH:mm:ss plus ".fffffffff" with trailing zeros dropped, when nanos is not zero.

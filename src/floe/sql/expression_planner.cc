@@ -1,16 +1,22 @@
 #include "floe/sql/expression_planner.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cmath>
+#include <limits>
+#include <optional>
 #include <set>
 
 #include <arrow/compute/api.h>
 #include <arrow/scalar.h>
 #include <arrow/array/concatenate.h>
+#include <arrow/builder.h>
 #include <arrow/table.h>
 #include <arrow/util/decimal.h>
 
 #include "floe/sql/parse_error.h"
+#include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {
@@ -81,6 +87,30 @@ cp::Expression CastTo(cp::Expression e, const std::shared_ptr<ArrowType>& from,
                       const std::shared_ptr<ArrowType>& to) {
   if (from->Equals(*to)) return e;
   return cp::call("cast", {std::move(e)}, cp::CastOptions::Unsafe(to));
+}
+
+// The type's name in Spark's messages ("BIGINT", "DECIMAL(10,2)").
+std::string SqlTypeName(const ArrowType& type) {
+  switch (type.id()) {
+    case arrow::Type::INT8: return "TINYINT";
+    case arrow::Type::INT16: return "SMALLINT";
+    case arrow::Type::INT32: return "INT";
+    case arrow::Type::INT64: return "BIGINT";
+    case arrow::Type::FLOAT: return "FLOAT";
+    case arrow::Type::DOUBLE: return "DOUBLE";
+    case arrow::Type::BOOL: return "BOOLEAN";
+    case arrow::Type::DATE32: return "DATE";
+    case arrow::Type::TIMESTAMP: return "TIMESTAMP";
+    case arrow::Type::DECIMAL128: {
+      const auto& d = static_cast<const arrow::Decimal128Type&>(type);
+      return StrCat("DECIMAL(", d.precision(), ",", d.scale(), ")");
+    }
+    default: {
+      std::string name = type.ToString();
+      std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::toupper(c); });
+      return name;
+    }
+  }
 }
 
 const Literal* AsStringLiteral(const Expr& e) {
@@ -284,34 +314,60 @@ class Planner {
       case LiteralKind::kBoolean:
         return BoundExpr{cp::literal(l.value == "true"), arrow::boolean(), name};
       case LiteralKind::kInteger: {
-        try {
-          long long v = std::stoll(l.value);
-          if (v >= INT32_MIN && v <= INT32_MAX) {
-            return BoundExpr{cp::literal(static_cast<int32_t>(v)), arrow::int32(), name};
-          }
-          return BoundExpr{cp::literal(static_cast<int64_t>(v)), arrow::int64(), name};
-        } catch (...) {
-          return DecimalLiteral(l.value, name);
+        // Beyond BIGINT an integer literal is a decimal, as in Spark.
+        std::optional<int64_t> v = ParseInt64(l.value);
+        if (!v) return DecimalLiteral(l.value, name);
+        if (*v >= INT32_MIN && *v <= INT32_MAX) {
+          return BoundExpr{cp::literal(static_cast<int32_t>(*v)), arrow::int32(), name};
         }
+        return BoundExpr{cp::literal(*v), arrow::int64(), name};
       }
-      case LiteralKind::kBigInt:
-        return BoundExpr{cp::literal(static_cast<int64_t>(std::stoll(l.value))), arrow::int64(), name};
-      case LiteralKind::kSmallInt:
-        return BoundExpr{cp::literal(arrow::Int16Scalar(static_cast<int16_t>(std::stoi(l.value)))), arrow::int16(), name};
-      case LiteralKind::kTinyInt:
-        return BoundExpr{cp::literal(arrow::Int8Scalar(static_cast<int8_t>(std::stoi(l.value)))), arrow::int8(), name};
+      // The parser checked the ranges of suffixed and floating literals.
+      case LiteralKind::kBigInt: {
+        std::optional<int64_t> v = ParseInt64(l.value);
+        if (!v) return Error(e.pos, StrCat("Numeric literal ", l.value, " is out of range for BIGINT"));
+        return BoundExpr{cp::literal(*v), arrow::int64(), name};
+      }
+      case LiteralKind::kSmallInt: {
+        std::optional<int64_t> v = ParseInt64(l.value);
+        if (!v || *v < INT16_MIN || *v > INT16_MAX) {
+          return Error(e.pos, StrCat("Numeric literal ", l.value, " is out of range for SMALLINT"));
+        }
+        return BoundExpr{cp::literal(arrow::Int16Scalar(static_cast<int16_t>(*v))), arrow::int16(), name};
+      }
+      case LiteralKind::kTinyInt: {
+        std::optional<int64_t> v = ParseInt64(l.value);
+        if (!v || *v < INT8_MIN || *v > INT8_MAX) {
+          return Error(e.pos, StrCat("Numeric literal ", l.value, " is out of range for TINYINT"));
+        }
+        return BoundExpr{cp::literal(arrow::Int8Scalar(static_cast<int8_t>(*v))), arrow::int8(), name};
+      }
       case LiteralKind::kDecimal:
         return DecimalLiteral(l.value, name);
-      case LiteralKind::kDouble:
-        return BoundExpr{cp::literal(std::stod(l.value)), arrow::float64(), name};
-      case LiteralKind::kFloat:
-        return BoundExpr{cp::literal(std::stof(l.value)), arrow::float32(), name};
+      case LiteralKind::kDouble: {
+        double d = 0;
+        if (ParseDouble(l.value, &d) != FloatParse::kOk) {
+          return Error(e.pos, StrCat("Numeric literal ", l.value, " is not a valid DOUBLE"));
+        }
+        return BoundExpr{cp::literal(d), arrow::float64(), name};
+      }
+      case LiteralKind::kFloat: {
+        float f = 0;
+        if (ParseFloat(l.value, &f) != FloatParse::kOk) {
+          return Error(e.pos, StrCat("Numeric literal ", l.value, " is not a valid FLOAT"));
+        }
+        return BoundExpr{cp::literal(f), arrow::float32(), name};
+      }
       case LiteralKind::kString:
         return BoundExpr{cp::literal(arrow::StringScalar(l.value)), arrow::utf8(), name};
       case LiteralKind::kBinary: {
         std::string bytes;
-        for (size_t i = 0; i + 1 < l.value.size(); i += 2) {
-          bytes.push_back(static_cast<char>(std::stoi(l.value.substr(i, 2), nullptr, 16)));
+        // An odd count of digits reads as if led by a 0, as Spark's X'ABC' is [0A BC].
+        std::string hex = l.value.size() % 2 ? "0" + l.value : l.value;
+        for (size_t i = 0; i + 1 < hex.size(); i += 2) {
+          std::optional<uint64_t> byte = ParseHex(std::string_view(hex).substr(i, 2));
+          if (!byte) return Error(e.pos, StrCat("Invalid binary literal X'", l.value, "'"));
+          bytes.push_back(static_cast<char>(*byte));
         }
         return BoundExpr{cp::literal(arrow::BinaryScalar(bytes)), arrow::binary(), name};
       }
@@ -334,12 +390,40 @@ class Planner {
     return Error(e.pos, "Unsupported literal");
   }
 
+  // The precision Spark gives a decimal literal: its digits without leading zeros, at least its
+  // scale; a negative scale (1.8e308) counts as digits.
+  static int64_t DecimalPrecision(std::string_view text) {
+    int64_t digits = 0, fraction = 0;
+    bool dot = false, leading = true;
+    size_t i = 0;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+')) ++i;
+    for (; i < text.size() && text[i] != 'e' && text[i] != 'E'; ++i) {
+      if (text[i] == '.') {
+        dot = true;
+        continue;
+      }
+      if (dot) ++fraction;
+      if (leading && text[i] == '0') continue;
+      leading = false;
+      ++digits;
+    }
+    int64_t exponent = 0;
+    if (i < text.size()) exponent = ParseInt64(text.substr(i + 1)).value_or(0);
+    int64_t scale = fraction - exponent;
+    digits = std::max<int64_t>(digits, 1);
+    return scale < 0 ? digits - scale : std::max(digits, scale);
+  }
+
   Result<BoundExpr> DecimalLiteral(const std::string& text, const std::string& name) {
+    int64_t wanted = DecimalPrecision(text);
+    if (wanted > 38) {
+      return ValidationError("[DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION] Decimal precision ", wanted,
+                             " exceeds max precision 38.");
+    }
     int32_t precision = 0, scale = 0;
     arrow::Decimal128 value;
     ARROW_RETURN_NOT_OK(arrow::Decimal128::FromString(text, &value, &precision, &scale));
     precision = std::max(precision, scale);
-    if (precision > 38) return ValidationError("Decimal literal out of range: ", text);
     auto type = arrow::decimal128(std::max(precision, 1), scale);
     return BoundExpr{cp::literal(arrow::Decimal128Scalar(value, type)), type, name};
   }
@@ -571,7 +655,10 @@ class Planner {
       auto li = CastTo(l.expr, l.type, arrow::int64());
       auto ri = CastTo(r.expr, r.type, arrow::int64());
       auto zero = cp::equal(ri, cp::literal(int64_t{0}));
-      auto div = cp::call("divide", {li, cp::call("if_else", {zero, cp::literal(int64_t{1}), ri})});
+      // x div -1 is -x, wrapping at the minimum as Java's long division does.
+      auto minus_one = cp::equal(ri, cp::literal(int64_t{-1}));
+      auto safe_r = cp::call("if_else", {cp::or_(zero, minus_one), cp::literal(int64_t{1}), ri});
+      auto div = cp::call("if_else", {minus_one, cp::call("negate", {li}), cp::call("divide", {li, safe_r})});
       return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(arrow::int64())), div}),
                        arrow::int64(), name};
     }
@@ -580,12 +667,20 @@ class Planner {
       if (!common || IsNullType(*common)) common = arrow::int32();
       auto a = CastTo(l.expr, l.type, common);
       auto b = CastTo(r.expr, r.type, common);
-      if (IsFloating(*common)) {
-        auto q = cp::call("trunc", {cp::call("divide", {a, b})});
-        return BoundExpr{cp::call("subtract", {a, cp::call("multiply", {q, b})}), common, name};
-      }
       auto zero = cp::equal(b, CastTo(cp::literal(0), arrow::int32(), common));
-      auto safe_b = cp::call("if_else", {zero, CastTo(cp::literal(1), arrow::int32(), common), b});
+      auto null_value = cp::literal(arrow::MakeNullScalar(common));
+      if (IsFloating(*common)) {
+        // x % 0 is NULL for every numeric type (Spark without ANSI mode).
+        auto q = cp::call("trunc", {cp::call("divide", {a, b})});
+        auto rem = cp::call("subtract", {a, cp::call("multiply", {q, b})});
+        return BoundExpr{cp::call("if_else", {zero, null_value, rem}), common, name};
+      }
+      // x % -1 is 0 like x % 1, and dividing by 1 cannot overflow at the minimum value.
+      auto one_or_zero = zero;
+      if (!IsDecimal(*common)) {
+        one_or_zero = cp::or_(zero, cp::equal(b, CastTo(cp::literal(-1), arrow::int32(), common)));
+      }
+      auto safe_b = cp::call("if_else", {one_or_zero, CastTo(cp::literal(1), arrow::int32(), common), b});
       if (IsDecimal(*common)) {
         auto ad = CastTo(a, common, arrow::float64());
         auto bd = CastTo(safe_b, common, arrow::float64());
@@ -663,15 +758,118 @@ class Planner {
 
   Result<BoundExpr> PlanNode(const InList& in, const Expr& e) {
     ARROW_ASSIGN_OR_RAISE(auto v, Plan(*in.operand));
-    cp::Expression any = cp::literal(false);
+    std::vector<BoundExpr> lefts;
+    std::vector<BoundExpr> items;
+    lefts.reserve(in.list.size());
+    items.reserve(in.list.size());
     for (const auto& item : in.list) {
       ARROW_ASSIGN_OR_RAISE(auto x, Plan(item));
       BoundExpr left = v;
       ARROW_RETURN_NOT_OK(Unify(&left, &x, *in.operand, item, e.pos));
-      any = cp::call("or_kleene", {any, cp::equal(left.expr, x.expr)});
+      if (IsNullType(*left.type)) {
+        // NULL against NULL: give the kernels a type, as comparisons do.
+        left.expr = CastTo(left.expr, left.type, arrow::int32());
+        x.expr = CastTo(x.expr, x.type, arrow::int32());
+        left.type = x.type = arrow::int32();
+      }
+      lefts.push_back(std::move(left));
+      items.push_back(std::move(x));
     }
-    if (in.negated) any = cp::call("invert", {any});
-    return BoundExpr{any, arrow::boolean(), ToSql(e)};
+    // Constant items probed with one value: a single hash lookup, however long the list.
+    ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Array> values, ConstantSet(lefts, items));
+    cp::Expression result;
+    if (values) {
+      result = SetMembership(lefts[0].expr, values);
+    } else {
+      // Otherwise one comparison per item, OR-ed by one variadic call rather than a chain of
+      // or_kleene, whose depth Arrow's evaluator (and its canonical left-deep form) recurses.
+      std::vector<cp::Expression> tests;
+      tests.reserve(items.size());
+      for (size_t i = 0; i < items.size(); ++i) tests.push_back(cp::equal(lefts[i].expr, items[i].expr));
+      result = AnyOf(tests);
+    }
+    if (in.negated) result = cp::call("invert", {result});
+    return BoundExpr{result, arrow::boolean(), ToSql(e)};
+  }
+
+  // SQL's OR over many booleans: true if any is true, else NULL if any is NULL, else false.
+  static cp::Expression AnyOf(const std::vector<cp::Expression>& tests) {
+    if (tests.size() == 1) return tests[0];
+    std::vector<cp::Expression> bits;
+    bits.reserve(tests.size());
+    for (const auto& t : tests) bits.push_back(cp::call("cast", {t}, cp::CastOptions::Unsafe(arrow::int8())));
+    auto any_true = cp::call("max_element_wise", bits, cp::ElementWiseAggregateOptions(/*skip_nulls=*/true));
+    auto all_known = cp::call("max_element_wise", bits, cp::ElementWiseAggregateOptions(/*skip_nulls=*/false));
+    auto is_true = cp::call("coalesce", {cp::equal(any_true, cp::literal(int8_t{1})), cp::literal(false)});
+    return cp::call("if_else", {is_true, cp::literal(true), cp::call("cast", {all_known}, cp::CastOptions::Unsafe(arrow::boolean()))});
+  }
+
+  // Spark's three-valued IN over a set of values: NULL when the probe is NULL, true on a
+  // match, else NULL when the set holds a NULL, else false.
+  static cp::Expression SetMembership(const cp::Expression& lhs, const std::shared_ptr<arrow::Array>& values) {
+    if (values->length() == 0) return cp::literal(false);
+    auto set = cp::call("is_in", {lhs}, cp::SetLookupOptions(values, cp::SetLookupOptions::SKIP));
+    cp::Expression null_bool = cp::literal(arrow::MakeNullScalar(arrow::boolean()));
+    if (values->null_count() > 0) return cp::call("if_else", {set, cp::literal(true), null_bool});
+    return cp::call("if_else", {cp::call("is_null", {lhs}), null_bool, set});
+  }
+
+  // A literal under zero or more casts, as Unify leaves constants.
+  struct CastLiteral {
+    std::shared_ptr<arrow::Scalar> value;
+    std::vector<const cp::CastOptions*> casts;  // innermost first
+  };
+
+  static std::optional<CastLiteral> AsCastLiteral(const cp::Expression& expr) {
+    if (const arrow::Datum* d = expr.literal()) {
+      if (!d->is_scalar()) return std::nullopt;
+      return CastLiteral{d->scalar(), {}};
+    }
+    const cp::Expression::Call* call = expr.call();
+    if (!call || call->function_name != "cast" || call->arguments.size() != 1) return std::nullopt;
+    const auto* options = dynamic_cast<const cp::CastOptions*>(call->options.get());
+    if (!options) return std::nullopt;
+    std::optional<CastLiteral> inner = AsCastLiteral(call->arguments[0]);
+    if (!inner) return std::nullopt;
+    inner->casts.push_back(options);
+    return inner;
+  }
+
+  // The items' values as one array when every item is a constant and every comparison
+  // probes the same expression at the same type; null otherwise.
+  static Result<std::shared_ptr<arrow::Array>> ConstantSet(const std::vector<BoundExpr>& lefts,
+                                                           const std::vector<BoundExpr>& items) {
+    const auto& type = lefts[0].type;
+    // Items sharing a literal type and cast chain are converted together.
+    std::map<std::string, std::pair<std::vector<std::shared_ptr<arrow::Scalar>>, std::vector<const cp::CastOptions*>>> groups;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (!lefts[i].type->Equals(*type) || !(lefts[i].expr == lefts[0].expr)) return nullptr;
+      std::optional<CastLiteral> lit = AsCastLiteral(items[i].expr);
+      if (!lit) return nullptr;
+      std::string key = lit->value->type->ToString();
+      for (const cp::CastOptions* c : lit->casts) key += " -> " + c->to_type.ToString() + (c->allow_int_overflow ? "!" : "");
+      auto& group = groups[key];
+      group.first.push_back(std::move(lit->value));
+      group.second = std::move(lit->casts);
+    }
+    arrow::ArrayVector parts;
+    for (auto& [key, group] : groups) {
+      std::shared_ptr<arrow::Array> array;
+      if (IsNullType(*group.first[0]->type)) {
+        array = std::make_shared<arrow::NullArray>(static_cast<int64_t>(group.first.size()));
+      } else {
+        std::unique_ptr<arrow::ArrayBuilder> builder;
+        ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), group.first[0]->type, &builder));
+        ARROW_RETURN_NOT_OK(builder->AppendScalars(group.first));
+        ARROW_ASSIGN_OR_RAISE(array, builder->Finish());
+      }
+      arrow::Datum datum(array);
+      for (const cp::CastOptions* c : group.second) {
+        ARROW_ASSIGN_OR_RAISE(datum, cp::Cast(datum, *c));
+      }
+      parts.push_back(datum.make_array());
+    }
+    return arrow::Concatenate(parts);
   }
 
   Result<BoundExpr> PlanNode(const InSubquery& in, const Expr& e) {
@@ -685,14 +883,8 @@ class Planner {
     auto common = CommonType(v.type, values->type());
     if (!common) return Error(e.pos, "IN subquery type mismatch");
     ARROW_ASSIGN_OR_RAISE(auto cast_values, cp::Cast(values, common));
-    bool has_null = cast_values.make_array()->null_count() > 0;
     auto lhs = CastTo(v.expr, v.type, common);
-    auto set = cp::call("is_in", {lhs}, cp::SetLookupOptions(cast_values, cp::SetLookupOptions::SKIP));
-    // SQL semantics: no match and a NULL in the set (or a NULL probe) gives NULL.
-    cp::Expression null_bool = cp::literal(arrow::MakeNullScalar(arrow::boolean()));
-    cp::Expression result = cp::call("if_else", {cp::call("is_null", {lhs}), null_bool, set});
-    if (has_null) result = cp::call("if_else", {set, cp::literal(true), null_bool});
-    if (cast_values.length() == 0) result = cp::literal(false);
+    cp::Expression result = SetMembership(lhs, cast_values.make_array());
     if (in.negated) result = cp::call("invert", {result});
     return BoundExpr{result, arrow::boolean(), ToSql(e)};
   }
@@ -807,14 +999,108 @@ class Planner {
       text = cp::call("replace_substring_regex", {text}, cp::ReplaceSubstringOptions("(\\.[0-9]*[1-9])0+$", "\\1"));
       return BoundExpr{text, to, name};
     }
-    if (IsDecimal(*v.type) && IsDecimal(*to)) {
-      // Rounding cast, as Spark does (Arrow's plain cast truncates or fails).
-      const auto& dt = static_cast<const arrow::Decimal128Type&>(*to);
-      auto rounded = cp::call("round", {v.expr}, cp::RoundOptions(dt.scale(), cp::RoundMode::HALF_UP));
-      return BoundExpr{cp::call("cast", {rounded}, cp::CastOptions::Unsafe(to)), to, name};
+    if (IsInteger(*v.type) && IsInteger(*to)) {
+      // Spark without ANSI mode keeps the low bits, as Java's narrowing does.
+      return BoundExpr{cp::call("cast", {v.expr}, cp::CastOptions::Unsafe(to)), to, name};
+    }
+    if (IsFloating(*v.type) && IsInteger(*to)) return BoundExpr{FloatingToInteger(v, to), to, name};
+    if (IsString(*v.type) && IsInteger(*to)) return BoundExpr{StringToIntegerOrNull(v, to), to, name};
+    if (IsInteger(*v.type) && IsDecimal(*to)) {
+      v.expr = CastTo(v.expr, v.type, arrow::int64());
+      v.expr = cp::call("cast", {v.expr}, cp::CastOptions::Unsafe(arrow::decimal128(19, 0)));
+      v.type = arrow::decimal128(19, 0);
+    }
+    if ((IsDecimal(*v.type) || IsFloating(*v.type)) && IsDecimal(*to)) {
+      return BoundExpr{ToDecimalOrNull(v, to), to, name};
     }
     return BoundExpr{cp::call("cast", {v.expr}, c.is_try ? cp::CastOptions::Unsafe(to) : cp::CastOptions::Safe(to)),
                      to, name};
+  }
+
+  // Java's floating-to-integral conversion: NaN is 0, values beyond the range saturate (to
+  // INT for the narrower types, whose bits are then kept as for integers).
+  static cp::Expression FloatingToInteger(const BoundExpr& v, const std::shared_ptr<ArrowType>& to) {
+    auto x = CastTo(v.expr, v.type, arrow::float64());
+    x = cp::call("if_else", {cp::call("is_nan", {x}), cp::literal(0.0), x});
+    if (to->id() == arrow::Type::INT64) {
+      constexpr double kTwo63 = 9223372036854775808.0;
+      // The largest double below 2^63 converts exactly; 2^63 and above saturate.
+      auto below = cp::call("min_element_wise", {x, cp::literal(9223372036854774784.0)});
+      below = cp::call("max_element_wise", {below, cp::literal(-kTwo63)});
+      auto cast = cp::call("cast", {below}, cp::CastOptions::Unsafe(arrow::int64()));
+      return cp::call("if_else", {cp::call("greater_equal", {x, cp::literal(kTwo63)}),
+                                  cp::literal(std::numeric_limits<int64_t>::max()), cast});
+    }
+    auto clamped = cp::call("min_element_wise", {x, cp::literal(2147483647.0)});
+    clamped = cp::call("max_element_wise", {clamped, cp::literal(-2147483648.0)});
+    auto as_int = cp::call("cast", {clamped}, cp::CastOptions::Unsafe(arrow::int32()));
+    return CastTo(as_int, arrow::int32(), to);
+  }
+
+  // Spark's string-to-integral cast without ANSI mode: surrounding blanks and a fraction are
+  // dropped; text that is not a number, or one out of the type's range, is NULL.
+  static cp::Expression StringToIntegerOrNull(const BoundExpr& v, const std::shared_ptr<ArrowType>& to) {
+    auto text = cp::call("utf8_trim_whitespace", {v.expr});
+    auto valid = cp::call("match_substring_regex", {text},
+                          cp::MatchSubstringOptions("^[+-]?([0-9]{1,38}(\\.[0-9]*)?|\\.[0-9]+)$"));
+    auto whole = cp::call("replace_substring_regex", {text}, cp::ReplaceSubstringOptions("(^\\+)|(\\.[0-9]*$)", ""));
+    // ".5" keeps no digits: it is 0.
+    whole = cp::call("replace_substring_regex", {whole}, cp::ReplaceSubstringOptions("^-?$", "0"));
+    auto safe = cp::call("if_else", {valid, whole, cp::literal(arrow::StringScalar("0"))});
+    auto wide = arrow::decimal128(38, 0);
+    auto number = cp::call("cast", {safe}, cp::CastOptions::Safe(wide));
+    int64_t lo = to->id() == arrow::Type::INT8    ? INT8_MIN
+                 : to->id() == arrow::Type::INT16 ? INT16_MIN
+                 : to->id() == arrow::Type::INT32 ? INT32_MIN
+                                                  : INT64_MIN;
+    int64_t hi = to->id() == arrow::Type::INT8    ? INT8_MAX
+                 : to->id() == arrow::Type::INT16 ? INT16_MAX
+                 : to->id() == arrow::Type::INT32 ? INT32_MAX
+                                                  : INT64_MAX;
+    auto fits = cp::call("and_kleene", {cp::call("greater_equal", {number, cp::literal(arrow::Decimal128Scalar(arrow::Decimal128(lo), wide))}),
+                                        cp::call("less_equal", {number, cp::literal(arrow::Decimal128Scalar(arrow::Decimal128(hi), wide))})});
+    fits = cp::call("and_kleene", {valid, fits});
+    auto in_range = cp::call("if_else", {fits, number, cp::literal(arrow::Decimal128Scalar(arrow::Decimal128(0), wide))});
+    auto value = cp::call("cast", {in_range}, cp::CastOptions::Unsafe(to));
+    return cp::call("if_else", {fits, value, cp::literal(arrow::MakeNullScalar(to))});
+  }
+
+  // A decimal or floating value at a decimal type, rounded half up; NULL when it does not fit,
+  // as Spark gives without ANSI mode (Arrow's own cast would fail or keep too many digits).
+  static cp::Expression ToDecimalOrNull(const BoundExpr& v, const std::shared_ptr<ArrowType>& to_type) {
+    const auto& to = static_cast<const arrow::Decimal128Type&>(*to_type);
+    cp::Expression x = v.expr;
+    cp::Expression too_big;
+    if (IsFloating(*v.type)) {
+      x = CastTo(x, v.type, arrow::float64());
+      x = cp::call("round", {x}, cp::RoundOptions(to.scale(), cp::RoundMode::HALF_UP));
+      double bound = std::pow(10.0, to.precision() - to.scale());
+      // NaN and infinities do not fit either.
+      too_big = cp::call("or_kleene", {cp::call("is_nan", {x}),
+                                       cp::call("greater_equal", {cp::call("abs", {x}), cp::literal(bound)})});
+      auto safe = cp::call("if_else", {too_big, cp::literal(0.0), x});
+      auto cast = cp::call("cast", {safe}, cp::CastOptions::Unsafe(to_type));
+      return cp::call("if_else", {too_big, cp::literal(arrow::MakeNullScalar(to_type)), cast});
+    }
+    auto from_type = v.type;
+    if (static_cast<const arrow::Decimal128Type&>(*v.type).precision() < 38) {
+      // One more digit, so that rounding up (999.995 -> 1000.00) cannot overflow the type.
+      const auto& d = static_cast<const arrow::Decimal128Type&>(*v.type);
+      from_type = arrow::decimal128(d.precision() + 1, d.scale());
+      x = cp::call("cast", {x}, cp::CastOptions::Unsafe(from_type));
+    }
+    const auto& from = static_cast<const arrow::Decimal128Type&>(*from_type);
+    x = cp::call("round", {x}, cp::RoundOptions(to.scale(), cp::RoundMode::HALF_UP));
+    int32_t whole_to = to.precision() - to.scale();
+    if (from.precision() - from.scale() <= whole_to) {
+      return cp::call("cast", {x}, cp::CastOptions::Unsafe(to_type));
+    }
+    // |x| >= 10^whole_to does not fit; the bound at x's own scale.
+    arrow::Decimal128 bound = arrow::Decimal128::GetScaleMultiplier(whole_to + from.scale());
+    auto limit = cp::literal(arrow::Decimal128Scalar(bound, from_type));
+    too_big = cp::call("greater_equal", {cp::call("abs", {x}), limit});
+    auto cast = cp::call("cast", {x}, cp::CastOptions::Unsafe(to_type));
+    return cp::call("if_else", {too_big, cp::literal(arrow::MakeNullScalar(to_type)), cast});
   }
 
   // A timestamp as wall-clock time in the session zone (naive), for date parts and
@@ -925,7 +1211,11 @@ class Planner {
       if (args.size() == 2) {
         const Literal* lit = f.args[1].As<Literal>();
         if (!lit || lit->kind != LiteralKind::kInteger) return Error(f.args[1].pos, "round's scale must be an integer literal");
-        digits = std::stoll(lit->value);
+        std::optional<int64_t> parsed = ParseInt64(lit->value);
+        if (!parsed || *parsed < INT32_MIN || *parsed > INT32_MAX) {
+          return Error(f.args[1].pos, StrCat("round's scale ", lit->value, " is out of range for INT"));
+        }
+        digits = *parsed;
       }
       auto mode = fn == "round" ? cp::RoundMode::HALF_UP : cp::RoundMode::HALF_TO_EVEN;
       auto type = args[0].type;
@@ -966,7 +1256,11 @@ class Planner {
       auto literal_int = [&](size_t i) -> Result<int64_t> {
         const Literal* lit = f.args[i].As<Literal>();
         if (!lit || lit->kind != LiteralKind::kInteger) return Error(f.args[i].pos, "substring positions must be integer literals");
-        return std::stoll(lit->value);
+        std::optional<int64_t> parsed = ParseInt64(lit->value);
+        if (!parsed || *parsed < INT32_MIN || *parsed > INT32_MAX) {
+          return Error(f.args[i].pos, StrCat("substring position ", lit->value, " is out of range for INT"));
+        }
+        return *parsed;
       };
       ARROW_ASSIGN_OR_RAISE(int64_t pos, literal_int(1));
       int64_t len = std::numeric_limits<int32_t>::max();
@@ -1095,6 +1389,15 @@ class Planner {
     }
     if (fn == "date_add" || fn == "date_sub") {
       ARROW_RETURN_NOT_OK(arity(2, 2));
+      // The count is INT at most; the sum wraps as Spark's int addition does.
+      auto id = args[1].type->id();
+      if (id != arrow::Type::INT32 && id != arrow::Type::INT16 && id != arrow::Type::INT8 && id != arrow::Type::NA &&
+          !IsString(*args[1].type)) {
+        return Error(e.pos, StrCat("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve \"", name,
+                                   "\" due to data type mismatch: Parameter 2 requires the (\"INT\" or \"SMALLINT\" or "
+                                   "\"TINYINT\") type, however \"", args[1].name, "\" has the type \"",
+                                   SqlTypeName(*args[1].type), "\"."));
+      }
       auto as_int = cp::call("cast", {CastTo(args[0].expr, args[0].type, arrow::date32())}, cp::CastOptions::Unsafe(arrow::int32()));
       auto n = CastTo(args[1].expr, args[1].type, arrow::int32());
       auto sum = cp::call(fn == "date_add" ? "add" : "subtract", {as_int, n});
@@ -1150,7 +1453,9 @@ class Planner {
       const auto& lt = static_cast<const arrow::ListType&>(*base.type);
       const Literal* idx = s.index->As<Literal>();
       if (!idx || idx->kind != LiteralKind::kInteger) return Error(s.index->pos, "array indexes must be integer literals");
-      return BoundExpr{cp::call("list_element", {base.expr, cp::literal(static_cast<int32_t>(std::stoi(idx->value)))}),
+      std::optional<int32_t> position = ParseInt32(idx->value);
+      if (!position) return Error(s.index->pos, StrCat("array index ", idx->value, " is out of range for INT"));
+      return BoundExpr{cp::call("list_element", {base.expr, cp::literal(*position)}),
                        lt.value_type(), GeneratedName(e)};
     }
     (void)index;

@@ -9,6 +9,7 @@
 #include "floe/sql/keywords.h"
 #include "floe/sql/lexer.h"
 #include "floe/sql/parse_error.h"
+#include "floe/util/number_parse.h"
 
 namespace floe::sql {
 
@@ -702,6 +703,45 @@ class Parser {
     return MakeExpr(std::move(u), pos);
   }
 
+  // Spark rejects a suffixed or floating literal outside its type while parsing.
+  Status CheckLiteralRange(const Literal& lit, SourcePos pos) {
+    auto out_of_range = [&](std::string_view type, std::string_view min, std::string_view max) {
+      return ErrorAt(sql_, pos,
+                     StrCat("[INVALID_NUMERIC_LITERAL_RANGE] Numeric literal ", lit.value,
+                            " is outside the valid range for ", type, " with minimum value of ", min,
+                            " and maximum value of ", max, ". Please adjust the value accordingly."));
+    };
+    auto check_integer = [&](int64_t lo, int64_t hi, std::string_view type) -> Status {
+      std::optional<int64_t> v = floe::ParseInt64(lit.value);
+      if (!v || *v < lo || *v > hi) return out_of_range(type, std::to_string(lo), std::to_string(hi));
+      return Status::OK();
+    };
+    switch (lit.kind) {
+      case LiteralKind::kBigInt:
+        return check_integer(INT64_MIN, INT64_MAX, "bigint");
+      case LiteralKind::kSmallInt:
+        return check_integer(INT16_MIN, INT16_MAX, "smallint");
+      case LiteralKind::kTinyInt:
+        return check_integer(INT8_MIN, INT8_MAX, "tinyint");
+      case LiteralKind::kDouble: {
+        double d = 0;
+        if (ParseDouble(lit.value, &d) != FloatParse::kOk) {
+          return out_of_range("double", "-1.7976931348623157E+308", "1.7976931348623157E+308");
+        }
+        return Status::OK();
+      }
+      case LiteralKind::kFloat: {
+        float f = 0;
+        if (ParseFloat(lit.value, &f) != FloatParse::kOk) {
+          return out_of_range("float", "-3.4028234663852886E+38", "3.4028234663852886E+38");
+        }
+        return Status::OK();
+      }
+      default:
+        return Status::OK();
+    }
+  }
+
   Result<Expr> ParseNumber(bool negative, SourcePos pos) {
     const Token& t = Cur();
     Literal lit;
@@ -715,31 +755,7 @@ class Parser {
       case NumberKind::kDouble: lit.kind = LiteralKind::kDouble; break;
       case NumberKind::kFloat: lit.kind = LiteralKind::kFloat; break;
     }
-    int64_t lo = 0;
-    int64_t hi = 0;
-    const char* type_name = nullptr;
-    if (lit.kind == LiteralKind::kBigInt) {
-      lo = std::numeric_limits<int64_t>::min();
-      hi = std::numeric_limits<int64_t>::max();
-      type_name = "BIGINT";
-    } else if (lit.kind == LiteralKind::kSmallInt) {
-      lo = -32768;
-      hi = 32767;
-      type_name = "SMALLINT";
-    } else if (lit.kind == LiteralKind::kTinyInt) {
-      lo = -128;
-      hi = 127;
-      type_name = "TINYINT";
-    }
-    if (type_name) {
-      int64_t v = 0;
-      auto [ptr, ec] =
-          std::from_chars(lit.value.data(), lit.value.data() + lit.value.size(), v);
-      if (ec != std::errc() || ptr != lit.value.data() + lit.value.size() || v < lo || v > hi) {
-        return ErrorAt(sql_, pos,
-                       StrCat("Numeric literal ", lit.value, " is out of range for ", type_name));
-      }
-    }
+    ARROW_RETURN_NOT_OK(CheckLiteralRange(lit, pos));
     Bump();
     return MakeExpr(std::move(lit), pos);
   }

@@ -1,6 +1,7 @@
 #include "floe/sql/query_planner.h"
 
 #include <set>
+#include <tuple>
 
 #include <arrow/acero/options.h>
 #include <arrow/array/builder_primitive.h>
@@ -10,6 +11,7 @@
 #include <arrow/table.h>
 
 #include "floe/sql/parse_error.h"
+#include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {
@@ -233,11 +235,30 @@ Result<Rel> QueryPlanner::PlanBody(const Query& query, const std::vector<OrderIt
 Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
   int64_t offset = 0;
   int64_t limit = -1;  // none
-  for (auto [expr, out] : {std::pair{&query.offset, &offset}, std::pair{&query.limit, &limit}}) {
+  for (auto [expr, out, what] : {std::tuple{&query.offset, &offset, "offset"}, std::tuple{&query.limit, &limit, "limit"}}) {
     if (!*expr) continue;
     ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(**expr));
+    // Spark's checks: an INT that is not NULL and not negative.
+    auto invalid = [&](const char* kind, const std::string& why) {
+      return ErrorAt(env_.sql, (*expr)->pos,
+                     StrCat("[INVALID_LIMIT_LIKE_EXPRESSION.", kind, "] The limit like expression \"", ToSql(**expr),
+                            "\" is invalid. ", why));
+    };
+    auto id = v->type->id();
+    if (id != arrow::Type::INT32 && id != arrow::Type::INT16 && id != arrow::Type::INT8) {
+      std::string type = id == arrow::Type::INT64 ? "BIGINT" : id == arrow::Type::NA ? "VOID" : v->type->ToString();
+      if (id == arrow::Type::DECIMAL128) {
+        const auto& d = static_cast<const arrow::Decimal128Type&>(*v->type);
+        type = StrCat("DECIMAL(", d.precision(), ",", d.scale(), ")");
+      }
+      return invalid("DATA_TYPE", StrCat("The ", what, " expression must be integer type, but got \"", type, "\"."));
+    }
+    if (!v->is_valid) return invalid("IS_NULL", StrCat("The evaluated ", what, " expression must not be null."));
     ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
     *out = static_cast<const arrow::Int64Scalar&>(*i64).value;
+    if (*out < 0) {
+      return invalid("IS_NEGATIVE", StrCat("The ", what, " expression must be equal to or greater than 0, but got ", *out, "."));
+    }
   }
   if (!query.order_by.empty()) {
     std::vector<cp::Expression> exprs;
@@ -252,15 +273,18 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
     for (const auto& item : query.order_by) {
       int index = -1;
       const Literal* lit = item.expr.As<Literal>();
-      if (lit && lit->kind == LiteralKind::kInteger) {
+      // Only an INT literal is a position; a wider one is a constant, as in Spark.
+      std::optional<int32_t> position =
+          lit && lit->kind == LiteralKind::kInteger ? ParseInt32(lit->value) : std::nullopt;
+      if (position) {
         auto visible = VisibleIndices(rel);
-        int64_t ordinal = std::stoll(lit->value);
-        if (ordinal < 1 || ordinal > static_cast<int64_t>(visible.size())) {
+        int64_t parsed = *position;
+        if (parsed < 1 || parsed > static_cast<int64_t>(visible.size())) {
           return ErrorAt(env_.sql, item.expr.pos,
-                         StrCat("[ORDER_BY_POS_OUT_OF_RANGE] ORDER BY position ", ordinal,
+                         StrCat("[ORDER_BY_POS_OUT_OF_RANGE] ORDER BY position ", lit->value,
                                 " is not in select list (valid range is [1, ", visible.size(), "])."));
         }
-        index = visible[ordinal - 1];
+        index = visible[parsed - 1];
       } else {
         std::string text = ToSql(item.expr);
         for (size_t i = 0; i < rel.columns.size(); ++i) {
@@ -723,10 +747,14 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
     std::vector<const Expr*> key_exprs;
     for (const auto& g : select.group_by) {
       const Expr* e = &g;
-      if (auto* lit = g.As<Literal>(); lit && lit->kind == LiteralKind::kInteger) {
-        int64_t ordinal = std::stoll(lit->value);
+      auto* lit = g.As<Literal>();
+      // Only an INT literal is a position; a wider one is a constant, as in Spark.
+      std::optional<int32_t> position =
+          lit && lit->kind == LiteralKind::kInteger ? ParseInt32(lit->value) : std::nullopt;
+      if (position) {
+        int64_t ordinal = *position;
         if (ordinal < 1 || ordinal > static_cast<int64_t>(select.items.size())) {
-          return ErrorAt(env_.sql, g.pos, StrCat("[GROUP_BY_POS_OUT_OF_RANGE] GROUP BY position ", ordinal,
+          return ErrorAt(env_.sql, g.pos, StrCat("[GROUP_BY_POS_OUT_OF_RANGE] GROUP BY position ", lit->value,
                                                  " is not in select list (valid range is [1, ", select.items.size(), "])."));
         }
         e = &select.items[ordinal - 1].expr;

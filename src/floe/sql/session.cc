@@ -1,6 +1,11 @@
 #include "floe/sql/session.h"
 
+#include <pthread.h>
+
+#include <exception>
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <set>
 
 #include <arrow/api.h>
@@ -25,7 +30,9 @@ Result<std::unique_ptr<Session>> Session::Make(const SessionOptions& options) {
   if (!warehouse.empty() && warehouse.find("://") == std::string::npos && warehouse.rfind("file:", 0) != 0) {
     std::error_code ec;
     std::filesystem::create_directories(warehouse, ec);
-    warehouse = std::filesystem::absolute(warehouse).lexically_normal().string();
+    std::filesystem::path absolute = std::filesystem::absolute(warehouse, ec);
+    if (ec) return Status::IOError("Cannot resolve warehouse ", warehouse, ": ", ec.message());
+    warehouse = absolute.lexically_normal().string();
   }
   std::string uri = options.catalog_uri;
   if (uri.find(':') == std::string::npos) {
@@ -45,11 +52,51 @@ Result<std::unique_ptr<Session>> Session::Make(std::shared_ptr<Catalog> catalog,
   return std::unique_ptr<Session>(new Session(std::move(impl)));
 }
 
+namespace {
+
+// Planning, and Arrow's binding and evaluation of expressions, recurse over trees as deep as
+// the parser lets through (kMaxParseDepth levels, long operator chains 8 links a level); a
+// sanitizer build's frames are several times larger than an optimized build's. So each
+// statement runs on a thread whose stack holds the deepest tree in any build (the memory is
+// reserved, and used only as deep as a statement goes).
+constexpr size_t kStatementStackBytes = size_t{64} << 20;
+
+Result<StatementResult> RunOnLargeStack(const std::function<Result<StatementResult>()>& run) {
+  struct Job {
+    const std::function<Result<StatementResult>()>* run;
+    std::optional<Result<StatementResult>> result;
+  } job{&run, std::nullopt};
+  auto body = [](void* arg) -> void* {
+    auto* j = static_cast<Job*>(arg);
+    // Nothing may escape a thread: an exception fails the statement like any error.
+    try {
+      j->result = (*j->run)();
+    } catch (const std::exception& e) {
+      j->result = Status::UnknownError("Internal error: ", e.what());
+    } catch (...) {
+      j->result = Status::UnknownError("Internal error: unknown exception");
+    }
+    return nullptr;
+  };
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool started = pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, kStatementStackBytes) == 0 &&
+                 pthread_create(&thread, &attr, body, &job) == 0;
+  pthread_attr_destroy(&attr);
+  if (!started) return run();  // no thread to be had: the caller's stack
+  pthread_join(thread, nullptr);
+  return std::move(*job.result);
+}
+
+}  // namespace
+
 Result<StatementResult> Session::Execute(const std::string& sql) {
-  ARROW_ASSIGN_OR_RAISE(Statement statement, ParseStatement(sql));
-  ARROW_ASSIGN_OR_RAISE(StatementResult result, impl_->Execute(statement, sql));
-  result.statement = sql;
-  return result;
+  return RunOnLargeStack([&]() -> Result<StatementResult> {
+    ARROW_ASSIGN_OR_RAISE(Statement statement, ParseStatement(sql));
+    ARROW_ASSIGN_OR_RAISE(StatementResult result, impl_->Execute(statement, sql));
+    result.statement = sql;
+    return result;
+  });
 }
 
 Result<std::vector<StatementResult>> Session::ExecuteScript(const std::string& script,

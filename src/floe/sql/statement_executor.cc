@@ -20,6 +20,7 @@
 #include "floe/table/snapshot_producer.h"
 #include "floe/table/time_travel.h"
 #include "floe/util/clock.h"
+#include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
 #include "floe/util/time_zone.h"
 
@@ -163,6 +164,49 @@ Result<spec::TypePtr> IcebergType(const DataType& t, int32_t* next_id) {
     }
   }
   return Status::NotImplemented("type");
+}
+
+// The 'format-version' a statement asks for, against the table's current one (none when
+// creating). floe writes format version 2 only: the same version is accepted, anything else
+// fails before a commit, with Iceberg's phrase where Iceberg would fail too.
+Status CheckFormatVersion(const std::string& value, std::optional<int> current, const std::string& table) {
+  std::optional<int32_t> wanted = ParseInt32(value);
+  if (!wanted) {
+    return ValidationError("Invalid format-version '", value, "' for table ", table,
+                           ": For input string: \"", value, "\"");
+  }
+  if (current && *wanted < *current) {
+    return ValidationError("Cannot downgrade v", *current, " table to v", *wanted, ": ", table);
+  }
+  if (*wanted != 2) {
+    return ValidationError("Cannot ", current ? "upgrade" : "create", " table ", table, " at format-version ", *wanted,
+                           ": floe writes format-version 2 tables only");
+  }
+  return Status::OK();
+}
+
+// The Spark class name of a value's type, as Iceberg's procedure errors print it.
+std::string SparkTypeClassName(const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::NA: return "NullType";
+    case arrow::Type::BOOL: return "BooleanType";
+    case arrow::Type::INT8: return "ByteType";
+    case arrow::Type::INT16: return "ShortType";
+    case arrow::Type::INT32: return "IntegerType";
+    case arrow::Type::INT64: return "LongType";
+    case arrow::Type::FLOAT: return "FloatType";
+    case arrow::Type::DOUBLE: return "DoubleType";
+    case arrow::Type::STRING: return "StringType";
+    case arrow::Type::BINARY: return "BinaryType";
+    case arrow::Type::DATE32: return "DateType";
+    case arrow::Type::TIMESTAMP:
+      return static_cast<const arrow::TimestampType&>(type).timezone().empty() ? "TimestampNTZType" : "TimestampType";
+    case arrow::Type::DECIMAL128: {
+      const auto& d = static_cast<const arrow::Decimal128Type&>(type);
+      return StrCat("DecimalType(", d.precision(), ",", d.scale(), ")");
+    }
+    default: return type.ToString();
+  }
 }
 
 // A table's properties as Spark shows them: Iceberg's reserved ones added.
@@ -319,8 +363,14 @@ Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const ScanHints&
   std::shared_ptr<table::Table> table = *loaded;
   auto md = table->metadata();
   std::string suffix = resolved.suffix;
+  // Iceberg's selectors: snapshot_id_<digits> and at_timestamp_<digits>; any other suffix
+  // names a metadata table.
+  auto digits_after = [&](std::string_view prefix) {
+    return suffix.size() > prefix.size() && suffix.rfind(prefix, 0) == 0 &&
+           suffix.find_first_not_of("0123456789", prefix.size()) == std::string::npos;
+  };
   const bool identifier_travel = suffix.rfind("branch_", 0) == 0 || suffix.rfind("tag_", 0) == 0 ||
-                                 suffix.rfind("snapshot_id_", 0) == 0 || suffix.rfind("at_timestamp_", 0) == 0;
+                                 digits_after("snapshot_id_") || digits_after("at_timestamp_");
   if (identifier_travel && ref.time_travel) {
     return ErrorAt(sql, ref.time_travel->pos, "Cannot do time-travel based on both table identifier and AS OF");
   }
@@ -340,6 +390,10 @@ Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const ScanHints&
         auto r = table::ResolveVersion(md, static_cast<const arrow::Int64Scalar&>(*i64).value);
         if (!r.ok()) return ErrorAt(sql, ref.time_travel->value.pos, r.status().message());
         travel = *r;
+      } else if (value->type->id() == arrow::Type::DECIMAL128) {
+        // A number wider than a long names no snapshot, as Iceberg reads the version's text.
+        return ErrorAt(sql, ref.time_travel->value.pos,
+                       StrCat("Cannot find matching snapshot ID or reference name for version ", value->ToString()));
       } else {
         return ErrorAt(sql, ref.time_travel->value.pos,
                        "[INVALID_TIME_TRAVEL_SPEC] VERSION AS OF takes an integer snapshot id or a string");
@@ -381,10 +435,16 @@ Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const ScanHints&
       spec = table::TimeTravelSpec::Branch(suffix.substr(7));
     } else if (suffix.rfind("tag_", 0) == 0) {
       spec = table::TimeTravelSpec::Tag(suffix.substr(4));
-    } else if (suffix.rfind("snapshot_id_", 0) == 0) {
-      spec = table::TimeTravelSpec::Snapshot(std::stoll(suffix.substr(12)));
     } else {
-      spec = table::TimeTravelSpec::AsOf(std::stoll(suffix.substr(13)));
+      bool by_id = suffix.rfind("snapshot_id_", 0) == 0;
+      std::string digits = suffix.substr(by_id ? 12 : 13);
+      std::optional<int64_t> value = ParseInt64(digits);
+      if (!value) {
+        return ErrorAt(sql, ref.name.pos,
+                       StrCat("Invalid ", by_id ? "snapshot id" : "timestamp", " in ", table->name(), ".", suffix,
+                              ": For input string: \"", digits, "\""));
+      }
+      spec = by_id ? table::TimeTravelSpec::Snapshot(*value) : table::TimeTravelSpec::AsOf(*value);
     }
     auto r = table::ResolveTimeTravel(md, spec);
     if (!r.ok()) return ErrorAt(sql, ref.name.pos, r.status().message());
@@ -761,7 +821,8 @@ Result<StatementResult> Session::Impl::CreateTable(const sql::CreateTable& creat
   if (create.location) options.location = *create.location;
   auto fv = options.properties.find("format-version");
   if (fv != options.properties.end()) {
-    if (fv->second != "2") return ErrorAt(sql, create.name.pos, "floe writes format-version 2 tables");
+    Status st = CheckFormatVersion(fv->second, std::nullopt, ToSql(create.name));
+    if (!st.ok()) return ErrorAt(sql, create.name.pos, st.message());
     options.properties.erase(fv);
   }
   std::shared_ptr<table::Table> table;
@@ -989,8 +1050,16 @@ Result<StatementResult> Session::Impl::AlterTable(const sql::AlterTable& alter, 
                                             name[0].name, "` cannot be resolved."));
   };
   if (auto* s = alter.As<SetProperties>()) {
+    // format-version is the table's own, not a stored property; floe keeps tables at v2.
+    for (const auto& p : s->properties) {
+      if (p.key != "format-version") continue;
+      Status st = CheckFormatVersion(p.value, table->metadata()->format_version, table->name());
+      if (!st.ok()) return ErrorAt(sql, alter.name.pos, st.message());
+    }
     ARROW_RETURN_NOT_OK(commit([&](spec::TableMetadata* md) {
-      for (const auto& p : s->properties) md->properties[p.key] = p.value;
+      for (const auto& p : s->properties) {
+        if (p.key != "format-version") md->properties[p.key] = p.value;
+      }
       return Status::OK();
     }));
     return Message("");
@@ -1237,57 +1306,102 @@ Result<StatementResult> Session::Impl::Call(const sql::Call& call, const std::st
       (parts.size() == 3 && Lower(parts[0].name) != Lower(catalog_->name())) || parts.size() > 3) {
     return ErrorAt(sql, call.procedure.pos, StrCat("Procedure ", ToSql(call.procedure), " not found"));
   }
-  static const std::map<std::string, std::vector<std::string>> kParams = {
-      {"rollback_to_snapshot", {"table", "snapshot_id"}},
-      {"rollback_to_timestamp", {"table", "timestamp"}},
-      {"set_current_snapshot", {"table", "snapshot_id", "ref"}},
-      {"cherrypick_snapshot", {"table", "snapshot_id"}},
-      {"fast_forward", {"table", "branch", "to"}},
-      {"ancestors_of", {"table", "snapshot_id"}},
+  // Each procedure's parameters in order, and how many of the first are required.
+  struct Params {
+    std::vector<std::string> names;
+    size_t required;
+  };
+  static const std::map<std::string, Params> kParams = {
+      {"rollback_to_snapshot", {{"table", "snapshot_id"}, 2}},
+      {"rollback_to_timestamp", {{"table", "timestamp"}, 2}},
+      {"set_current_snapshot", {{"table", "snapshot_id", "ref"}, 1}},
+      {"cherrypick_snapshot", {{"table", "snapshot_id"}, 2}},
+      {"fast_forward", {{"table", "branch", "to"}, 3}},
+      {"ancestors_of", {{"table", "snapshot_id"}, 1}},
   };
   auto params_it = kParams.find(proc);
   if (params_it == kParams.end()) {
     return ErrorAt(sql, call.procedure.pos, StrCat("Procedure system.", proc, " not found"));
   }
-  const auto& params = params_it->second;
+  const std::vector<std::string>& params = params_it->second.names;
   QueryPlanner planner = Planner(sql);
   std::map<std::string, std::shared_ptr<arrow::Scalar>> args;
   size_t position = 0;
+  // Iceberg's messages for arguments that do not bind.
   for (const auto& a : call.args) {
     std::string name;
     if (a.name) {
       name = Lower(a.name->name);
       if (std::find(params.begin(), params.end(), name) == params.end()) {
-        return ErrorAt(sql, a.name->pos, StrCat("Could not find argument ", name, " in procedure ", proc));
+        return ErrorAt(sql, a.name->pos, StrCat("Could not build name to arg map: Unknown argument: ", name));
       }
     } else {
-      if (position >= params.size()) return ErrorAt(sql, a.value.pos, StrCat("Too many arguments for procedure ", proc));
+      if (position >= params.size()) return ErrorAt(sql, a.value.pos, "Too many arguments for procedure");
       name = params[position++];
     }
-    if (args.count(name)) return ErrorAt(sql, a.value.pos, StrCat("Duplicate procedure argument: ", name));
-    ARROW_ASSIGN_OR_RAISE(args[name], planner.EvaluateConstant(a.value));
+    if (args.count(name)) {
+      return ErrorAt(sql, a.value.pos, StrCat("Could not build name to arg map: Duplicate procedure argument: ", name));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto value, planner.EvaluateConstant(a.value));
+    if (!value->is_valid) {
+      return ErrorAt(sql, a.value.pos, StrCat("Argument ", name, " of procedure ", proc, " cannot be NULL"));
+    }
+    args[name] = std::move(value);
   }
+  std::vector<std::string> missing;
+  for (size_t i = 0; i < params_it->second.required; ++i) {
+    if (!args.count(params[i])) missing.push_back(params[i]);
+  }
+  if (!missing.empty()) {
+    std::string list;
+    for (const auto& m : missing) list += (list.empty() ? "" : ",") + m;
+    return ErrorAt(sql, call.procedure.pos, StrCat("Missing required parameters: [", list, "]"));
+  }
+  auto arg_pos = [&](const std::string& name) {
+    size_t index = 0;
+    for (const auto& a : call.args) {
+      if (a.name ? Lower(a.name->name) == name : index < params.size() && params[index] == name) return a.value.pos;
+      if (!a.name) ++index;
+    }
+    return call.procedure.pos;
+  };
+  auto wrong_type = [&](const std::string& name, const char* want) {
+    return ErrorAt(sql, arg_pos(name), StrCat("Wrong arg type for ", name, ": cannot cast ",
+                                              SparkTypeClassName(*args[name]->type), " to ", want));
+  };
   auto get_string = [&](const std::string& name) -> Result<std::optional<std::string>> {
     auto it = args.find(name);
-    if (it == args.end() || !it->second->is_valid) return std::optional<std::string>();
+    if (it == args.end()) return std::optional<std::string>();
     return std::optional<std::string>(it->second->ToString());
   };
   auto get_long = [&](const std::string& name) -> Result<std::optional<int64_t>> {
     auto it = args.find(name);
-    if (it == args.end() || !it->second->is_valid) return std::optional<int64_t>();
-    auto cast = it->second->CastTo(arrow::int64());
-    if (!cast.ok()) return ValidationError("Argument ", name, " must be a number, got ", it->second->ToString());
-    return std::optional<int64_t>(static_cast<const arrow::Int64Scalar&>(**cast).value);
+    if (it == args.end()) return std::optional<int64_t>();
+    if (!arrow::is_integer(it->second->type->id())) return wrong_type(name, "LongType");
+    ARROW_ASSIGN_OR_RAISE(auto cast, it->second->CastTo(arrow::int64()));
+    return std::optional<int64_t>(static_cast<const arrow::Int64Scalar&>(*cast).value);
   };
-  ARROW_ASSIGN_OR_RAISE(auto table_name, get_string("table"));
-  if (!table_name) return ErrorAt(sql, call.procedure.pos, StrCat("Missing required parameters: [table]"));
+  const auto& table_arg = args["table"];
+  if (table_arg->type->id() != arrow::Type::STRING) {
+    return ErrorAt(sql, arg_pos("table"), StrCat("Cannot parse identifier for arg table: ", table_arg->ToString()));
+  }
+  std::string table_name = table_arg->ToString();
+  if (table_name.empty()) return ErrorAt(sql, arg_pos("table"), "Cannot handle an empty identifier for argument table");
   // 'ns.t' or a fully qualified name, as Spark accepts.
   ObjectName name;
-  std::stringstream in(*table_name);
+  std::stringstream in(table_name);
   std::string part;
   while (std::getline(in, part, '.')) name.parts.push_back(Identifier{part, false, {}});
   name.pos = call.procedure.pos;
-  ARROW_ASSIGN_OR_RAISE(auto table, LoadTable(name, sql));
+  auto resolved = ResolveName(name, false);
+  Result<std::shared_ptr<table::Table>> loaded =
+      resolved.ok() ? tables_.LoadTable(resolved->ident) : Result<std::shared_ptr<table::Table>>(resolved.status());
+  if (!loaded.ok()) {
+    if (resolved.ok() && !IsNotFound(loaded.status())) return loaded.status();
+    return ErrorAt(sql, arg_pos("table"),
+                   StrCat("Couldn't load table '", table_name, "' in catalog '", catalog_->name(), "'"));
+  }
+  std::shared_ptr<table::Table> table = *loaded;
   auto fail = [&](const Status& st) { return ErrorAt(sql, call.procedure.pos, st.message()); };
   auto two_longs = [](const std::string& a, std::optional<int64_t> av, const std::string& b, int64_t bv) {
     arrow::Int64Builder x, y;
@@ -1298,7 +1412,6 @@ Result<StatementResult> Session::Impl::Call(const sql::Call& call, const std::st
   };
   if (proc == "rollback_to_snapshot" || proc == "cherrypick_snapshot") {
     ARROW_ASSIGN_OR_RAISE(auto id, get_long("snapshot_id"));
-    if (!id) return ErrorAt(sql, call.procedure.pos, "Missing required parameters: [snapshot_id]");
     if (proc == "cherrypick_snapshot") {
       auto r = table::CherrypickSnapshot(*table, *id);
       if (!r.ok()) return fail(r.status());
@@ -1310,17 +1423,17 @@ Result<StatementResult> Session::Impl::Call(const sql::Call& call, const std::st
   }
   if (proc == "rollback_to_timestamp") {
     auto it = args.find("timestamp");
-    if (it == args.end()) return ErrorAt(sql, call.procedure.pos, "Missing required parameters: [timestamp]");
     int64_t ms = 0;
     if (it->second->type->id() == arrow::Type::TIMESTAMP) {
       int64_t micros = static_cast<const arrow::TimestampScalar&>(*it->second).value;
       ms = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
     } else if (it->second->type->id() == arrow::Type::STRING) {
-      ARROW_ASSIGN_OR_RAISE(int64_t micros, ParseTimestampMicros(it->second->ToString(), TimeZone()));
-      ms = micros / 1000;
+      // Beyond Iceberg, which takes only timestamps: a string that reads as one.
+      auto micros = ParseTimestampMicros(it->second->ToString(), TimeZone());
+      if (!micros.ok()) return wrong_type("timestamp", "TimestampType");
+      ms = *micros >= 0 ? *micros / 1000 : -((-*micros + 999) / 1000);
     } else {
-      ARROW_ASSIGN_OR_RAISE(auto v, get_long("timestamp"));
-      ms = *v;
+      return wrong_type("timestamp", "TimestampType");
     }
     auto r = table::RollbackToTimestamp(*table, ms);
     if (!r.ok()) return fail(r.status());
@@ -1336,7 +1449,6 @@ Result<StatementResult> Session::Impl::Call(const sql::Call& call, const std::st
   if (proc == "fast_forward") {
     ARROW_ASSIGN_OR_RAISE(auto branch, get_string("branch"));
     ARROW_ASSIGN_OR_RAISE(auto to, get_string("to"));
-    if (!branch || !to) return ErrorAt(sql, call.procedure.pos, "Missing required parameters: [branch, to]");
     auto r = table::FastForward(*table, *branch, *to);
     if (!r.ok()) return fail(r.status());
     arrow::StringBuilder b;
@@ -1351,7 +1463,7 @@ Result<StatementResult> Session::Impl::Call(const sql::Call& call, const std::st
   // ancestors_of
   ARROW_ASSIGN_OR_RAISE(auto id, get_long("snapshot_id"));
   auto md = table->metadata();
-  if (id && !md->SnapshotById(*id)) return fail(NotFound("Cannot find snapshot with ID ", *id));
+  if (id && !md->SnapshotById(*id)) return fail(NotFound("Cannot find snapshot: ", *id));
   arrow::Int64Builder ids, ts;
   for (const auto& row : table::AncestorsOfRows(*md, id)) {
     ARROW_RETURN_NOT_OK(ids.Append(row.snapshot_id));

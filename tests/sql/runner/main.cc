@@ -89,9 +89,7 @@ void RunFile(const std::string& path, bool keep, Totals* totals) {
   }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int Main(int argc, char** argv) {
   bool keep = false;
   std::vector<std::string> paths;
   for (int i = 1; i < argc; ++i) {
@@ -114,4 +112,18 @@ int main(int argc, char** argv) {
   for (const std::string& path : paths) RunFile(path, keep, &totals);
   std::cout << totals.passed << " passed, " << totals.failed << " failed\n";
   return totals.failed == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+// Whatever escapes a file's run ends the process with an error line, never an abort.
+int main(int argc, char** argv) {
+  try {
+    return Main(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "Error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "Error: unknown exception\n";
+  }
+  return 1;
 }

@@ -90,6 +90,11 @@ TEST(ValueTextTest, DatesAndTimes) {
   EXPECT_EQ(All(arrow::date32(), "[0, 19737, -1, null]"),
             "1970-01-01 | 2024-01-15 | 1969-12-31 | NULL");
   EXPECT_EQ(DateString(2932896), "9999-12-31");
+  // Every date32 value prints as Java's LocalDate.ofEpochDay does, far beyond year 32767.
+  EXPECT_EQ(DateString(2932897), "+10000-01-01");
+  EXPECT_EQ(DateString(-2147463926), "-5877587-06-21");
+  EXPECT_EQ(DateString(2147483647), "+5881580-07-11");
+  EXPECT_EQ(DateString(-2147483648LL), "-5877641-06-23");
   EXPECT_EQ(All(arrow::time64(arrow::TimeUnit::MICRO), "[37800000000, 37800123000, 0]"),
             "10:30:00 | 10:30:00.123 | 00:00:00");
   EXPECT_EQ(All(arrow::time32(arrow::TimeUnit::MILLI), "[45296789]"), "12:34:56.789");

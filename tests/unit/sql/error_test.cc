@@ -127,15 +127,18 @@ TEST(ErrorTest, LexicalErrors) {
             "SELECT 1.2.3\n" +
             Caret(8));
   EXPECT_EQ(ErrorText("SELECT 300Y"),
-            "Numeric literal 300 is out of range for TINYINT (line 1, column 8)\n"
+            "[INVALID_NUMERIC_LITERAL_RANGE] Numeric literal 300 is outside the valid range for tinyint with minimum "
+            "value of -128 and maximum value of 127. Please adjust the value accordingly. (line 1, column 8)\n"
             "SELECT 300Y\n" +
             Caret(8));
   EXPECT_EQ(ErrorText("SELECT -32769S"),
-            "Numeric literal -32769 is out of range for SMALLINT (line 1, column 8)\n"
+            "[INVALID_NUMERIC_LITERAL_RANGE] Numeric literal -32769 is outside the valid range for smallint with minimum "
+            "value of -32768 and maximum value of 32767. Please adjust the value accordingly. (line 1, column 8)\n"
             "SELECT -32769S\n" +
             Caret(8));
   EXPECT_EQ(ErrorText("SELECT 9223372036854775808L"),
-            "Numeric literal 9223372036854775808 is out of range for BIGINT (line 1, column 8)\n"
+            "[INVALID_NUMERIC_LITERAL_RANGE] Numeric literal 9223372036854775808 is outside the valid range for bigint with minimum "
+            "value of -9223372036854775808 and maximum value of 9223372036854775807. Please adjust the value accordingly. (line 1, column 8)\n"
             "SELECT 9223372036854775808L\n" +
             Caret(8));
   EXPECT_EQ(ErrorText("SELECT a # b"),

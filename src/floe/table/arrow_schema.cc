@@ -1,4 +1,5 @@
 #include "floe/table/arrow_schema.h"
+#include "floe/util/number_parse.h"
 
 #include <string>
 
@@ -88,11 +89,7 @@ int32_t FieldIdOf(const arrow::Field& field) {
   if (!md) return -1;
   int index = md->FindKey(kParquetFieldIdKey);
   if (index < 0) return -1;
-  try {
-    return std::stoi(md->value(index));
-  } catch (...) {
-    return -1;
-  }
+  return ParseInt32(md->value(index)).value_or(-1);
 }
 
 namespace {

@@ -1,4 +1,5 @@
 #include "floe/table/data_writer.h"
+#include "floe/util/number_parse.h"
 
 #include <algorithm>
 
@@ -84,11 +85,9 @@ Result<MetricsMode> MetricsMode::Parse(const std::string& text) {
     mode.kind = kFull;
   } else if (text.rfind("truncate(", 0) == 0 && text.size() > 10 && text.back() == ')') {
     mode.kind = kTruncate;
-    try {
-      mode.length = std::stoi(text.substr(9, text.size() - 10));
-    } catch (...) {
-      return ValidationError("Invalid metrics mode: ", text);
-    }
+    auto length = ParseInt32(std::string_view(text).substr(9, text.size() - 10));
+    if (!length) return ValidationError("Invalid metrics mode: ", text);
+    mode.length = *length;
     if (mode.length <= 0) return ValidationError("Truncate length should be positive: ", text);
   } else {
     return ValidationError("Invalid metrics mode: ", text);
@@ -105,11 +104,15 @@ Result<DataWriterOptions> DataWriterOptions::FromProperties(
   };
   if (auto* v = get("write.parquet.compression-codec")) options.compression = *v;
   ARROW_RETURN_NOT_OK(ParseCodec(options.compression).status());
-  try {
-    if (auto* v = get("write.parquet.compression-level")) options.compression_level = std::stoi(*v);
-    if (auto* v = get("write.parquet.page-size-bytes")) options.page_size_bytes = std::stoll(*v);
-  } catch (...) {
-    return ValidationError("Invalid Parquet write property value");
+  if (auto* v = get("write.parquet.compression-level")) {
+    auto level = ParseInt32(*v);
+    if (!level) return ValidationError("Invalid value for write.parquet.compression-level: '", *v, "'");
+    options.compression_level = *level;
+  }
+  if (auto* v = get("write.parquet.page-size-bytes")) {
+    auto bytes = ParseInt64(*v);
+    if (!bytes || *bytes <= 0) return ValidationError("Invalid value for write.parquet.page-size-bytes: '", *v, "'");
+    options.page_size_bytes = *bytes;
   }
   if (auto* v = get("write.metadata.metrics.default")) {
     ARROW_ASSIGN_OR_RAISE(options.metrics, MetricsMode::Parse(*v));

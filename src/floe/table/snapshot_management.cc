@@ -1,4 +1,5 @@
 #include "floe/table/snapshot_management.h"
+#include "floe/util/number_parse.h"
 
 #include <algorithm>
 #include <functional>
@@ -192,11 +193,9 @@ std::map<std::string, std::string> AppendSummary(const std::vector<manifest::Dat
     if (parent) {
       auto it = parent->summary.find(key);
       if (it == parent->summary.end()) return;
-      try {
-        base = std::stoll(it->second);
-      } catch (...) {
-        return;
-      }
+      auto parsed = ParseInt64(it->second);
+      if (!parsed) return;
+      base = *parsed;
     }
     s[key] = std::to_string(base + delta);
   };

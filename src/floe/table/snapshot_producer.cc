@@ -1,4 +1,5 @@
 #include "floe/table/snapshot_producer.h"
+#include "floe/util/number_parse.h"
 
 #include <set>
 
@@ -72,11 +73,9 @@ std::map<std::string, std::string> BuildSummary(const std::vector<DataFile>& add
     if (parent) {
       auto it = parent->summary.find(key);
       if (it == parent->summary.end()) return;  // unknown totals stay unknown
-      try {
-        base = std::stoll(it->second);
-      } catch (...) {
-        return;
-      }
+      auto parsed = ParseInt64(it->second);
+      if (!parsed) return;
+      base = *parsed;
     }
     s[key] = std::to_string(base + added_n - deleted_n);
   };

@@ -3,6 +3,8 @@
 // Test helpers in the style of Arrow's testing macros.
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -42,6 +44,17 @@
   } while (false)
 
 namespace floe::testing {
+
+// A whole file's bytes, and a file replaced by bytes: for tests that damage table files.
+inline std::string ReadFileBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+inline void WriteFileBytes(const std::string& path, const std::string& bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << bytes;
+}
 
 // A fresh directory under the system temp dir, removed when the test ends.
 class TempDir {

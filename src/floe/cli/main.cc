@@ -15,6 +15,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "floe/cli/guarded_main.h"
 #include "floe/cli/demo.h"
 #include "floe/cli/line_editor.h"
 #include "floe/cli/result_format.h"
@@ -260,12 +261,5 @@ int Main(int argc, char** argv) {
 
 // Whatever escapes a subcommand ends the process with an error line, never an abort.
 int main(int argc, char** argv) {
-  try {
-    return Main(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "Error: " << e.what() << "\n";
-  } catch (...) {
-    std::cerr << "Error: unknown exception\n";
-  }
-  return floe::cli::kExitFailed;
+  return floe::cli::GuardedMain([&] { return Main(argc, argv); }, floe::cli::kExitFailed);
 }

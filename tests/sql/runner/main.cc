@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 
+#include "floe/cli/guarded_main.h"
 #include "floe/cli/session_executor.h"
 #include "floe/sql/session.h"
 #include "sql/runner/test_file.h"
@@ -118,12 +119,5 @@ int Main(int argc, char** argv) {
 
 // Whatever escapes a file's run ends the process with an error line, never an abort.
 int main(int argc, char** argv) {
-  try {
-    return Main(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "Error: " << e.what() << "\n";
-  } catch (...) {
-    std::cerr << "Error: unknown exception\n";
-  }
-  return 1;
+  return floe::cli::GuardedMain([&] { return Main(argc, argv); }, 1);
 }

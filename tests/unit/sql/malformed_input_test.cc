@@ -15,15 +15,8 @@
 namespace floe::sql::testing {
 namespace {
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void Spit(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
+using floe::testing::ReadFileBytes;
+using floe::testing::WriteFileBytes;
 
 std::string Replace(std::string text, const std::string& from, const std::string& to) {
   auto at = text.find(from);
@@ -56,7 +49,7 @@ class MalformedInputTest : public SessionFixture {
   }
 
   spec::TableMetadataPtr Metadata() {
-    auto text = Slurp(Pointer());
+    auto text = ReadFileBytes(Pointer());
     return spec::ParseTableMetadata(text).ValueOrDie();
   }
 
@@ -115,29 +108,29 @@ TEST_F(MalformedInputTest, RowNamingADataFile) {
 // Metadata files.
 
 TEST_F(MalformedInputTest, MetadataThatIsNotJson) {
-  Spit(pointer_, "not json at all");
+  WriteFileBytes(pointer_, "not json at all");
   ExpectRefused(pointer_);
 }
 
 TEST_F(MalformedInputTest, MetadataOfAnUnknownFormatVersion) {
-  Spit(pointer_, Replace(Slurp(pointer_), "\"format-version\":2", "\"format-version\":7"));
+  WriteFileBytes(pointer_, Replace(ReadFileBytes(pointer_), "\"format-version\":2", "\"format-version\":7"));
   ExpectRefused("Cannot parse table metadata " + pointer_ + ": Cannot read unsupported version 7");
 }
 
 TEST_F(MalformedInputTest, MetadataWithAnUnknownType) {
-  Spit(pointer_, Replace(Slurp(pointer_), "\"type\":\"string\"", "\"type\":\"varchar\""));
+  WriteFileBytes(pointer_, Replace(ReadFileBytes(pointer_), "\"type\":\"string\"", "\"type\":\"varchar\""));
   ExpectRefused("varchar");
 }
 
 TEST_F(MalformedInputTest, MetadataWhoseCurrentSnapshotIsMissing) {
   auto md = Metadata();
-  Spit(pointer_, Replace(Slurp(pointer_), "\"current-snapshot-id\":" + std::to_string(*md->current_snapshot_id),
+  WriteFileBytes(pointer_, Replace(ReadFileBytes(pointer_), "\"current-snapshot-id\":" + std::to_string(*md->current_snapshot_id),
                          "\"current-snapshot-id\":42"));
   ExpectRefused("42");
 }
 
 TEST_F(MalformedInputTest, MetadataWhoseCurrentSchemaIsMissing) {
-  Spit(pointer_, Replace(Slurp(pointer_), "\"current-schema-id\":0", "\"current-schema-id\":5"));
+  WriteFileBytes(pointer_, Replace(ReadFileBytes(pointer_), "\"current-schema-id\":0", "\"current-schema-id\":5"));
   ExpectRefused("5");
 }
 
@@ -149,12 +142,12 @@ TEST_F(MalformedInputTest, MissingManifestList) {
 }
 
 TEST_F(MalformedInputTest, TruncatedManifestList) {
-  Spit(manifest_list_, Slurp(manifest_list_).substr(0, 20));
+  WriteFileBytes(manifest_list_, ReadFileBytes(manifest_list_).substr(0, 20));
   ExpectRefused(manifest_list_);
 }
 
 TEST_F(MalformedInputTest, ManifestThatIsNotAvro) {
-  Spit(manifest_, "PAR1 not an avro file");
+  WriteFileBytes(manifest_, "PAR1 not an avro file");
   EXPECT_THAT(Error("SELECT * FROM db.t"), ::testing::HasSubstr(manifest_));
   EXPECT_EQ(Pointer(), pointer_);
 }
@@ -166,7 +159,7 @@ TEST_F(MalformedInputTest, MissingDataFile) {
 }
 
 TEST_F(MalformedInputTest, DataFileThatIsNotParquet) {
-  Spit(data_file_, "id,name\n1,a\n");
+  WriteFileBytes(data_file_, "id,name\n1,a\n");
   EXPECT_THAT(Error("SELECT * FROM db.t"), ::testing::HasSubstr(data_file_));
   EXPECT_THAT(Error("INSERT OVERWRITE db.t SELECT * FROM db.t"), ::testing::HasSubstr(data_file_));
   EXPECT_EQ(Pointer(), pointer_);

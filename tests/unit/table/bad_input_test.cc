@@ -14,15 +14,8 @@ namespace {
 
 using floe::testing::People;
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-void Spit(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
+using floe::testing::ReadFileBytes;
+using floe::testing::WriteFileBytes;
 
 class BadInputTest : public ::testing::Test {
  protected:
@@ -46,7 +39,7 @@ class BadInputTest : public ::testing::Test {
   // (Avro blocks) cannot notice every changed byte.
   template <typename Read>
   void ExpectErrorsNaming(const std::string& path, Read read, bool middle_detected) {
-    const std::string original = Slurp(path);
+    const std::string original = ReadFileBytes(path);
     ASSERT_GT(original.size(), 16u);
     std::vector<std::string> damaged;
     for (size_t cut : {size_t{0}, size_t{3}, original.size() / 3, original.size() / 2, original.size() - 1}) {
@@ -59,13 +52,13 @@ class BadInputTest : public ::testing::Test {
     }
     const size_t middle = damaged.size() - 2;
     for (size_t i = 0; i < damaged.size(); ++i) {
-      Spit(path, damaged[i]);
+      WriteFileBytes(path, damaged[i]);
       Status st = read();
       if (i == middle && !middle_detected && st.ok()) continue;
       EXPECT_FALSE(st.ok()) << "damaged form " << i << " of " << path << " read without error";
       EXPECT_THAT(st.message(), ::testing::HasSubstr(path)) << "form " << i;
     }
-    Spit(path, original);
+    WriteFileBytes(path, original);
     EXPECT_OK(read());
   }
 

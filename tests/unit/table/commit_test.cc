@@ -16,14 +16,7 @@ using floe::testing::People;
 using floe::testing::Range;
 using floe::testing::SortedIds;
 
-// Files under the table location, relative, as a set.
-std::set<std::string> Files(FileIO& io, const std::string& root) {
-  std::set<std::string> out;
-  auto listed = io.ListFiles(root);
-  if (!listed.ok()) return out;
-  for (const auto& e : *listed) out.insert(e.path.substr(root.size()));
-  return out;
-}
+using floe::testing::FilesUnder;
 
 class CommitTest : public ::testing::Test {
  protected:
@@ -56,7 +49,7 @@ TEST_F(CommitTest, StaleWriterRetriesAndBothAppendsLand) {
   // The failed attempt's metadata file and manifest list are gone: one metadata file per
   // version and one list per snapshot remain.
   int metadata_files = 0, lists = 0;
-  for (const auto& f : Files(*wh_.io, md->location)) {
+  for (const auto& f : FilesUnder(*wh_.io, md->location)) {
     metadata_files += f.ends_with(".metadata.json");
     lists += f.find("/snap-") != std::string::npos;
   }
@@ -72,17 +65,17 @@ TEST_F(CommitTest, ConflictWithoutRetriesFailsAndLeavesNoFiles) {
   }));
   ASSERT_OK_AND_ASSIGN(auto stale, wh_.tables->LoadTable(ident_));
   ASSERT_OK(AppendData(*table_, *People(10, 3)).status());
-  auto before = Files(*wh_.io, table_->metadata()->location);
+  auto before = FilesUnder(*wh_.io, table_->metadata()->location);
   std::string pointer = table_->metadata_location();
   ASSERT_RAISES_WITH_MESSAGE("Table has been updated by another process: db.t",
                              AppendData(*stale, *People(20, 4)));
-  EXPECT_EQ(Files(*wh_.io, table_->metadata()->location), before);
+  EXPECT_EQ(FilesUnder(*wh_.io, table_->metadata()->location), before);
   ASSERT_OK_AND_ASSIGN(std::string now, wh_.catalog->LoadMetadataLocation(ident_));
   EXPECT_EQ(now, pointer);
 }
 
 TEST_F(CommitTest, FailedMetadataWriteLeavesTableAndFilesUnchanged) {
-  auto before = Files(*wh_.io, table_->metadata()->location);
+  auto before = FilesUnder(*wh_.io, table_->metadata()->location);
   std::string pointer = table_->metadata_location();
   wh_.io->SetFaultInjector([](FileOp op, const std::string& location, FileKind kind) -> Status {
     if (kind == FileKind::kMetadata && op != FileOp::kDelete && op != FileOp::kRead) {
@@ -95,7 +88,7 @@ TEST_F(CommitTest, FailedMetadataWriteLeavesTableAndFilesUnchanged) {
   ASSERT_FALSE(result.ok());
   EXPECT_THAT(result.status().message(), ::testing::HasSubstr("Cannot commit lakehouse.db.t"));
   EXPECT_THAT(result.status().message(), ::testing::HasSubstr("injected failure"));
-  EXPECT_EQ(Files(*wh_.io, table_->metadata()->location), before);
+  EXPECT_EQ(FilesUnder(*wh_.io, table_->metadata()->location), before);
   ASSERT_OK_AND_ASSIGN(std::string now, wh_.catalog->LoadMetadataLocation(ident_));
   EXPECT_EQ(now, pointer);
   ASSERT_OK_AND_ASSIGN(auto rows, scan::TableScan(table_).ToArrowTable());
@@ -114,14 +107,14 @@ class UnknownOutcomeCatalog : public floe::testing::ForwardingCatalog {
 TEST_F(CommitTest, UnknownCommitStateIsReportedAndCleansNothing) {
   auto flaky = std::make_shared<UnknownOutcomeCatalog>(wh_.catalog);
   ASSERT_OK_AND_ASSIGN(auto t, Table::Load(flaky, wh_.io, ident_));
-  auto before = Files(*wh_.io, t->metadata()->location);
+  auto before = FilesUnder(*wh_.io, t->metadata()->location);
   auto result = AppendData(*t, *People(50, 5));
   ASSERT_FALSE(result.ok());
   EXPECT_TRUE(IsCommitStateUnknown(result.status()));
   EXPECT_THAT(result.status().message(),
               ::testing::HasSubstr("Commit state of lakehouse.db.t is unknown: connection lost"));
   // Data file, manifest, manifest list and metadata file all stay: the commit may have landed.
-  EXPECT_EQ(Files(*wh_.io, t->metadata()->location).size(), before.size() + 4);
+  EXPECT_EQ(FilesUnder(*wh_.io, t->metadata()->location).size(), before.size() + 4);
 }
 
 TEST_F(CommitTest, TwoProcessesRacingOneCommitBothLand) {

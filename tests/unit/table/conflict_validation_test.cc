@@ -17,13 +17,7 @@ using floe::testing::People;
 using floe::testing::Range;
 using floe::testing::SortedIds;
 
-std::set<std::string> Files(FileIO& io, const std::string& root) {
-  std::set<std::string> out;
-  auto listed = io.ListFiles(root);
-  if (!listed.ok()) return out;
-  for (const auto& e : *listed) out.insert(e.path);
-  return out;
-}
+using floe::testing::FilesUnder;
 
 // The data files a snapshot added, by path.
 std::vector<std::string> AddedPaths(FileIO& io, const spec::TableMetadata& md, int64_t snapshot) {
@@ -63,7 +57,7 @@ TEST_F(ConflictTest, OverwriteOfWholeTableFailsWhenRowsWereAppendedSinceItRead) 
   ASSERT_OK_AND_ASSIGN(auto overwriter, wh_.tables->LoadTable(ident_));
   auto read = Read(overwriter);
   ASSERT_OK_AND_ASSIGN(int64_t appended, AppendData(*table_, *People(10, 3)));
-  auto before = Files(*wh_.io, table_->metadata()->location);
+  auto before = FilesUnder(*wh_.io, table_->metadata()->location);
   const std::string pointer = table_->metadata_location();
 
   auto added = AddedPaths(*wh_.io, *table_->metadata(), appended);
@@ -76,7 +70,7 @@ TEST_F(ConflictTest, OverwriteOfWholeTableFailsWhenRowsWereAppendedSinceItRead) 
   // manifest lists are gone), and the appended rows are all there.
   ASSERT_OK_AND_ASSIGN(std::string now, wh_.catalog->LoadMetadataLocation(ident_));
   EXPECT_EQ(now, pointer);
-  EXPECT_EQ(Files(*wh_.io, table_->metadata()->location), before);
+  EXPECT_EQ(FilesUnder(*wh_.io, table_->metadata()->location), before);
   EXPECT_EQ(SortedIds(*Read(table_)), Concat(Range(0, 2), Range(10, 3)));
 }
 
@@ -242,7 +236,7 @@ TEST_F(ConflictTest, OldMetadataFilesGoWhenDeleteAfterCommitIsEnabled) {
   for (int i = 0; i < 5; ++i) ASSERT_OK(AppendData(*table_, *People(10 + i, 1)).status());
   auto md = table_->metadata();
   std::set<std::string> metadata_files;
-  for (const auto& f : Files(*wh_.io, md->location)) {
+  for (const auto& f : FilesUnder(*wh_.io, md->location)) {
     if (f.ends_with(".metadata.json")) metadata_files.insert(f);
   }
   ASSERT_EQ(md->metadata_log.size(), 2u);
@@ -254,7 +248,7 @@ TEST_F(ConflictTest, OldMetadataFilesGoWhenDeleteAfterCommitIsEnabled) {
 TEST_F(ConflictTest, OldMetadataFilesStayByDefault) {
   for (int i = 0; i < 3; ++i) ASSERT_OK(AppendData(*table_, *People(10 + i, 1)).status());
   int metadata_files = 0;
-  for (const auto& f : Files(*wh_.io, table_->metadata()->location)) metadata_files += f.ends_with(".metadata.json");
+  for (const auto& f : FilesUnder(*wh_.io, table_->metadata()->location)) metadata_files += f.ends_with(".metadata.json");
   EXPECT_EQ(metadata_files, 5);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 
@@ -33,6 +34,15 @@ struct Warehouse {
     return Status::OK();
   }
 };
+
+// Every file under `root`, recursively, as full paths (empty when it does not exist).
+inline std::set<std::string> FilesUnder(FileIO& io, const std::string& root) {
+  std::set<std::string> out;
+  auto listed = io.ListFiles(root);
+  if (!listed.ok()) return out;
+  for (const auto& e : *listed) out.insert(e.path);
+  return out;
+}
 
 // Rows (id int64 required, name string) with ids [first, first + n).
 inline std::shared_ptr<arrow::Table> People(int64_t first, int64_t n) {

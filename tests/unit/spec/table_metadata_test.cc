@@ -259,6 +259,18 @@ TEST(TableMetadataJsonTest, ValidationErrors) {
   ASSERT_RAISES_WITH_MESSAGE("Invalid JSON at byte offset 2: NUL character",
                              ParseTableMetadata(std::string("{}\0 x", 5)));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing int: format-version", ParseTableMetadata("{}"));
+  {
+    // A lone low surrogate escape would decode to bytes that are not UTF-8.
+    std::string text = JavaWith("\"location\" : \"", "\"location\" : \"x\\uDDA2");
+    ASSERT_RAISES_WITH_MESSAGE("Invalid JSON at byte offset " +
+                                   std::to_string(text.find("\\uDDA2")) +
+                                   ": the surrogate pair in string is invalid",
+                               ParseTableMetadata(text, "m.json"));
+    // An escaped backslash before "uDC00" and a real pair are fine.
+    auto md = MustParse(JavaWith("\"location\" : \"", "\"location\" : \"a\\\\uDC00 \\uD83D\\uDE00 "));
+    EXPECT_EQ(md->location.substr(0, 13), "a\\uDC00 \xF0\x9F\x98\x80 ");
+    ExpectRoundTrip(*md);
+  }
   // Raw control characters inside strings, at every offset mod 16 (the reader scans 16
   // bytes at a time), are damage even where the vector scan would let them through.
   for (int pad = 0; pad < 16; ++pad) {

@@ -1,6 +1,7 @@
 // The SQL engine target's tables (see fuzz_support.h); only sql_engine_fuzz links this.
 #include <filesystem>
 #include <memory>
+#include <system_error>
 
 #include "floe/sql/session.h"
 #include "fuzz_support.h"
@@ -65,8 +66,15 @@ void InitEngine() {
 sql::Session& RestoreEngine() {
   Engine& e = TheEngine();
   e.session.reset();
-  fs::remove_all(e.work);
-  fs::copy(e.pristine, e.work, fs::copy_options::recursive);
+  // libFuzzer's timers interrupt system calls now and then: retry on EINTR.
+  std::error_code ec;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    ec.clear();
+    fs::remove_all(e.work, ec);
+    if (!ec) fs::copy(e.pristine, e.work, fs::copy_options::recursive, ec);
+    if (ec != std::errc::interrupted) break;
+  }
+  if (ec) Die("restoring " + e.work.string() + ": " + ec.message());
   e.session = Check(sql::Session::Make(EngineOptions(e.work)), "session");
   return *e.session;
 }

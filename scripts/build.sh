@@ -2,6 +2,7 @@
 # Configures (once) and builds one flavour of floe.
 #   scripts/build.sh            -> build/       (RelWithDebInfo)
 #   scripts/build.sh asan       -> build-asan/  (ASan + UBSan)
+#   scripts/build.sh fuzz       -> build-fuzz/  (clang, libFuzzer targets with ASan + UBSan)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Paths relative to the checkout, so a fresh clone elsewhere still hits the compiler cache.
@@ -11,6 +12,12 @@ shift || true
 case "$flavour" in
   release) dir=build; args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo) ;;
   asan)    dir=build-asan; args=(-DCMAKE_BUILD_TYPE=Debug -DFLOE_SANITIZE=ON) ;;
+  # -O1 with assertions kept; only the fuzz targets are built unless targets are named.
+  # Warnings stay warnings: clang warns where gcc (the -Werror builds) does not.
+  fuzz)    dir=build-fuzz; args=(-DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo
+             "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g" -DFLOE_FUZZ=ON -DFLOE_BUILD_TESTS=OFF
+             -DFLOE_BUILD_BENCH=OFF -DFLOE_WERROR=OFF)
+           [[ " $* " == *" --target "* ]] || set -- --target floe_fuzzers "$@" ;;
   *) echo "unknown flavour $flavour" >&2; exit 2 ;;
 esac
 if [ ! -f "$dir/build.ninja" ]; then

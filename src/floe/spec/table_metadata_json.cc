@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cstring>
+#include <unordered_map>
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>
@@ -266,12 +266,32 @@ Result<TypePtr> TypeFromJson(const Value& json, int depth) {
   return ValidationError("Cannot parse type from json: ", Describe(json));
 }
 
+// Readers resolve columns by field id, so an id used twice (at any depth) would read one
+// column's data as another's.
+Status CheckUniqueFieldIds(const std::vector<NestedField>& fields, const std::string& prefix,
+                           int32_t schema_id, std::unordered_map<int32_t, std::string>* seen) {
+  for (const auto& f : fields) {
+    std::string name = prefix.empty() ? f.name : prefix + "." + f.name;
+    auto [it, inserted] = seen->emplace(f.id, name);
+    if (!inserted) {
+      return ValidationError("Invalid schema ", schema_id, ": field id ", f.id,
+                             " is used by both '", it->second, "' and '", name, "'");
+    }
+    if (f.type && f.type->is_nested()) {
+      ARROW_RETURN_NOT_OK(CheckUniqueFieldIds(f.type->fields(), name, schema_id, seen));
+    }
+  }
+  return Status::OK();
+}
+
 Result<SchemaPtr> SchemaFromValue(const Value& json) {
   ARROW_ASSIGN_OR_RAISE(TypePtr type, TypeFromJson(json, 0));
   if (type->id() != TypeId::kStruct) {
     return ValidationError("Cannot create schema, not a struct type: ", type->ToString());
   }
   ARROW_ASSIGN_OR_RAISE(auto schema_id, GetIntOrNull(json, "schema-id"));
+  std::unordered_map<int32_t, std::string> seen_ids;
+  ARROW_RETURN_NOT_OK(CheckUniqueFieldIds(type->fields(), "", schema_id.value_or(0), &seen_ids));
   std::vector<int32_t> identifier_ids;
   if (const Value* ids = FindNonNull(json, "identifier-field-ids")) {
     ARROW_ASSIGN_OR_RAISE(identifier_ids, ReadIntList(*ids, "identifier-field-ids"));
@@ -750,9 +770,44 @@ Status ParseDocument(std::string_view json, std::string* buffer, rapidjson::Docu
     return ValidationError("Invalid JSON at byte offset ", bad, ": invalid UTF-8");
   }
   // In-situ parsing stops at a NUL byte; reject one rather than ignore what follows it.
-  if (const void* nul = std::memchr(json.data(), '\0', json.size())) {
-    return ValidationError("Invalid JSON at byte offset ",
-                           static_cast<const char*>(nul) - json.data(), ": NUL character");
+  // Other control characters are never valid JSON outside an escape, but RapidJSON 1.1's
+  // SSE2 string scan lets 0x1A-0x1F through unescaped (and its writer writes them back
+  // unescaped, which its scalar reader then rejects), so check them here too.
+  // RapidJSON 1.1 also decodes a lone low surrogate escape (\uDC00-\uDFFF) into bytes
+  // that are not UTF-8, so find those too; a high surrogate it checks itself.
+  auto hex4 = [&](size_t at) -> int {
+    if (at + 4 > json.size()) return -1;
+    int v = 0;
+    for (size_t k = at; k < at + 4; ++k) {
+      const char h = json[k];
+      const int d = h >= '0' && h <= '9'   ? h - '0'
+                    : h >= 'a' && h <= 'f' ? h - 'a' + 10
+                    : h >= 'A' && h <= 'F' ? h - 'A' + 10
+                                           : -1;
+      if (d < 0) return -1;
+      v = v * 16 + d;
+    }
+    return v;
+  };
+  for (size_t i = 0; i < json.size(); ++i) {
+    const auto c = static_cast<unsigned char>(json[i]);
+    if (c == '\\') {
+      const int unit = i + 1 < json.size() && json[i + 1] == 'u' ? hex4(i + 2) : -1;
+      if (unit >= 0xDC00 && unit <= 0xDFFF) {
+        return ValidationError("Invalid JSON at byte offset ", i,
+                               ": the surrogate pair in string is invalid");
+      }
+      const bool pair = unit >= 0xD800 && unit <= 0xDBFF && i + 7 < json.size() &&
+                        json[i + 6] == '\\' && json[i + 7] == 'u' && hex4(i + 8) >= 0xDC00 &&
+                        hex4(i + 8) <= 0xDFFF;
+      i += pair ? 11 : unit >= 0 ? 5 : 1;  // past the escape (or the escaped character)
+      continue;
+    }
+    if (c >= 0x20 || c == '\t' || c == '\n' || c == '\r') continue;
+    if (c == 0) return ValidationError("Invalid JSON at byte offset ", i, ": NUL character");
+    static constexpr char kHex[] = "0123456789ABCDEF";
+    return ValidationError("Invalid JSON at byte offset ", i, ": unescaped control character 0x",
+                           kHex[c >> 4], kHex[c & 0xF]);
   }
   // RapidJSON's SIMD whitespace skipping loads aligned 16-byte blocks that can run past the
   // terminator; padding keeps those loads inside the allocation.
@@ -771,7 +826,37 @@ Status ParseDocument(std::string_view json, std::string* buffer, rapidjson::Docu
 // Writing
 
 void WriteString(JsonWriter* w, std::string_view s) {
-  w->String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+  bool has_control = false;
+  for (char c : s) has_control |= static_cast<unsigned char>(c) < 0x20;
+  if (!has_control) {
+    w->String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+    return;
+  }
+  // RapidJSON 1.1's SSE2 writer leaves 0x1A-0x1F unescaped; escape such strings here.
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out = "\"";
+  for (char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          out += "\\u00";
+          out += kHex[c >> 4];
+          out += kHex[c & 0xF];
+        } else {
+          out += ch;
+        }
+    }
+  }
+  out += '"';
+  w->RawValue(out.data(), out.size(), rapidjson::kStringType);
 }
 
 void WriteType(JsonWriter* w, const Type& type);

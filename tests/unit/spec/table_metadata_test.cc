@@ -217,6 +217,10 @@ TEST(TableMetadataJsonTest, BrokenFixturesNameTheFileAndTheProblem) {
            {"broken_current_schema.json",
             "Cannot find schema with current-schema-id=7 from schemas"},
            {"broken_version.json", "Cannot read unsupported version 9"},
+           {"broken_duplicate_field_id.json",
+            "Invalid schema 0: field id 3 is used by both 'data' and 'ts'"},
+           {"broken_duplicate_nested_field_id.json",
+            "Invalid schema 0: field id 1 is used by both 'id' and 'point.y'"},
        }) {
     auto result = ParseTableMetadata(ReadFixture(c.file), c.file);
     ASSERT_FALSE(result.ok()) << c.file;
@@ -225,6 +229,18 @@ TEST(TableMetadataJsonTest, BrokenFixturesNameTheFileAndTheProblem) {
                 ::testing::HasSubstr(std::string("Cannot parse table metadata ") + c.file));
     EXPECT_EQ(KindOf(result.status()), ErrorKind::kValidation);
   }
+}
+
+TEST(TableMetadataJsonTest, ControlCharactersInStringsAreEscapedOnWrite) {
+  auto md = MustParse(ReadFixture("java_1_10_v2.json"));
+  // 0x1A-0x1F are the characters RapidJSON's vector writer would leave raw.
+  md->properties["comment"] = std::string("tab\there\nnew \x1a\x1f \x01 \"q\" \\ end");
+  md->location = std::string("/tmp/odd\x1e/location");
+  std::string text = WriteTableMetadata(*md);
+  EXPECT_NE(text.find(R"("comment":"tab\there\nnew \u001A\u001F \u0001 \"q\" \\ end")"),
+            std::string::npos)
+      << text;
+  ExpectRoundTrip(*md);
 }
 
 // Replaces the first occurrence of `from` in the Java fixture.
@@ -243,6 +259,30 @@ TEST(TableMetadataJsonTest, ValidationErrors) {
   ASSERT_RAISES_WITH_MESSAGE("Invalid JSON at byte offset 2: NUL character",
                              ParseTableMetadata(std::string("{}\0 x", 5)));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing int: format-version", ParseTableMetadata("{}"));
+  {
+    // A lone low surrogate escape would decode to bytes that are not UTF-8.
+    std::string text = JavaWith("\"location\" : \"", "\"location\" : \"x\\uDDA2");
+    ASSERT_RAISES_WITH_MESSAGE("Invalid JSON at byte offset " +
+                                   std::to_string(text.find("\\uDDA2")) +
+                                   ": the surrogate pair in string is invalid",
+                               ParseTableMetadata(text, "m.json"));
+    // An escaped backslash before "uDC00" and a real pair are fine.
+    auto md = MustParse(JavaWith("\"location\" : \"", "\"location\" : \"a\\\\uDC00 \\uD83D\\uDE00 "));
+    EXPECT_EQ(md->location.substr(0, 13), "a\\uDC00 \xF0\x9F\x98\x80 ");
+    ExpectRoundTrip(*md);
+  }
+  // Raw control characters inside strings, at every offset mod 16 (the reader scans 16
+  // bytes at a time), are damage even where the vector scan would let them through.
+  for (int pad = 0; pad < 16; ++pad) {
+    for (char c : {'\x01', '\x1a', '\x1f'}) {
+      std::string text = JavaWith("\"location\" : \"", "\"location\" : \"" + std::string(pad, 'x') + c);
+      size_t at = text.find(c);
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      std::string want = "Invalid JSON at byte offset " + std::to_string(at) +
+                         ": unescaped control character 0x" + kHex[(c >> 4) & 0xF] + kHex[c & 0xF];
+      ASSERT_RAISES_WITH_MESSAGE(want, ParseTableMetadata(text, "m.json"));
+    }
+  }
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing string: location",
                              ParseTableMetadata(JavaWith("\"location\"", "\"loc\"")));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse missing long: last-sequence-number",
@@ -307,6 +347,19 @@ TEST(TableMetadataJsonTest, SchemaAndSpecJson) {
   ASSERT_RAISES_WITH_MESSAGE("Cannot create schema, not a struct type: long",
                              SchemaFromJson("\"long\""));
   ASSERT_RAISES_WITH_MESSAGE("Cannot parse schema: Invalid JSON", SchemaFromJson("{"));
+  // Ids are unique across list elements and map keys and values too.
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Cannot parse schema: Invalid schema 2: field id 1 is used by both 'id' and 'tags.element'",
+      SchemaFromJson(R"({"type": "struct", "schema-id": 2, "fields": [
+        {"id": 1, "name": "id", "required": true, "type": "long"},
+        {"id": 2, "name": "tags", "required": false, "type": {"type": "list",
+          "element-id": 1, "element": "string", "element-required": false}}]})"));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Invalid schema 0: field id 3 is used by both 'm.key' and 'm.value'",
+      SchemaFromJson(R"({"type": "struct", "fields": [
+        {"id": 1, "name": "m", "required": false, "type": {"type": "map",
+          "key-id": 3, "key": "string", "value-id": 3, "value": "long",
+          "value-required": false}}]})"));
 
   const PartitionSpec& spec = *md->default_spec();
   std::string spec_json = PartitionSpecToJson(spec);

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <limits>
+#include <unordered_set>
 
 #include "floe/sql/keywords.h"
 #include "floe/sql/lexer.h"
@@ -848,14 +849,19 @@ class Parser {
         if (StartsQueryThroughParens(i_)) {
           // ((SELECT 1) UNION (SELECT 2)) is a subquery, ((SELECT 1) + 1) is not: try the
           // query first and fall back to an expression.
+          // Each position is tried as a query once: nested parentheses would otherwise retry
+          // every inner attempt at every level, exponentially.
           size_t save = i_;
-          Result<Query> q = ParseQuery();
-          if (q.ok() && AcceptKind(TokenKind::kRParen)) {
-            ScalarSubquery s;
-            s.query = std::move(q).ValueUnsafe();
-            return MakeExpr(std::move(s), pos);
+          if (!failed_query_starts_.count(save)) {
+            Result<Query> q = ParseQuery();
+            if (q.ok() && AcceptKind(TokenKind::kRParen)) {
+              ScalarSubquery s;
+              s.query = std::move(q).ValueUnsafe();
+              return MakeExpr(std::move(s), pos);
+            }
+            failed_query_starts_.insert(save);
+            i_ = save;
           }
-          i_ = save;
         }
         ARROW_ASSIGN_OR_RAISE(Expr inner, ParseExpr());
         ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
@@ -2262,6 +2268,7 @@ class Parser {
   size_t i_;
   size_t end_;
   int depth_ = 0;
+  std::unordered_set<size_t> failed_query_starts_;  // see the kLParen case of ParsePrimary
 };
 
 // Token ranges [begin, end) of the statements; `end` indexes the ';' or the kEnd token.

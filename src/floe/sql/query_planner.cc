@@ -424,8 +424,26 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
       return ErrorAt(env_.sql, relation.pos, "range takes 1 to 3 arguments");
     }
     if (step == 0) return ErrorAt(env_.sql, relation.pos, "range's step must not be 0");
+    // Counted and stepped in unsigned arithmetic, so extreme bounds neither overflow nor
+    // allocate unboundedly.
+    uint64_t count = 0;
+    if (step > 0 && end > start) {
+      count = (static_cast<uint64_t>(end) - static_cast<uint64_t>(start) - 1) / static_cast<uint64_t>(step) + 1;
+    } else if (step < 0 && start > end) {
+      const uint64_t stride = static_cast<uint64_t>(-(step + 1)) + 1;
+      count = (static_cast<uint64_t>(start) - static_cast<uint64_t>(end) - 1) / stride + 1;
+    }
+    constexpr uint64_t kMaxRangeRows = uint64_t{1} << 30;
+    if (count > kMaxRangeRows) {
+      return ErrorAt(env_.sql, relation.pos,
+                     StrCat("range(", start, ", ", end, ", ", step, ") would produce more than ", kMaxRangeRows,
+                            " rows, the most floe materialises"));
+    }
     arrow::Int64Builder builder;
-    for (int64_t v = start; step > 0 ? v < end : v > end; v += step) ARROW_RETURN_NOT_OK(builder.Append(v));
+    ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(count)));
+    for (uint64_t i = 0; i < count; ++i) {
+      builder.UnsafeAppend(static_cast<int64_t>(static_cast<uint64_t>(start) + i * static_cast<uint64_t>(step)));
+    }
     ARROW_ASSIGN_OR_RAISE(auto ids, builder.Finish());
     auto table = arrow::Table::Make(arrow::schema({arrow::field("id", arrow::int64(), false)}), {ids});
     Rel rel = RelFromTable(table, f->alias ? std::vector<std::string>{Lower(f->alias->name.name)}

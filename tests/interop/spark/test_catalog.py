@@ -44,6 +44,17 @@ def test_tables_and_namespaces_cross_the_catalog(spark, lakehouse, ns):
     ]
 
 
+def attach_catalog(spark, name, catalog_path, warehouse):
+    """Registers a floe catalog file as Spark catalog `name` (Iceberg's JDBC catalog, V1 layout)."""
+    conf = f"spark.sql.catalog.{name}"
+    spark.conf.set(conf, "org.apache.iceberg.spark.SparkCatalog")
+    spark.conf.set(f"{conf}.type", "jdbc")
+    spark.conf.set(f"{conf}.uri", f"jdbc:sqlite:{catalog_path}")
+    spark.conf.set(f"{conf}.warehouse", f"file:{warehouse}")
+    spark.conf.set(f"{conf}.jdbc.schema-version", "V1")
+    spark.conf.set(f"{conf}.cache-enabled", "false")
+
+
 def test_floe_commits_while_spark_holds_a_catalog_it_did_not_create(spark, lakehouse, tmp_path):
     """Iceberg 1.10's JdbcCatalog, opening a catalog file whose tables already exist, leaves
     metadata result sets open for the life of the Spark session. In SQLite's rollback-journal
@@ -54,13 +65,7 @@ def test_floe_commits_while_spark_holds_a_catalog_it_did_not_create(spark, lakeh
     # Spark's JdbcCatalog reads only the rows of its own catalog name.
     floe = Floe(tmp_path / "catalog.db", warehouse, lakehouse.scratch, catalog_name="floe_first")
     floe.create("db.t", to_arrow(make_rows(1, 1)))
-    conf = "spark.sql.catalog.floe_first"
-    spark.conf.set(conf, "org.apache.iceberg.spark.SparkCatalog")
-    spark.conf.set(f"{conf}.type", "jdbc")
-    spark.conf.set(f"{conf}.uri", f"jdbc:sqlite:{floe.catalog_path}")
-    spark.conf.set(f"{conf}.warehouse", f"file:{warehouse}")
-    spark.conf.set(f"{conf}.jdbc.schema-version", "V1")
-    spark.conf.set(f"{conf}.cache-enabled", "false")
+    attach_catalog(spark, "floe_first", floe.catalog_path, warehouse)
     assert [r.tableName for r in spark.sql("SHOW TABLES IN floe_first.db").collect()] == ["t"]
     # Spark's open read does not stop another process from taking the write lock.
     with sqlite3.connect(floe.catalog_path, timeout=0.5) as con:
@@ -90,13 +95,7 @@ def test_a_spark_session_on_a_catalog_it_did_not_create_sees_later_commits(spark
     warehouse.mkdir()
     floe = Floe(tmp_path / "catalog.db", warehouse, lakehouse.scratch, catalog_name="floe_second")
     floe.create("db.t", to_arrow(make_rows(1, 1)))
-    conf = "spark.sql.catalog.floe_second"
-    spark.conf.set(conf, "org.apache.iceberg.spark.SparkCatalog")
-    spark.conf.set(f"{conf}.type", "jdbc")
-    spark.conf.set(f"{conf}.uri", f"jdbc:sqlite:{floe.catalog_path}")
-    spark.conf.set(f"{conf}.warehouse", f"file:{warehouse}")
-    spark.conf.set(f"{conf}.jdbc.schema-version", "V1")
-    spark.conf.set(f"{conf}.cache-enabled", "false")
+    attach_catalog(spark, "floe_second", floe.catalog_path, warehouse)
     assert spark.sql("SELECT count(*) FROM floe_second.db.t").first()[0] == 0
     floe.append("db.t", to_arrow(make_rows(1, 2)))
     assert spark.sql("SELECT count(*) FROM floe_second.db.t").first()[0] == 2

@@ -1,7 +1,8 @@
 """Regenerates the fuzz seed corpora under tests/fuzz/corpus/<target>/.
 
 Sources: a table written by floe (build/floe), tables written by PyIceberg (format v1 and
-v2), the metadata fixtures of tests/data/spec, and the SQL statements of tests/sql/**/*.test
+v2), tables written by Spark with Iceberg 1.10 when build-spark/ is set up
+(tests/fuzz/make_spark_corpus.py), the metadata fixtures of tests/data/spec, and the SQL statements of tests/sql/**/*.test
 plus statements against the fuzz engine's own tables. Files are named by content hash.
 
     .venv/bin/python tests/fuzz/make_corpus.py     # after scripts/build.sh release --target floe_cli
@@ -16,12 +17,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import pyarrow as pa
-from pyiceberg.catalog.sql import SqlCatalog
-from pyiceberg.partitioning import PartitionField, PartitionSpec
-from pyiceberg.schema import Schema
-from pyiceberg.transforms import BucketTransform, DayTransform
-from pyiceberg.types import DecimalType, LongType, NestedField, StringType, TimestampType
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests/fuzz/corpus"
@@ -108,6 +103,13 @@ def floe_tables(tmp: Path) -> None:
 
 
 def pyiceberg_tables(tmp: Path) -> None:
+    import pyarrow as pa
+    from pyiceberg.catalog.sql import SqlCatalog
+    from pyiceberg.partitioning import PartitionField, PartitionSpec
+    from pyiceberg.schema import Schema
+    from pyiceberg.transforms import BucketTransform, DayTransform
+    from pyiceberg.types import DecimalType, LongType, NestedField, StringType, TimestampType
+
     warehouse = tmp / "pyiceberg"
     warehouse.mkdir()
     catalog = SqlCatalog("lakehouse", uri=f"sqlite:///{tmp / 'py.db'}", warehouse=f"file://{warehouse}")
@@ -175,6 +177,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="floe-corpus-") as tmp:
         floe_tables(Path(tmp))
         pyiceberg_tables(Path(tmp))
+    spark_python = ROOT / "build-spark/venv/bin/python"
+    if spark_python.exists():
+        subprocess.run([str(spark_python), str(Path(__file__).with_name("make_spark_corpus.py"))], check=True)
+    else:
+        print("build-spark/ is not set up (scripts/setup-spark.sh): no Spark-written seeds")
     spec_fixtures()
     sql_statements()
     for target in sorted(p.name for p in CORPUS.iterdir()):

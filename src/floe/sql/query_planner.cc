@@ -235,7 +235,11 @@ Result<Rel> QueryPlanner::PlanBody(const Query& query, const std::vector<OrderIt
 Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
   int64_t offset = 0;
   int64_t limit = -1;  // none
-  for (auto [expr, out, what] : {std::tuple{&query.offset, &offset, "offset"}, std::tuple{&query.limit, &limit, "limit"}}) {
+  for (auto item : {std::tuple{&query.offset, &offset, "offset"}, std::tuple{&query.limit, &limit, "limit"}}) {
+    // Named variables, not a structured binding: clang 14 cannot capture those in a lambda.
+    auto* expr = std::get<0>(item);
+    int64_t* out = std::get<1>(item);
+    const char* what = std::get<2>(item);
     if (!*expr) continue;
     ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(**expr));
     // Spark's checks: an INT that is not NULL and not negative.

@@ -1,5 +1,4 @@
 #include "floe/table/arrow_schema.h"
-#include "floe/util/number_parse.h"
 
 #include <string>
 
@@ -7,6 +6,7 @@
 #include <arrow/type.h>
 #include <arrow/util/key_value_metadata.h>
 
+#include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::table {

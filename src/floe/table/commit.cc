@@ -2,15 +2,15 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
-#include <set>
 #include <chrono>
 #include <cmath>
 #include <random>
+#include <set>
 #include <thread>
 
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
+#include "floe/util/ascii.h"
 #include "floe/util/clock.h"
 
 namespace floe::table {
@@ -63,10 +63,7 @@ int64_t Backoff(const RetryPolicy& policy, int attempt) {
 void RemoveDroppedMetadataFiles(const Table& table, const spec::TableMetadata& base,
                                 const std::string& base_location,
                                 const spec::TableMetadata& updated) {
-  std::string enabled = updated.Property("write.metadata.delete-after-commit.enabled", "false");
-  std::transform(enabled.begin(), enabled.end(), enabled.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (enabled != "true") return;
+  if (AsciiLower(updated.Property("write.metadata.delete-after-commit.enabled", "false")) != "true") return;
   std::set<std::string> kept;
   for (const auto& e : updated.metadata_log) kept.insert(e.metadata_file);
   std::vector<std::string> previous;

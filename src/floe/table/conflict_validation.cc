@@ -1,9 +1,7 @@
 #include "floe/table/conflict_validation.h"
 
-#include <algorithm>
-#include <cctype>
-
 #include "floe/manifest/manifest_reader.h"
+#include "floe/util/ascii.h"
 
 namespace floe::table {
 
@@ -13,9 +11,7 @@ using manifest::EntryStatus;
 Result<IsolationLevel> IsolationLevelFor(const spec::TableMetadata& metadata,
                                          std::string_view operation) {
   const std::string key = StrCat("write.", operation, ".isolation-level");
-  std::string value = metadata.Property(key, "serializable");
-  std::transform(value.begin(), value.end(), value.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const std::string value = AsciiLower(metadata.Property(key, "serializable"));
   if (value == "serializable") return IsolationLevel::kSerializable;
   if (value == "snapshot") return IsolationLevel::kSnapshot;
   return ValidationError("Invalid value for ", key, ": '", metadata.Property(key, ""),

@@ -1,5 +1,4 @@
 #include "floe/table/data_writer.h"
-#include "floe/util/number_parse.h"
 
 #include <algorithm>
 
@@ -17,6 +16,8 @@
 
 #include "floe/table/arrow_literal.h"
 #include "floe/table/arrow_schema.h"
+#include "floe/util/ascii.h"
+#include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::table {
@@ -24,8 +25,7 @@ namespace floe::table {
 namespace {
 
 Result<arrow::Compression::type> ParseCodec(const std::string& name) {
-  std::string lower = name;
-  std::transform(lower.begin(), lower.end(), lower.begin(), ::tolower);
+  const std::string lower = AsciiLower(name);
   if (lower == "zstd") return arrow::Compression::ZSTD;
   if (lower == "snappy") return arrow::Compression::SNAPPY;
   if (lower == "gzip") return arrow::Compression::GZIP;

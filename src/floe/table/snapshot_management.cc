@@ -1,5 +1,4 @@
 #include "floe/table/snapshot_management.h"
-#include "floe/util/number_parse.h"
 
 #include <algorithm>
 #include <functional>
@@ -13,6 +12,7 @@
 #include "floe/table/time_travel.h"
 #include "floe/util/clock.h"
 #include "floe/util/ids.h"
+#include "floe/util/number_parse.h"
 
 namespace floe::table {
 

@@ -1,5 +1,4 @@
 #include "floe/table/snapshot_producer.h"
-#include "floe/util/number_parse.h"
 
 #include <set>
 
@@ -14,6 +13,7 @@
 #include "floe/table/partitioner.h"
 #include "floe/util/clock.h"
 #include "floe/util/ids.h"
+#include "floe/util/number_parse.h"
 
 namespace floe::table {
 
@@ -165,7 +165,6 @@ class SnapshotProducer {
                                                               starting_snapshot_id_));
       ARROW_RETURN_NOT_OK(ValidateNoConflicts(changes, removal_.conflicts, removal_.isolation));
     }
-    const auto& remove_ = removal_.remove;
 
     // The manifest of added files does not depend on the base: write it once.
     if (added_manifests_.empty() && !added_.empty()) {
@@ -195,14 +194,14 @@ class SnapshotProducer {
             mf.existing_files_count == 0 && mf.deleted_files_count > 0) {
           continue;
         }
-        if (!remove_ || mf.content != manifest::ManifestContent::kData) {
+        if (!removal_.remove || mf.content != manifest::ManifestContent::kData) {
           manifests.push_back(mf);
           continue;
         }
         ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(*io, mf, *base));
         bool touched = false;
         for (const auto& e : entries) {
-          if (e.status != EntryStatus::kDeleted && remove_(e.data_file)) touched = true;
+          if (e.status != EntryStatus::kDeleted && removal_.remove(e.data_file)) touched = true;
         }
         if (!touched) {
           manifests.push_back(mf);
@@ -218,7 +217,7 @@ class SnapshotProducer {
                                                base->format_version));
         for (const auto& e : entries) {
           if (e.status == EntryStatus::kDeleted) continue;
-          if (remove_(e.data_file)) {
+          if (removal_.remove(e.data_file)) {
             deleted.push_back(e.data_file);
             ARROW_RETURN_NOT_OK(writer->Delete(e));
           } else {

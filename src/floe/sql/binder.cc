@@ -95,6 +95,24 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
     // Suggest tables of the same namespace with a close name.
     std::string message = StrCat("[TABLE_OR_VIEW_NOT_FOUND] The table or view `", state_.catalog->name(), "`.`",
                                  resolved.ident.ns.ToString(), "`.`", resolved.ident.name, "` cannot be found.");
+    // `db.t.snapshot`: the namespace is a table, so the last part meant a metadata table.
+    const auto& levels = resolved.ident.ns.levels;
+    if (!levels.empty()) {
+      TableIdentifier owner(Namespace(std::vector<std::string>(levels.begin(), levels.end() - 1)), levels.back());
+      auto owner_exists = state_.catalog->TableExists(owner);
+      if (owner_exists.ok() && *owner_exists) {
+        std::string best;
+        size_t best_distance = SIZE_MAX;
+        for (const auto& entry : AllMetadataTables()) {
+          size_t distance = EditDistance(entry.name, Lower(resolved.ident.name));
+          if (distance < best_distance) {
+            best_distance = distance;
+            best = entry.name;
+          }
+        }
+        return ErrorAt(sql_, ref.name.pos, StrCat(message, " Did you mean `", owner.ToString(), ".", best, "`?"));
+      }
+    }
     auto listed = state_.catalog->ListTables(resolved.ident.ns);
     if (listed.ok() && !listed->empty()) {
       std::string best;

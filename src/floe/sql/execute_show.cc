@@ -1,11 +1,10 @@
 #include "floe/sql/executors.h"
 
 #include <algorithm>
-#include <regex>
-#include <sstream>
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 #include "floe/sql/parse_error.h"
+#include "floe/sql/procedure_registry.h"
 #include "floe/sql/result_tables.h"
 #include "floe/sql/spark_names.h"
 #include "floe/sql/table_definition.h"
@@ -15,24 +14,22 @@ namespace floe::sql {
 
 Result<StatementResult> ExecuteShowNamespaces(ExecContext& ctx, const ShowNamespaces& s) {
   Namespace parent;
-  if (s.in) {
+  // `IN lakehouse` names the catalog: its top-level namespaces.
+  const bool in_catalog = s.in && s.in->parts.size() == 1 &&
+                          Lower(s.in->parts[0].name) == Lower(ctx.state.catalog->name());
+  if (s.in && !in_catalog) {
     ARROW_ASSIGN_OR_RAISE(parent, ctx.binder.BindNamespace(*s.in));
+    ARROW_ASSIGN_OR_RAISE(bool exists, ctx.state.catalog->NamespaceExists(parent));
+    if (!exists) {
+      return ErrorAt(ctx.sql, s.in->pos, StrCat("[SCHEMA_NOT_FOUND] The schema `", parent.ToString(), "` cannot be found."));
+    }
   }
   ARROW_ASSIGN_OR_RAISE(auto list, ctx.state.catalog->ListNamespaces(parent));
   std::vector<std::vector<std::optional<std::string>>> rows;
   for (const auto& ns : list) {
-    std::string text = ns.ToString();
+    std::string text = QuotedName(ns.levels);
     if (s.pattern) {
-      // Spark's SHOW ... LIKE: '*' is any text, '|' separates alternatives.
-      std::string pat = Lower(*s.pattern);
-      bool match = false;
-      std::stringstream alternatives(pat);
-      std::string alt;
-      while (std::getline(alternatives, alt, '|')) {
-        std::string rx;
-        for (char ch : alt) rx += ch == '*' ? std::string(".*") : std::string(1, ch);
-        match |= std::regex_match(Lower(text), std::regex(rx));
-      }
+      ARROW_ASSIGN_OR_RAISE(bool match, MatchesShowPattern(ns.ToString(), *s.pattern));
       if (!match) continue;
     }
     rows.push_back({text});
@@ -45,15 +42,56 @@ Result<StatementResult> ExecuteShowTables(ExecContext& ctx, const ShowTables& s)
   Namespace ns = ctx.state.current_namespace;
   if (s.in) {
     ARROW_ASSIGN_OR_RAISE(ns, ctx.binder.BindNamespace(*s.in));
+    ARROW_ASSIGN_OR_RAISE(bool exists, ctx.state.catalog->NamespaceExists(ns));
+    if (!exists) {
+      return ErrorAt(ctx.sql, s.in->pos, StrCat("[SCHEMA_NOT_FOUND] The schema `", ns.ToString(), "` cannot be found."));
+    }
   }
   ARROW_ASSIGN_OR_RAISE(auto list, ctx.state.catalog->ListTables(ns));
   std::vector<std::vector<std::optional<std::string>>> rows;
-  for (const auto& t : list) rows.push_back({t.ns.ToString(), t.name, std::string("false")});
+  for (const auto& t : list) {
+    if (s.pattern) {
+      ARROW_ASSIGN_OR_RAISE(bool match, MatchesShowPattern(t.name, *s.pattern));
+      if (!match) continue;
+    }
+    rows.push_back({QuotedName(t.ns.levels), t.name, std::string("false")});
+  }
   std::sort(rows.begin(), rows.end());
   auto table = StringTable({"namespace", "tableName", "isTemporary"}, rows);
   ARROW_ASSIGN_OR_RAISE(auto is_temp, arrow::compute::Cast(table->column(2), arrow::boolean()));
   ARROW_ASSIGN_OR_RAISE(table, table->SetColumn(2, arrow::field("isTemporary", arrow::boolean()), is_temp.chunked_array()));
   return Rows(table);
+}
+
+// Not in Spark 3.5 (whose Iceberg procedures are listed nowhere): one row a procedure, with
+// the catalog and namespace CALL reaches it through, and its parameters in order.
+Result<StatementResult> ExecuteShowProcedures(ExecContext& ctx, const ShowProcedures& s) {
+  if (s.in) {
+    std::vector<std::string> parts;
+    for (const auto& p : s.in->parts) parts.push_back(Lower(p.name));
+    const std::string catalog = Lower(ctx.state.catalog->name());
+    const bool ok = parts == std::vector<std::string>{catalog} || parts == std::vector<std::string>{"system"} ||
+                    parts == std::vector<std::string>{catalog, "system"};
+    if (!ok) {
+      return ErrorAt(ctx.sql, s.in->pos, StrCat("[SCHEMA_NOT_FOUND] The schema `", ToSql(*s.in),
+                                                "` cannot be found. Procedures live in `", ctx.state.catalog->name(),
+                                                "`.`system`."));
+    }
+  }
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  for (const auto& p : AllProcedures()) {
+    if (s.pattern) {
+      ARROW_ASSIGN_OR_RAISE(bool match, MatchesShowPattern(p.name, *s.pattern));
+      if (!match) continue;
+    }
+    std::string params;
+    for (const auto& param : p.parameters) {
+      params += StrCat(params.empty() ? "" : ", ", param.name, " ", ProcedureArgTypeName(param.type),
+                       param.required ? "" : " (optional)");
+    }
+    rows.push_back({ctx.state.catalog->name(), "system", p.name, params, p.description});
+  }
+  return Rows(StringTable({"catalog", "namespace", "procedure_name", "parameters", "description"}, rows));
 }
 
 Result<StatementResult> ExecuteShowTblProperties(ExecContext& ctx, const ShowTblProperties& s) {

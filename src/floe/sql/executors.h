@@ -38,6 +38,7 @@ Result<StatementResult> ExecuteCall(ExecContext& ctx, const sql::Call& call);
 // execute_show.cc
 Result<StatementResult> ExecuteShowNamespaces(ExecContext& ctx, const ShowNamespaces& s);
 Result<StatementResult> ExecuteShowTables(ExecContext& ctx, const ShowTables& s);
+Result<StatementResult> ExecuteShowProcedures(ExecContext& ctx, const ShowProcedures& s);
 Result<StatementResult> ExecuteShowTblProperties(ExecContext& ctx, const ShowTblProperties& s);
 Result<StatementResult> ExecuteDescribe(ExecContext& ctx, const sql::Describe& describe);
 Result<StatementResult> ExecuteShowCreateTable(ExecContext& ctx, const sql::ShowCreateTable& show);

@@ -1886,6 +1886,14 @@ class Parser {
       s.node = std::move(show);
       return s;
     }
+    if (Accept("PROCEDURES")) {
+      ShowProcedures show;
+      ARROW_ASSIGN_OR_RAISE(auto in_pattern, ParseInAndPattern());
+      show.in = std::move(in_pattern.first);
+      show.pattern = std::move(in_pattern.second);
+      s.node = std::move(show);
+      return s;
+    }
     if (Accept("TABLES")) {
       ShowTables show;
       ARROW_ASSIGN_OR_RAISE(auto in_pattern, ParseInAndPattern());

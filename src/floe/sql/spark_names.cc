@@ -1,9 +1,11 @@
 #include "floe/sql/spark_names.h"
 
 #include <cctype>
+#include <regex>
 
 #include <arrow/api.h>
 
+#include "floe/util/ascii.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {
@@ -95,6 +97,34 @@ std::string QuoteIfNeeded(const std::string& part) {
   std::string out = "`";
   for (char c : part) out += c == '`' ? std::string("``") : std::string(1, c);
   return out + "`";
+}
+
+std::string QuotedName(const std::vector<std::string>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? "." : "") + QuoteIfNeeded(parts[i]);
+  return out;
+}
+
+Result<bool> MatchesShowPattern(const std::string& name, const std::string& pattern) {
+  std::string lower_name = AsciiLower(name);
+  size_t start = 0;
+  const std::string lower = AsciiLower(pattern);
+  while (true) {
+    size_t bar = lower.find('|', start);
+    std::string alt = lower.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
+    // Spark trims each alternative.
+    size_t b = alt.find_first_not_of(' '), e = alt.find_last_not_of(' ');
+    alt = b == std::string::npos ? "" : alt.substr(b, e - b + 1);
+    std::string rx;
+    for (char ch : alt) rx += ch == '*' ? std::string(".*") : std::string(1, ch);
+    try {
+      if (std::regex_match(lower_name, std::regex(rx))) return true;
+    } catch (const std::regex_error&) {
+      return ValidationError("Invalid pattern in SHOW ... LIKE: '", pattern, "'");
+    }
+    if (bar == std::string::npos) return false;
+    start = bar + 1;
+  }
 }
 
 }  // namespace floe::sql

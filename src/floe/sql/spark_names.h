@@ -4,12 +4,14 @@
 // partition transforms, and identifiers that need backticks.
 
 #include <string>
+#include <vector>
 
 #include <arrow/type_fwd.h>
 
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
 #include "floe/spec/type.h"
+#include "floe/util/status.h"
 
 namespace floe::sql {
 
@@ -23,5 +25,10 @@ std::string Upper(std::string s);
 // A name part as Spark shows it: bare when it is letters, digits and underscores (and not
 // only digits), else in backticks with backticks doubled.
 std::string QuoteIfNeeded(const std::string& part);
+// A multi-level name with each part quoted if needed: db.`my ns`.
+std::string QuotedName(const std::vector<std::string>& parts);
+// Spark's SHOW ... LIKE pattern: a case-insensitive regular expression where `*` is any text
+// and `|` separates alternatives. An invalid pattern is an error naming it.
+Result<bool> MatchesShowPattern(const std::string& name, const std::string& pattern);
 
 }  // namespace floe::sql

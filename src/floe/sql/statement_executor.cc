@@ -20,6 +20,7 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
   if (auto* s = statement.As<DropNamespace>()) return ExecuteDropNamespace(ctx, *s);
   if (auto* s = statement.As<ShowNamespaces>()) return ExecuteShowNamespaces(ctx, *s);
   if (auto* s = statement.As<ShowTables>()) return ExecuteShowTables(ctx, *s);
+  if (auto* s = statement.As<ShowProcedures>()) return ExecuteShowProcedures(ctx, *s);
   if (auto* s = statement.As<Use>()) return ExecuteUse(ctx, *s);
   if (auto* s = statement.As<sql::CreateTable>()) return ExecuteCreateTable(ctx, *s);
   if (auto* s = statement.As<DropTable>()) return ExecuteDropTable(ctx, *s);

@@ -60,6 +60,18 @@ Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& inser
       }
       targets.push_back(f);
     }
+    // Iceberg columns have no defaults: every column not listed (nor a static partition value)
+    // fails the insert, as in Spark 3.5.
+    for (const auto& f : schema->fields()) {
+      bool listed = static_values.count(Lower(f.name)) > 0;
+      for (const auto* column : targets) listed = listed || column->id == f.id;
+      if (!listed) {
+        return ErrorAt(sql, insert.table.pos,
+                       StrCat("[INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA] Cannot write incompatible data for the table `",
+                              ctx.state.catalog->name(), "`.`", table->ident().ns.ToString(), "`.`", table->ident().name,
+                              "`: Cannot find data for the output column `", f.name, "`."));
+      }
+    }
   } else {
     for (const auto& f : schema->fields()) {
       if (!static_values.count(Lower(f.name))) targets.push_back(&f);

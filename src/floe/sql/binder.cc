@@ -9,6 +9,7 @@
 #include "floe/scan/table_scan.h"
 #include "floe/sql/metadata_tables.h"
 #include "floe/sql/parse_error.h"
+#include "floe/sql/suggest.h"
 #include "floe/table/arrow_literal.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/time_travel.h"
@@ -101,29 +102,17 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
       TableIdentifier owner(Namespace(std::vector<std::string>(levels.begin(), levels.end() - 1)), levels.back());
       auto owner_exists = state_.catalog->TableExists(owner);
       if (owner_exists.ok() && *owner_exists) {
-        std::string best;
-        size_t best_distance = SIZE_MAX;
-        for (const auto& entry : AllMetadataTables()) {
-          size_t distance = EditDistance(entry.name, Lower(resolved.ident.name));
-          if (distance < best_distance) {
-            best_distance = distance;
-            best = entry.name;
-          }
-        }
+        std::vector<std::string> names;
+        for (const auto& entry : AllMetadataTables()) names.push_back(entry.name);
+        std::string best = ClosestName(resolved.ident.name, names);
         return ErrorAt(sql_, ref.name.pos, StrCat(message, " Did you mean `", owner.ToString(), ".", best, "`?"));
       }
     }
     auto listed = state_.catalog->ListTables(resolved.ident.ns);
     if (listed.ok() && !listed->empty()) {
-      std::string best;
-      size_t best_distance = SIZE_MAX;
-      for (const auto& t : *listed) {
-        size_t distance = EditDistance(Lower(t.name), Lower(resolved.ident.name));
-        if (distance < best_distance) {
-          best_distance = distance;
-          best = t.ToString();
-        }
-      }
+      std::vector<std::string> names;
+      for (const auto& t : *listed) names.push_back(t.name);
+      std::string best = TableIdentifier(resolved.ident.ns, ClosestName(resolved.ident.name, names)).ToString();
       message += " Did you mean `" + best + "`?";
     }
     return ErrorAt(sql_, ref.name.pos, message);

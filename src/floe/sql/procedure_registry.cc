@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "floe/sql/expression_planner.h"
+#include "floe/sql/suggest.h"
 #include "floe/util/ascii.h"
 
 namespace floe::sql {
@@ -42,17 +42,9 @@ const Procedure* FindProcedure(std::string_view name) {
 }
 
 std::string ClosestProcedureName(std::string_view name) {
-  const std::string lower = AsciiLower(std::string(name));
-  std::string best;
-  size_t best_distance = SIZE_MAX;
-  for (const auto& p : AllProcedures()) {
-    size_t d = EditDistance(lower, p.name);
-    if (d < best_distance) {
-      best_distance = d;
-      best = p.name;
-    }
-  }
-  return best;
+  std::vector<std::string> names;
+  for (const auto& p : AllProcedures()) names.push_back(p.name);
+  return ClosestName(name, names);
 }
 
 std::string ProcedureArgTypeName(ProcedureArgType type) {

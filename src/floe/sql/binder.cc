@@ -36,6 +36,15 @@ Result<Namespace> Binder::BindNamespace(const ObjectName& name) {
   return Namespace(parts);
 }
 
+Result<Namespace> Binder::BindExistingNamespace(const ObjectName& name) {
+  ARROW_ASSIGN_OR_RAISE(Namespace ns, BindNamespace(name));
+  ARROW_ASSIGN_OR_RAISE(bool exists, state_.catalog->NamespaceExists(ns));
+  if (!exists) {
+    return ErrorAt(sql_, name.pos, StrCat("[SCHEMA_NOT_FOUND] The schema `", ns.ToString(), "` cannot be found."));
+  }
+  return ns;
+}
+
 Result<ResolvedName> Binder::BindName(const ObjectName& name, bool allow_suffix) {
   std::vector<std::string> parts;
   for (const auto& p : name.parts) parts.push_back(p.name);

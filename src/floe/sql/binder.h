@@ -35,6 +35,8 @@ class Binder {
   QueryPlanner Planner();
 
   Result<Namespace> BindNamespace(const ObjectName& name);
+  // A namespace that must exist: `SCHEMA_NOT_FOUND` otherwise.
+  Result<Namespace> BindExistingNamespace(const ObjectName& name);
   // A table name as written -> identifier (+ suffix when `allow_suffix`).
   Result<ResolvedName> BindName(const ObjectName& name, bool allow_suffix);
   // The table a name denotes; `TABLE_OR_VIEW_NOT_FOUND` when it does not exist.

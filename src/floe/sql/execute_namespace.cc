@@ -44,10 +44,7 @@ Result<StatementResult> ExecuteDropNamespace(ExecContext& ctx, const DropNamespa
 }
 
 Result<StatementResult> ExecuteUse(ExecContext& ctx, const Use& u) {
-  const std::string& sql = ctx.sql;
-  ARROW_ASSIGN_OR_RAISE(Namespace ns, ctx.binder.BindNamespace(u.name));
-  ARROW_ASSIGN_OR_RAISE(bool exists, ctx.state.catalog->NamespaceExists(ns));
-  if (!exists) return ErrorAt(sql, u.name.pos, StrCat("[SCHEMA_NOT_FOUND] The schema `", ns.ToString(), "` cannot be found."));
+  ARROW_ASSIGN_OR_RAISE(Namespace ns, ctx.binder.BindExistingNamespace(u.name));
   ctx.state.current_namespace = ns;
   return Message("");
 }

@@ -18,11 +18,7 @@ Result<StatementResult> ExecuteShowNamespaces(ExecContext& ctx, const ShowNamesp
   const bool in_catalog = s.in && s.in->parts.size() == 1 &&
                           Lower(s.in->parts[0].name) == Lower(ctx.state.catalog->name());
   if (s.in && !in_catalog) {
-    ARROW_ASSIGN_OR_RAISE(parent, ctx.binder.BindNamespace(*s.in));
-    ARROW_ASSIGN_OR_RAISE(bool exists, ctx.state.catalog->NamespaceExists(parent));
-    if (!exists) {
-      return ErrorAt(ctx.sql, s.in->pos, StrCat("[SCHEMA_NOT_FOUND] The schema `", parent.ToString(), "` cannot be found."));
-    }
+    ARROW_ASSIGN_OR_RAISE(parent, ctx.binder.BindExistingNamespace(*s.in));
   }
   ARROW_ASSIGN_OR_RAISE(auto list, ctx.state.catalog->ListNamespaces(parent));
   std::vector<std::vector<std::optional<std::string>>> rows;
@@ -41,11 +37,7 @@ Result<StatementResult> ExecuteShowNamespaces(ExecContext& ctx, const ShowNamesp
 Result<StatementResult> ExecuteShowTables(ExecContext& ctx, const ShowTables& s) {
   Namespace ns = ctx.state.current_namespace;
   if (s.in) {
-    ARROW_ASSIGN_OR_RAISE(ns, ctx.binder.BindNamespace(*s.in));
-    ARROW_ASSIGN_OR_RAISE(bool exists, ctx.state.catalog->NamespaceExists(ns));
-    if (!exists) {
-      return ErrorAt(ctx.sql, s.in->pos, StrCat("[SCHEMA_NOT_FOUND] The schema `", ns.ToString(), "` cannot be found."));
-    }
+    ARROW_ASSIGN_OR_RAISE(ns, ctx.binder.BindExistingNamespace(*s.in));
   }
   ARROW_ASSIGN_OR_RAISE(auto list, ctx.state.catalog->ListTables(ns));
   std::vector<std::vector<std::optional<std::string>>> rows;

@@ -383,12 +383,12 @@ Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const ScanHints&
       if (value->type->id() == arrow::Type::STRING) {
         const auto& s = static_cast<const arrow::StringScalar&>(*value).value->ToString();
         auto r = table::ResolveVersion(md, s);
-        if (!r.ok()) return ErrorAt(sql, ref.time_travel->value.pos, r.status().message());
+        if (!r.ok()) return ErrorAt(sql, ref.time_travel->value.pos, r.status());
         travel = *r;
       } else if (arrow::is_integer(value->type->id())) {
         ARROW_ASSIGN_OR_RAISE(auto i64, value->CastTo(arrow::int64()));
         auto r = table::ResolveVersion(md, static_cast<const arrow::Int64Scalar&>(*i64).value);
-        if (!r.ok()) return ErrorAt(sql, ref.time_travel->value.pos, r.status().message());
+        if (!r.ok()) return ErrorAt(sql, ref.time_travel->value.pos, r.status());
         travel = *r;
       } else if (value->type->id() == arrow::Type::DECIMAL128) {
         // A number wider than a long names no snapshot, as Iceberg reads the version's text.
@@ -418,7 +418,7 @@ Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const ScanHints&
       // Floor to milliseconds: snapshot-log times are millis.
       int64_t ms = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
       auto r = table::ResolveTimeTravel(md, table::TimeTravelSpec::AsOf(ms));
-      if (!r.ok()) return ErrorAt(sql, ref.time_travel->value.pos, r.status().message());
+      if (!r.ok()) return ErrorAt(sql, ref.time_travel->value.pos, r.status());
       travel = *r;
       note = StrCat(table->name(), " TIMESTAMP AS OF ", FormatMillisIso(ms), " -> snapshot ",
                     travel->snapshot_id() ? std::to_string(*travel->snapshot_id()) : "none");
@@ -427,7 +427,7 @@ Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const ScanHints&
              md->refs.count(Setting(kWapBranchKey, ""))) {
     // With spark.wap.branch set, plain reads see the branch being written.
     auto r = table::ResolveTimeTravel(md, table::TimeTravelSpec::Branch(Setting(kWapBranchKey, "")));
-    if (!r.ok()) return ErrorAt(sql, ref.name.pos, r.status().message());
+    if (!r.ok()) return ErrorAt(sql, ref.name.pos, r.status());
     travel = *r;
   } else if (identifier_travel) {
     table::TimeTravelSpec spec;
@@ -447,7 +447,7 @@ Result<Rel> Session::Impl::ResolveTableRef(const TableRef& ref, const ScanHints&
       spec = by_id ? table::TimeTravelSpec::Snapshot(*value) : table::TimeTravelSpec::AsOf(*value);
     }
     auto r = table::ResolveTimeTravel(md, spec);
-    if (!r.ok()) return ErrorAt(sql, ref.name.pos, r.status().message());
+    if (!r.ok()) return ErrorAt(sql, ref.name.pos, r.status());
     travel = *r;
     note = StrCat(table->name(), ".", suffix, " -> snapshot ",
                   travel->snapshot_id() ? std::to_string(*travel->snapshot_id()) : "none");
@@ -1399,7 +1399,7 @@ Result<StatementResult> Session::Impl::Call(const sql::Call& call, const std::st
   if (!loaded.ok()) {
     if (resolved.ok() && !IsNotFound(loaded.status())) return loaded.status();
     return ErrorAt(sql, arg_pos("table"),
-                   StrCat("Couldn't load table '", table_name, "' in catalog '", catalog_->name(), "'"));
+                   NotFound("Couldn't load table '", table_name, "' in catalog '", catalog_->name(), "'"));
   }
   std::shared_ptr<table::Table> table = *loaded;
   auto fail = [&](const Status& st) { return ErrorAt(sql, call.procedure.pos, st.message()); };

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `floe demo` end to end in a fresh directory: the seed's figures appear where they should,
-# and the history ends with five entries over two snapshots. Usage: demo_test.sh FLOE_BINARY
+# `floe demo` end to end in a fresh directory: the steps are headed by the story, the
+# report's figures appear where they should, and the history ends with five entries over two snapshots. Usage: demo_test.sh FLOE_BINARY
 set -euo pipefail
 floe=$(realpath "$1")
 dir=$(mktemp -d)
@@ -19,6 +19,14 @@ expect "|2025-06-15 |915         |201450.75    |" 3
 expect "|2025-06-14 |1684        |368641.00    |" 2
 expect "|2025-06-14 |368641.00            |184320.50              |184320.50|" 1
 expect "|2        |" 1
+# The steps, in order, and no numbered cases.
+[ "$(grep '^== ' out.txt)" = "$(printf '%s\n' \
+  '== The report: daily revenue from the orders ==' \
+  '== The bad write: a faulty join doubles the report ==' \
+  '== The audit: what changed, and what the report said before ==' \
+  '== The rollback: back to the good snapshot, redo, and back again ==')" ] \
+  || { echo "unexpected step headings:"; grep -n '^==' out.txt; exit 1; }
+! grep -qi 'case [0-9]\|seed' out.txt || { echo "numbered cases in the output"; exit 1; }
 # Run again: the demo starts over from fresh tables.
 "$floe" demo > out.txt
 expect "|2025-06-15 |915         |201450.75    |" 3

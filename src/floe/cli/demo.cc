@@ -81,7 +81,7 @@ Status RunDemo(sql::Session& session, std::ostream& out) {
   ARROW_RETURN_NOT_OK(demo.Quiet(
       "INSERT INTO lakehouse.ref.currency_rates VALUES ('RUB', 1.0000, false), ('RUB', 1.0000, true)"));
 
-  demo.Heading("Case 0: the daily revenue report");
+  demo.Heading("The report: daily revenue from the orders");
   ARROW_RETURN_NOT_OK(demo.Show(StrCat("CREATE TABLE IF NOT EXISTS ", kReport, " (\n"
                                        "    report_date    DATE,\n    total_orders   BIGINT,\n"
                                        "    total_revenue  DECIMAL(18, 2)\n)\nUSING iceberg"))
@@ -99,7 +99,7 @@ Status RunDemo(sql::Session& session, std::ostream& out) {
           .status());
   ARROW_ASSIGN_OR_RAISE(std::string clean, demo.Single(StrCat("SELECT snapshot_id FROM ", kReport, ".snapshots")));
 
-  demo.Heading("Case 1: a bad write doubles the report");
+  demo.Heading("The bad write: a faulty join doubles the report");
   demo.Say("The join with currency_rates forgets `AND r.is_current`: every rouble order matches twice.\n");
   ARROW_RETURN_NOT_OK(demo.Show(StrCat("INSERT OVERWRITE ", kReport, "\nSELECT\n"
                                        "    CAST(o.updated_at AS DATE) AS report_date,\n"
@@ -111,7 +111,7 @@ Status RunDemo(sql::Session& session, std::ostream& out) {
                           .status());
   ARROW_RETURN_NOT_OK(demo.Show(StrCat("SELECT * FROM ", kReport, " ORDER BY report_date")).status());
 
-  demo.Heading("Case 2: the audit");
+  demo.Heading("The audit: what changed, and what the report said before");
   ARROW_RETURN_NOT_OK(demo.Show(StrCat("SELECT\n    snapshot_id, parent_id, committed_at, operation,\n"
                                        "    summary['total-records'] AS total_records\nFROM ", kReport,
                                        ".snapshots\nORDER BY committed_at"))
@@ -124,7 +124,7 @@ Status RunDemo(sql::Session& session, std::ostream& out) {
                                        "ORDER BY cur.report_date"))
                           .status());
 
-  demo.Heading("Case 3: roll back");
+  demo.Heading("The rollback: back to the good snapshot, redo, and back again");
   ARROW_RETURN_NOT_OK(demo.Show(StrCat("CALL lakehouse.system.rollback_to_snapshot('gold.daily_revenue_report', ", clean, ")")).status());
   ARROW_RETURN_NOT_OK(demo.Show(StrCat("SELECT * FROM ", kReport, " ORDER BY report_date")).status());
   ARROW_RETURN_NOT_OK(demo.Show(StrCat("SELECT made_current_at, snapshot_id, parent_id, is_current_ancestor\nFROM ", kReport,

@@ -1,6 +1,6 @@
 // The floe binary. Each subcommand adds its options to the parser and runs when chosen:
 //   floe sql        the SQL shell (interactive, -c, -f or a script on stdin)
-//   floe demo       seed 000's story: a report, a bad write, the audit, the rollback
+//   floe demo       the rollback story: a report, a bad write, the audit, the rollback
 //   floe history T  the history of table T (the snapshot-log, as the history table shows it)
 
 #include <unistd.h>
@@ -236,7 +236,7 @@ int Main(int argc, char** argv) {
 
   floe::cli::CatalogArgs demo_args;
   CLI::App* demo = app.add_subcommand(
-      "demo", "Seed 000's story on fresh tables: a daily revenue report, a bad write that doubles it, "
+      "demo", "The rollback story on fresh tables: a daily revenue report, a bad write that doubles it, "
               "the audit through snapshots, history and a time-travel diff, and the rollback.");
   floe::cli::AddCatalogOptions(demo, &demo_args);
   floe::cli::CatalogArgs history_args;

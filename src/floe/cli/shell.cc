@@ -62,9 +62,9 @@ bool Shell::RunStatement(const std::string& sql, const std::string& location) {
 
 bool Shell::RunScript(std::string_view script, const std::string& source) {
   bool all_ok = true;
-  for (const SqlStatement& statement : SplitStatements(script)) {
+  for (const sql::StatementSpan& statement : sql::SplitStatements(script)) {
     std::string location =
-        source.empty() ? std::string() : source + ":" + std::to_string(statement.line);
+        source.empty() ? std::string() : source + ":" + std::to_string(statement.pos.line);
     if (!RunStatement(statement.text, location)) {
       all_ok = false;
       if (!options_.continue_on_error) return false;
@@ -75,7 +75,7 @@ bool Shell::RunScript(std::string_view script, const std::string& source) {
 
 bool Shell::RunInteractive(LineReader& reader) {
   bool all_ok = true;
-  StatementSplitter splitter;
+  sql::StatementSplitter splitter;
   while (true) {
     bool continuing = splitter.HasPendingStatement() || splitter.InsideQuoteOrComment();
     std::optional<std::string> line = reader.ReadLine(continuing ? kContinuationPrompt : kPrompt);
@@ -83,7 +83,7 @@ bool Shell::RunInteractive(LineReader& reader) {
     if (!continuing && IsQuitCommand(*line)) break;
     splitter.Feed(*line);
     splitter.Feed("\n");
-    for (const SqlStatement& statement : splitter.TakeStatements()) {
+    for (const sql::StatementSpan& statement : splitter.TakeStatements()) {
       reader.AddHistory(HistoryEntry(statement.text));
       if (!RunStatement(statement.text)) all_ok = false;
     }

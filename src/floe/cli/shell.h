@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "floe/cli/result_format.h"
-#include "floe/cli/statement_splitter.h"
+#include "floe/sql/statement_splitter.h"
 #include "floe/sql/session.h"
 #include "floe/util/status.h"
 

@@ -899,7 +899,7 @@ struct Merge {
 };
 
 // CALL catalog.system.proc(arg, name => arg). Positional arguments may come first and named
-// ones after them (the seeds write `CALL ...set_current_snapshot('db.t', snapshot_id => 1)`,
+// ones after them (users write `CALL ...set_current_snapshot('db.t', snapshot_id => 1)`,
 // which Iceberg itself rejects); a positional argument after a named one is a syntax error.
 struct Call {
   ObjectName procedure;

@@ -149,12 +149,12 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
       if (value->type->id() == arrow::Type::STRING) {
         const auto& s = static_cast<const arrow::StringScalar&>(*value).value->ToString();
         auto r = table::ResolveVersion(md, s);
-        if (!r.ok()) return ErrorAt(sql_, ref.time_travel->value.pos, r.status().message());
+        if (!r.ok()) return ErrorAt(sql_, ref.time_travel->value.pos, r.status());
         travel = *r;
       } else if (arrow::is_integer(value->type->id())) {
         ARROW_ASSIGN_OR_RAISE(auto i64, value->CastTo(arrow::int64()));
         auto r = table::ResolveVersion(md, static_cast<const arrow::Int64Scalar&>(*i64).value);
-        if (!r.ok()) return ErrorAt(sql_, ref.time_travel->value.pos, r.status().message());
+        if (!r.ok()) return ErrorAt(sql_, ref.time_travel->value.pos, r.status());
         travel = *r;
       } else if (value->type->id() == arrow::Type::DECIMAL128) {
         // A number wider than a long names no snapshot, as Iceberg reads the version's text.
@@ -171,7 +171,7 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
       if (value->type->id() == arrow::Type::STRING) {
         const auto& s = static_cast<const arrow::StringScalar&>(*value).value->ToString();
         auto parsed = ParseTimestampMicros(s, state_.TimeZone());
-        if (!parsed.ok()) return ErrorAt(sql_, ref.time_travel->value.pos, parsed.status().message());
+        if (!parsed.ok()) return ErrorAt(sql_, ref.time_travel->value.pos, parsed.status());
         micros = *parsed;
       } else if (value->type->id() == arrow::Type::TIMESTAMP) {
         micros = static_cast<const arrow::TimestampScalar&>(*value).value;
@@ -184,7 +184,7 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
       // Floor to milliseconds: snapshot-log times are millis.
       int64_t ms = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
       auto r = table::ResolveTimeTravel(md, table::TimeTravelSpec::AsOf(ms));
-      if (!r.ok()) return ErrorAt(sql_, ref.time_travel->value.pos, r.status().message());
+      if (!r.ok()) return ErrorAt(sql_, ref.time_travel->value.pos, r.status());
       travel = *r;
       note = StrCat(table->name(), " TIMESTAMP AS OF ", FormatMillisIso(ms), " -> snapshot ",
                     travel->snapshot_id() ? std::to_string(*travel->snapshot_id()) : "none");
@@ -193,7 +193,7 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
              md->refs.count(state_.Setting(kWapBranchKey, ""))) {
     // With spark.wap.branch set, plain reads see the branch being written.
     auto r = table::ResolveTimeTravel(md, table::TimeTravelSpec::Branch(state_.Setting(kWapBranchKey, "")));
-    if (!r.ok()) return ErrorAt(sql_, ref.name.pos, r.status().message());
+    if (!r.ok()) return ErrorAt(sql_, ref.name.pos, r.status());
     travel = *r;
   } else if (identifier_travel) {
     table::TimeTravelSpec spec;
@@ -213,7 +213,7 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
       spec = by_id ? table::TimeTravelSpec::Snapshot(*value) : table::TimeTravelSpec::AsOf(*value);
     }
     auto r = table::ResolveTimeTravel(md, spec);
-    if (!r.ok()) return ErrorAt(sql_, ref.name.pos, r.status().message());
+    if (!r.ok()) return ErrorAt(sql_, ref.name.pos, r.status());
     travel = *r;
     note = StrCat(table->name(), ".", suffix, " -> snapshot ",
                   travel->snapshot_id() ? std::to_string(*travel->snapshot_id()) : "none");

@@ -121,11 +121,11 @@ Result<StatementResult> ExecuteCall(ExecContext& ctx, const sql::Call& call) {
   if (!loaded.ok()) {
     if (resolved.ok() && !IsNotFound(loaded.status())) return loaded.status();
     return ErrorAt(sql, arg_pos["table"],
-                   StrCat("Couldn't load table '", table_name, "' in catalog '", ctx.state.catalog->name(), "'"));
+                   NotFound("Couldn't load table '", table_name, "' in catalog '", ctx.state.catalog->name(), "'"));
   }
   bound.table = *loaded;
   auto rows = procedure->run(bound);
-  if (!rows.ok()) return ErrorAt(sql, call.procedure.pos, rows.status().message());
+  if (!rows.ok()) return ErrorAt(sql, call.procedure.pos, rows.status());
   return Rows(*rows);
 }
 

@@ -26,9 +26,10 @@ SourcePos PositionAt(std::string_view sql, int32_t offset) {
 
 std::string CaretLines(std::string_view sql, SourcePos pos) {
   size_t offset = std::min<size_t>(pos.offset < 0 ? 0 : pos.offset, sql.size());
-  size_t begin = sql.rfind('\n', offset == 0 ? std::string_view::npos : offset - 1);
+  // The line holding `offset`: from just after the newline before it (at offset 0 there is
+  // none; searching from npos would find the text's last line).
+  size_t begin = offset == 0 ? std::string_view::npos : sql.rfind('\n', offset - 1);
   begin = begin == std::string_view::npos ? 0 : begin + 1;
-  if (offset > 0 && offset <= sql.size() && sql[offset - 1] == '\n') begin = offset;
   size_t end = sql.find('\n', begin);
   if (end == std::string_view::npos) end = sql.size();
   std::string_view line = sql.substr(begin, end - begin);
@@ -48,9 +49,39 @@ std::string CaretLines(std::string_view sql, SourcePos pos) {
   return out;
 }
 
+namespace {
+
+// Spark's error classes for missing and duplicate objects keep their meaning as kinds.
+ErrorKind KindOfMessage(std::string_view message) {
+  if (message.empty() || message[0] != '[') return ErrorKind::kValidation;
+  size_t end = message.find(']');
+  if (end == std::string_view::npos) return ErrorKind::kValidation;
+  std::string_view error_class = message.substr(1, end - 1);
+  auto ends_with = [&](std::string_view suffix) {
+    return error_class.size() >= suffix.size() &&
+           error_class.substr(error_class.size() - suffix.size()) == suffix;
+  };
+  if (ends_with("_NOT_FOUND")) return ErrorKind::kNotFound;
+  if (ends_with("_ALREADY_EXISTS")) return ErrorKind::kAlreadyExists;
+  return ErrorKind::kValidation;
+}
+
+std::string PointedMessage(std::string_view sql, SourcePos pos, std::string_view message) {
+  // A node built by hand has no position: point at the statement's start.
+  if (!pos.valid()) pos = PositionAt(sql, 0);
+  return StrCat(message, " (line ", pos.line, ", column ", pos.column, ")\n",
+                CaretLines(sql, pos));
+}
+
+}  // namespace
+
 Status ErrorAt(std::string_view sql, SourcePos pos, std::string_view message) {
-  return ValidationError(message, " (line ", pos.line, ", column ", pos.column, ")\n",
-                         CaretLines(sql, pos));
+  return MakeError(KindOfMessage(message), PointedMessage(sql, pos, message));
+}
+
+Status ErrorAt(std::string_view sql, SourcePos pos, const Status& cause) {
+  if (cause.ok()) return cause;
+  return Status(cause.code(), PointedMessage(sql, pos, cause.message()), cause.detail());
 }
 
 }  // namespace floe::sql

@@ -28,7 +28,12 @@ SourcePos PositionAt(std::string_view sql, int32_t offset);
 // "<source line>\n<caret line>" for `pos`.
 std::string CaretLines(std::string_view sql, SourcePos pos);
 
-// ValidationError "<message> (line L, column C)\n<source line>\n<caret line>".
+// "<message> (line L, column C)\n<source line>\n<caret line>"; a position a node was not
+// given (built by hand) points at the start. The kind is NotFound or AlreadyExists for
+// Spark's error classes that say so ("[TABLE_OR_VIEW_NOT_FOUND] ..."), else Validation.
 Status ErrorAt(std::string_view sql, SourcePos pos, std::string_view message);
+// The same pointer added to an error from below: its code and kind stay, only the message
+// changes.
+Status ErrorAt(std::string_view sql, SourcePos pos, const Status& cause);
 
 }  // namespace floe::sql

@@ -10,6 +10,7 @@
 #include "floe/sql/keywords.h"
 #include "floe/sql/lexer.h"
 #include "floe/sql/parse_error.h"
+#include "floe/sql/statement_splitter.h"
 #include "floe/util/number_parse.h"
 
 namespace floe::sql {
@@ -2270,14 +2271,23 @@ class Parser {
 };
 
 // Token ranges [begin, end) of the statements; `end` indexes the ';' or the kEnd token.
-std::vector<std::pair<size_t, size_t>> StatementRanges(const std::vector<Token>& tokens) {
+// Token ranges [begin, end) of the statements the splitter finds; every span starts and
+// ends on a token boundary because the splitter follows the lexer's quoting rules.
+std::vector<std::pair<size_t, size_t>> StatementRanges(std::string_view sql,
+                                                       const std::vector<Token>& tokens) {
   std::vector<std::pair<size_t, size_t>> ranges;
-  size_t begin = 0;
-  for (size_t k = 0; k < tokens.size(); ++k) {
-    if (tokens[k].kind == TokenKind::kSemicolon || tokens[k].kind == TokenKind::kEnd) {
-      if (k > begin) ranges.emplace_back(begin, k);
-      begin = k + 1;
+  size_t k = 0;
+  for (const StatementSpan& span : SplitStatements(sql)) {
+    int32_t from = span.pos.offset;
+    int32_t to = from + static_cast<int32_t>(span.text.size());
+    while (k < tokens.size() && tokens[k].kind != TokenKind::kEnd && tokens[k].pos.offset < from) {
+      ++k;
     }
+    size_t begin = k;
+    while (k < tokens.size() && tokens[k].kind != TokenKind::kEnd && tokens[k].pos.offset < to) {
+      ++k;
+    }
+    if (k > begin) ranges.emplace_back(begin, k);
   }
   return ranges;
 }
@@ -2303,21 +2313,12 @@ Result<Statement> ParseStatement(std::string_view sql) {
 Result<std::vector<ScriptStatement>> ParseScript(std::string_view sql) {
   ARROW_ASSIGN_OR_RAISE(std::vector<Token> tokens, Lex(sql));
   std::vector<ScriptStatement> out;
-  for (auto [begin, end] : StatementRanges(tokens)) {
+  for (auto [begin, end] : StatementRanges(sql, tokens)) {
     ScriptStatement s;
     ARROW_ASSIGN_OR_RAISE(s.statement, Parser(sql, tokens, begin, end).ParseWholeStatement());
     s.text = SpanText(sql, tokens, begin, end);
     s.pos = tokens[begin].pos;
     out.push_back(std::move(s));
-  }
-  return out;
-}
-
-Result<std::vector<StatementSpan>> SplitStatements(std::string_view sql) {
-  ARROW_ASSIGN_OR_RAISE(std::vector<Token> tokens, Lex(sql));
-  std::vector<StatementSpan> out;
-  for (auto [begin, end] : StatementRanges(tokens)) {
-    out.push_back(StatementSpan{SpanText(sql, tokens, begin, end), tokens[begin].pos});
   }
   return out;
 }

@@ -45,17 +45,9 @@ struct ScriptStatement {
   SourcePos pos;     // where it starts in the script
 };
 
-// Statements separated by ';' (empty ones skipped). Positions in errors refer to the
-// whole script.
+// Statements separated by ';' where SplitStatements (statement_splitter.h) cuts them, empty
+// ones skipped. Positions in errors refer to the whole script.
 Result<std::vector<ScriptStatement>> ParseScript(std::string_view sql);
-
-// The statements' texts and start positions without parsing them (';' inside strings,
-// quoted names and comments does not split). Fails only on lexical errors.
-struct StatementSpan {
-  std::string text;
-  SourcePos pos;
-};
-Result<std::vector<StatementSpan>> SplitStatements(std::string_view sql);
 
 // A single expression / data type, for tests and for callers that take SQL fragments.
 Result<Expr> ParseExpression(std::string_view sql);

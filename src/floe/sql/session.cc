@@ -16,6 +16,7 @@
 #include "floe/sql/parse_error.h"
 #include "floe/sql/parser.h"
 #include "floe/sql/query_planner.h"
+#include "floe/sql/statement_splitter.h"
 #include "floe/sql/statement_executor.h"
 #include "floe/util/clock.h"
 #include "floe/util/str_cat.h"
@@ -101,9 +102,8 @@ Result<StatementResult> Session::Execute(const std::string& sql) {
 
 Result<std::vector<StatementResult>> Session::ExecuteScript(const std::string& script,
                                                             std::vector<StatementResult>* done) {
-  ARROW_ASSIGN_OR_RAISE(auto spans, SplitStatements(script));
   std::vector<StatementResult> results;
-  for (const auto& span : spans) {
+  for (const StatementSpan& span : SplitStatements(script)) {
     auto result = Execute(span.text);
     if (!result.ok()) {
       if (done) *done = results;

@@ -1,10 +1,10 @@
 #pragma once
 
-// Run manifests (seed 000): the snapshot id of each source table at the start of a
+// Run manifests: the snapshot id of each source table at the start of a
 // pipeline run, kept next to its artifact, so a later run reads exactly the same rows
 // however the tables, the clock or the session time zone have moved since.
 //
-// JSON shape (seed 000's build_multi_table_manifest, plus exact fields):
+// JSON shape (what a Python pipeline's run manifest holds, plus exact fields):
 //   {"run_started_at": "2024-01-15T10:30:00.123+00:00", "run_started_at_ms": 1705314600123,
 //    "sources": {"lakehouse.db.orders": {"snapshot_id": 123, "committed_at":
 //    "2024-01-15 10:29:58.1", "committed_at_ms": 1705314598100, "table_uuid": "..."}}}

@@ -7,7 +7,7 @@
 // Two searches by time exist and differ on purpose, as in Iceberg:
 //  - TIMESTAMP AS OF (SnapshotIdAsOfTime): the snapshot-log entry made current at or before
 //    the instant, whether or not that snapshot is still an ancestor of the current state.
-//  - ResolveSnapshotAsOf: the same search limited to current ancestors (seed 000), for
+//  - ResolveSnapshotAsOf: the same search limited to current ancestors, for
 //    reproducible pipelines.
 //  - rollback_to_timestamp (snapshot_management.h) uses a third rule: the newest current
 //    ancestor *committed* strictly before the instant (snapshot timestamps, not the log).
@@ -85,7 +85,7 @@ std::optional<int64_t> NullableSnapshotIdAsOfTime(const spec::TableMetadata& met
 // As above; none: `Cannot find a snapshot older than <FormatMillisIso(timestamp_ms)>`.
 Result<int64_t> SnapshotIdAsOfTime(const spec::TableMetadata& metadata, int64_t timestamp_ms);
 
-// Seed 000's resolve_snapshot_as_of: the latest snapshot-log entry made current at or
+// resolve_snapshot_as_of: the latest snapshot-log entry made current at or
 // before the instant whose snapshot is an ancestor of the current snapshot. Errors:
 // `Table <name> has no snapshots` and `Cannot find a snapshot older than <instant>`.
 Result<int64_t> ResolveSnapshotAsOf(const Table& table, int64_t timestamp_ms);

@@ -55,6 +55,14 @@ std::string AfterWords(std::string_view line, size_t n) {
 
 }  // namespace
 
+bool IsVariableName(std::string_view name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  }
+  return true;
+}
+
 Result<TestFile> ParseTestFile(std::string_view text, const std::string& path) {
   TestFile file;
   file.path = path;
@@ -107,8 +115,17 @@ Result<TestFile> ParseTestFile(std::string_view text, const std::string& path) {
         }
       }
       if (words.size() > 3) return fail(i, "unexpected text after the sort mode");
+    } else if (words[0] == "let") {
+      record.kind = RecordKind::kLet;
+      if (words.size() < 2) return fail(i, "'let' needs variable names, e.g. 'let good'");
+      for (size_t w = 1; w < words.size(); ++w) {
+        if (!IsVariableName(words[w])) {
+          return fail(i, "'" + words[w] + "' is not a variable name (letters, digits and _)");
+        }
+        record.variables.push_back(words[w]);
+      }
     } else {
-      return fail(i, "unknown record '" + words[0] + "'; expected statement or query");
+      return fail(i, "unknown record '" + words[0] + "'; expected statement, query or let");
     }
 
     // The SQL: up to ----, a blank line or the end.
@@ -127,6 +144,9 @@ Result<TestFile> ParseTestFile(std::string_view text, const std::string& path) {
     switch (record.kind) {
       case RecordKind::kStatementOk:
         if (has_separator) return fail(i - 1, "'statement ok' takes no ---- section");
+        break;
+      case RecordKind::kLet:
+        if (has_separator) return fail(i - 1, "'let' takes no ---- section");
         break;
       case RecordKind::kStatementError:
         if (has_separator) {

@@ -145,11 +145,96 @@ std::string CheckColumnTypes(const std::string& letters, const arrow::Schema& sc
   return {};
 }
 
-RecordOutcome RunRecord(const Record& record, const cli::Executor& executor) {
+Result<std::string> SubstituteVariables(std::string_view text, const Variables& variables) {
+  std::string out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t open = text.find("${", i);
+    if (open == std::string_view::npos) break;
+    size_t close = text.find('}', open + 2);
+    std::string_view name =
+        close == std::string_view::npos ? std::string_view() : text.substr(open + 2, close - open - 2);
+    if (!IsVariableName(name)) {
+      // Not a variable reference: keep the text as written.
+      out += text.substr(i, open + 2 - i);
+      i = open + 2;
+      continue;
+    }
+    auto it = variables.find(name);
+    if (it == variables.end()) {
+      return Status::Invalid("unknown variable ${", name, "}: no 'let ", name,
+                             "' record before this one set it");
+    }
+    out += text.substr(i, open - i);
+    out += it->second;
+    i = close + 1;
+  }
+  if (i < text.size()) out += text.substr(i);
+  return out;
+}
+
+namespace {
+
+// The record with every ${name} replaced, or the first unknown variable.
+Result<Record> Substituted(const Record& record, const Variables& variables) {
+  Record out = record;
+  ARROW_ASSIGN_OR_RAISE(out.sql, SubstituteVariables(record.sql, variables));
+  for (std::string& e : out.expected_errors) {
+    ARROW_ASSIGN_OR_RAISE(e, SubstituteVariables(e, variables));
+  }
+  for (std::string& line : out.expected_lines) {
+    ARROW_ASSIGN_OR_RAISE(line, SubstituteVariables(line, variables));
+  }
+  return out;
+}
+
+}  // namespace
+
+RecordOutcome RunRecord(const Record& original, const cli::Executor& executor,
+                        Variables* variables) {
   RecordOutcome outcome;
+  Result<Record> substituted = Substituted(original, *variables);
+  if (!substituted.ok()) {
+    outcome.failure = substituted.status().message() + "\n";
+    return outcome;
+  }
+  const Record& record = *substituted;
   Result<sql::StatementResult> result = executor.execute(record.sql);
   std::ostringstream why;
   switch (record.kind) {
+    case RecordKind::kLet: {
+      std::string names;
+      for (const std::string& name : record.variables) names += (names.empty() ? "" : " ") + name;
+      const int64_t columns = static_cast<int64_t>(record.variables.size());
+      if (!result.ok()) {
+        why << "let " << names << ": statement failed: " << result.status().message() << "\n";
+        outcome.failure = why.str();
+        return outcome;
+      }
+      if (!result->rows || result->rows->num_rows() != 1 ||
+          result->rows->num_columns() != columns) {
+        why << "let " << names << ": the statement must return one row with " << columns
+            << " column(s), got ";
+        if (!result->rows) {
+          why << "no result set\n";
+        } else {
+          why << result->rows->num_rows() << " row(s) with " << result->rows->num_columns()
+              << " column(s)\n";
+        }
+        outcome.failure = why.str();
+        return outcome;
+      }
+      std::vector<std::string> row = ResultValues(*result->rows, SessionValueText(executor))[0];
+      for (size_t c = 0; c < row.size(); ++c) {
+        if (row[c] == "NULL") {
+          why << "let " << names << ": " << record.variables[c] << " would be NULL\n";
+          outcome.failure = why.str();
+          return outcome;
+        }
+      }
+      for (size_t c = 0; c < row.size(); ++c) (*variables)[record.variables[c]] = row[c];
+      break;
+    }
     case RecordKind::kStatementOk:
       if (!result.ok()) {
         why << "statement failed: " << result.status().message() << "\n";
@@ -216,8 +301,9 @@ RecordOutcome RunRecord(const Record& record, const cli::Executor& executor) {
 
 FileSummary RunTestFile(const TestFile& file, const cli::Executor& executor, std::ostream& out) {
   FileSummary summary;
+  Variables variables;
   for (const Record& record : file.records) {
-    RecordOutcome outcome = RunRecord(record, executor);
+    RecordOutcome outcome = RunRecord(record, executor, &variables);
     if (outcome.passed) {
       ++summary.passed;
       continue;

@@ -39,14 +39,21 @@ struct RecordOutcome {
   std::string failure;  // what went wrong, several lines, when !passed
 };
 
-RecordOutcome RunRecord(const Record& record, const cli::Executor& executor);
+// Replaces each ${name} in `text` with the variable's value; an error names the first
+// variable no `let` has set.
+Result<std::string> SubstituteVariables(std::string_view text, const Variables& variables);
+
+// Runs one record after substituting variables in its SQL, expected errors and rows; a
+// `let` record stores its value in `variables`.
+RecordOutcome RunRecord(const Record& record, const cli::Executor& executor,
+                        Variables* variables);
 
 struct FileSummary {
   int passed = 0;
   int failed = 0;
 };
 
-// Runs every record in order, printing each failure as "<path>:<line>: ..." with the SQL
+// Runs every record in order (variables live for the file), printing each failure as "<path>:<line>: ..." with the SQL
 // and the expected and actual results. A failure does not stop the file.
 FileSummary RunTestFile(const TestFile& file, const cli::Executor& executor, std::ostream& out);
 

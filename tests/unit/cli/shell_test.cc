@@ -129,6 +129,23 @@ TEST(ShellTest, ContinueRunsTheRestButStillFails) {
   EXPECT_EQ(err.str(), "Error: Syntax error at line 1, column 1: SELEC 2\n");
 }
 
+TEST(ShellTest, ScriptsSplitWhereTheParserDoes) {
+  FakeSession fake;
+  std::ostringstream out, err;
+  ShellOptions options;
+  options.continue_on_error = true;
+  Shell shell(fake.executor(), options, out, err);
+  // Quotes and comments hide ';'; a statement the lexer rejects fails alone, at its line;
+  // trailing comments are not part of the statement.
+  EXPECT_FALSE(shell.RunScript(
+      "-- setup\nINSERT INTO t VALUES ('a;b'); /* ; */\nSELEC # 2;\nSELECT 1 + 1 -- done\n",
+      "script.sql"));
+  EXPECT_THAT(fake.ran, ::testing::ElementsAre("INSERT INTO t VALUES ('a;b')", "SELEC # 2",
+                                               "SELECT 1 + 1"));
+  EXPECT_EQ(err.str(), "Error: Syntax error at line 1, column 1: SELEC # 2\n  at script.sql:3\n");
+  EXPECT_EQ(out.str(), kTwo);
+}
+
 TEST(ShellTest, FormatsAndSessionZone) {
   FakeSession fake;
   std::ostringstream out, err;

@@ -80,7 +80,7 @@ TEST(TestFileTest, LastRecordWithoutBlankLineAndCrLf) {
 }
 
 TEST(TestFileTest, ErrorsNameFileAndLine) {
-  ASSERT_RAISES_WITH_MESSAGE("bad.test:3: unknown record 'halt'",
+  ASSERT_RAISES_WITH_MESSAGE("bad.test:3: unknown record 'halt'; expected statement, query or let",
                              ParseTestFile("# c\n\nhalt\n", "bad.test"));
   ASSERT_RAISES_WITH_MESSAGE("bad.test:1: record without SQL",
                              ParseTestFile("statement ok\n\nSELECT 1\n", "bad.test"));
@@ -98,6 +98,40 @@ TEST(TestFileTest, ErrorsNameFileAndLine) {
                              ParseTestFile("query\nSELECT 1\n----\n", "bad.test"));
   ASSERT_RAISES_WITH_MESSAGE("bad.test:3: ---- without an expected error message",
                              ParseTestFile("statement error\nSELECT 1\n----\n\n", "bad.test"));
+}
+
+TEST(TestFileTest, LetRecords) {
+  ASSERT_OK_AND_ASSIGN(TestFile file,
+                       ParseTestFile("let good_id\nSELECT snapshot_id\n  FROM t\n", "let.test"));
+  ASSERT_EQ(file.records.size(), 1u);
+  EXPECT_EQ(file.records[0].kind, RecordKind::kLet);
+  EXPECT_THAT(file.records[0].variables, ElementsAre("good_id"));
+  EXPECT_EQ(file.records[0].sql, "SELECT snapshot_id\n  FROM t");
+  ASSERT_OK_AND_ASSIGN(file, ParseTestFile("let previous current\nCALL p()\n", "let.test"));
+  EXPECT_THAT(file.records[0].variables, ElementsAre("previous", "current"));
+  ASSERT_RAISES_WITH_MESSAGE("bad.test:1: 'let' needs variable names",
+                             ParseTestFile("let\nSELECT 1\n", "bad.test"));
+  ASSERT_RAISES_WITH_MESSAGE("bad.test:1: '1a' is not a variable name",
+                             ParseTestFile("let a 1a\nSELECT 1\n", "bad.test"));
+  ASSERT_RAISES_WITH_MESSAGE("bad.test:1: 'a-b' is not a variable name",
+                             ParseTestFile("let a-b\nSELECT 1\n", "bad.test"));
+  ASSERT_RAISES_WITH_MESSAGE("bad.test:3: 'let' takes no ---- section",
+                             ParseTestFile("let a\nSELECT 1\n----\n1\n", "bad.test"));
+}
+
+TEST(VariablesTest, Substitution) {
+  Variables vars{{"good", "42"}, {"t", "2024-01-15 10:30:00"}};
+  auto substitute = [&](std::string_view text) {
+    Result<std::string> out = SubstituteVariables(text, vars);
+    return out.ok() ? *out : "error: " + out.status().message();
+  };
+  EXPECT_EQ("VERSION AS OF 42", substitute("VERSION AS OF ${good}"));
+  EXPECT_EQ("42\t'2024-01-15 10:30:00'42", substitute("${good}\t'${t}'${good}"));
+  // What is not a variable reference stays as written.
+  EXPECT_EQ("${ x} $good ${", substitute("${ x} $good ${"));
+  EXPECT_EQ("", substitute(""));
+  ASSERT_RAISES_WITH_MESSAGE("unknown variable ${bad}: no 'let bad' record before this one",
+                             SubstituteVariables("SELECT ${good}, ${bad}", vars));
 }
 
 TEST(ComparisonTest, SortModes) {
@@ -139,7 +173,18 @@ cli::Executor FakeExecutor() {
   cli::Executor e;
   e.execute = [](const std::string& sql) -> Result<sql::StatementResult> {
     sql::StatementResult result;
-    if (sql == "SELECT 1 + 1") {
+    if (sql == "SELECT 1") {
+      result.rows = arrow::Table::Make(arrow::schema({arrow::field("1", arrow::int64())}),
+                                       {Json(arrow::int64(), "[1]")});
+    } else if (sql == "SELECT NULL") {
+      result.rows = arrow::Table::Make(arrow::schema({arrow::field("NULL", arrow::int64())}),
+                                       {Json(arrow::int64(), "[null]")});
+    } else if (sql == "CALL p()") {
+      result.rows = arrow::Table::Make(
+          arrow::schema({arrow::field("previous", arrow::int64()),
+                         arrow::field("current", arrow::int64())}),
+          {Json(arrow::int64(), "[5]"), Json(arrow::int64(), "[7]")});
+    } else if (sql == "SELECT 1 + 1") {
       result.rows = arrow::Table::Make(arrow::schema({arrow::field("(1 + 1)", arrow::int32())}),
                                        {Json(arrow::int32(), "[2]")});
     } else if (sql == "SELECT 'a' || 'b'") {
@@ -202,6 +247,68 @@ TEST(RunnerTest, FailuresAreReportedWithLocationSqlExpectedAndActual) {
                                 "  Syntax error at or near 'SELEC 1'\n"));
   EXPECT_THAT(report, HasSubstr("bad.test:21: expected 2 column(s) (II), got 1"));
   EXPECT_THAT(report, HasSubstr("bad.test:26: statement returned no result set"));
+}
+
+TEST(RunnerTest, LetKeepsAValueForLaterRecords) {
+  const char* text =
+      "let one\nSELECT 1\n\n"
+      "let two\nSELECT ${one} + 1\n\n"
+      "query I\nSELECT ${one} + ${one}\n----\n${two}\n\n"
+      "statement error at or near 'SELEC ${two}'\nSELEC ${two}\n\n"
+      "statement error\nSELEC ${one}\n----\nnear 'SELEC ${one}'\n";
+  ASSERT_OK_AND_ASSIGN(TestFile file, ParseTestFile(text, "let.test"));
+  std::ostringstream out;
+  FileSummary summary = RunTestFile(file, FakeExecutor(), out);
+  EXPECT_EQ(out.str(), "");
+  EXPECT_EQ(summary.passed, 5);
+  EXPECT_EQ(summary.failed, 0);
+}
+
+TEST(RunnerTest, LetWithSeveralColumns) {
+  const char* text =
+      "let previous current\nCALL p()\n\n"
+      "statement error near 'SELEC ${previous} ${current}'\nSELEC ${previous} ${current}\n\n"
+      "let only\nCALL p()\n\n"                 // line 7: two columns for one name
+      "let a b c\nCALL p()\n";                  // line 10: two columns for three names
+  ASSERT_OK_AND_ASSIGN(TestFile file, ParseTestFile(text, "let.test"));
+  std::ostringstream out;
+  FileSummary summary = RunTestFile(file, FakeExecutor(), out);
+  EXPECT_EQ(summary.passed, 2);
+  EXPECT_EQ(summary.failed, 2);
+  EXPECT_THAT(out.str(), HasSubstr("let.test:7: let only: the statement must return one row with "
+                                   "1 column(s), got 1 row(s) with 2 column(s)\n"));
+  EXPECT_THAT(out.str(), HasSubstr("let.test:10: let a b c: the statement must return one row "
+                                   "with 3 column(s), got 1 row(s) with 2 column(s)\n"));
+}
+
+TEST(RunnerTest, LetFailures) {
+  const char* text =
+      "query I\nSELECT ${later}\n----\n1\n\n"          // line 1: not set yet
+      "let later\nSELECT 1\n\n"                          // line 6: passes
+      "let rows\nSELECT * FROM VALUES (2), (1)\n\n"      // line 9: two rows
+      "let nothing\nCREATE TABLE t (a INT)\n\n"          // line 12: no result set
+      "let broken\nSELEC 1\n\n"                          // line 15: fails
+      "let null\nSELECT NULL\n\n"                        // line 18: NULL
+      "query I\nSELECT 1\n----\n${rows}\n\n"           // line 21: never set
+      "statement error ${nope}\nSELEC 1\n\n"             // line 26: unknown in the error
+      "query I\nSELECT ${later} + ${later}\n----\n2\n";  // line 29: passes, with 1 + 1
+  ASSERT_OK_AND_ASSIGN(TestFile file, ParseTestFile(text, "let.test"));
+  std::ostringstream out;
+  FileSummary summary = RunTestFile(file, FakeExecutor(), out);
+  EXPECT_EQ(summary.passed, 2);
+  EXPECT_EQ(summary.failed, 7);
+  std::string report = out.str();
+  EXPECT_THAT(report, HasSubstr("let.test:1: unknown variable ${later}: no 'let later' record "
+                                "before this one set it\nSQL:\n  SELECT ${later}\n"));
+  EXPECT_THAT(report, HasSubstr("let.test:9: let rows: the statement must return one row with 1 "
+                                "column(s), got 2 row(s) with 1 column(s)\n"));
+  EXPECT_THAT(report, HasSubstr("let.test:12: let nothing: the statement must return one row "
+                                "with 1 column(s), got no result set\n"));
+  EXPECT_THAT(report, HasSubstr("let.test:15: let broken: statement failed: Syntax error at or "
+                                "near 'SELEC 1'\n"));
+  EXPECT_THAT(report, HasSubstr("let.test:18: let null: null would be NULL\n"));
+  EXPECT_THAT(report, HasSubstr("let.test:21: unknown variable ${rows}"));
+  EXPECT_THAT(report, HasSubstr("let.test:26: unknown variable ${nope}"));
 }
 
 TEST(RunnerTest, TimestampsInTheSessionZone) {

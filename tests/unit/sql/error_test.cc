@@ -2,7 +2,14 @@
 
 #include <pthread.h>
 
+#include <atomic>
+
+#include "floe/catalog/sql_catalog.h"
+#include "floe/io/file_io.h"
 #include "floe/sql/lexer.h"
+#include "floe/sql/parse_error.h"
+#include "floe/sql/session.h"
+#include "forwarding_catalog.h"
 #include "sql_test_util.h"
 
 namespace floe::sql {
@@ -239,6 +246,125 @@ TEST(ErrorTest, DeepestInputsFitInASmallThreadStack) {
     pthread_attr_destroy(&attr);
     EXPECT_TRUE(job.done);
   }
+}
+
+// A catalog whose compare-and-swap can be told to refuse every commit, or to lose track of
+// whether it landed.
+class SwitchableCatalog : public floe::testing::ForwardingCatalog {
+ public:
+  enum class Swap { kForward, kRefuse, kLoseTrack };
+  using ForwardingCatalog::ForwardingCatalog;
+  Status SwapMetadataLocation(const TableIdentifier& ident, const std::string& expected,
+                              const std::string& location) override {
+    switch (swap.load()) {
+      case Swap::kRefuse:
+        return CommitConflict("the catalog refused the swap of ", ident.ToString());
+      case Swap::kLoseTrack:
+        return CommitStateUnknown("connection lost while swapping ", ident.ToString());
+      case Swap::kForward:
+        break;
+    }
+    return inner_->SwapMetadataLocation(ident, expected, location);
+  }
+  std::atomic<Swap> swap{Swap::kForward};
+};
+
+// Errors that reach Session::Execute keep the kind their layer gave them, with the SQL
+// position added to the message only.
+class ErrorKindTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_OK_AND_ASSIGN(auto inner, SqlCatalog::Open(dir_.str() + "/catalog.db", "lakehouse",
+                                                      dir_.str() + "/warehouse"));
+    catalog_ = std::make_shared<SwitchableCatalog>(std::move(inner));
+    ASSERT_OK_AND_ASSIGN(auto io, FileIO::MakeLocal());
+    ASSERT_OK_AND_ASSIGN(session_, Session::Make(catalog_, std::move(io)));
+    for (const char* sql : {"CREATE NAMESPACE db",
+                            "CREATE TABLE db.t (id BIGINT) USING iceberg "
+                            "TBLPROPERTIES ('commit.retry.num-retries' = '0')",
+                            "INSERT INTO db.t VALUES (1)"}) {
+      ASSERT_OK(session_->Execute(sql).status());
+    }
+  }
+
+  Status Run(const std::string& sql) { return session_->Execute(sql).status(); }
+
+  floe::testing::TempDir dir_;
+  std::shared_ptr<SwitchableCatalog> catalog_;
+  std::unique_ptr<Session> session_;
+};
+
+TEST_F(ErrorKindTest, CommitConflict) {
+  catalog_->swap = SwitchableCatalog::Swap::kRefuse;
+  Status st = Run("INSERT INTO db.t VALUES (2)");
+  EXPECT_EQ(KindOf(st), ErrorKind::kCommitConflict) << st.ToString();
+  EXPECT_THAT(st.message(), ::testing::HasSubstr("the catalog refused the swap of db.t"));
+  // Refused before any commit: the table layer's validation, as Iceberg's ValidationException.
+  st = Run("CALL lakehouse.system.rollback_to_snapshot('db.t', 1)");
+  EXPECT_EQ(KindOf(st), ErrorKind::kValidation) << st.ToString();
+  EXPECT_THAT(st.message(), ::testing::StartsWith("Cannot roll back to unknown snapshot id: 1"));
+  catalog_->swap = SwitchableCatalog::Swap::kForward;
+  EXPECT_OK(Run("INSERT INTO db.t VALUES (2)"));
+}
+
+TEST_F(ErrorKindTest, UnknownCommitState) {
+  catalog_->swap = SwitchableCatalog::Swap::kLoseTrack;
+  Status st = Run("INSERT INTO db.t VALUES (2)");
+  EXPECT_EQ(KindOf(st), ErrorKind::kCommitStateUnknown) << st.ToString();
+  EXPECT_THAT(st.message(), ::testing::HasSubstr("connection lost while swapping db.t"));
+}
+
+TEST_F(ErrorKindTest, MissingSnapshotTableAndBadArgument) {
+  Status st = Run("SELECT * FROM db.t VERSION AS OF 1");
+  EXPECT_EQ(KindOf(st), ErrorKind::kNotFound) << st.ToString();
+  EXPECT_EQ(st.message(),
+            "Cannot find matching snapshot ID or reference name for version 1 (line 1, column 34)\n"
+            "SELECT * FROM db.t VERSION AS OF 1\n" +
+                Caret(34));
+  st = Run("SELECT * FROM db.t.snapshot_id_1");
+  EXPECT_EQ(KindOf(st), ErrorKind::kNotFound) << st.ToString();
+  st = Run("SELECT * FROM db.nope");
+  EXPECT_EQ(KindOf(st), ErrorKind::kNotFound) << st.ToString();
+  EXPECT_THAT(st.message(), ::testing::StartsWith("[TABLE_OR_VIEW_NOT_FOUND] The table or view "
+                                                  "`lakehouse`.`db`.`nope` cannot be found."));
+  st = Run("CALL lakehouse.system.rollback_to_snapshot('db.nope', 1)");
+  EXPECT_EQ(KindOf(st), ErrorKind::kNotFound) << st.ToString();
+  st = Run("CALL lakehouse.system.rollback_to_snapshot('db.t', 'abc')");
+  EXPECT_EQ(KindOf(st), ErrorKind::kValidation) << st.ToString();
+  st = Run("CREATE TABLE db.t (id BIGINT) USING iceberg");
+  EXPECT_EQ(KindOf(st), ErrorKind::kAlreadyExists) << st.ToString();
+  st = Run("SELEC 1");
+  EXPECT_EQ(KindOf(st), ErrorKind::kValidation) << st.ToString();
+}
+
+TEST_F(ErrorKindTest, CaretOnTheLineTheErrorIsOn) {
+  Status st = Run("SELECT id\nFROM db.t\nVERSION AS OF 1");
+  EXPECT_EQ(st.message(),
+            "Cannot find matching snapshot ID or reference name for version 1 (line 3, column 15)\n"
+            "VERSION AS OF 1\n" +
+                Caret(15));
+  st = Run("SELECT id\n  FROM db.nope\n WHERE id > 0");
+  EXPECT_THAT(st.message(), ::testing::EndsWith("(line 2, column 8)\n  FROM db.nope\n" + Caret(8)));
+}
+
+TEST(ErrorAtTest, PointsAtTheRightLineAndKeepsTheKind) {
+  // The statement's first character is on line 1, and so is the caret.
+  Status st = ErrorAt("INSERT INTO t\nVALUES (1)\n", PositionAt("INSERT INTO t\nVALUES (1)\n", 0),
+                      "Not supported");
+  EXPECT_EQ(st.message(), "Not supported (line 1, column 1)\nINSERT INTO t\n^");
+  // A position never set reads as the start.
+  st = ErrorAt("SELECT 1\nFROM t", SourcePos{}, "Oops");
+  EXPECT_EQ(st.message(), "Oops (line 1, column 1)\nSELECT 1\n^");
+  EXPECT_EQ(KindOf(st), ErrorKind::kValidation);
+  EXPECT_EQ(KindOf(ErrorAt("x", SourcePos{}, "[SCHEMA_NOT_FOUND] gone")), ErrorKind::kNotFound);
+  EXPECT_EQ(KindOf(ErrorAt("x", SourcePos{}, "[TABLE_ALREADY_EXISTS] there")),
+            ErrorKind::kAlreadyExists);
+  Status conflict = ErrorAt("SELECT 1\nFROM t", PositionAt("SELECT 1\nFROM t", 14),
+                            CommitConflict("moved on"));
+  EXPECT_EQ(KindOf(conflict), ErrorKind::kCommitConflict);
+  EXPECT_EQ(conflict.code(), CommitConflict("x").code());
+  EXPECT_EQ(conflict.message(), "moved on (line 2, column 6)\nFROM t\n     ^");
+  EXPECT_OK(ErrorAt("x", SourcePos{}, Status::OK()));
 }
 
 TEST(ErrorTest, LexerTokens) {

@@ -230,7 +230,7 @@ TEST(QueryTest, TimeTravelForms) {
 
 TEST(QueryTest, TimeTravelEverywhere) {
   const char* const queries[] = {
-      // self-join diff, the seed's audit query
+      // self-join diff, the audit query of the rollback story
       "SELECT cur.a, old.a FROM t cur JOIN t VERSION AS OF 9001 AS old ON cur.k = old.k",
       "SELECT * FROM t FOR SYSTEM_TIME AS OF '2025-06-08' a LEFT JOIN t FOR SYSTEM_VERSION AS OF "
       "1 b ON a.k = b.k",

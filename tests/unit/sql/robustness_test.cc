@@ -46,14 +46,6 @@ TEST_F(RobustnessTest, InListsOfTenAndAHundredThousandItems) {
   EXPECT_EQ(Value("SELECT count(*) FROM db.t WHERE 5 IN (" + exprs + ")"), "5");
 }
 
-TEST_F(RobustnessTest, InListThreeValuedLogic) {
-  EXPECT_EQ(Value("SELECT 2 IN (1, NULL), 1 IN (1, NULL), NULL IN (1, 2), 3 IN (1, 2)"), "NULL|true|NULL|false");
-  EXPECT_EQ(Value("SELECT 2 NOT IN (1, NULL), 1 NOT IN (1, NULL), NULL NOT IN (1, 2), 3 NOT IN (1, 2)"),
-            "NULL|false|NULL|true");
-  EXPECT_EQ(Value("SELECT NULL IN (NULL, 1), 'b' IN ('a', 'b'), DATE '2024-01-02' IN ('2024-01-02')"),
-            "NULL|true|true");
-}
-
 TEST_F(RobustnessTest, DeepInputsFailWithAClearErrorOrRun) {
   // 100,000 terms, parentheses and subqueries: the parser's depth limit stops them.
   EXPECT_NE(Error("SELECT 1" + Repeat(" + 1", 100000)).find("SQL nested too deeply"), std::string::npos);

@@ -1,45 +1,7 @@
+// What needs C++ to check: files a scan reads, and output naming the warehouse path.
+// Plain SQL behaviour lives in tests/sql/.
+
 #include "session_fixture.h"
-
-namespace floe::sql {
-namespace {
-
-using SessionTest = testing::SessionFixture;
-
-TEST_F(SessionTest, ConstantsAndExpressions) {
-  EXPECT_EQ(Rows("SELECT 1 + 1, 'a' || 'b', 7 / 2, 7 % 3, CAST('2024-01-15' AS DATE)"),
-            std::vector<std::string>({"2|ab|3.5|1|2024-01-15"}));
-  EXPECT_EQ(Rows("SELECT NULL IS NULL, coalesce(NULL, 3), CASE WHEN 1 > 2 THEN 'x' ELSE 'y' END"),
-            std::vector<std::string>({"true|3|y"}));
-  EXPECT_EQ(Rows("SELECT 1.5 + 2.25, round(2.345, 2), upper('abc'), length('héllo')"),
-            std::vector<std::string>({"3.75|2.35|ABC|5"}));
-}
-
-TEST_F(SessionTest, TablesInsertSelectAggregate) {
-  Ok("CREATE NAMESPACE db");
-  Ok("CREATE TABLE db.orders (id BIGINT, region STRING, amount DECIMAL(10,2)) USING iceberg");
-  Ok("INSERT INTO db.orders VALUES (1, 'eu', 10.50), (2, 'us', 20.25), (3, 'eu', 5.00), (4, NULL, 1.00)");
-  EXPECT_EQ(Rows("SELECT count(*) FROM db.orders"), std::vector<std::string>({"4"}));
-  EXPECT_EQ(Rows("SELECT region, count(*) AS n, sum(amount) AS total FROM db.orders GROUP BY region "
-                 "ORDER BY region NULLS LAST"),
-            std::vector<std::string>({"eu|2|15.50", "us|1|20.25", "NULL|1|1.00"}));
-  EXPECT_EQ(Rows("SELECT o.id FROM db.orders o WHERE o.amount > 5 ORDER BY o.id DESC LIMIT 2"),
-            std::vector<std::string>({"2", "1"}));
-  EXPECT_EQ(Rows("SELECT a.id, b.id FROM db.orders a JOIN db.orders b ON a.id = b.id + 1 ORDER BY a.id"),
-            std::vector<std::string>({"2|1", "3|2", "4|3"}));
-  EXPECT_EQ(Rows("SELECT id FROM db.orders WHERE region IN (SELECT region FROM db.orders WHERE id = 2)"),
-            std::vector<std::string>({"2"}));
-  EXPECT_EQ(Rows("WITH t AS (SELECT region, amount FROM db.orders WHERE region IS NOT NULL) "
-                 "SELECT DISTINCT region FROM t ORDER BY 1"),
-            std::vector<std::string>({"eu", "us"}));
-  EXPECT_EQ(Rows("SELECT count(*) FROM db.orders.snapshots"), std::vector<std::string>({"1"}));
-  EXPECT_EQ(Rows("SELECT operation, summary['total-records'] FROM db.orders.snapshots"),
-            std::vector<std::string>({"append|4"}));
-  EXPECT_THAT(Error("SELECT nme FROM db.orders"), ::testing::HasSubstr("A column or function parameter with name `nme` cannot be resolved"));
-  EXPECT_THAT(Error("SELECT * FROM db.order"), ::testing::HasSubstr("Did you mean `db.orders`?"));
-}
-
-}  // namespace
-}  // namespace floe::sql
 
 namespace floe::sql {
 namespace {

@@ -7,6 +7,7 @@
 
 #include "floe/sql/ast.h"
 #include "floe/sql/parser.h"
+#include "floe/sql/statement_splitter.h"
 #include "floe_test.h"
 
 namespace floe::sql::testing {

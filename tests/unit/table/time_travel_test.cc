@@ -217,7 +217,7 @@ TEST_F(TimeTravelTest, Ancestry) {
   EXPECT_FALSE(IsParentAncestorOf(*md, s3_, s3_));
 }
 
-// The time-zone incident of seed 000: the same literal names different instants in
+// The time-zone incident: the same literal names different instants in
 // Moscow and in UTC, and a commit sits between them.
 TEST_F(TimeTravelTest, SessionTimeZoneChangesTheSnapshot) {
   ThreeAppends();

@@ -1,4 +1,5 @@
-// Every SQL statement the seeds show parses, and prints back to an equal tree.
+// Every statement of tests/data/sql/story_statements.sql (what users write in pipelines,
+// notebooks and Python code) parses, and prints back to an equal tree.
 
 #include <fstream>
 #include <sstream>
@@ -15,8 +16,8 @@ std::string ReadFile(const std::string& path) {
   return buffer.str();
 }
 
-TEST(SeedsTest, EveryStatementParsesAndRoundTrips) {
-  std::string script = ReadFile(std::string(FLOE_TEST_DATA_DIR) + "/sql/seed_statements.sql");
+TEST(StatementCorpusTest, EveryStatementParsesAndRoundTrips) {
+  std::string script = ReadFile(std::string(FLOE_TEST_DATA_DIR) + "/sql/story_statements.sql");
   ASSERT_FALSE(script.empty());
   ASSERT_OK_AND_ASSIGN(std::vector<ScriptStatement> statements, ParseScript(script));
   EXPECT_EQ(statements.size(), 64u);
@@ -34,7 +35,7 @@ TEST(SeedsTest, EveryStatementParsesAndRoundTrips) {
   EXPECT_EQ(calls, 9);
 }
 
-TEST(SeedsTest, TheAuditDiffQuery) {
+TEST(StatementCorpusTest, TheAuditDiffQuery) {
   ASSERT_OK_AND_ASSIGN(Statement s, ParseStatement(R"(
     SELECT
         cur.report_date,

@@ -1,11 +1,12 @@
-#include "floe/cli/statement_splitter.h"
+#include "floe/sql/statement_splitter.h"
 
+#include "floe/sql/parser.h"
 #include "floe_test.h"
 
-namespace floe::cli {
+namespace floe::sql {
 namespace {
 
-std::vector<std::string> Texts(const std::vector<SqlStatement>& statements) {
+std::vector<std::string> Texts(const std::vector<StatementSpan>& statements) {
   std::vector<std::string> out;
   for (const auto& s : statements) out.push_back(s.text);
   return out;
@@ -34,14 +35,64 @@ TEST(StatementSplitterTest, SemicolonsInsideQuotesAndComments) {
               ElementsAre("SELECT `a\\`", "SELECT 2"));
 }
 
+TEST(StatementSplitterTest, EscapesAndDoubledQuotes) {
+  EXPECT_THAT(Texts(SplitStatements(R"(SELECT "a\";b" ; SELECT 'a'';b''' ; SELECT R'\';')")),
+              ElementsAre(R"(SELECT "a\";b")", R"(SELECT 'a'';b''')", R"(SELECT R'\';')"));
+  // A doubled quote closes and reopens: 'a''' is one string, the ';' after it splits.
+  EXPECT_THAT(Texts(SplitStatements("SELECT 'a''';'';'''")),
+              ElementsAre("SELECT 'a'''", "''", "'''"));
+  EXPECT_THAT(Texts(SplitStatements("SELECT `a``;b`; SELECT 2")),
+              ElementsAre("SELECT `a``;b`", "SELECT 2"));
+}
+
+TEST(StatementSplitterTest, TrailingCommentsAndTextWithoutSemicolon) {
+  EXPECT_THAT(Texts(SplitStatements("SELECT 1 /* why */ -- note\n; SELECT 2 -- last")),
+              ElementsAre("SELECT 1", "SELECT 2"));
+  EXPECT_THAT(Texts(SplitStatements("SELECT 1;\n  garbage text  \n")),
+              ElementsAre("SELECT 1", "garbage text"));
+  // Unterminated quotes and comments run to the end; the parser reports them.
+  EXPECT_THAT(Texts(SplitStatements("SELECT 1; SELECT 'open; SELECT 3")),
+              ElementsAre("SELECT 1", "SELECT 'open; SELECT 3"));
+  EXPECT_THAT(Texts(SplitStatements("SELECT 1; /* open; SELECT 3")), ElementsAre("SELECT 1"));
+  // A character the lexer rejects does not stop the split: its statement fails alone.
+  EXPECT_THAT(Texts(SplitStatements("SELECT 1; SELECT # 2; SELECT 3")),
+              ElementsAre("SELECT 1", "SELECT # 2", "SELECT 3"));
+}
+
+TEST(StatementSplitterTest, PositionsAsTheLexerCountsThem) {
+  std::vector<StatementSpan> s =
+      SplitStatements("SELECT '\xC3\xA9';  /* c */ SELECT 2;\n\t-- x\n  SELECT\n3");
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_EQ(s[0].pos.line, 1);
+  EXPECT_EQ(s[0].pos.column, 1);
+  EXPECT_EQ(s[0].pos.offset, 0);
+  EXPECT_EQ(s[1].text, "SELECT 2");
+  EXPECT_EQ(s[1].pos.line, 1);
+  EXPECT_EQ(s[1].pos.column, 22);  // the two-byte letter is one column
+  EXPECT_EQ(s[1].pos.offset, 22);
+  EXPECT_EQ(s[2].text, "SELECT\n3");
+  EXPECT_EQ(s[2].pos.line, 3);
+  EXPECT_EQ(s[2].pos.column, 3);
+  // Scripts parse the same statements, their positions from the lexer.
+  ASSERT_OK_AND_ASSIGN(std::vector<ScriptStatement> parsed,
+                       ParseScript("SELECT '\xC3\xA9';  /* c */ SELECT 2;\n\t-- x\n  SELECT\n3"));
+  ASSERT_EQ(parsed.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(parsed[i].text, s[i].text);
+    EXPECT_EQ(parsed[i].pos.line, s[i].pos.line);
+    EXPECT_EQ(parsed[i].pos.column, s[i].pos.column);
+    EXPECT_EQ(parsed[i].pos.offset, s[i].pos.offset);
+  }
+}
+
 TEST(StatementSplitterTest, DropsLeadingCommentsAndKnowsLines) {
-  std::vector<SqlStatement> s = SplitStatements(
+  std::vector<StatementSpan> s = SplitStatements(
       "-- setup\n\nCREATE TABLE t (a INT);\n/* two */\nINSERT INTO t\nVALUES (1);\n");
   ASSERT_EQ(s.size(), 2u);
   EXPECT_EQ(s[0].text, "CREATE TABLE t (a INT)");
-  EXPECT_EQ(s[0].line, 3);
+  EXPECT_EQ(s[0].pos.line, 3);
   EXPECT_EQ(s[1].text, "INSERT INTO t\nVALUES (1)");
-  EXPECT_EQ(s[1].line, 5);
+  EXPECT_EQ(s[1].pos.line, 5);
 }
 
 TEST(StatementSplitterTest, LineByLine) {
@@ -56,10 +107,10 @@ TEST(StatementSplitterTest, LineByLine) {
               ElementsAre("SELECT *\nFROM t WHERE s = 'a\nb;'", "SELECT 2"));
   EXPECT_TRUE(splitter.HasPendingStatement());
   splitter.Feed("3;\n");
-  std::vector<SqlStatement> last = splitter.TakeStatements();
+  std::vector<StatementSpan> last = splitter.TakeStatements();
   ASSERT_EQ(last.size(), 1u);
   EXPECT_EQ(last[0].text, "SELECT\n3");
-  EXPECT_EQ(last[0].line, 3);
+  EXPECT_EQ(last[0].pos.line, 3);
   EXPECT_FALSE(splitter.HasPendingStatement());
 }
 
@@ -69,14 +120,14 @@ TEST(StatementSplitterTest, CommentMarkersSplitAcrossChunks) {
   splitter.Feed("- ; not a statement\n; SELECT 2 /");
   splitter.Feed("* ; */;");
   EXPECT_THAT(Texts(splitter.TakeStatements()),
-              ElementsAre("SELECT 1 -- ; not a statement", "SELECT 2 /* ; */"));
+              ElementsAre("SELECT 1", "SELECT 2"));
 }
 
 TEST(StatementSplitterTest, RestWithoutSemicolon) {
   StatementSplitter splitter;
   splitter.Feed("SELECT 1; SELECT 2 -");
   EXPECT_THAT(Texts(splitter.TakeStatements()), ElementsAre("SELECT 1"));
-  SqlStatement rest;
+  StatementSpan rest;
   ASSERT_TRUE(splitter.TakeRest(&rest));
   EXPECT_EQ(rest.text, "SELECT 2 -");
   EXPECT_FALSE(splitter.TakeRest(&rest));
@@ -94,4 +145,4 @@ TEST(StatementSplitterTest, ResetDropsPartialInput) {
 }
 
 }  // namespace
-}  // namespace floe::cli
+}  // namespace floe::sql

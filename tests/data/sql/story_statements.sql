@@ -1,7 +1,7 @@
--- The SQL statements of seeds 000, 002 and 004 (../shared/seeds), verbatim except that
--- Python f-string placeholders are filled in with concrete names and values.
+-- The SQL that floe's users write in their pipelines, notebooks and Python code, verbatim
+-- except that Python f-string placeholders are filled in with concrete names and values.
 
--- 000: addressing by tag / snapshot id / timestamp
+-- pipeline: addressing by tag / snapshot id / timestamp
 SELECT *
 FROM lakehouse.analytics.orders VERSION AS OF 'audit-2024-q2';
 
@@ -27,7 +27,7 @@ SELECT *
 FROM lakehouse.analytics.orders
 TIMESTAMP AS OF TIMESTAMP '2025-06-15 15:00:00';
 
--- 000: the week-over-week diff
+-- pipeline: the week-over-week diff
     SELECT
         cur.order_id,
         cur.status   AS status_now,
@@ -41,7 +41,7 @@ TIMESTAMP AS OF TIMESTAMP '2025-06-15 15:00:00';
        OR cur.amount  != old.amount
 ;
 
--- 000: resolve_snapshot_as_of and run manifests
+-- pipeline: resolve_snapshot_as_of and run manifests
         SELECT snapshot_id
         FROM lakehouse.analytics.orders.history
         WHERE made_current_at <= timestamp_millis(1749999600000)
@@ -55,7 +55,7 @@ TIMESTAMP AS OF TIMESTAMP '2025-06-15 15:00:00';
         LIMIT 1
 ;
 
--- 000: procedures
+-- pipeline: procedures
 CALL lakehouse.system.rollback_to_snapshot(
     'analytics.orders', 5847203991111111111
 );
@@ -72,7 +72,7 @@ CALL lakehouse.system.set_current_snapshot(
     'analytics.orders', ref => 'audit-2024-q2'
 );
 
--- 000: Case 0, the daily revenue report
+-- pipeline: the report, the daily revenue
     CREATE TABLE IF NOT EXISTS lakehouse.gold.daily_revenue_report (
         report_date    DATE,
         total_orders   BIGINT,
@@ -96,7 +96,7 @@ CALL lakehouse.system.set_current_snapshot(
     ORDER BY committed_at
 ;
 
--- 000: Case 1, the bad MERGE
+-- pipeline: the bad write, a MERGE
     MERGE INTO lakehouse.gold.daily_revenue_report t
     USING (
         SELECT
@@ -117,7 +117,7 @@ CALL lakehouse.system.set_current_snapshot(
     SELECT * FROM lakehouse.gold.daily_revenue_report ORDER BY report_date
 ;
 
--- 000: Case 2, the audit
+-- pipeline: the audit
     SELECT
         snapshot_id, parent_id, committed_at, operation,
         summary['total-records'] AS total_records
@@ -137,7 +137,7 @@ SELECT * FROM lakehouse.gold.daily_revenue_report VERSION AS OF 9001
     ORDER BY cur.report_date
 ;
 
--- 000: Case 3, rollback, redo, rollback again
+-- pipeline: the rollback, redo, rollback again
 CALL lakehouse.system.rollback_to_snapshot('gold.daily_revenue_report', 9001);
     SELECT * FROM lakehouse.gold.daily_revenue_report ORDER BY report_date
 ;
@@ -151,11 +151,11 @@ CALL lakehouse.system.set_current_snapshot(
 SELECT * FROM lakehouse.gold.daily_revenue_report ORDER BY report_date;
 CALL lakehouse.system.rollback_to_snapshot('gold.daily_revenue_report', 9001);
 
--- 000: the time-zone incident
+-- pipeline: the time-zone incident
 SELECT * FROM lakehouse.analytics.orders
 TIMESTAMP AS OF '2025-05-01 00:00:00';
 
--- 002: the lab notebook (SILVER_TABLE = lakehouse.silver.nyc_taxi_yellow,
+-- notebook: the lab notebook (SILVER_TABLE = lakehouse.silver.nyc_taxi_yellow,
 -- DEMO_TABLE = lakehouse.default.taxi_changes_demo)
 SELECT snapshot_id, committed_at, operation, summary FROM lakehouse.silver.nyc_taxi_yellow.snapshots;
 SELECT * FROM lakehouse.silver.nyc_taxi_yellow.history;
@@ -223,14 +223,14 @@ SELECT borough FROM lakehouse.default.taxi_changes_demo LIMIT 3;
 SELECT pickup_borough FROM lakehouse.default.taxi_changes_demo LIMIT 3;
 SELECT * FROM lakehouse.default.taxi_changes_demo LIMIT 10;
 SELECT * FROM lakehouse.default.taxi_changes_demo.snapshots;
--- 002: the schema-evolution table
+-- notebook: the schema-evolution table
 ALTER TABLE lakehouse.default.taxi_changes_demo ADD COLUMN quality_flag STRING;
 ALTER TABLE lakehouse.default.taxi_changes_demo ALTER COLUMN passenger_count TYPE bigint;
 ALTER TABLE lakehouse.default.taxi_changes_demo DROP COLUMN quality_flag;
 CREATE OR REPLACE TABLE lakehouse.default.taxi_changes_demo AS SELECT * FROM lakehouse.default.taxi_changes_demo VERSION AS OF 5847203991222222222;
 CALL lakehouse.system.rollback_to_snapshot(table => 'default.taxi_changes_demo', snapshot_id => 5847203991222222222);
 
--- 004: the Python API page
+-- Python API: the Python API page
 CREATE DATABASE IF NOT EXISTS drls.travel_demo;
 DROP TABLE IF EXISTS drls.travel_demo.metrics;
     CREATE TABLE drls.travel_demo.metrics (

@@ -1,6 +1,6 @@
-#include "floe/cli/statement_splitter.h"
+#include "floe/sql/statement_splitter.h"
 
-namespace floe::cli {
+namespace floe::sql {
 
 namespace {
 
@@ -10,15 +10,24 @@ bool IsBlank(char c) {
 
 }  // namespace
 
-void StatementSplitter::Append(char c) {
-  if (current_.empty()) current_line_ = line_;
-  current_.push_back(c);
+// Lines and columns as the lexer counts them: columns in UTF-8 characters.
+void StatementSplitter::Advance(std::string_view consumed) {
+  for (char c : consumed) {
+    if (c == '\n') {
+      ++here_.line;
+      here_.column = 1;
+    } else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) {
+      ++here_.column;
+    }
+    ++here_.offset;
+  }
 }
 
 void StatementSplitter::Emit() {
-  while (!current_.empty() && IsBlank(current_.back())) current_.pop_back();
-  if (!current_.empty()) done_.push_back({std::move(current_), current_line_});
+  current_.resize(current_end_);
+  if (!current_.empty()) done_.push_back({std::move(current_), current_pos_});
   current_.clear();
+  current_end_ = 0;
 }
 
 void StatementSplitter::Feed(std::string_view text) {
@@ -33,14 +42,23 @@ void StatementSplitter::Feed(std::string_view text) {
 
 void StatementSplitter::Process(std::string_view input, bool final) {
   for (size_t i = 0; i < input.size(); ++i) {
-    char c = input[i];
+    const size_t start = i;
+    const char c = input[i];
     // A last '-', '/' or '*' may pair with the next chunk's first character: keep it.
     if (!final && i + 1 == input.size() && (c == '-' || c == '/' || c == '*')) {
       pending_ = c;
       break;
     }
-    char next = i + 1 < input.size() ? input[i + 1] : '\0';
-    // Comments inside a statement stay in its text; leading ones are dropped.
+    const char next = i + 1 < input.size() ? input[i + 1] : '\0';
+    const SourcePos at = here_;
+    // Part of a token: starts the statement if it is the first.
+    auto token = [&](char k) {
+      if (current_.empty()) current_pos_ = at;
+      current_.push_back(k);
+      current_end_ = current_.size();
+    };
+    // Blanks and comments inside a statement stay in its text; leading ones are dropped,
+    // trailing ones cut off when it ends.
     auto keep = [&](char k) {
       if (!current_.empty()) current_.push_back(k);
     };
@@ -48,7 +66,7 @@ void StatementSplitter::Process(std::string_view input, bool final) {
       case State::kCode:
         if (c == '\'' || c == '"' || c == '`') {
           state_ = c == '\'' ? State::kSingle : c == '"' ? State::kDouble : State::kBack;
-          Append(c);
+          token(c);
         } else if (c == '-' && next == '-') {
           state_ = State::kLineComment;
           keep(c);
@@ -65,12 +83,12 @@ void StatementSplitter::Process(std::string_view input, bool final) {
         } else if (IsBlank(c)) {
           keep(c);
         } else {
-          Append(c);
+          token(c);
         }
         break;
       case State::kSingle:
       case State::kDouble:
-        current_.push_back(c);
+        token(c);
         if (escape_next_) {
           escape_next_ = false;
         } else if (c == '\\') {
@@ -80,7 +98,7 @@ void StatementSplitter::Process(std::string_view input, bool final) {
         }
         break;
       case State::kBack:
-        current_.push_back(c);
+        token(c);
         if (c == '`') state_ = State::kCode;
         break;
       case State::kLineComment:
@@ -100,12 +118,12 @@ void StatementSplitter::Process(std::string_view input, bool final) {
         }
         break;
     }
-    if (c == '\n') ++line_;
+    Advance(input.substr(start, i - start + 1));
   }
 }
 
-std::vector<SqlStatement> StatementSplitter::TakeStatements() {
-  std::vector<SqlStatement> out = std::move(done_);
+std::vector<StatementSpan> StatementSplitter::TakeStatements() {
+  std::vector<StatementSpan> out = std::move(done_);
   done_.clear();
   return out;
 }
@@ -115,7 +133,7 @@ bool StatementSplitter::InsideQuoteOrComment() const {
          state_ == State::kBlockComment;
 }
 
-bool StatementSplitter::TakeRest(SqlStatement* statement) {
+bool StatementSplitter::TakeRest(StatementSpan* statement) {
   if (pending_ != 0) {
     // Nothing follows, so it neither starts nor ends a comment.
     std::string last(1, pending_);
@@ -139,16 +157,17 @@ void StatementSplitter::Reset() {
   comment_depth_ = 0;
   pending_ = 0;
   current_.clear();
+  current_end_ = 0;
   done_.clear();
 }
 
-std::vector<SqlStatement> SplitStatements(std::string_view script) {
+std::vector<StatementSpan> SplitStatements(std::string_view script) {
   StatementSplitter splitter;
   splitter.Feed(script);
-  std::vector<SqlStatement> out = splitter.TakeStatements();
-  SqlStatement last;
+  std::vector<StatementSpan> out = splitter.TakeStatements();
+  StatementSpan last;
   if (splitter.TakeRest(&last)) out.push_back(std::move(last));
   return out;
 }
 
-}  // namespace floe::cli
+}  // namespace floe::sql

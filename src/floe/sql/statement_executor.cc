@@ -832,8 +832,7 @@ Result<StatementResult> Session::Impl::CreateTable(const sql::CreateTable& creat
     // CREATE OR REPLACE / REPLACE: a new schema, spec and properties on the same table; the
     // history stays and stays readable, and the next snapshot has no parent.
     ARROW_ASSIGN_OR_RAISE(table, tables_.LoadTable(name.ident));
-    Status st = table::ReplaceTable(*table, *schema, options);
-    ARROW_RETURN_NOT_OK(st);
+    ARROW_RETURN_NOT_OK(table::ReplaceTable(*table, *schema, options));
   } else {
     ARROW_ASSIGN_OR_RAISE(table, tables_.CreateTable(name.ident, *schema, options));
   }

@@ -2,6 +2,7 @@
 
 #include "floe/table/commit.h"
 #include "floe/table/table_metadata_builder.h"
+#include "floe/table/update_schema.h"
 
 namespace floe::table {
 
@@ -18,7 +19,14 @@ Status ReplaceTable(Table& table, const spec::Schema& schema, const CreateTableO
     for (const auto& f : fresh->current_schema()->fields()) {
       spec::NestedField nf = f;
       const spec::NestedField* old = current_schema->FindFieldByNameCaseInsensitive(f.name);
-      nf.id = (old && old->type->is_primitive() && f.type->is_primitive()) ? old->id : ++next_id;
+      if (old && old->type->is_primitive() && f.type->is_primitive()) {
+        nf.id = old->id;
+      } else {
+        // New ids for the column and everything nested in it: the fresh schema numbered
+        // them from 1, which the table's earlier columns already use.
+        nf.id = ++next_id;
+        nf.type = AssignFreshIds(f.type, &next_id);
+      }
       fields.push_back(std::move(nf));
     }
     ARROW_ASSIGN_OR_RAISE(int32_t schema_id, builder.AddSchema(spec::Schema(0, std::move(fields))));

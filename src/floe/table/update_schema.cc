@@ -13,35 +13,6 @@ using spec::Type;
 using spec::TypeId;
 using spec::TypePtr;
 
-// Fresh ids for the fields nested in an added column's type, each field before its children.
-TypePtr AssignIds(const TypePtr& type, int32_t* last) {
-  switch (type->id()) {
-    case TypeId::kList: {
-      int32_t id = ++*last;
-      return Type::List(id, AssignIds(type->element().type, last), type->element().required);
-    }
-    case TypeId::kMap: {
-      int32_t key_id = ++*last;
-      int32_t value_id = ++*last;
-      TypePtr key = AssignIds(type->key().type, last);
-      TypePtr value = AssignIds(type->value().type, last);
-      return Type::Map(key_id, key, value_id, value, type->value().required);
-    }
-    case TypeId::kStruct: {
-      std::vector<NestedField> fields;
-      for (const auto& f : type->fields()) {
-        NestedField nf = f;
-        nf.id = ++*last;
-        nf.type = AssignIds(f.type, last);
-        fields.push_back(std::move(nf));
-      }
-      return Type::Struct(std::move(fields));
-    }
-    default:
-      return type;
-  }
-}
-
 bool CanWiden(const Type& from, const Type& to) {
   if (from.Equals(to)) return true;
   if (from.id() == TypeId::kInt && to.id() == TypeId::kLong) return true;
@@ -64,6 +35,34 @@ bool HasColumn(const std::vector<NestedField>& fields, const std::string& name) 
 }
 
 }  // namespace
+
+TypePtr AssignFreshIds(const TypePtr& type, int32_t* last) {
+  switch (type->id()) {
+    case TypeId::kList: {
+      int32_t id = ++*last;
+      return Type::List(id, AssignFreshIds(type->element().type, last), type->element().required);
+    }
+    case TypeId::kMap: {
+      int32_t key_id = ++*last;
+      int32_t value_id = ++*last;
+      TypePtr key = AssignFreshIds(type->key().type, last);
+      TypePtr value = AssignFreshIds(type->value().type, last);
+      return Type::Map(key_id, key, value_id, value, type->value().required);
+    }
+    case TypeId::kStruct: {
+      std::vector<NestedField> fields;
+      for (const auto& f : type->fields()) {
+        NestedField nf = f;
+        nf.id = ++*last;
+        nf.type = AssignFreshIds(f.type, last);
+        fields.push_back(std::move(nf));
+      }
+      return Type::Struct(std::move(fields));
+    }
+    default:
+      return type;
+  }
+}
 
 UpdateSchema& UpdateSchema::AddColumn(std::string name, spec::TypePtr type,
                                       std::optional<std::string> doc,
@@ -142,7 +141,7 @@ Result<UpdateSchema::Applied> UpdateSchema::Apply(const spec::TableMetadata& bas
                     ValidationError("Incompatible change: cannot add required column: ", c.name));
       }
       int32_t id = ++out.last_column_id;
-      NestedField f = spec::Optional(id, c.name, AssignIds(c.type, &out.last_column_id));
+      NestedField f = spec::Optional(id, c.name, AssignFreshIds(c.type, &out.last_column_id));
       if (c.doc) f.doc = *c.doc;
       ARROW_ASSIGN_OR_RAISE(size_t pos, insert_at(c.position));
       fields.insert(fields.begin() + static_cast<std::ptrdiff_t>(pos), std::move(f));

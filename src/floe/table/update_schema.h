@@ -28,6 +28,10 @@ struct SchemaChangeError {
   Part part = Part::kColumn;
 };
 
+// `type` with fresh ids for the fields nested in it, after `*last_id` (which it advances),
+// each field before those inside it.
+spec::TypePtr AssignFreshIds(const spec::TypePtr& type, int32_t* last_id);
+
 class UpdateSchema {
  public:
   explicit UpdateSchema(Table& table) : table_(table) {}

@@ -1,6 +1,7 @@
 #include "floe/table/update_schema.h"
 
 #include "floe/scan/table_scan.h"
+#include "floe/table/replace_table.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/table/update_properties.h"
 #include "table_test_util.h"
@@ -124,6 +125,34 @@ TEST_F(UpdateSchemaTest, PropertiesSetAndUnset) {
   EXPECT_EQ(table_->metadata()->properties.at("team"), "data");
   EXPECT_EQ(UpdateProperties(*table_, {{{"a", "1"}}, {"a"}, false}).message(),
             "Cannot remove and update the same key: a");
+}
+
+TEST_F(UpdateSchemaTest, ReplaceKeepsPrimitiveIdsAndNumbersNewColumnsAfterTheLast) {
+  ASSERT_OK_AND_ASSIGN(int64_t s1, AppendData(*table_, *People(0, 3)));
+  auto point = Type::Struct({spec::Optional(0, "x", Type::Double()), spec::Optional(0, "y", Type::Double())});
+  spec::Schema replacement(0, {spec::Required(1, "ID", Type::Long()), spec::Optional(2, "point", point)});
+  CreateTableOptions options;
+  options.partition_by.push_back({"id", spec::Transform::Bucket(4), ""});
+  options.properties["owner"] = "ana";
+  ASSERT_OK(ReplaceTable(*table_, replacement, options));
+  auto md = table_->metadata();
+  EXPECT_EQ(md->current_schema_id, 1);
+  EXPECT_EQ(Names(), (std::vector<std::string>{"1:ID", "3:point"}));
+  const auto& nested = md->current_schema()->fields()[1].type->fields();
+  EXPECT_EQ(nested[0].id, 4);
+  EXPECT_EQ(nested[1].id, 5);
+  EXPECT_EQ(md->last_column_id, 5);
+  EXPECT_EQ(md->default_spec_id, 1);
+  ASSERT_EQ(md->default_spec()->fields().size(), 1u);
+  EXPECT_EQ(md->default_spec()->fields()[0].field_id, 1000);
+  EXPECT_EQ(md->default_spec()->fields()[0].source_id, 1);
+  EXPECT_EQ(md->last_partition_id, 1000);
+  EXPECT_EQ(md->properties.at("owner"), "ana");
+  // History stays; main is cleared until the next write.
+  EXPECT_FALSE(md->current_snapshot_id.has_value());
+  EXPECT_EQ(md->refs.count("main"), 0u);
+  EXPECT_NE(md->SnapshotById(s1), nullptr);
+  EXPECT_EQ(md->snapshot_log.size(), 1u);
 }
 
 }  // namespace

@@ -582,6 +582,14 @@ struct ShowTables {
   bool operator==(const ShowTables&) const = default;
 };
 
+// SHOW PROCEDURES [IN|FROM catalog[.system]] [[LIKE] 'pattern']
+struct ShowProcedures {
+  std::optional<ObjectName> in;
+  std::optional<std::string> pattern;
+
+  bool operator==(const ShowProcedures&) const = default;
+};
+
 // USE [NAMESPACE|DATABASE|SCHEMA] name
 struct Use {
   ObjectName name;
@@ -930,7 +938,7 @@ struct Reset {
 
 struct Statement {
   using Node = std::variant<Query, Explain, CreateNamespace, DropNamespace, ShowNamespaces,
-                            ShowTables, Use, CreateTable, DropTable, AlterTable, Describe,
+                            ShowTables, ShowProcedures, Use, CreateTable, DropTable, AlterTable, Describe,
                             ShowCreateTable, ShowTblProperties, Insert, Delete, Update, Merge,
                             Call, SetConfig, SetTimeZone, Reset>;
   Node node;

@@ -555,6 +555,7 @@ class Printer {
 
   std::string Stmt(const ShowNamespaces& s) { return "SHOW NAMESPACES" + InPattern(s.in, s.pattern); }
   std::string Stmt(const ShowTables& s) { return "SHOW TABLES" + InPattern(s.in, s.pattern); }
+  std::string Stmt(const ShowProcedures& s) { return "SHOW PROCEDURES" + InPattern(s.in, s.pattern); }
   std::string Stmt(const Use& u) { return "USE " + ToSql(u.name); }
 
   std::string Stmt(const CreateTable& c) {

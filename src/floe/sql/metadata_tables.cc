@@ -152,23 +152,51 @@ struct Entry {
   manifest::ManifestEntry entry;
 };
 
-Result<std::vector<Entry>> LiveEntries(const table::Table& t, const spec::Snapshot* snap) {
-  std::vector<Entry> out;
-  if (!snap) return out;
-  auto md = t.metadata();
-  ARROW_ASSIGN_OR_RAISE(auto manifests, manifest::ReadManifestList(*t.io(), snap->manifest_list));
-  for (const auto& mf : manifests) {
-    ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(*t.io(), mf, *md));
-    for (auto& e : entries) {
-      if (e.status != manifest::EntryStatus::kDeleted) out.push_back({mf, std::move(e)});
+// The manifests of the given snapshots, each once (all_* tables read every snapshot).
+Result<std::vector<manifest::ManifestFile>> DistinctManifests(const table::Table& t,
+                                                              const std::vector<const spec::Snapshot*>& snaps) {
+  std::vector<manifest::ManifestFile> out;
+  std::set<std::string> seen;
+  for (const spec::Snapshot* snap : snaps) {
+    if (!snap || snap->manifest_list.empty()) continue;
+    ARROW_ASSIGN_OR_RAISE(auto manifests, manifest::ReadManifestList(*t.io(), snap->manifest_list));
+    for (auto& mf : manifests) {
+      if (seen.insert(mf.manifest_path).second) out.push_back(std::move(mf));
     }
   }
   return out;
 }
 
-Result<std::shared_ptr<arrow::Table>> Files(const table::Table& t, const spec::Snapshot* snap, int content_filter) {
+std::vector<const spec::Snapshot*> AllSnapshots(const spec::TableMetadata& md) {
+  std::vector<const spec::Snapshot*> out;
+  for (const auto& s : md.snapshots) out.push_back(&s);
+  return out;
+}
+
+// The entries of the manifests; deleted ones only when `with_deleted`.
+Result<std::vector<Entry>> ReadEntries(const table::Table& t, const std::vector<manifest::ManifestFile>& manifests,
+                                       bool with_deleted) {
+  std::vector<Entry> out;
   auto md = t.metadata();
-  ARROW_ASSIGN_OR_RAISE(auto entries, LiveEntries(t, snap));
+  for (const auto& mf : manifests) {
+    ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(*t.io(), mf, *md));
+    for (auto& e : entries) {
+      if (with_deleted || e.status != manifest::EntryStatus::kDeleted) out.push_back({mf, std::move(e)});
+    }
+  }
+  return out;
+}
+
+Result<std::vector<Entry>> LiveEntries(const table::Table& t, const spec::Snapshot* snap) {
+  ARROW_ASSIGN_OR_RAISE(auto manifests, DistinctManifests(t, {snap}));
+  return ReadEntries(t, manifests, false);
+}
+
+// Spark's files tables: one row a file of `entries` whose content passes `content_filter`
+// (-1 any, 0 data, 1 deletes).
+Result<std::shared_ptr<arrow::Table>> FilesOf(const table::Table& t, const std::vector<Entry>& entries,
+                                              int content_filter) {
+  auto md = t.metadata();
   arrow::Int32Builder content, spec_id;
   arrow::StringBuilder path, format;
   arrow::Int64Builder records, size;
@@ -278,12 +306,97 @@ Result<std::shared_ptr<arrow::Table>> Files(const table::Table& t, const spec::S
   return arrow::Table::Make(arrow::schema(fields), arrays);
 }
 
-Result<std::shared_ptr<arrow::Table>> Manifests(const table::Table& t, const spec::Snapshot* snap) {
+Result<std::shared_ptr<arrow::Table>> Files(const table::Table& t, const spec::Snapshot* snap, int content_filter) {
+  ARROW_ASSIGN_OR_RAISE(auto entries, LiveEntries(t, snap));
+  return FilesOf(t, entries, content_filter);
+}
+
+// Iceberg's all_*_files: the live files of every snapshot's manifests (a file listed by several
+// manifests appears once for each, as in Iceberg).
+Result<std::shared_ptr<arrow::Table>> AllFiles(const table::Table& t, int content_filter) {
+  ARROW_ASSIGN_OR_RAISE(auto manifests, DistinctManifests(t, AllSnapshots(*t.metadata())));
+  ARROW_ASSIGN_OR_RAISE(auto entries, ReadEntries(t, manifests, false));
+  return FilesOf(t, entries, content_filter);
+}
+
+// Spark's entries tables: every entry of the manifests (added 1, existing 0, deleted 2), with its
+// file as the `data_file` struct of the files table's columns.
+Result<std::shared_ptr<arrow::Table>> EntriesOf(const table::Table& t, const std::vector<manifest::ManifestFile>& manifests) {
+  ARROW_ASSIGN_OR_RAISE(auto entries, ReadEntries(t, manifests, true));
+  ARROW_ASSIGN_OR_RAISE(auto files, FilesOf(t, entries, -1));
+  arrow::Int32Builder status;
+  arrow::Int64Builder snapshot, seq, file_seq;
+  for (const auto& e : entries) {
+    ARROW_RETURN_NOT_OK(status.Append(static_cast<int32_t>(e.entry.status)));
+    ARROW_RETURN_NOT_OK(e.entry.snapshot_id ? snapshot.Append(*e.entry.snapshot_id) : snapshot.AppendNull());
+    ARROW_RETURN_NOT_OK(e.entry.sequence_number ? seq.Append(*e.entry.sequence_number) : seq.AppendNull());
+    ARROW_RETURN_NOT_OK(e.entry.file_sequence_number ? file_seq.Append(*e.entry.file_sequence_number)
+                                                     : file_seq.AppendNull());
+  }
+  ARROW_ASSIGN_OR_RAISE(auto files_batch, files->CombineChunksToBatch());
+  ARROW_ASSIGN_OR_RAISE(auto data_file, files_batch->ToStructArray());
+  arrow::ArrayVector arrays(5);
+  ARROW_ASSIGN_OR_RAISE(arrays[0], status.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[1], snapshot.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[2], seq.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[3], file_seq.Finish());
+  arrays[4] = data_file;
+  auto schema = arrow::schema({arrow::field("status", arrow::int32()), arrow::field("snapshot_id", arrow::int64()),
+                               arrow::field("sequence_number", arrow::int64()),
+                               arrow::field("file_sequence_number", arrow::int64()),
+                               arrow::field("data_file", data_file->type())});
+  return arrow::Table::Make(schema, arrays);
+}
+
+// The partition summaries of a manifest as Iceberg's manifests table shows them: bounds in the
+// transform's human form (a day as 2024-01-15, a bucket as its number).
+Status AppendPartitionSummaries(const table::Table& t, const manifest::ManifestFile& m, arrow::ListBuilder* list) {
+  ARROW_RETURN_NOT_OK(list->Append());
+  auto* item = static_cast<arrow::StructBuilder*>(list->value_builder());
+  auto* contains_null = static_cast<arrow::BooleanBuilder*>(item->field_builder(0));
+  auto* contains_nan = static_cast<arrow::BooleanBuilder*>(item->field_builder(1));
+  auto* lower = static_cast<arrow::StringBuilder*>(item->field_builder(2));
+  auto* upper = static_cast<arrow::StringBuilder*>(item->field_builder(3));
+  auto md = t.metadata();
+  const spec::PartitionSpec* ps = md->SpecById(m.partition_spec_id);
+  std::shared_ptr<const spec::Type> ptype;
+  if (ps) {
+    auto type = ps->PartitionType(*md->current_schema());
+    if (type.ok()) ptype = *type;
+  }
+  for (size_t i = 0; i < m.partitions.size(); ++i) {
+    const auto& s = m.partitions[i];
+    ARROW_RETURN_NOT_OK(item->Append());
+    ARROW_RETURN_NOT_OK(contains_null->Append(s.contains_null));
+    ARROW_RETURN_NOT_OK(s.contains_nan ? contains_nan->Append(*s.contains_nan) : contains_nan->AppendNull());
+    for (const auto& [bound, builder] : {std::pair{&s.lower_bound, lower}, std::pair{&s.upper_bound, upper}}) {
+      std::optional<std::string> text;
+      if (*bound && ptype && i < ptype->fields().size() && i < ps->fields().size()) {
+        auto value = spec::FromSingleValueBinary(ptype->fields()[i].type, **bound);
+        if (value.ok()) text = ps->fields()[i].transform.ToHumanString(*value);
+      }
+      ARROW_RETURN_NOT_OK(text ? builder->Append(*text) : builder->AppendNull());
+    }
+  }
+  return Status::OK();
+}
+
+// One row a manifest of `manifests`; `reference_snapshots`, when given, adds the column
+// all_manifests has: the snapshot whose manifest list named it.
+Result<std::shared_ptr<arrow::Table>> ManifestsOf(const table::Table& t,
+                                                  const std::vector<manifest::ManifestFile>& manifests,
+                                                  const std::vector<int64_t>* reference_snapshots) {
   arrow::Int32Builder content, spec_id, added, existing, deleted, added_d, existing_d, deleted_d;
   arrow::StringBuilder path;
   arrow::Int64Builder length, snapshot;
-  if (snap) {
-    ARROW_ASSIGN_OR_RAISE(auto manifests, manifest::ReadManifestList(*t.io(), snap->manifest_list));
+  auto summary_type = arrow::struct_({arrow::field("contains_null", arrow::boolean(), false),
+                                      arrow::field("contains_nan", arrow::boolean()),
+                                      arrow::field("lower_bound", arrow::utf8()),
+                                      arrow::field("upper_bound", arrow::utf8())});
+  std::unique_ptr<arrow::ArrayBuilder> summaries_builder;
+  ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), arrow::list(summary_type), &summaries_builder));
+  auto* summaries = static_cast<arrow::ListBuilder*>(summaries_builder.get());
+  {
     for (const auto& m : manifests) {
       bool data = m.content == manifest::ManifestContent::kData;
       ARROW_RETURN_NOT_OK(content.Append(static_cast<int>(m.content)));
@@ -297,6 +410,7 @@ Result<std::shared_ptr<arrow::Table>> Manifests(const table::Table& t, const spe
       ARROW_RETURN_NOT_OK(added_d.Append(data ? 0 : m.added_files_count));
       ARROW_RETURN_NOT_OK(existing_d.Append(data ? 0 : m.existing_files_count));
       ARROW_RETURN_NOT_OK(deleted_d.Append(data ? 0 : m.deleted_files_count));
+      ARROW_RETURN_NOT_OK(AppendPartitionSummaries(t, m, summaries));
     }
   }
   auto i32 = arrow::int32();
@@ -306,8 +420,9 @@ Result<std::shared_ptr<arrow::Table>> Manifests(const table::Table& t, const spe
                                arrow::field("added_data_files_count", i32), arrow::field("existing_data_files_count", i32),
                                arrow::field("deleted_data_files_count", i32), arrow::field("added_delete_files_count", i32),
                                arrow::field("existing_delete_files_count", i32),
-                               arrow::field("deleted_delete_files_count", i32)});
-  arrow::ArrayVector arrays(11);
+                               arrow::field("deleted_delete_files_count", i32),
+                               arrow::field("partition_summaries", arrow::list(summary_type))});
+  arrow::ArrayVector arrays(12);
   ARROW_ASSIGN_OR_RAISE(arrays[0], content.Finish());
   ARROW_ASSIGN_OR_RAISE(arrays[1], path.Finish());
   ARROW_ASSIGN_OR_RAISE(arrays[2], length.Finish());
@@ -319,7 +434,39 @@ Result<std::shared_ptr<arrow::Table>> Manifests(const table::Table& t, const spe
   ARROW_ASSIGN_OR_RAISE(arrays[8], added_d.Finish());
   ARROW_ASSIGN_OR_RAISE(arrays[9], existing_d.Finish());
   ARROW_ASSIGN_OR_RAISE(arrays[10], deleted_d.Finish());
+  ARROW_ASSIGN_OR_RAISE(arrays[11], summaries->Finish());
+  if (reference_snapshots) {
+    arrow::Int64Builder refs;
+    ARROW_RETURN_NOT_OK(refs.AppendValues(*reference_snapshots));
+    ARROW_ASSIGN_OR_RAISE(auto r, refs.Finish());
+    ARROW_ASSIGN_OR_RAISE(schema, schema->AddField(schema->num_fields(), arrow::field("reference_snapshot_id", arrow::int64())));
+    arrays.push_back(r);
+  }
   return arrow::Table::Make(schema, arrays);
+}
+
+Result<std::shared_ptr<arrow::Table>> Manifests(const table::Table& t, const spec::Snapshot* snap) {
+  std::vector<manifest::ManifestFile> manifests;
+  if (snap && !snap->manifest_list.empty()) {
+    ARROW_ASSIGN_OR_RAISE(manifests, manifest::ReadManifestList(*t.io(), snap->manifest_list));
+  }
+  return ManifestsOf(t, manifests, nullptr);
+}
+
+// Every snapshot's manifest list, row by row: a manifest shared by several snapshots appears
+// once for each, with the snapshot that lists it.
+Result<std::shared_ptr<arrow::Table>> AllManifests(const table::Table& t) {
+  std::vector<manifest::ManifestFile> manifests;
+  std::vector<int64_t> references;
+  for (const auto& s : t.metadata()->snapshots) {
+    if (s.manifest_list.empty()) continue;
+    ARROW_ASSIGN_OR_RAISE(auto listed, manifest::ReadManifestList(*t.io(), s.manifest_list));
+    for (auto& m : listed) {
+      manifests.push_back(std::move(m));
+      references.push_back(s.snapshot_id);
+    }
+  }
+  return ManifestsOf(t, manifests, &references);
 }
 
 Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const spec::Snapshot* snap) {
@@ -407,27 +554,58 @@ Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const sp
 
 }  // namespace
 
-bool IsMetadataTableName(const std::string& n) {
-  static const std::set<std::string> kNames = {"snapshots", "history", "refs", "metadata_log_entries", "files",
-                                               "data_files", "delete_files", "manifests", "partitions",
-                                               "all_data_files", "all_manifests", "entries"};
-  return kNames.count(n) > 0;
+const std::vector<MetadataTableEntry>& AllMetadataTables() {
+  using Snap = const spec::Snapshot*;
+  static const std::vector<MetadataTableEntry> tables = {
+      {"all_data_files", "the live data files of every snapshot",
+       [](const table::Table& t, Snap) { return AllFiles(t, 0); }},
+      {"all_delete_files", "the live delete files of every snapshot",
+       [](const table::Table& t, Snap) { return AllFiles(t, 1); }},
+      {"all_entries", "the manifest entries of every snapshot",
+       [](const table::Table& t, Snap) -> Result<std::shared_ptr<arrow::Table>> {
+         ARROW_ASSIGN_OR_RAISE(auto manifests, DistinctManifests(t, AllSnapshots(*t.metadata())));
+         return EntriesOf(t, manifests);
+       }},
+      {"all_files", "the live data and delete files of every snapshot",
+       [](const table::Table& t, Snap) { return AllFiles(t, -1); }},
+      {"all_manifests", "the manifests of every snapshot, with the snapshot that lists each",
+       [](const table::Table& t, Snap) { return AllManifests(t); }},
+      {"data_files", "the data files of the snapshot", [](const table::Table& t, Snap s) { return Files(t, s, 0); }},
+      {"delete_files", "the delete files of the snapshot",
+       [](const table::Table& t, Snap s) { return Files(t, s, 1); }},
+      {"entries", "the manifest entries of the snapshot (added, existing and deleted)",
+       [](const table::Table& t, Snap s) -> Result<std::shared_ptr<arrow::Table>> {
+         ARROW_ASSIGN_OR_RAISE(auto manifests, DistinctManifests(t, {s}));
+         return EntriesOf(t, manifests);
+       }},
+      {"files", "the data and delete files of the snapshot", [](const table::Table& t, Snap s) { return Files(t, s, -1); }},
+      {"history", "every change of the current snapshot", [](const table::Table& t, Snap) { return History(*t.metadata()); }},
+      {"manifests", "the manifests of the snapshot", [](const table::Table& t, Snap s) { return Manifests(t, s); }},
+      {"metadata_log_entries", "the table's metadata files", [](const table::Table& t, Snap) { return MetadataLog(t); }},
+      {"partitions", "the snapshot's partitions with their counts",
+       [](const table::Table& t, Snap s) { return Partitions(t, s); }},
+      {"refs", "branches and tags", [](const table::Table& t, Snap) { return Refs(*t.metadata()); }},
+      {"snapshots", "every snapshot the table keeps", [](const table::Table& t, Snap) { return Snapshots(*t.metadata()); }},
+  };
+  return tables;
 }
+
+const MetadataTableEntry* FindMetadataTable(const std::string& lower_name) {
+  for (const auto& e : AllMetadataTables()) {
+    if (e.name == lower_name) return &e;
+  }
+  return nullptr;
+}
+
+bool IsMetadataTableName(const std::string& lower_name) { return FindMetadataTable(lower_name) != nullptr; }
 
 Result<std::shared_ptr<arrow::Table>> MetadataTable(const table::Table& t, const std::string& name,
                                                     std::optional<int64_t> snapshot_id) {
+  const MetadataTableEntry* entry = FindMetadataTable(name);
+  if (!entry) return NotFound("Metadata table ", name, " of ", t.name(), " does not exist");
   auto md = t.metadata();
   const spec::Snapshot* snap = snapshot_id ? md->SnapshotById(*snapshot_id) : md->current_snapshot();
-  if (name == "snapshots") return Snapshots(*md);
-  if (name == "history") return History(*md);
-  if (name == "refs") return Refs(*md);
-  if (name == "metadata_log_entries") return MetadataLog(t);
-  if (name == "files") return Files(t, snap, -1);
-  if (name == "data_files") return Files(t, snap, 0);
-  if (name == "delete_files") return Files(t, snap, 1);
-  if (name == "manifests") return Manifests(t, snap);
-  if (name == "partitions") return Partitions(t, snap);
-  return NotFound("Metadata table ", name, " of ", t.name(), " is not supported yet");
+  return entry->build(t, snap);
 }
 
 }  // namespace floe::sql

@@ -1876,24 +1876,22 @@ class Parser {
     return std::make_pair(std::move(in), std::move(pattern));
   }
 
+  // SHOW <things> [IN|FROM name] [[LIKE] 'pattern']
+  template <typename Show>
+  Result<Statement> ParseShowInPattern(Statement s) {
+    Show show;
+    ARROW_ASSIGN_OR_RAISE(auto in_pattern, ParseInAndPattern());
+    show.in = std::move(in_pattern.first);
+    show.pattern = std::move(in_pattern.second);
+    s.node = std::move(show);
+    return s;
+  }
+
   Result<Statement> ParseShow(Statement s) {
     Bump();  // SHOW
-    if (Accept("NAMESPACES") || Accept("DATABASES") || Accept("SCHEMAS")) {
-      ShowNamespaces show;
-      ARROW_ASSIGN_OR_RAISE(auto in_pattern, ParseInAndPattern());
-      show.in = std::move(in_pattern.first);
-      show.pattern = std::move(in_pattern.second);
-      s.node = std::move(show);
-      return s;
-    }
-    if (Accept("TABLES")) {
-      ShowTables show;
-      ARROW_ASSIGN_OR_RAISE(auto in_pattern, ParseInAndPattern());
-      show.in = std::move(in_pattern.first);
-      show.pattern = std::move(in_pattern.second);
-      s.node = std::move(show);
-      return s;
-    }
+    if (Accept("NAMESPACES") || Accept("DATABASES") || Accept("SCHEMAS")) return ParseShowInPattern<ShowNamespaces>(std::move(s));
+    if (Accept("PROCEDURES")) return ParseShowInPattern<ShowProcedures>(std::move(s));
+    if (Accept("TABLES")) return ParseShowInPattern<ShowTables>(std::move(s));
     if (Peek("CREATE") && Peek("TABLE", 1)) {
       i_ += 2;
       ShowCreateTable show;

@@ -1,0 +1,105 @@
+#include "floe/sql/executors.h"
+
+#include <set>
+#include <arrow/api.h>
+#include "floe/sql/parse_error.h"
+#include "floe/sql/result_tables.h"
+#include "floe/sql/table_definition.h"
+#include "floe/table/arrow_schema.h"
+#include "floe/table/replace_table.h"
+#include "floe/table/snapshot_producer.h"
+#include "floe/util/str_cat.h"
+
+namespace floe::sql {
+
+Result<StatementResult> ExecuteCreateTable(ExecContext& ctx, const sql::CreateTable& create) {
+  const std::string& sql = ctx.sql;
+  ARROW_ASSIGN_OR_RAISE(ResolvedName name, ctx.binder.BindName(create.name, false));
+  if (create.provider && Lower(*create.provider) != "iceberg") {
+    return ErrorAt(sql, create.name.pos, "floe creates Iceberg tables only (USING iceberg)");
+  }
+  ARROW_ASSIGN_OR_RAISE(bool exists, ctx.state.catalog->TableExists(name.ident));
+  if (exists && create.mode == CreateMode::kCreate) {
+    if (create.if_not_exists) return Message("");
+    return ErrorAt(sql, create.name.pos,
+                   StrCat("[TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create table or view `", name.ident.ns.ToString(), "`.`",
+                          name.ident.name, "` because it already exists."));
+  }
+  if (!exists && create.mode == CreateMode::kReplace) {
+    return ErrorAt(sql, create.name.pos, StrCat("[TABLE_OR_VIEW_NOT_FOUND] Cannot replace table `", name.ident.ToString(),
+                                                "` because it does not exist."));
+  }
+  ARROW_ASSIGN_OR_RAISE(bool ns_exists, ctx.state.catalog->NamespaceExists(name.ident.ns));
+  if (!ns_exists) {
+    return ErrorAt(sql, create.name.pos, StrCat("[SCHEMA_NOT_FOUND] The schema `", name.ident.ns.ToString(), "` cannot be found."));
+  }
+  // Schema: from the column list, or from the query's result.
+  std::shared_ptr<arrow::Table> data;
+  spec::SchemaPtr schema;
+  if (create.as_query) {
+    QueryPlanner planner = ctx.binder.Planner();
+    ARROW_ASSIGN_OR_RAISE(data, planner.Run(*create.as_query));
+    // CTAS columns are nullable, as Spark makes them.
+    arrow::FieldVector fields;
+    for (const auto& f : data->schema()->fields()) fields.push_back(f->WithNullable(true));
+    ARROW_ASSIGN_OR_RAISE(schema, table::SchemaFromArrow(*arrow::schema(fields)));
+  } else {
+    if (create.columns.empty()) return ErrorAt(sql, create.name.pos, "CREATE TABLE needs a column list or AS SELECT");
+    int32_t next = 0;
+    std::vector<spec::NestedField> fields;
+    std::set<std::string> seen;
+    for (const auto& c : create.columns) {
+      if (!seen.insert(Lower(c.name.name)).second) {
+        return ErrorAt(sql, c.name.pos, StrCat("[COLUMN_ALREADY_EXISTS] The column `", c.name.name, "` already exists."));
+      }
+      int32_t id = ++next;
+      ARROW_ASSIGN_OR_RAISE(auto type, IcebergType(c.type, &next));
+      spec::NestedField f = c.not_null ? spec::Required(id, c.name.name, type) : spec::Optional(id, c.name.name, type);
+      if (c.comment) f.doc = *c.comment;
+      fields.push_back(f);
+    }
+    schema = std::make_shared<const spec::Schema>(0, fields);
+  }
+  table::CreateTableOptions options;
+  for (const auto& p : create.partitioned_by) {
+    options.partition_by.push_back({JoinNames(p.column), ToTransform(p), ""});
+  }
+  for (const auto& p : create.properties) options.properties[p.key] = p.value;
+  if (create.comment) options.properties["comment"] = *create.comment;
+  if (create.location) options.location = *create.location;
+  auto fv = options.properties.find("format-version");
+  if (fv != options.properties.end()) {
+    Status st = CheckFormatVersion(fv->second, std::nullopt, ToSql(create.name));
+    if (!st.ok()) return ErrorAt(sql, create.name.pos, st.message());
+    options.properties.erase(fv);
+  }
+  std::shared_ptr<table::Table> table;
+  if (exists) {
+    // CREATE OR REPLACE / REPLACE: a new schema, spec and properties on the same table; the
+    // history stays and stays readable, and the next snapshot has no parent.
+    ARROW_ASSIGN_OR_RAISE(table, ctx.state.tables.LoadTable(name.ident));
+    ARROW_RETURN_NOT_OK(table::ReplaceTable(*table, *schema, options));
+  } else {
+    ARROW_ASSIGN_OR_RAISE(table, ctx.state.tables.CreateTable(name.ident, *schema, options));
+  }
+  // A replaced table gets its (possibly empty) snapshot; a new one only when there are rows.
+  if (data && (data->num_rows() > 0 || exists)) {
+    ARROW_RETURN_NOT_OK(table::AppendData(*table, *data).status());
+  }
+  return Message("");
+}
+
+Result<StatementResult> ExecuteDropTable(ExecContext& ctx, const DropTable& d) {
+  const std::string& sql = ctx.sql;
+  ARROW_ASSIGN_OR_RAISE(ResolvedName name, ctx.binder.BindName(d.name, false));
+  ARROW_ASSIGN_OR_RAISE(bool exists, ctx.state.catalog->TableExists(name.ident));
+  if (!exists) {
+    if (d.if_exists) return Message("");
+    return ErrorAt(sql, d.name.pos, StrCat("[TABLE_OR_VIEW_NOT_FOUND] The table or view `", ctx.state.catalog->name(), "`.`",
+                                            name.ident.ns.ToString(), "`.`", name.ident.name, "` cannot be found."));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto dropped, ctx.state.tables.DropTable(name.ident, d.purge));
+  return Message(dropped.Warning());
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,157 @@
+#include "floe/sql/executors.h"
+
+#include <arrow/api.h>
+#include "floe/sql/parse_error.h"
+#include "floe/sql/result_tables.h"
+#include "floe/table/arrow_literal.h"
+#include "floe/table/arrow_schema.h"
+#include "floe/table/snapshot_producer.h"
+#include "floe/util/str_cat.h"
+
+namespace floe::sql {
+
+Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& insert) {
+  const std::string& sql = ctx.sql;
+  // INSERT INTO t.branch_b writes to branch b; so does any write while spark.wap.branch is set.
+  ARROW_ASSIGN_OR_RAISE(ResolvedName target, ctx.binder.BindName(insert.table, true));
+  table::WriteOptions write_options;
+  if (!target.suffix.empty()) {
+    if (target.suffix.rfind("branch_", 0) != 0) {
+      return ErrorAt(sql, insert.table.pos, StrCat("Cannot write to ", ToSql(insert.table), ": only branches (branch_<name>) can be written"));
+    }
+    write_options.branch = target.suffix.substr(7);
+  } else if (!ctx.state.Setting(kWapBranchKey, "").empty()) {
+    write_options.branch = ctx.state.Setting(kWapBranchKey, "");
+  }
+  ObjectName base_name = insert.table;
+  if (!target.suffix.empty()) base_name.parts.pop_back();
+  ARROW_ASSIGN_OR_RAISE(auto table, ctx.binder.LoadTable(base_name));
+  if (write_options.branch != spec::kMainBranch) {
+    auto md0 = table->metadata();
+    auto ref = md0->refs.find(write_options.branch);
+    if (ref == md0->refs.end() && !target.suffix.empty()) {
+      return ErrorAt(sql, insert.table.pos, StrCat("Cannot use branch (does not exist): ", write_options.branch));
+    }
+    if (ref != md0->refs.end() && !ref->second.is_branch()) {
+      return ErrorAt(sql, insert.table.pos, StrCat("Ref ", write_options.branch, " is a tag not a branch"));
+    }
+  }
+  auto md = table->metadata();
+  auto schema = md->current_schema();
+  QueryPlanner planner = ctx.binder.Planner();
+  ARROW_ASSIGN_OR_RAISE(auto data, planner.Run(insert.query));
+  // Static partition values become constant columns.
+  std::map<std::string, std::shared_ptr<arrow::Scalar>> static_values;
+  for (const auto& p : insert.partition) {
+    if (p.value) {
+      ARROW_ASSIGN_OR_RAISE(auto v, planner.EvaluateConstant(*p.value));
+      static_values[Lower(p.column.name)] = v;
+    }
+  }
+  // Target columns: the list given, else the table's columns minus static partition ones;
+  // data columns are matched by position, as Spark does.
+  std::vector<const spec::NestedField*> targets;
+  if (!insert.columns.empty()) {
+    for (const auto& c : insert.columns) {
+      const spec::NestedField* f = schema->FindFieldByNameCaseInsensitive(c.name);
+      if (!f) {
+        return ErrorAt(sql, c.pos, StrCat("[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column or function parameter with name `",
+                                          c.name, "` cannot be resolved."));
+      }
+      targets.push_back(f);
+    }
+    // Iceberg columns have no defaults: every column not listed (nor a static partition value)
+    // fails the insert, as in Spark 3.5.
+    for (const auto& f : schema->fields()) {
+      bool listed = static_values.count(Lower(f.name)) > 0;
+      for (const auto* column : targets) listed = listed || column->id == f.id;
+      if (!listed) {
+        return ErrorAt(sql, insert.table.pos,
+                       StrCat("[INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA] Cannot write incompatible data for the table `",
+                              ctx.state.catalog->name(), "`.`", table->ident().ns.ToString(), "`.`", table->ident().name,
+                              "`: Cannot find data for the output column `", f.name, "`."));
+      }
+    }
+  } else {
+    for (const auto& f : schema->fields()) {
+      if (!static_values.count(Lower(f.name))) targets.push_back(&f);
+    }
+  }
+  if (static_cast<size_t>(data->num_columns()) != targets.size()) {
+    std::string table_cols, data_cols;
+    for (size_t i = 0; i < targets.size(); ++i) table_cols += (i ? ", `" : "`") + targets[i]->name + "`";
+    for (int i = 0; i < data->num_columns(); ++i) data_cols += (i ? ", `" : "`") + data->schema()->field(i)->name() + "`";
+    const char* reason = static_cast<size_t>(data->num_columns()) > targets.size() ? "TOO_MANY_DATA_COLUMNS" : "NOT_ENOUGH_DATA_COLUMNS";
+    return ErrorAt(sql, insert.query.pos,
+                   StrCat("[INSERT_COLUMN_ARITY_MISMATCH.", reason, "] Cannot write to `", ctx.state.catalog->name(), "`.`",
+                          table->ident().ns.ToString(), "`.`", table->ident().name, "`, the reason is ",
+                          static_cast<size_t>(data->num_columns()) > targets.size() ? "too many" : "not enough",
+                          " data columns:\nTable columns: ", table_cols, ".\nData columns: ", data_cols, "."));
+  }
+  arrow::FieldVector fields;
+  arrow::ChunkedArrayVector columns;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    fields.push_back(data->schema()->field(static_cast<int>(i))->WithName(targets[i]->name));
+    columns.push_back(data->column(static_cast<int>(i)));
+  }
+  for (const auto& [col, value] : static_values) {
+    const spec::NestedField* f = schema->FindFieldByNameCaseInsensitive(col);
+    if (!f) return ErrorAt(sql, insert.table.pos, StrCat("Unknown partition column: ", col));
+    ARROW_ASSIGN_OR_RAISE(auto array, arrow::MakeArrayFromScalar(*value, data->num_rows()));
+    fields.push_back(arrow::field(f->name, value->type));
+    columns.push_back(std::make_shared<arrow::ChunkedArray>(array));
+  }
+  auto rows = arrow::Table::Make(arrow::schema(fields), columns, data->num_rows());
+  if (!insert.overwrite) {
+    auto appended = table::AppendData(*table, *rows, write_options);
+    if (!appended.ok()) return WithContext(appended.status(), "Cannot write to " + table->name());
+    return Message("");
+  }
+  table::OverwriteFilter filter = table::OverwriteFilter::All();
+  const spec::PartitionSpec* spec = md->default_spec();
+  if (!static_values.empty()) {
+    // Files whose identity partition values equal the static ones.
+    std::vector<std::pair<size_t, spec::Literal>> wanted;
+    for (const auto& [col, value] : static_values) {
+      const spec::NestedField* f = schema->FindFieldByNameCaseInsensitive(col);
+      bool found = false;
+      for (size_t i = 0; i < spec->fields().size(); ++i) {
+        const auto& pf = spec->fields()[i];
+        if (pf.source_id == f->id && pf.transform.kind() == spec::TransformKind::kIdentity) {
+          ARROW_ASSIGN_OR_RAISE(auto cast, value->CastTo(*table::ToArrowType(*f->type)));
+          ARROW_ASSIGN_OR_RAISE(auto lit, table::LiteralFromScalar(*cast, f->type));
+          wanted.push_back({i, lit});
+          found = true;
+        }
+      }
+      if (!found) {
+        return ErrorAt(sql, insert.table.pos, StrCat("PARTITION (", col, " = ...) names a column that is not an identity partition of ",
+                                                     table->name()));
+      }
+    }
+    int32_t spec_id = spec->spec_id();
+    // How conflict messages name the overwritten rows: "region = 'EU' AND day = 3".
+    std::string description;
+    for (const auto& [col, value] : static_values) {
+      const bool quoted = value->type->id() == arrow::Type::STRING || value->type->id() == arrow::Type::LARGE_STRING;
+      description += StrCat(description.empty() ? "" : " AND ", col, " = ", quoted ? "'" : "", value->ToString(),
+                            quoted ? "'" : "");
+    }
+    filter = table::OverwriteFilter::Where(
+        [wanted, spec_id](const manifest::DataFile& f) {
+          if (f.spec_id != spec_id) return false;
+          for (const auto& [i, lit] : wanted) {
+            if (i >= f.partition.size() || f.partition[i].is_null() || !(f.partition[i] == lit)) return false;
+          }
+          return true;
+        },
+        description);
+  } else if (Lower(ctx.state.Setting(kOverwriteModeKey, "static")) == "dynamic") {
+    filter = table::OverwriteFilter::DynamicPartitions();
+  }
+  auto written = table::OverwriteData(*table, *rows, filter, write_options);
+  if (!written.ok()) return WithContext(written.status(), "Cannot write to " + table->name());
+  return Message("");
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,39 @@
+#include "floe/sql/executors.h"
+
+#include "floe/sql/parse_error.h"
+#include "floe/sql/result_tables.h"
+
+namespace floe::sql {
+
+Result<StatementResult> ExecuteSetConfig(ExecContext& ctx, const SetConfig& s) {
+  if (!s.key) {
+    std::vector<std::vector<std::optional<std::string>>> rows;
+    for (const auto& [k, v] : ctx.state.settings) rows.push_back({k, v});
+    return Rows(StringTable({"key", "value"}, rows));
+  }
+  if (!s.value) {
+    return Rows(StringTable({"key", "value"}, {{*s.key, ctx.state.Setting(*s.key, "<undefined>")}}));
+  }
+  ARROW_RETURN_NOT_OK(ctx.state.SetSetting(*s.key, *s.value));
+  return Rows(StringTable({"key", "value"}, {{*s.key, *s.value}}));
+}
+
+Result<StatementResult> ExecuteSetTimeZone(ExecContext& ctx, const SetTimeZone& tz) {
+  const std::string& sql = ctx.sql;
+  if (tz.kind == TimeZoneKind::kName) {
+    ARROW_RETURN_NOT_OK(ctx.state.SetSetting(kTimeZoneKey, tz.zone));
+  } else if (tz.kind == TimeZoneKind::kLocal) {
+    // The session zone never follows the machine's: LOCAL is UTC here.
+    ARROW_RETURN_NOT_OK(ctx.state.SetSetting(kTimeZoneKey, "UTC"));
+  } else {
+    return ErrorAt(sql, ctx.statement.pos, "SET TIME ZONE INTERVAL is not supported; use an offset such as '+03:00'");
+  }
+  return Message("");
+}
+
+Result<StatementResult> ExecuteReset(ExecContext& ctx, const Reset& r) {
+  ctx.state.ResetSetting(r.key);
+  return Message("");
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,175 @@
+#include "floe/sql/executors.h"
+
+#include <algorithm>
+#include <arrow/api.h>
+#include <arrow/compute/api.h>
+#include "floe/sql/parse_error.h"
+#include "floe/sql/procedure_registry.h"
+#include "floe/sql/result_tables.h"
+#include "floe/sql/spark_names.h"
+#include "floe/sql/table_definition.h"
+#include "floe/util/str_cat.h"
+
+namespace floe::sql {
+
+Result<StatementResult> ExecuteShowNamespaces(ExecContext& ctx, const ShowNamespaces& s) {
+  Namespace parent;
+  // `IN lakehouse` names the catalog: its top-level namespaces.
+  const bool in_catalog = s.in && s.in->parts.size() == 1 &&
+                          Lower(s.in->parts[0].name) == Lower(ctx.state.catalog->name());
+  if (s.in && !in_catalog) {
+    ARROW_ASSIGN_OR_RAISE(parent, ctx.binder.BindExistingNamespace(*s.in));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto list, ctx.state.catalog->ListNamespaces(parent));
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  for (const auto& ns : list) {
+    std::string text = QuotedName(ns.levels);
+    if (s.pattern) {
+      ARROW_ASSIGN_OR_RAISE(bool match, MatchesShowPattern(ns.ToString(), *s.pattern));
+      if (!match) continue;
+    }
+    rows.push_back({text});
+  }
+  std::sort(rows.begin(), rows.end());
+  return Rows(StringTable({"namespace"}, rows));
+}
+
+Result<StatementResult> ExecuteShowTables(ExecContext& ctx, const ShowTables& s) {
+  Namespace ns = ctx.state.current_namespace;
+  if (s.in) {
+    ARROW_ASSIGN_OR_RAISE(ns, ctx.binder.BindExistingNamespace(*s.in));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto list, ctx.state.catalog->ListTables(ns));
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  for (const auto& t : list) {
+    if (s.pattern) {
+      ARROW_ASSIGN_OR_RAISE(bool match, MatchesShowPattern(t.name, *s.pattern));
+      if (!match) continue;
+    }
+    rows.push_back({QuotedName(t.ns.levels), t.name, std::string("false")});
+  }
+  std::sort(rows.begin(), rows.end());
+  auto table = StringTable({"namespace", "tableName", "isTemporary"}, rows);
+  ARROW_ASSIGN_OR_RAISE(auto is_temp, arrow::compute::Cast(table->column(2), arrow::boolean()));
+  ARROW_ASSIGN_OR_RAISE(table, table->SetColumn(2, arrow::field("isTemporary", arrow::boolean()), is_temp.chunked_array()));
+  return Rows(table);
+}
+
+// Not in Spark 3.5 (whose Iceberg procedures are listed nowhere): one row a procedure, with
+// the catalog and namespace CALL reaches it through, and its parameters in order.
+Result<StatementResult> ExecuteShowProcedures(ExecContext& ctx, const ShowProcedures& s) {
+  if (s.in) {
+    std::vector<std::string> parts;
+    for (const auto& p : s.in->parts) parts.push_back(Lower(p.name));
+    const std::string catalog = Lower(ctx.state.catalog->name());
+    const bool ok = parts == std::vector<std::string>{catalog} || parts == std::vector<std::string>{"system"} ||
+                    parts == std::vector<std::string>{catalog, "system"};
+    if (!ok) {
+      return ErrorAt(ctx.sql, s.in->pos, StrCat("[SCHEMA_NOT_FOUND] The schema `", ToSql(*s.in),
+                                                "` cannot be found. Procedures live in `", ctx.state.catalog->name(),
+                                                "`.`system`."));
+    }
+  }
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  for (const auto& p : AllProcedures()) {
+    if (s.pattern) {
+      ARROW_ASSIGN_OR_RAISE(bool match, MatchesShowPattern(p.name, *s.pattern));
+      if (!match) continue;
+    }
+    std::string params;
+    for (const auto& param : p.parameters) {
+      params += StrCat(params.empty() ? "" : ", ", param.name, " ", ProcedureArgTypeName(param.type),
+                       param.required ? "" : " (optional)");
+    }
+    rows.push_back({ctx.state.catalog->name(), "system", p.name, params, p.description});
+  }
+  return Rows(StringTable({"catalog", "namespace", "procedure_name", "parameters", "description"}, rows));
+}
+
+Result<StatementResult> ExecuteShowTblProperties(ExecContext& ctx, const ShowTblProperties& s) {
+  ARROW_ASSIGN_OR_RAISE(auto table, ctx.binder.LoadTable(s.name));
+  auto md = table->metadata();
+  std::map<std::string, std::string> props = ShownProperties(*md);
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  for (const auto& [k, v] : props) {
+    if (s.key && *s.key != k) continue;
+    rows.push_back({k, v});
+  }
+  if (s.key && rows.empty()) {
+    rows.push_back({*s.key, StrCat("Table ", table->name(), " does not have property: ", *s.key)});
+  }
+  return Rows(StringTable({"key", "value"}, rows));
+}
+
+Result<StatementResult> ExecuteDescribe(ExecContext& ctx, const sql::Describe& describe) {
+  ARROW_ASSIGN_OR_RAISE(auto table, ctx.binder.LoadTable(describe.name));
+  auto md = table->metadata();
+  auto schema = md->current_schema();
+  std::vector<std::vector<std::optional<std::string>>> rows;
+  for (const auto& f : schema->fields()) {
+    rows.push_back({f.name, SparkTypeName(*f.type), f.doc.empty() ? std::nullopt : std::optional<std::string>(f.doc)});
+  }
+  const spec::PartitionSpec* spec = md->default_spec();
+  if (spec && !spec->fields().empty()) {
+    rows.push_back({"", "", ""});
+    rows.push_back({"# Partitioning", "", ""});
+    for (size_t i = 0; i < spec->fields().size(); ++i) {
+      rows.push_back({StrCat("Part ", i), PartitionFieldText(spec->fields()[i], *schema), ""});
+    }
+  }
+  if (describe.extended) {
+    rows.push_back({"", "", ""});
+    rows.push_back({"# Metadata Columns", "", ""});
+    rows.push_back({"_spec_id", "int", ""});
+    rows.push_back({"_partition", "struct<>", ""});
+    rows.push_back({"_file", "string", ""});
+    rows.push_back({"_pos", "bigint", ""});
+    rows.push_back({"", "", ""});
+    rows.push_back({"# Detailed Table Information", "", ""});
+    rows.push_back({"Name", table->name(), ""});
+    rows.push_back({"Type", "MANAGED", ""});
+    rows.push_back({"Location", md->location, ""});
+    rows.push_back({"Provider", "iceberg", ""});
+    std::string props = "[";
+    std::map<std::string, std::string> all = ShownProperties(*md);
+    bool first = true;
+    for (const auto& [k, v] : all) {
+      props += (first ? "" : ",") + k + "=" + v;
+      first = false;
+    }
+    rows.push_back({"Table Properties", props + "]", ""});
+  }
+  return Rows(StringTable({"col_name", "data_type", "comment"}, rows));
+}
+
+Result<StatementResult> ExecuteShowCreateTable(ExecContext& ctx, const sql::ShowCreateTable& show) {
+  ARROW_ASSIGN_OR_RAISE(auto table, ctx.binder.LoadTable(show.name));
+  auto md = table->metadata();
+  auto schema = md->current_schema();
+  std::string text = "CREATE TABLE " + table->name() + " (\n";
+  for (size_t i = 0; i < schema->fields().size(); ++i) {
+    const auto& f = schema->fields()[i];
+    text += "  " + f.name + " " + Upper(SparkTypeName(*f.type)) + (f.required ? " NOT NULL" : "");
+    if (!f.doc.empty()) text += " COMMENT " + QuoteString(f.doc);
+    text += i + 1 < schema->fields().size() ? ",\n" : ")\n";
+  }
+  text += "USING iceberg\n";
+  const spec::PartitionSpec* spec = md->default_spec();
+  if (spec && !spec->fields().empty()) {
+    text += "PARTITIONED BY (";
+    for (size_t i = 0; i < spec->fields().size(); ++i) {
+      text += (i ? ", " : "") + PartitionFieldText(spec->fields()[i], *schema);
+    }
+    text += ")\n";
+  }
+  text += "LOCATION '" + md->location + "'\n";
+  std::map<std::string, std::string> props = ShownProperties(*md);
+  text += "TBLPROPERTIES (\n";
+  size_t i = 0;
+  for (const auto& [k, v] : props) {
+    text += "  '" + k + "' = '" + v + "'" + (++i < props.size() ? ",\n" : ")\n");
+  }
+  return Rows(StringTable({"createtab_stmt"}, {{text}}));
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,52 @@
+#pragma once
+
+// Statement execution, one function per kind of statement, each in the file named after its
+// area: execute_namespace.cc, execute_create_table.cc, execute_alter_table.cc,
+// execute_insert.cc, execute_call.cc, execute_show.cc, execute_set.cc, execute_explain.cc.
+// statement_executor.cc dispatches to them.
+
+#include <string>
+
+#include "floe/sql/ast.h"
+#include "floe/sql/binder.h"
+#include "floe/sql/session.h"
+#include "floe/sql/session_state.h"
+
+namespace floe::sql {
+
+// What every executor gets: the session's state, the statement's binder and its text.
+struct ExecContext {
+  SessionState& state;
+  Binder& binder;
+  const Statement& statement;
+  const std::string& sql;
+};
+
+// execute_namespace.cc
+Result<StatementResult> ExecuteCreateNamespace(ExecContext& ctx, const CreateNamespace& c);
+Result<StatementResult> ExecuteDropNamespace(ExecContext& ctx, const DropNamespace& d);
+Result<StatementResult> ExecuteUse(ExecContext& ctx, const Use& u);
+// execute_create_table.cc
+Result<StatementResult> ExecuteCreateTable(ExecContext& ctx, const sql::CreateTable& create);
+Result<StatementResult> ExecuteDropTable(ExecContext& ctx, const DropTable& d);
+// execute_alter_table.cc
+Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTable& alter);
+// execute_insert.cc
+Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& insert);
+// execute_call.cc
+Result<StatementResult> ExecuteCall(ExecContext& ctx, const sql::Call& call);
+// execute_show.cc
+Result<StatementResult> ExecuteShowNamespaces(ExecContext& ctx, const ShowNamespaces& s);
+Result<StatementResult> ExecuteShowTables(ExecContext& ctx, const ShowTables& s);
+Result<StatementResult> ExecuteShowProcedures(ExecContext& ctx, const ShowProcedures& s);
+Result<StatementResult> ExecuteShowTblProperties(ExecContext& ctx, const ShowTblProperties& s);
+Result<StatementResult> ExecuteDescribe(ExecContext& ctx, const sql::Describe& describe);
+Result<StatementResult> ExecuteShowCreateTable(ExecContext& ctx, const sql::ShowCreateTable& show);
+// execute_set.cc
+Result<StatementResult> ExecuteSetConfig(ExecContext& ctx, const SetConfig& s);
+Result<StatementResult> ExecuteSetTimeZone(ExecContext& ctx, const SetTimeZone& tz);
+Result<StatementResult> ExecuteReset(ExecContext& ctx, const Reset& r);
+// execute_explain.cc
+Result<StatementResult> ExecuteExplain(ExecContext& ctx, const sql::Explain& explain);
+
+}  // namespace floe::sql

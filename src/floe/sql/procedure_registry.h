@@ -1,0 +1,74 @@
+#pragma once
+
+// The stored procedures `CALL <catalog>.system.<name>(...)` runs. Each is declared once, with
+// its parameters and result columns; CALL's argument binding, its errors, SHOW PROCEDURES and
+// the suggestions for a misspelt name all read these declarations. Adding a procedure is one
+// entry in the file of its group (snapshot_procedures.cc, ...).
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <arrow/type_fwd.h>
+
+#include "floe/table/table.h"
+#include "floe/util/status.h"
+
+namespace floe::sql {
+
+// Parameter types, as Iceberg declares them (and names them in its errors).
+enum class ProcedureArgType { kString, kLong, kTimestamp };
+
+struct ProcedureParameter {
+  std::string name;
+  ProcedureArgType type;
+  bool required;
+};
+
+// A CALL's arguments, bound to the procedure's parameters and converted to their types.
+class ProcedureArgs {
+ public:
+  std::optional<std::string> String(const std::string& name) const;
+  std::optional<int64_t> Long(const std::string& name) const;
+  // Milliseconds since the epoch (snapshot-log times are millis).
+  std::optional<int64_t> TimestampMillis(const std::string& name) const;
+
+  void SetString(const std::string& name, std::string value) { strings_.emplace_back(name, std::move(value)); }
+  void SetLong(const std::string& name, int64_t value) { longs_.emplace_back(name, value); }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> strings_;
+  std::vector<std::pair<std::string, int64_t>> longs_;
+};
+
+struct ProcedureCall {
+  std::shared_ptr<table::Table> table;  // the `table` argument, loaded
+  ProcedureArgs args;
+};
+
+struct Procedure {
+  std::string name;
+  std::string description;
+  // In declaration order: positional arguments bind in this order. The first is `table`.
+  std::vector<ProcedureParameter> parameters;
+  std::shared_ptr<arrow::Schema> result_schema;
+  // The procedure's rows, or its error (reported at the CALL).
+  std::function<Result<std::shared_ptr<arrow::Table>>(const ProcedureCall&)> run;
+};
+
+// Every procedure, sorted by name.
+const std::vector<Procedure>& AllProcedures();
+// nullptr when there is none of that name (case-insensitive).
+const Procedure* FindProcedure(std::string_view name);
+// The registered name closest to `name`, for "Did you mean".
+std::string ClosestProcedureName(std::string_view name);
+// "STRING", "BIGINT", "TIMESTAMP".
+std::string ProcedureArgTypeName(ProcedureArgType type);
+
+// Each group file adds its procedures.
+void AddSnapshotProcedures(std::vector<Procedure>* out);
+
+}  // namespace floe::sql

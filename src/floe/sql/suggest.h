@@ -1,0 +1,16 @@
+#pragma once
+
+// "Did you mean": the registered name closest to one that was not found.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace floe::sql {
+
+// The candidate closest to `wanted` (compared in lower case): one that contains it whole
+// (`set_current` -> `set_current_snapshot`), shortest first, else the smallest edit distance.
+// Empty when there are no candidates.
+std::string ClosestName(std::string_view wanted, const std::vector<std::string>& candidates);
+
+}  // namespace floe::sql

@@ -6,7 +6,7 @@
 #include "floe/sql/result_tables.h"
 #include "floe/sql/table_definition.h"
 #include "floe/table/arrow_schema.h"
-#include "floe/table/commit.h"
+#include "floe/table/replace_table.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/util/str_cat.h"
 
@@ -78,45 +78,7 @@ Result<StatementResult> ExecuteCreateTable(ExecContext& ctx, const sql::CreateTa
     // CREATE OR REPLACE / REPLACE: a new schema, spec and properties on the same table; the
     // history stays and stays readable, and the next snapshot has no parent.
     ARROW_ASSIGN_OR_RAISE(table, ctx.state.tables.LoadTable(name.ident));
-    auto base = table->metadata();
-    ARROW_ASSIGN_OR_RAISE(auto fresh, table::NewTableMetadata(*schema, options, base->location));
-    Status st = table::Commit(*table, [&](const spec::TableMetadataPtr& current, std::vector<std::string>*)
-                                          -> Result<std::shared_ptr<spec::TableMetadata>> {
-      auto md = std::make_shared<spec::TableMetadata>(*current);
-      // Field ids: a column keeps its id when the current schema has one of the same name.
-      auto cur_schema = current->current_schema();
-      int32_t next_id = current->last_column_id;
-      std::vector<spec::NestedField> fields;
-      for (const auto& f : fresh->current_schema()->fields()) {
-        spec::NestedField nf = f;
-        const spec::NestedField* old = cur_schema->FindFieldByNameCaseInsensitive(f.name);
-        nf.id = (old && old->type->is_primitive() && f.type->is_primitive()) ? old->id : ++next_id;
-        fields.push_back(nf);
-      }
-      int32_t schema_id = 0;
-      for (const auto& s : current->schemas) schema_id = std::max(schema_id, s->schema_id() + 1);
-      auto new_schema = std::make_shared<const spec::Schema>(schema_id, fields);
-      md->schemas.push_back(new_schema);
-      md->current_schema_id = schema_id;
-      md->last_column_id = std::max(next_id, new_schema->HighestFieldId());
-      int32_t spec_id = 0;
-      for (const auto& s : current->partition_specs) spec_id = std::max(spec_id, s.spec_id() + 1);
-      std::vector<spec::PartitionField> pfields;
-      int32_t pid = current->last_partition_id;
-      for (const auto& pf : fresh->default_spec()->fields()) {
-        std::string col = fresh->current_schema()->FindColumnName(pf.source_id);
-        const spec::NestedField* src = new_schema->FindFieldByName(col);
-        pfields.push_back({src ? src->id : pf.source_id, ++pid, pf.name, pf.transform});
-      }
-      md->partition_specs.push_back(spec::PartitionSpec(spec_id, pfields));
-      md->default_spec_id = spec_id;
-      md->last_partition_id = std::max(current->last_partition_id, pid);
-      for (const auto& [k, v] : fresh->properties) md->properties[k] = v;
-      md->refs.erase(spec::kMainBranch);
-      md->current_snapshot_id.reset();
-      return md;
-    });
-    ARROW_RETURN_NOT_OK(st);
+    ARROW_RETURN_NOT_OK(table::ReplaceTable(*table, *schema, options));
   } else {
     ARROW_ASSIGN_OR_RAISE(table, ctx.state.tables.CreateTable(name.ident, *schema, options));
   }

@@ -26,21 +26,6 @@ RetryPolicy RetryPolicy::FromMetadata(const spec::TableMetadata& metadata) {
   return policy;
 }
 
-void RecordPreviousMetadata(const spec::TableMetadata& base, const std::string& base_location,
-                            spec::TableMetadata* updated) {
-  if (!base_location.empty()) {
-    updated->metadata_log.push_back({base.last_updated_ms, base_location});
-  }
-  int64_t keep = std::max<int64_t>(
-      1, updated->PropertyAsInt("write.metadata.previous-versions-max", 100));
-  if (static_cast<int64_t>(updated->metadata_log.size()) > keep) {
-    updated->metadata_log.erase(updated->metadata_log.begin(),
-                                updated->metadata_log.end() - keep);
-  }
-  // Never move backwards in time, even if the clock does.
-  updated->last_updated_ms = std::max(NowMillis(), base.last_updated_ms);
-}
-
 namespace {
 
 std::atomic<int64_t> commits_done{0}, commit_attempts{0}, commit_conflicts{0};
@@ -104,7 +89,7 @@ Status Commit(Table& table, const ApplyFn& apply) {
       RemoveFiles(io, attempt_files);
       return confined;
     }
-    RecordPreviousMetadata(*base, base_location, metadata.get());
+    TableMetadataBuilder::RecordCommit(*base, base_location, metadata.get());
     std::string location = NextMetadataLocation(*metadata, base_location);
     Status st = io.WriteFile(location, FileKind::kMetadata, spec::WriteTableMetadata(*metadata));
     if (!st.ok()) {
@@ -141,6 +126,15 @@ Status Commit(Table& table, const ApplyFn& apply) {
     std::this_thread::sleep_for(std::chrono::milliseconds(Backoff(policy, attempt)));
     ARROW_RETURN_NOT_OK(table.Refresh());
   }
+}
+
+Status CommitUpdate(Table& table, const UpdateFn& update) {
+  return Commit(table, [&](const spec::TableMetadataPtr& base, std::vector<std::string>* files)
+                           -> Result<std::shared_ptr<spec::TableMetadata>> {
+    TableMetadataBuilder builder(base);
+    ARROW_RETURN_NOT_OK(update(builder, files));
+    return builder.Build();
+  });
 }
 
 }  // namespace floe::table

@@ -7,6 +7,7 @@
 
 #include "floe/spec/table_metadata.h"
 #include "floe/table/table.h"
+#include "floe/table/table_metadata_builder.h"
 
 namespace floe::table {
 
@@ -41,9 +42,10 @@ struct CommitCounters {
 };
 CommitCounters GlobalCommitCounters();
 
-// Adds the metadata-log entry for `base` (trimmed to write.metadata.previous-versions-max)
-// and stamps last-updated-ms; used by Commit and by table creation/replacement.
-void RecordPreviousMetadata(const spec::TableMetadata& base, const std::string& base_location,
-                            spec::TableMetadata* updated);
+// The usual way to commit: `update` states its changes on a builder started from the
+// base of each attempt (and re-validates against it); the builder's result is committed.
+using UpdateFn = std::function<Status(TableMetadataBuilder& builder,
+                                      std::vector<std::string>* attempt_files)>;
+Status CommitUpdate(Table& table, const UpdateFn& update);
 
 }  // namespace floe::table

@@ -54,6 +54,12 @@ std::string DataDirectory(const spec::TableMetadata& metadata) {
   return StripSlash(metadata.location) + "/data";
 }
 
+std::string ManifestListLocation(const spec::TableMetadata& metadata, int64_t snapshot_id,
+                                 int attempt) {
+  return MetadataDirectory(metadata) + "/snap-" + std::to_string(snapshot_id) + "-" +
+         std::to_string(attempt) + "-" + NewUuid() + ".avro";
+}
+
 std::string NextMetadataLocation(const spec::TableMetadata& metadata, const std::string& previous) {
   int64_t version = previous.empty() ? 0 : ParseMetadataVersion(previous) + 1;
   if (version < 0) version = 0;

@@ -22,4 +22,9 @@ int64_t ParseMetadataVersion(const std::string& location);
 std::string MetadataDirectory(const spec::TableMetadata& metadata);
 std::string DataDirectory(const spec::TableMetadata& metadata);
 
+// The one naming scheme for manifest lists, as Iceberg's:
+// <metadata dir>/snap-<snapshot id>-<attempt>-<uuid>.avro (attempts count from 1).
+std::string ManifestListLocation(const spec::TableMetadata& metadata, int64_t snapshot_id,
+                                 int attempt);
+
 }  // namespace floe::table

@@ -2,17 +2,12 @@
 
 #include <algorithm>
 #include <functional>
-#include <set>
 
 #include "floe/manifest/manifest_reader.h"
-#include "floe/manifest/manifest_writer.h"
 #include "floe/table/commit.h"
-#include "floe/table/metadata_files.h"
 #include "floe/table/snapshot_producer.h"
+#include "floe/table/table_metadata_builder.h"
 #include "floe/table/time_travel.h"
-#include "floe/util/clock.h"
-#include "floe/util/ids.h"
-#include "floe/util/number_parse.h"
 
 namespace floe::table {
 
@@ -79,22 +74,15 @@ Status CheckSnapshotExists(const TableMetadata& md, const std::string& name, int
   return Status::OK();
 }
 
-void ApplyChanges(TableMetadata* md, const std::vector<RefChange>& changes, int64_t now) {
+Status ApplyChanges(TableMetadataBuilder& builder, const std::vector<RefChange>& changes) {
   for (const auto& c : changes) {
-    if (!c.ref) {
-      md->refs.erase(c.name);
-      continue;
-    }
-    md->refs[c.name] = *c.ref;
-    if (c.name == spec::kMainBranch && md->current_snapshot_id != c.ref->snapshot_id) {
-      md->current_snapshot_id = c.ref->snapshot_id;
-      md->snapshot_log.push_back({now, c.ref->snapshot_id});
+    if (c.ref) {
+      ARROW_RETURN_NOT_OK(builder.SetRef(c.name, *c.ref));
+    } else {
+      builder.RemoveRef(c.name);
     }
   }
-}
-
-int64_t ChangeTime(const TableMetadata& base) {
-  return std::max(NowMillis(), base.last_updated_ms);
+  return Status::OK();
 }
 
 // Plans against the loaded metadata; commits only when something changes.
@@ -104,15 +92,11 @@ Status CommitRefChanges(Table& table, const PlanFn& plan) {
     ARROW_ASSIGN_OR_RAISE(auto changes, plan(*base));
     if (Effective(*base, std::move(changes)).empty()) return Status::OK();
   }
-  return Commit(table,
-                [&](const spec::TableMetadataPtr& base,
-                    std::vector<std::string>*) -> Result<std::shared_ptr<TableMetadata>> {
-                  ARROW_ASSIGN_OR_RAISE(auto changes, plan(*base));
-                  changes = Effective(*base, std::move(changes));
-                  auto md = std::make_shared<TableMetadata>(*base);
-                  ApplyChanges(md.get(), changes, ChangeTime(*base));
-                  return md;
-                });
+  return CommitUpdate(table, [&](TableMetadataBuilder& builder, std::vector<std::string>*) {
+    const TableMetadata& base = builder.current();
+    ARROW_ASSIGN_OR_RAISE(auto changes, plan(base));
+    return ApplyChanges(builder, Effective(base, std::move(changes)));
+  });
 }
 
 RefChange MoveMain(const TableMetadata& base, int64_t snapshot_id) {
@@ -159,53 +143,6 @@ void ApplyRetention(const RefOptions& o, SnapshotRef* ref) {
   if (o.min_snapshots_to_keep) ref->min_snapshots_to_keep = o.min_snapshots_to_keep;
   if (o.max_snapshot_age_ms) ref->max_snapshot_age_ms = o.max_snapshot_age_ms;
   if (o.max_ref_age_ms) ref->max_ref_age_ms = o.max_ref_age_ms;
-}
-
-std::string PartitionKey(const manifest::DataFile& file) {
-  std::string key = std::to_string(file.spec_id) + ":";
-  for (const auto& v : file.partition) {
-    key += v.is_null() ? std::string("\0", 1) : "\1" + spec::ToSingleValueBinary(v);
-    key += '\2';
-  }
-  return key;
-}
-
-// Spark's summary for a snapshot that adds `added`, with totals carried from `parent`.
-std::map<std::string, std::string> AppendSummary(const std::vector<manifest::DataFile>& added,
-                                                 const spec::Snapshot* parent) {
-  std::map<std::string, std::string> s;
-  int64_t records = 0, size = 0;
-  std::set<std::string> partitions;
-  for (const auto& f : added) {
-    records += f.record_count;
-    size += f.file_size_in_bytes;
-    partitions.insert(PartitionKey(f));
-  }
-  const int64_t files = static_cast<int64_t>(added.size());
-  if (files > 0) {
-    s["added-data-files"] = std::to_string(files);
-    s["added-records"] = std::to_string(records);
-    s["added-files-size"] = std::to_string(size);
-  }
-  s["changed-partition-count"] = std::to_string(partitions.size());
-  auto total = [&](const char* key, int64_t delta) {
-    int64_t base = 0;
-    if (parent) {
-      auto it = parent->summary.find(key);
-      if (it == parent->summary.end()) return;
-      auto parsed = ParseInt64(it->second);
-      if (!parsed) return;
-      base = *parsed;
-    }
-    s[key] = std::to_string(base + delta);
-  };
-  total("total-records", records);
-  total("total-files-size", size);
-  total("total-data-files", files);
-  total("total-delete-files", 0);
-  total("total-position-deletes", 0);
-  total("total-equality-deletes", 0);
-  return s;
 }
 
 std::string SummaryValue(const spec::Snapshot& s, const std::string& key) {
@@ -326,93 +263,53 @@ Result<SetCurrentResult> SetCurrentSnapshot(Table& table, std::optional<int64_t>
 }
 
 Result<CherrypickResult> CherrypickSnapshot(Table& table, int64_t snapshot_id) {
-  std::vector<manifest::ManifestFile> written;  // the manifest of re-added files, written once
-  std::optional<std::vector<manifest::DataFile>> added;
-  const int64_t new_id = NewSnapshotId();
   CherrypickResult result{snapshot_id, 0};
-  auto& io = table.io();
+  // The checks every attempt repeats against its base, in Iceberg's order.
+  auto check_source = [snapshot_id](const TableMetadata& base) -> Result<const spec::Snapshot*> {
+    const spec::Snapshot* source = base.SnapshotById(snapshot_id);
+    if (!source) return ValidationError("Cannot cherry-pick unknown snapshot ID: ", snapshot_id);
+    if (source->operation == "append") ARROW_RETURN_NOT_OK(ValidateWapPublish(base, *source));
+    return source;
+  };
 
-  Status st = Commit(
-      table,
-      [&](const spec::TableMetadataPtr& base,
-          std::vector<std::string>* files) -> Result<std::shared_ptr<TableMetadata>> {
-        const spec::Snapshot* source = base->SnapshotById(snapshot_id);
-        if (!source)
-          return ValidationError("Cannot cherry-pick unknown snapshot ID: ", snapshot_id);
-        const bool is_append = source->operation == "append";
-        if (is_append) ARROW_RETURN_NOT_OK(ValidateWapPublish(*base, *source));
-        auto md = std::make_shared<TableMetadata>(*base);
-        const int64_t now = ChangeTime(*base);
-        if (IsFastForward(*base, *source)) {
-          ApplyChanges(md.get(), {MoveMain(*base, snapshot_id)}, now);
-          result.current_snapshot_id = snapshot_id;
-          return md;
-        }
-        if (!is_append) return NotPickable(snapshot_id);
-        ARROW_RETURN_NOT_OK(ValidateNonAncestor(*base, snapshot_id));
-
-        const spec::SchemaPtr schema = base->current_schema();
-        if (!schema) return Status::Invalid("Table ", table.name(), " has no current schema");
-        if (!added) {
-          ARROW_ASSIGN_OR_RAISE(auto files_added, AddedDataFiles(*io, *base, *source));
-          added = std::move(files_added);
-          std::map<int32_t, std::vector<const manifest::DataFile*>> by_spec;
-          for (const auto& f : *added) by_spec[f.spec_id].push_back(&f);
-          for (const auto& [spec_id, spec_files] : by_spec) {
-            const spec::PartitionSpec* spec = base->SpecById(spec_id);
-            if (!spec) return Status::Invalid("Unknown partition spec id ", spec_id);
-            std::string location = MetadataDirectory(*base) + "/" + NewUuid() + "-m0.avro";
-            ARROW_ASSIGN_OR_RAISE(
-                auto writer, manifest::ManifestWriter::Make(io, location, *schema, *spec, new_id,
-                                                            manifest::ManifestContent::kData,
-                                                            base->format_version));
-            for (const auto* f : spec_files) ARROW_RETURN_NOT_OK(writer->Add(*f));
-            ARROW_ASSIGN_OR_RAISE(auto mf, writer->Close());
-            written.push_back(std::move(mf));
-          }
-        }
-
-        const spec::Snapshot* parent = base->current_snapshot();
-        std::vector<manifest::ManifestFile> manifests = written;
-        if (parent) {
-          ARROW_ASSIGN_OR_RAISE(auto existing,
-                                manifest::ReadManifestList(*io, parent->manifest_list));
-          manifests.insert(manifests.end(), existing.begin(), existing.end());
-        }
-        spec::Snapshot snap;
-        snap.snapshot_id = new_id;
-        if (parent) snap.parent_snapshot_id = parent->snapshot_id;
-        snap.sequence_number = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
-        snap.timestamp_ms = now;
-        snap.operation = "append";
-        snap.summary = AppendSummary(*added, parent);
-        snap.summary["source-snapshot-id"] = std::to_string(snapshot_id);
-        std::string wap_id = SummaryValue(*source, "wap.id");
-        if (!wap_id.empty()) snap.summary["published-wap-id"] = wap_id;
-        snap.schema_id = base->current_schema_id;
-        snap.manifest_list = MetadataDirectory(*base) + "/snap-" + std::to_string(new_id) + "-1-" +
-                             NewUuid() + ".avro";
-        files->push_back(snap.manifest_list);
-        ARROW_RETURN_NOT_OK(
-            manifest::WriteManifestList(*io, snap.manifest_list, new_id, snap.parent_snapshot_id,
-                                        snap.sequence_number, manifests, base->format_version));
-        if (base->format_version >= 2) md->last_sequence_number = snap.sequence_number;
-        md->snapshots.push_back(std::move(snap));
-        md->snapshot_index[new_id] = md->snapshots.size() - 1;
-        ApplyChanges(md.get(), {MoveMain(*base, new_id)}, now);
-        result.current_snapshot_id = new_id;
-        return md;
-      });
-  if (!st.ok()) {
-    if (!IsCommitStateUnknown(st)) {
-      for (const auto& m : written) (void)io->DeleteFile(m.manifest_path, FileKind::kManifest);
+  // A source whose parent is main's head is published by moving main to it.
+  bool fast_forwarded = false;
+  {
+    auto md = table.metadata();
+    ARROW_ASSIGN_OR_RAISE(const spec::Snapshot* source, check_source(*md));
+    if (IsFastForward(*md, *source)) {
+      ARROW_RETURN_NOT_OK(
+          CommitRefChanges(table, [&](const TableMetadata& base) -> Result<std::vector<RefChange>> {
+            ARROW_ASSIGN_OR_RAISE(const spec::Snapshot* s, check_source(base));
+            // Main moved meanwhile: the source is re-applied below instead.
+            fast_forwarded = IsFastForward(base, *s);
+            if (!fast_forwarded) return std::vector<RefChange>{};
+            return std::vector<RefChange>{MoveMain(base, snapshot_id)};
+          }));
+      if (fast_forwarded) {
+        result.current_snapshot_id = snapshot_id;
+        return result;
+      }
     }
-    return st;
   }
-  // A fast-forward on the final attempt leaves the manifest of an earlier attempt unused.
-  if (result.current_snapshot_id == snapshot_id) {
-    for (const auto& m : written) (void)io->DeleteFile(m.manifest_path, FileKind::kManifest);
-  }
+
+  // Otherwise an append is re-applied as a new snapshot on main that adds the same data
+  // files; the snapshot producer writes it like any other append.
+  auto md = table.metadata();
+  ARROW_ASSIGN_OR_RAISE(const spec::Snapshot* source, check_source(*md));
+  if (source->operation != "append") return NotPickable(snapshot_id);
+  ARROW_RETURN_NOT_OK(ValidateNonAncestor(*md, snapshot_id));
+  ARROW_ASSIGN_OR_RAISE(auto files, AddedDataFiles(*table.io(), *md, *source));
+  WriteOptions options;
+  options.summary["source-snapshot-id"] = std::to_string(snapshot_id);
+  std::string wap_id = SummaryValue(*source, "wap.id");
+  if (!wap_id.empty()) options.summary["published-wap-id"] = wap_id;
+  options.owns_added_files = false;
+  options.validate = [&](const TableMetadata& base) -> Status {
+    ARROW_RETURN_NOT_OK(check_source(base).status());
+    return ValidateNonAncestor(base, snapshot_id);
+  };
+  ARROW_ASSIGN_OR_RAISE(result.current_snapshot_id, AppendFiles(table, std::move(files), options));
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/table/partitioner.h"
+#include "floe/table/table_metadata_builder.h"
 #include "floe/util/clock.h"
 #include "floe/util/ids.h"
 #include "floe/util/number_parse.h"
@@ -110,6 +111,9 @@ class SnapshotProducer {
         added_(std::move(added)),
         removal_(std::move(removal)),
         branch_(options.branch),
+        extra_summary_(options.summary),
+        validate_(options.validate),
+        owns_added_files_(options.owns_added_files),
         snapshot_id_(NewSnapshotId()) {
     if (options.starting_snapshot_id) {
       starting_snapshot_id_ = options.starting_snapshot_id;
@@ -136,6 +140,7 @@ class SnapshotProducer {
   void Cleanup() {
     auto& io = *table_.io();
     for (const auto& m : added_manifests_) (void)io.DeleteFile(m.manifest_path, FileKind::kManifest);
+    if (!owns_added_files_) return;
     for (const auto& f : added_) (void)io.DeleteFile(f.file_path, FileKind::kData);
   }
 
@@ -144,6 +149,7 @@ class SnapshotProducer {
                                                      std::vector<std::string>* attempt_files) {
     ++attempt_;
     auto& io = table_.io();
+    if (validate_) ARROW_RETURN_NOT_OK(validate_(*base));
     const spec::Snapshot* parent = nullptr;
     auto ref = base->refs.find(branch_);
     if (ref != base->refs.end()) {
@@ -239,32 +245,23 @@ class SnapshotProducer {
       if (!missing.empty()) return ValidationError("Missing required files to delete: ", missing);
     }
 
-    auto md = std::make_shared<spec::TableMetadata>(*base);
+    TableMetadataBuilder builder(base);
     spec::Snapshot snap;
     snap.snapshot_id = snapshot_id_;
     if (parent) snap.parent_snapshot_id = parent->snapshot_id;
-    snap.sequence_number = base->format_version >= 2 ? base->last_sequence_number + 1 : 0;
-    snap.timestamp_ms = std::max(NowMillis(), base->last_updated_ms);
+    snap.sequence_number = builder.NextSequenceNumber();
+    snap.timestamp_ms = builder.ChangeTime();
     snap.operation = operation_;
     snap.summary = BuildSummary(added_, deleted, parent);
+    for (const auto& [key, value] : extra_summary_) snap.summary[key] = value;
     snap.schema_id = base->current_schema_id;
-    snap.manifest_list = MetadataDirectory(*base) + "/snap-" + std::to_string(snapshot_id_) + "-" +
-                         std::to_string(attempt_) + "-" + NewUuid() + ".avro";
+    snap.manifest_list = ManifestListLocation(*base, snapshot_id_, attempt_);
     attempt_files->push_back(snap.manifest_list);
     ARROW_RETURN_NOT_OK(manifest::WriteManifestList(*io, snap.manifest_list, snapshot_id_,
                                                     snap.parent_snapshot_id, snap.sequence_number,
                                                     manifests, base->format_version));
-    if (base->format_version >= 2) md->last_sequence_number = snap.sequence_number;
-    md->refs[branch_] = spec::SnapshotRef{snapshot_id_, spec::SnapshotRefType::kBranch,
-                                          ref != base->refs.end() ? ref->second.min_snapshots_to_keep : std::nullopt,
-                                          ref != base->refs.end() ? ref->second.max_snapshot_age_ms : std::nullopt,
-                                          ref != base->refs.end() ? ref->second.max_ref_age_ms : std::nullopt};
-    if (branch_ == spec::kMainBranch) {
-      md->current_snapshot_id = snapshot_id_;
-      md->snapshot_log.push_back({snap.timestamp_ms, snapshot_id_});
-    }
-    md->snapshots.push_back(std::move(snap));
-    return md;
+    ARROW_RETURN_NOT_OK(builder.SetBranchSnapshot(std::move(snap), branch_));
+    return builder.Build();
   }
 
   Table& table_;
@@ -272,6 +269,9 @@ class SnapshotProducer {
   std::vector<DataFile> added_;
   Removal removal_;
   std::string branch_;
+  std::map<std::string, std::string> extra_summary_;
+  std::function<Status(const spec::TableMetadata&)> validate_;
+  bool owns_added_files_ = true;
   int64_t snapshot_id_;
   std::optional<int64_t> starting_snapshot_id_;
   int attempt_ = 0;

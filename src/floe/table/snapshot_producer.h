@@ -5,6 +5,7 @@
 // files, writes a manifest list and a snapshot, and the commit loop swaps it in.
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <memory>
 #include <string>
@@ -26,6 +27,14 @@ struct WriteOptions {
   std::optional<int64_t> starting_snapshot_id;
   // How strictly an overwrite checks those changes (appends never need to).
   IsolationLevel isolation = IsolationLevel::kSerializable;
+  // Entries added to the snapshot's summary (a cherry-pick's `source-snapshot-id`, say).
+  std::map<std::string, std::string> summary;
+  // Re-run against the base of every commit attempt before anything is written for it;
+  // an error aborts the commit.
+  std::function<Status(const spec::TableMetadata& base)> validate;
+  // Whether a failed commit deletes the added data files. Not when they belong to other
+  // snapshots too (a cherry-pick re-adds files another snapshot committed).
+  bool owns_added_files = true;
 };
 
 // Appends rows as a new `append` snapshot; returns its id.

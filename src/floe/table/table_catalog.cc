@@ -4,11 +4,11 @@
 #include <set>
 #include <unordered_map>
 
-#include "floe/manifest/manifest_reader.h"
 #include "floe/table/commit.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
-#include "floe/util/clock.h"
+#include "floe/table/reachable_files.h"
+#include "floe/table/table_metadata_builder.h"
 #include "floe/util/ids.h"
 
 namespace floe::table {
@@ -66,23 +66,6 @@ class FreshIds {
 const NestedField* FindColumn(const spec::Schema& schema, const std::string& name) {
   const NestedField* f = schema.FindFieldByName(name);
   return f ? f : schema.FindFieldByNameCaseInsensitive(name);
-}
-
-void CollectReachableFiles(FileIO& io, const spec::TableMetadata& md,
-                           std::set<std::string>* manifest_lists,
-                           std::set<std::string>* manifests, std::set<std::string>* data) {
-  for (const auto& snap : md.snapshots) {
-    if (snap.manifest_list.empty()) continue;
-    manifest_lists->insert(snap.manifest_list);
-    auto list = manifest::ReadManifestList(io, snap.manifest_list);
-    if (!list.ok()) continue;
-    for (const auto& mf : *list) {
-      if (!manifests->insert(mf.manifest_path).second) continue;
-      auto entries = manifest::ReadManifest(io, mf, md);
-      if (!entries.ok()) continue;
-      for (const auto& e : *entries) data->insert(e.data_file.file_path);
-    }
-  }
 }
 
 }  // namespace
@@ -152,26 +135,20 @@ Result<std::shared_ptr<spec::TableMetadata>> NewTableMetadata(const spec::Schema
     if (!source) return ValidationError("Cannot find source column: ", usf.source_column);
     order.fields.push_back({usf.transform, source->id, usf.direction, usf.null_order});
   }
-  order.order_id = order.fields.empty() ? 0 : 1;
 
-  auto md = std::make_shared<spec::TableMetadata>();
-  md->format_version = options.format_version;
-  md->table_uuid = NewUuid();
-  md->location = location;
-  md->last_sequence_number = 0;
-  md->last_updated_ms = NowMillis();
-  md->last_column_id = fresh_schema->HighestFieldId();
-  md->schemas = {fresh_schema};
-  md->current_schema_id = 0;
-  md->partition_specs = {partition_spec};
-  md->default_spec_id = 0;
-  md->last_partition_id = partition_spec.LastAssignedFieldId();
-  md->sort_orders = {order};
-  md->default_sort_order_id = order.order_id;
-  md->properties = options.properties;
+  auto builder = TableMetadataBuilder::ForNewTable(options.format_version, NewUuid(), location);
+  ARROW_RETURN_NOT_OK(builder.AddSchema(*fresh_schema).status());
+  ARROW_RETURN_NOT_OK(builder.SetCurrentSchema(TableMetadataBuilder::kLastAdded));
+  ARROW_RETURN_NOT_OK(builder.AddPartitionSpec(partition_spec).status());
+  ARROW_RETURN_NOT_OK(builder.SetDefaultPartitionSpec(TableMetadataBuilder::kLastAdded));
+  ARROW_RETURN_NOT_OK(builder.AddSortOrder(order).status());
+  ARROW_RETURN_NOT_OK(builder.SetDefaultSortOrder(TableMetadataBuilder::kLastAdded));
+  builder.SetProperties(options.properties);
   // Iceberg writes zstd Parquet by default and records it on every new table.
-  md->properties.try_emplace("write.parquet.compression-codec", "zstd");
-  return md;
+  if (!options.properties.count("write.parquet.compression-codec")) {
+    builder.SetProperties({{"write.parquet.compression-codec", "zstd"}});
+  }
+  return builder.Build();
 }
 
 std::string TableCatalog::DefaultLocation(const TableIdentifier& ident) const {
@@ -269,8 +246,7 @@ Result<DropTableResult> TableCatalog::DropTable(const TableIdentifier& ident, bo
   ARROW_RETURN_NOT_OK(catalog_->DropTableEntry(ident).status());
   if (!md) return result;
   result.location = md->location;
-  std::set<std::string> lists, manifests, data;
-  CollectReachableFiles(*io_, *md, &lists, &manifests, &data);
+  ReachableFiles reachable = CollectReachableFiles(*io_, *md, metadata_location);
   std::set<std::string> refused;
   auto remove = [&](const std::string& location, FileKind kind) {
     if (scope->Allows(location)) {
@@ -279,11 +255,10 @@ Result<DropTableResult> TableCatalog::DropTable(const TableIdentifier& ident, bo
       refused.insert(location);
     }
   };
-  for (const auto& f : data) remove(f, FileKind::kData);
-  for (const auto& f : manifests) remove(f, FileKind::kManifest);
-  for (const auto& f : lists) remove(f, FileKind::kManifestList);
-  for (const auto& entry : md->metadata_log) remove(entry.metadata_file, FileKind::kMetadata);
-  remove(metadata_location, FileKind::kMetadata);
+  for (const auto& f : reachable.content_files) remove(f, FileKind::kData);
+  for (const auto& f : reachable.manifests) remove(f, FileKind::kManifest);
+  for (const auto& f : reachable.manifest_lists) remove(f, FileKind::kManifestList);
+  for (const auto& f : reachable.metadata_files) remove(f, FileKind::kMetadata);
   result.refused.assign(refused.begin(), refused.end());
   return result;
 }

@@ -393,6 +393,41 @@ TEST_F(SnapshotManagementTest, CherrypickReappliesAnAppendOnMain) {
                              CherrypickSnapshot(*table_, 42));
 }
 
+TEST_F(SnapshotManagementTest, FailedCherrypickKeepsTheSourceFiles) {
+  Notebook();
+  RefOptions at1;
+  at1.snapshot_id = s1_;
+  ASSERT_OK(CreateOrReplaceBranch(*table_, "stage", at1));
+  WriteOptions stage;
+  stage.branch = "stage";
+  ASSERT_OK_AND_ASSIGN(int64_t staged, AppendData(*table_, *People(7000, 11), stage));
+  const std::string metadata_dir = MetadataDirectory(*table_->metadata());
+  const auto before = floe::testing::FilesUnder(*table_->io(), table_->metadata()->location);
+
+  // The metadata file of the pick cannot be written: the commit fails after the manifest
+  // and the manifest list were written.
+  table_->io()->SetFaultInjector([](FileOp op, const std::string&, FileKind kind) {
+    if (op == FileOp::kWriteFile && kind == FileKind::kMetadata) return Status::IOError("disk full");
+    return Status::OK();
+  });
+  ASSERT_RAISES_WITH_MESSAGE("disk full", CherrypickSnapshot(*table_, staged));
+  table_->io()->SetFaultInjector(nullptr);
+  // Everything the attempt wrote is gone; the staged snapshot's data files are not.
+  EXPECT_EQ(floe::testing::FilesUnder(*table_->io(), table_->metadata()->location), before);
+  EXPECT_EQ(table_->metadata()->current_snapshot_id, s3_);
+
+  ASSERT_OK_AND_ASSIGN(auto r, CherrypickSnapshot(*table_, staged));
+  const spec::Snapshot* picked = table_->metadata()->current_snapshot();
+  ASSERT_NE(picked, nullptr);
+  EXPECT_EQ(picked->snapshot_id, r.current_snapshot_id);
+  // Manifest lists are named as every write names them: snap-<id>-<attempt>-<uuid>.avro.
+  const std::string prefix = metadata_dir + "/snap-" + std::to_string(r.current_snapshot_id) + "-1-";
+  EXPECT_EQ(picked->manifest_list.substr(0, prefix.size()), prefix);
+  EXPECT_EQ(picked->sequence_number, table_->metadata()->last_sequence_number);
+  EXPECT_EQ(Rows(), 1711);
+  EXPECT_EQ(Rows(staged), 1011);
+}
+
 TEST_F(SnapshotManagementTest, CherrypickFastForwardsWhenParentIsCurrent) {
   Notebook();
   ASSERT_OK(CreateOrReplaceBranch(*table_, "wap", RefOptions{}));

@@ -12,6 +12,7 @@
 #include "floe/scan/table_scan.h"
 #include "floe/sql/metadata_tables.h"
 #include "floe/sql/parse_error.h"
+#include "floe/sql/show_functions.h"
 #include "floe/table/arrow_literal.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/commit.h"
@@ -693,6 +694,8 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
   }
   if (auto* a = statement.As<sql::AlterTable>()) return AlterTable(*a, sql);
   if (auto* d = statement.As<sql::Describe>()) return Describe(*d, sql);
+  if (auto* f = statement.As<DescribeFunction>()) return RunDescribeFunction(*f, sql);
+  if (auto* f = statement.As<ShowFunctions>()) return RunShowFunctions(*f);
   if (auto* s = statement.As<sql::ShowCreateTable>()) return ShowCreateTable(*s, sql);
   if (auto* s = statement.As<ShowTblProperties>()) {
     ARROW_ASSIGN_OR_RAISE(auto table, LoadTable(s->name, sql));

@@ -19,10 +19,18 @@ namespace {
 constexpr const char* kMakeList = "floe_make_list";
 constexpr const char* kMakeMap = "floe_make_map";
 
-// An argument of the batch as an array (scalars broadcast to the batch's length).
-Result<std::shared_ptr<arrow::Array>> ArgumentArray(const cp::ExecSpan& batch, int i) {
-  if (batch[i].is_scalar()) return arrow::MakeArrayFromScalar(*batch[i].scalar, batch.length);
-  return batch[i].array.ToArray();
+// The batch's arguments as arrays (scalars broadcast to the batch's length).
+Result<std::vector<std::shared_ptr<arrow::ArrayData>>> ArgumentArrays(const cp::ExecSpan& batch) {
+  std::vector<std::shared_ptr<arrow::ArrayData>> out;
+  for (int i = 0; i < batch.num_values(); ++i) {
+    if (batch[i].is_scalar()) {
+      ARROW_ASSIGN_OR_RAISE(auto a, arrow::MakeArrayFromScalar(*batch[i].scalar, batch.length));
+      out.push_back(a->data());
+    } else {
+      out.push_back(batch[i].array.ToArrayData());
+    }
+  }
+  return out;
 }
 
 Status MakeListExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
@@ -31,14 +39,12 @@ Status MakeListExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecR
   std::unique_ptr<arrow::ArrayBuilder> elements;
   ARROW_RETURN_NOT_OK(arrow::MakeBuilder(ctx->memory_pool(), element_type, &elements));
   arrow::ListBuilder lists(ctx->memory_pool(), std::shared_ptr<arrow::ArrayBuilder>(std::move(elements)), type);
-  std::vector<std::shared_ptr<arrow::Array>> args;
-  for (int i = 0; i < batch.num_values(); ++i) {
-    ARROW_ASSIGN_OR_RAISE(auto a, ArgumentArray(batch, i));
-    args.push_back(std::move(a));
-  }
+  ARROW_ASSIGN_OR_RAISE(auto args, ArgumentArrays(batch));
+  std::vector<arrow::ArraySpan> spans;
+  for (const auto& d : args) spans.emplace_back(*d);
   for (int64_t row = 0; row < batch.length; ++row) {
     ARROW_RETURN_NOT_OK(lists.Append());
-    for (const auto& a : args) ARROW_RETURN_NOT_OK(lists.value_builder()->AppendArraySlice(*a->data(), row, 1));
+    for (const auto& span : spans) ARROW_RETURN_NOT_OK(lists.value_builder()->AppendArraySlice(span, row, 1));
   }
   ARROW_ASSIGN_OR_RAISE(auto result, lists.Finish());
   out->value = result->data();
@@ -54,11 +60,11 @@ Status MakeMapExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecRe
   ARROW_RETURN_NOT_OK(arrow::MakeBuilder(ctx->memory_pool(), map_type.item_type(), &items));
   arrow::MapBuilder maps(ctx->memory_pool(), std::shared_ptr<arrow::ArrayBuilder>(std::move(keys)),
                          std::shared_ptr<arrow::ArrayBuilder>(std::move(items)), type);
+  ARROW_ASSIGN_OR_RAISE(auto data, ArgumentArrays(batch));
+  std::vector<arrow::ArraySpan> spans;
+  for (const auto& d : data) spans.emplace_back(*d);
   std::vector<std::shared_ptr<arrow::Array>> args;
-  for (int i = 0; i < batch.num_values(); ++i) {
-    ARROW_ASSIGN_OR_RAISE(auto a, ArgumentArray(batch, i));
-    args.push_back(std::move(a));
-  }
+  for (const auto& d : data) args.push_back(arrow::MakeArray(d));
   for (int64_t row = 0; row < batch.length; ++row) {
     ARROW_RETURN_NOT_OK(maps.Append());
     std::set<std::string> seen;
@@ -71,8 +77,8 @@ Status MakeMapExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecRe
                                "you can set \"spark.sql.mapKeyDedupPolicy\" to \"LAST_WIN\" so that the key inserted "
                                "at last takes precedence.");
       }
-      ARROW_RETURN_NOT_OK(maps.key_builder()->AppendArraySlice(*args[i]->data(), row, 1));
-      ARROW_RETURN_NOT_OK(maps.item_builder()->AppendArraySlice(*args[i + 1]->data(), row, 1));
+      ARROW_RETURN_NOT_OK(maps.key_builder()->AppendArraySlice(spans[i], row, 1));
+      ARROW_RETURN_NOT_OK(maps.item_builder()->AppendArraySlice(spans[i + 1], row, 1));
     }
   }
   ARROW_ASSIGN_OR_RAISE(auto result, maps.Finish());

@@ -811,6 +811,24 @@ struct Describe {
   bool operator==(const Describe&) const = default;
 };
 
+// DESCRIBE|DESC FUNCTION [EXTENDED] name ('name' is accepted too)
+struct DescribeFunction {
+  ObjectName name;
+  bool extended = false;
+
+  bool operator==(const DescribeFunction&) const = default;
+};
+
+// SHOW [USER|SYSTEM|ALL] FUNCTIONS [[LIKE] 'pattern']
+enum class FunctionScope { kAll, kUser, kSystem };
+
+struct ShowFunctions {
+  FunctionScope scope = FunctionScope::kAll;
+  std::optional<std::string> pattern;
+
+  bool operator==(const ShowFunctions&) const = default;
+};
+
 struct ShowCreateTable {
   ObjectName name;
 
@@ -940,7 +958,7 @@ struct Statement {
   using Node = std::variant<Query, Explain, CreateNamespace, DropNamespace, ShowNamespaces,
                             ShowTables, ShowProcedures, Use, CreateTable, DropTable, AlterTable, Describe,
                             ShowCreateTable, ShowTblProperties, Insert, Delete, Update, Merge,
-                            Call, SetConfig, SetTimeZone, Reset>;
+                            Call, SetConfig, SetTimeZone, Reset, DescribeFunction, ShowFunctions>;
   Node node;
   SourcePos pos;
 

@@ -667,6 +667,13 @@ class Printer {
   std::string Stmt(const Describe& d) {
     return std::string("DESCRIBE TABLE ") + (d.extended ? "EXTENDED " : "") + ToSql(d.name);
   }
+  std::string Stmt(const DescribeFunction& d) {
+    return std::string("DESCRIBE FUNCTION ") + (d.extended ? "EXTENDED " : "") + ToSql(d.name);
+  }
+  std::string Stmt(const ShowFunctions& s) {
+    const char* scope = s.scope == FunctionScope::kUser ? "USER " : s.scope == FunctionScope::kSystem ? "SYSTEM " : "";
+    return std::string("SHOW ") + scope + "FUNCTIONS" + (s.pattern ? " LIKE " + QuoteString(*s.pattern) : "");
+  }
   std::string Stmt(const ShowCreateTable& s) { return "SHOW CREATE TABLE " + ToSql(s.name); }
   std::string Stmt(const ShowTblProperties& s) {
     std::string out = "SHOW TBLPROPERTIES " + ToSql(s.name);

@@ -15,6 +15,7 @@
 #include <arrow/table.h>
 #include <arrow/util/decimal.h>
 
+#include "floe/sql/function_registry.h"
 #include "floe/sql/parse_error.h"
 #include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
@@ -141,15 +142,7 @@ size_t EditDistance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-bool IsAggregateFunction(const std::string& n) {
-  static const std::set<std::string> kAggregates = {"count", "sum", "avg", "mean", "min", "max",
-                                                    "count_if", "any", "bool_or", "bool_and",
-                                                    "every", "some", "first", "last",
-                                                    "stddev", "stddev_samp", "stddev_pop",
-                                                    "variance", "var_samp", "var_pop",
-                                                    "approx_count_distinct"};
-  return kAggregates.count(n) > 0;
-}
+bool IsAggregateFunction(const std::string& n) { return FindAggregateFunction(n) != nullptr; }
 
 Result<std::shared_ptr<arrow::DataType>> ToArrowType(const DataType& t) {
   switch (t.kind) {
@@ -1123,310 +1116,45 @@ class Planner {
       ARROW_ASSIGN_OR_RAISE(auto b, Plan(a));
       args.push_back(std::move(b));
     }
-    std::string name = GeneratedName(e);
-    auto arity = [&](size_t lo, size_t hi) -> Status {
-      if (args.size() < lo || args.size() > hi) {
-        return Error(e.pos, StrCat("[WRONG_NUM_ARGS] The `", fn, "` requires ", lo == hi ? std::to_string(lo) : StrCat(lo, "-", hi),
-                                   " parameters but the actual number is ", args.size(), "."));
-      }
-      return Status::OK();
-    };
-    auto unary = [&](const char* arrow_fn, std::shared_ptr<ArrowType> type = nullptr) -> Result<BoundExpr> {
-      ARROW_RETURN_NOT_OK(arity(1, 1));
-      return BoundExpr{cp::call(arrow_fn, {args[0].expr}), type ? type : args[0].type, name};
-    };
-    auto time_part = [&](const char* arrow_fn) -> Result<BoundExpr> {
-      ARROW_RETURN_NOT_OK(arity(1, 1));
-      cp::Expression input = args[0].expr;
-      if (IsTimestamp(*args[0].type)) input = Local(args[0]);
-      if (IsString(*args[0].type)) {
-        input = cp::call("cast", {input}, cp::CastOptions::Safe(arrow::timestamp(arrow::TimeUnit::MICRO)));
-      }
-      return BoundExpr{cp::call("cast", {cp::call(arrow_fn, {input})}, cp::CastOptions::Unsafe(arrow::int32())),
-                       arrow::int32(), name};
-    };
-    if (fn == "coalesce" || fn == "nvl" || fn == "ifnull") {
-      if (args.empty()) return arity(1, 100);
-      std::shared_ptr<ArrowType> type = arrow::null();
-      for (const auto& a : args) {
-        auto t = CommonType(type, a.type);
-        if (!t) return Error(e.pos, "[DATATYPE_MISMATCH] coalesce arguments have incompatible types");
-        type = t;
-      }
-      std::vector<cp::Expression> xs;
-      for (auto& a : args) xs.push_back(CastTo(a.expr, a.type, type));
-      return BoundExpr{cp::call("coalesce", xs), type, name};
-    }
-    if (fn == "nullif") {
-      ARROW_RETURN_NOT_OK(arity(2, 2));
-      BoundExpr a = args[0], b = args[1];
-      ARROW_RETURN_NOT_OK(Unify(&a, &b, f.args[0], f.args[1], e.pos));
-      return BoundExpr{cp::call("if_else", {cp::equal(a.expr, b.expr), cp::literal(arrow::MakeNullScalar(a.type)), a.expr}),
-                       a.type, name};
-    }
-    if (fn == "if" || fn == "iff") {
-      ARROW_RETURN_NOT_OK(arity(3, 3));
-      auto type = CommonType(args[1].type, args[2].type);
-      if (!type) return Error(e.pos, "[DATATYPE_MISMATCH] if branches have incompatible types");
-      ARROW_ASSIGN_OR_RAISE(auto cond, Coerce(args[0], arrow::boolean(), e.pos));
-      auto when_null = cp::call("coalesce", {cond.expr, cp::literal(false)});
-      return BoundExpr{cp::call("if_else", {when_null, CastTo(args[1].expr, args[1].type, type),
-                                            CastTo(args[2].expr, args[2].type, type)}),
-                       type, name};
-    }
-    if (fn == "abs") return unary("abs");
-    if (fn == "negative") return unary("negate");
-    if (fn == "sqrt") return unary("sqrt", arrow::float64());
-    if (fn == "exp") return unary("exp", arrow::float64());
-    if (fn == "ln" || fn == "log") {
-      if (args.size() == 2) {
-        auto num = cp::call("ln", {CastTo(args[1].expr, args[1].type, arrow::float64())});
-        auto den = cp::call("ln", {CastTo(args[0].expr, args[0].type, arrow::float64())});
-        return BoundExpr{cp::call("divide", {num, den}), arrow::float64(), name};
-      }
-      ARROW_RETURN_NOT_OK(arity(1, 1));
-      return BoundExpr{cp::call("ln", {CastTo(args[0].expr, args[0].type, arrow::float64())}), arrow::float64(), name};
-    }
-    if (fn == "power" || fn == "pow") {
-      ARROW_RETURN_NOT_OK(arity(2, 2));
-      return BoundExpr{cp::call("power", {CastTo(args[0].expr, args[0].type, arrow::float64()),
-                                          CastTo(args[1].expr, args[1].type, arrow::float64())}),
-                       arrow::float64(), name};
-    }
-    if (fn == "floor" || fn == "ceil" || fn == "ceiling") {
-      ARROW_RETURN_NOT_OK(arity(1, 1));
-      const char* arrow_fn = fn == "floor" ? "floor" : "ceil";
-      if (IsInteger(*args[0].type)) return BoundExpr{CastTo(args[0].expr, args[0].type, arrow::int64()), arrow::int64(), name};
-      if (IsDecimal(*args[0].type)) {
-        const auto& d = static_cast<const arrow::Decimal128Type&>(*args[0].type);
-        auto out = arrow::decimal128(std::min(38, d.precision() - d.scale() + 1), 0);
-        return BoundExpr{cp::call("cast", {cp::call(arrow_fn, {args[0].expr})}, cp::CastOptions::Unsafe(out)), out, name};
-      }
-      return BoundExpr{cp::call("cast", {cp::call(arrow_fn, {args[0].expr})}, cp::CastOptions::Unsafe(arrow::int64())),
-                       arrow::int64(), name};
-    }
-    if (fn == "round" || fn == "bround") {
-      ARROW_RETURN_NOT_OK(arity(1, 2));
-      int64_t digits = 0;
-      if (args.size() == 2) {
-        const Literal* lit = f.args[1].As<Literal>();
-        if (!lit || lit->kind != LiteralKind::kInteger) return Error(f.args[1].pos, "round's scale must be an integer literal");
-        std::optional<int64_t> parsed = ParseInt64(lit->value);
-        if (!parsed || *parsed < INT32_MIN || *parsed > INT32_MAX) {
-          return Error(f.args[1].pos, StrCat("round's scale ", lit->value, " is out of range for INT"));
-        }
-        digits = *parsed;
-      }
-      auto mode = fn == "round" ? cp::RoundMode::HALF_UP : cp::RoundMode::HALF_TO_EVEN;
-      auto type = args[0].type;
-      cp::Expression input = args[0].expr;
-      if (IsDecimal(*type)) {
-        const auto& d = static_cast<const arrow::Decimal128Type&>(*type);
-        int32_t s = static_cast<int32_t>(std::max<int64_t>(0, std::min<int64_t>(digits, d.scale())));
-        auto out = arrow::decimal128(std::min(38, d.precision() - d.scale() + s + 1), s);
-        return BoundExpr{cp::call("cast", {cp::call("round", {input}, cp::RoundOptions(s, mode))}, cp::CastOptions::Unsafe(out)),
-                         out, name};
-      }
-      if (IsInteger(*type)) return BoundExpr{input, type, name};
-      return BoundExpr{cp::call("round", {input}, cp::RoundOptions(digits, mode)), type, name};
-    }
-    if (fn == "lower" || fn == "lcase") return unary("utf8_lower", arrow::utf8());
-    if (fn == "upper" || fn == "ucase") return unary("utf8_upper", arrow::utf8());
-    if (fn == "trim") return unary("utf8_trim_whitespace", arrow::utf8());
-    if (fn == "ltrim") return unary("utf8_ltrim_whitespace", arrow::utf8());
-    if (fn == "rtrim") return unary("utf8_rtrim_whitespace", arrow::utf8());
-    if (fn == "reverse") return unary("utf8_reverse", arrow::utf8());
-    if (fn == "length" || fn == "char_length" || fn == "character_length") {
-      ARROW_RETURN_NOT_OK(arity(1, 1));
-      ARROW_ASSIGN_OR_RAISE(auto s, ToStringExpr(args[0]));
-      return BoundExpr{CastTo(cp::call("utf8_length", {s.expr}), arrow::int32(), arrow::int32()), arrow::int32(), name};
-    }
-    if (fn == "concat") {
-      if (args.empty()) return BoundExpr{cp::literal(arrow::StringScalar("")), arrow::utf8(), name};
-      std::vector<cp::Expression> xs;
-      for (auto& a : args) {
-        ARROW_ASSIGN_OR_RAISE(auto s, ToStringExpr(a));
-        xs.push_back(s.expr);
-      }
-      xs.push_back(cp::literal(arrow::StringScalar("")));
-      return BoundExpr{cp::call("binary_join_element_wise", xs), arrow::utf8(), name};
-    }
-    if (fn == "substring" || fn == "substr") {
-      ARROW_RETURN_NOT_OK(arity(2, 3));
-      auto literal_int = [&](size_t i) -> Result<int64_t> {
-        const Literal* lit = f.args[i].As<Literal>();
-        if (!lit || lit->kind != LiteralKind::kInteger) return Error(f.args[i].pos, "substring positions must be integer literals");
-        std::optional<int64_t> parsed = ParseInt64(lit->value);
-        if (!parsed || *parsed < INT32_MIN || *parsed > INT32_MAX) {
-          return Error(f.args[i].pos, StrCat("substring position ", lit->value, " is out of range for INT"));
-        }
-        return *parsed;
-      };
-      ARROW_ASSIGN_OR_RAISE(int64_t pos, literal_int(1));
-      int64_t len = std::numeric_limits<int32_t>::max();
-      if (args.size() == 3) {
-        ARROW_ASSIGN_OR_RAISE(len, literal_int(2));
-      }
-      ARROW_ASSIGN_OR_RAISE(auto s, ToStringExpr(args[0]));
-      int64_t start = pos > 0 ? pos - 1 : pos;  // Spark: 1-based, 0 acts as 1, negative from the end
-      if (len <= 0) return BoundExpr{cp::literal(arrow::StringScalar("")), arrow::utf8(), name};
-      int64_t stop = (start < 0 && start + len >= 0) ? std::numeric_limits<int32_t>::max() : start + len;
-      return BoundExpr{cp::call("utf8_slice_codeunits", {s.expr}, cp::SliceOptions(start, stop)), arrow::utf8(), name};
-    }
-    if (fn == "year") return time_part("year");
-    if (fn == "month") return time_part("month");
-    if (fn == "day" || fn == "dayofmonth") return time_part("day");
-    if (fn == "hour") return time_part("hour");
-    if (fn == "minute") return time_part("minute");
-    if (fn == "second") return time_part("second");
-    if (fn == "quarter") return time_part("quarter");
-    if (fn == "dayofweek") {
-      ARROW_ASSIGN_OR_RAISE(auto b, time_part("day_of_week"));
-      // Arrow counts Monday = 0; Spark's dayofweek has Sunday = 1.
-      auto shifted = cp::call("add", {cp::call("cast", {cp::call("day_of_week", {IsTimestamp(*args[0].type) ? Local(args[0]) : args[0].expr},
-                                                                  cp::DayOfWeekOptions(false, 7))},
-                                                cp::CastOptions::Unsafe(arrow::int32())),
-                                      cp::literal(0)});
-      return BoundExpr{shifted, arrow::int32(), name};
-    }
-    if (fn == "current_timestamp" || fn == "now" || fn == "localtimestamp") {
-      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
-      return BoundExpr{cp::literal(arrow::TimestampScalar(ctx_.now_micros, type)), type,
-                       fn == "now" ? "now()" : "current_timestamp()"};
-    }
-    if (fn == "current_date" || fn == "curdate") {
-      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
-      BoundExpr now{cp::literal(arrow::TimestampScalar(ctx_.now_micros, type)), type, ""};
-      return BoundExpr{cp::call("cast", {Local(now)}, cp::CastOptions::Unsafe(arrow::date32())), arrow::date32(),
-                       "current_date()"};
-    }
-    if (fn == "to_date" || fn == "date") {
-      ARROW_RETURN_NOT_OK(arity(1, 1));
-      if (const Literal* s = AsStringLiteral(f.args[0])) {
-        ARROW_ASSIGN_OR_RAISE(int32_t days, ParseDateDays(s->value.substr(0, 10)));
-        return BoundExpr{cp::literal(arrow::Date32Scalar(days)), arrow::date32(), name};
-      }
-      if (IsTimestamp(*args[0].type)) {
-        return BoundExpr{cp::call("cast", {Local(args[0])}, cp::CastOptions::Unsafe(arrow::date32())), arrow::date32(), name};
-      }
-      return BoundExpr{cp::call("cast", {args[0].expr}, cp::CastOptions::Safe(arrow::date32())), arrow::date32(), name};
-    }
-    if (fn == "to_timestamp" || fn == "timestamp") {
-      ARROW_RETURN_NOT_OK(arity(1, 1));
-      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
-      if (const Literal* s = AsStringLiteral(f.args[0])) {
-        ARROW_ASSIGN_OR_RAISE(int64_t micros, ParseTimestampMicros(s->value, ctx_.time_zone));
-        return BoundExpr{cp::literal(arrow::TimestampScalar(micros, type)), type, name};
-      }
-      return BoundExpr{CastTo(args[0].expr, args[0].type, type), type, name};
-    }
-    if (fn == "timestamp_millis" || fn == "timestamp_seconds" || fn == "timestamp_micros") {
-      ARROW_RETURN_NOT_OK(arity(1, 1));
-      int64_t factor = fn == "timestamp_millis" ? 1000 : fn == "timestamp_seconds" ? 1000000 : 1;
-      auto micros = cp::call("multiply", {CastTo(args[0].expr, args[0].type, arrow::int64()), cp::literal(factor)});
-      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
-      return BoundExpr{cp::call("cast", {micros}, cp::CastOptions::Unsafe(type)), type, name};
-    }
-    if (fn == "unix_millis" || fn == "unix_seconds" || fn == "unix_micros" || fn == "unix_timestamp") {
-      ARROW_RETURN_NOT_OK(arity(0, 1));
-      cp::Expression micros;
-      if (args.empty()) {
-        micros = cp::literal(ctx_.now_micros);
-      } else {
-        BoundExpr ts = args[0];
-        if (const Literal* s = AsStringLiteral(f.args[0])) {
-          ARROW_ASSIGN_OR_RAISE(int64_t m, ParseTimestampMicros(s->value, ctx_.time_zone));
-          ts = BoundExpr{cp::literal(m), arrow::int64(), ""};
-        }
-        micros = ts.type->id() == arrow::Type::INT64 ? ts.expr : cp::call("cast", {ts.expr}, cp::CastOptions::Unsafe(arrow::int64()));
-      }
-      int64_t divisor = fn == "unix_millis" ? 1000 : fn == "unix_micros" ? 1 : 1000000;
-      // Floor division, so instants before 1970 round down as Spark's do.
-      auto shifted = cp::call("subtract", {micros, cp::call("if_else", {cp::less(micros, cp::literal(int64_t{0})),
-                                                                         cp::literal(divisor - 1), cp::literal(int64_t{0})})});
-      return BoundExpr{cp::call("divide", {shifted, cp::literal(divisor)}), arrow::int64(), name};
-    }
-    if (fn == "from_unixtime") {
-      ARROW_RETURN_NOT_OK(arity(1, 2));
-      auto micros = cp::call("multiply", {CastTo(args[0].expr, args[0].type, arrow::int64()), cp::literal(int64_t{1000000})});
-      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
-      BoundExpr ts{cp::call("cast", {micros}, cp::CastOptions::Unsafe(type)), type, ""};
-      return BoundExpr{cp::call("strftime", {Local(ts)}, cp::StrftimeOptions("%Y-%m-%d %H:%M:%S")), arrow::utf8(), name};
-    }
-    if (fn == "date_trunc" || fn == "trunc") {
-      ARROW_RETURN_NOT_OK(arity(2, 2));
-      size_t unit_arg = fn == "date_trunc" ? 0 : 1;
-      size_t value_arg = 1 - unit_arg;
-      const Literal* unit = AsStringLiteral(f.args[unit_arg]);
-      if (!unit) return Error(f.args[unit_arg].pos, "the truncation unit must be a string literal");
-      std::string u = Lower(unit->value);
-      static const std::map<std::string, cp::CalendarUnit> kUnits = {
-          {"year", cp::CalendarUnit::YEAR},     {"yyyy", cp::CalendarUnit::YEAR},  {"yy", cp::CalendarUnit::YEAR},
-          {"quarter", cp::CalendarUnit::QUARTER}, {"month", cp::CalendarUnit::MONTH}, {"mon", cp::CalendarUnit::MONTH},
-          {"mm", cp::CalendarUnit::MONTH},      {"week", cp::CalendarUnit::WEEK},  {"day", cp::CalendarUnit::DAY},
-          {"dd", cp::CalendarUnit::DAY},        {"hour", cp::CalendarUnit::HOUR},  {"minute", cp::CalendarUnit::MINUTE},
-          {"second", cp::CalendarUnit::SECOND}};
-      auto it = kUnits.find(u);
-      if (it == kUnits.end()) return BoundExpr{cp::literal(arrow::MakeNullScalar(args[value_arg].type)), args[value_arg].type, name};
-      const BoundExpr& v = args[value_arg];
-      cp::RoundTemporalOptions options(1, it->second);
-      options.week_starts_monday = true;
-      if (IsTimestamp(*v.type)) {
-        const auto& tt = static_cast<const arrow::TimestampType&>(*v.type);
-        auto zoned = tt.timezone().empty() ? v.expr
-                                           : cp::call("cast", {v.expr}, cp::CastOptions::Unsafe(arrow::timestamp(tt.unit(), ctx_.time_zone)));
-        auto floored = cp::call("floor_temporal", {zoned}, options);
-        return BoundExpr{CastTo(floored, tt.timezone().empty() ? v.type : arrow::timestamp(tt.unit(), ctx_.time_zone), v.type), v.type, name};
-      }
-      return BoundExpr{cp::call("floor_temporal", {v.expr}, options), v.type, name};
-    }
-    if (fn == "datediff") {
-      ARROW_RETURN_NOT_OK(arity(2, 2));
-      auto a = CastTo(args[0].expr, args[0].type, arrow::date32());
-      auto b = CastTo(args[1].expr, args[1].type, arrow::date32());
-      return BoundExpr{cp::call("cast", {cp::call("days_between", {b, a})}, cp::CastOptions::Unsafe(arrow::int32())),
-                       arrow::int32(), name};
-    }
-    if (fn == "date_add" || fn == "date_sub") {
-      ARROW_RETURN_NOT_OK(arity(2, 2));
-      // The count is INT at most; the sum wraps as Spark's int addition does.
-      auto id = args[1].type->id();
-      if (id != arrow::Type::INT32 && id != arrow::Type::INT16 && id != arrow::Type::INT8 && id != arrow::Type::NA &&
-          !IsString(*args[1].type)) {
-        return Error(e.pos, StrCat("[DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE] Cannot resolve \"", name,
-                                   "\" due to data type mismatch: Parameter 2 requires the (\"INT\" or \"SMALLINT\" or "
-                                   "\"TINYINT\") type, however \"", args[1].name, "\" has the type \"",
-                                   SqlTypeName(*args[1].type), "\"."));
-      }
-      auto as_int = cp::call("cast", {CastTo(args[0].expr, args[0].type, arrow::date32())}, cp::CastOptions::Unsafe(arrow::int32()));
-      auto n = CastTo(args[1].expr, args[1].type, arrow::int32());
-      auto sum = cp::call(fn == "date_add" ? "add" : "subtract", {as_int, n});
-      return BoundExpr{cp::call("cast", {sum}, cp::CastOptions::Unsafe(arrow::date32())), arrow::date32(), name};
-    }
-    if (fn == "greatest" || fn == "least") {
-      if (args.size() < 2) return arity(2, 100);
-      std::shared_ptr<ArrowType> type = args[0].type;
-      for (const auto& a : args) type = CommonType(type, a.type);
-      if (!type) return Error(e.pos, "[DATATYPE_MISMATCH] arguments have incompatible types");
-      std::vector<cp::Expression> xs;
-      for (auto& a : args) xs.push_back(CastTo(a.expr, a.type, type));
-      return BoundExpr{cp::call(fn == "greatest" ? "max_element_wise" : "min_element_wise", xs,
-                                cp::ElementWiseAggregateOptions(true)),
-                       type, name};
-    }
-    if (fn == "size" || fn == "cardinality") {
-      ARROW_RETURN_NOT_OK(arity(1, 1));
-      if (args[0].type->id() != arrow::Type::LIST && args[0].type->id() != arrow::Type::MAP) {
-        return Error(e.pos, StrCat("[DATATYPE_MISMATCH] ", fn, " takes an array or a map, not ", args[0].type->ToString()));
-      }
-      // Spark's default: the size of NULL is -1.
-      auto length = cp::call("list_value_length", {args[0].expr});
-      return BoundExpr{cp::call("coalesce", {CastTo(length, arrow::int32(), arrow::int32()), cp::literal(-1)}),
-                       arrow::int32(), name};
-    }
-    return Error(f.name.pos, StrCat("[UNRESOLVED_ROUTINE] Cannot resolve routine `", f.name.parts.back().name,
-                                    "` on search path [`system`.`builtin`, `system`.`session`]."));
+    const ScalarFunction* entry = FindScalarFunction(fn);
+    if (!entry) return Error(f.name.pos, UnresolvedRoutineMessage(f.name.parts.back().name));
+    Binder binder(*this, f, e, fn, GeneratedName(e), std::move(args));
+    return BindScalarFunction(*entry, binder);
   }
+
+  // The planner's helpers, as function entries see them.
+  class Binder : public CallBinder {
+   public:
+    Binder(Planner& planner, const FunctionCall& f, const Expr& e, std::string name, std::string column_name,
+           std::vector<BoundExpr> args)
+        : CallBinder(f, e, std::move(name), std::move(column_name), std::move(args), planner.ctx_),
+          planner_(planner) {}
+
+    Status Error(const SourcePos& pos, const std::string& message) const override {
+      return ErrorAt(ctx.sql, pos, message);
+    }
+    TypePtr CommonType(const TypePtr& a, const TypePtr& b) const override { return sql::CommonType(a, b); }
+    cp::Expression CastTo(cp::Expression e, const TypePtr& from, const TypePtr& to) const override {
+      return sql::CastTo(std::move(e), from, to);
+    }
+    Status Unify(BoundExpr* a, BoundExpr* b, size_t i, size_t j) override {
+      return planner_.Unify(a, b, call.args[i], call.args[j], expr.pos);
+    }
+    Result<BoundExpr> Coerce(BoundExpr v, const TypePtr& to) override {
+      return planner_.Coerce(std::move(v), to, expr.pos);
+    }
+    BoundExpr ToStringExpr(BoundExpr v) const override {
+      if (IsString(*v.type)) return v;
+      v.expr = sql::CastTo(v.expr, v.type, arrow::utf8());
+      v.type = arrow::utf8();
+      return v;
+    }
+    cp::Expression Local(const BoundExpr& v) const override { return planner_.Local(v); }
+    std::string SqlTypeName(const arrow::DataType& type) const override { return sql::SqlTypeName(type); }
+
+   private:
+    Planner& planner_;
+  };
 
   Result<BoundExpr> PlanNode(const Subscript& s, const Expr& e) {
     ARROW_ASSIGN_OR_RAISE(auto base, Plan(*s.base));

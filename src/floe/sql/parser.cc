@@ -1554,6 +1554,26 @@ class Parser {
     if (word == "ALTER") return ParseAlter(std::move(s));
     if (word == "DESCRIBE" || word == "DESC") {
       Bump();
+      // FUNCTION followed by a name (or EXTENDED and a name); otherwise a table named `function`.
+      if (Peek("FUNCTION") && (IsNameToken(Ahead(1)) || PeekKind(TokenKind::kString, 1) ||
+                               PeekKind(TokenKind::kDoubleQuoted, 1))) {
+        Bump();
+        DescribeFunction d;
+        if (Peek("EXTENDED") && (IsNameToken(Ahead(1)) || PeekKind(TokenKind::kString, 1) ||
+                                 PeekKind(TokenKind::kDoubleQuoted, 1))) {
+          Bump();
+          d.extended = true;
+        }
+        if (PeekKind(TokenKind::kString)) {
+          d.name.pos = Ahead(0).pos;
+          ARROW_ASSIGN_OR_RAISE(std::string text, ParseStringLiteral("a function name"));
+          d.name.parts.push_back(Identifier{text, false, d.name.pos});
+        } else {
+          ARROW_ASSIGN_OR_RAISE(d.name, ParseObjectName());
+        }
+        s.node = std::move(d);
+        return s;
+      }
       Describe d;
       Accept("TABLE");
       if (Accept("EXTENDED") || Accept("FORMATTED")) d.extended = true;
@@ -1893,6 +1913,23 @@ class Parser {
     if (Accept("NAMESPACES") || Accept("DATABASES") || Accept("SCHEMAS")) return ParseShowInPattern<ShowNamespaces>(std::move(s));
     if (Accept("PROCEDURES")) return ParseShowInPattern<ShowProcedures>(std::move(s));
     if (Accept("TABLES")) return ParseShowInPattern<ShowTables>(std::move(s));
+    if (Peek("FUNCTIONS") || ((Peek("USER") || Peek("SYSTEM") || Peek("ALL")) && Peek("FUNCTIONS", 1))) {
+      ShowFunctions show;
+      if (Accept("USER")) {
+        show.scope = FunctionScope::kUser;
+      } else if (Accept("SYSTEM")) {
+        show.scope = FunctionScope::kSystem;
+      } else {
+        Accept("ALL");
+      }
+      Bump();  // FUNCTIONS
+      if (Accept("LIKE") || PeekKind(TokenKind::kString)) {
+        ARROW_ASSIGN_OR_RAISE(std::string p, ParseStringLiteral("a pattern"));
+        show.pattern = std::move(p);
+      }
+      s.node = std::move(show);
+      return s;
+    }
     if (Peek("CREATE") && Peek("TABLE", 1)) {
       i_ += 2;
       ShowCreateTable show;
@@ -1911,7 +1948,7 @@ class Parser {
       s.node = std::move(show);
       return s;
     }
-    return ErrorHere("expected NAMESPACES, TABLES, CREATE TABLE or TBLPROPERTIES");
+    return ErrorHere("expected NAMESPACES, TABLES, FUNCTIONS, CREATE TABLE or TBLPROPERTIES");
   }
 
   Result<ColumnPosition> ParseColumnPosition() {

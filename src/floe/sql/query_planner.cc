@@ -10,6 +10,7 @@
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
 
+#include "floe/sql/function_registry.h"
 #include "floe/sql/parse_error.h"
 #include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
@@ -105,15 +106,6 @@ void CollectAggregates(const Expr& e, std::map<std::string, const FunctionCall*>
     }
   }
   ForEachChild(e, [&](const Expr& child) { CollectAggregates(child, out, order); });
-}
-
-std::shared_ptr<arrow::DataType> SparkSumType(const std::shared_ptr<arrow::DataType>& t) {
-  if (arrow::is_integer(t->id())) return arrow::int64();
-  if (t->id() == arrow::Type::DECIMAL128) {
-    const auto& d = static_cast<const arrow::Decimal128Type&>(*t);
-    return arrow::decimal128(std::min(38, d.precision() + 10), d.scale());
-  }
-  return arrow::float64();
 }
 
 // Column names an expression mentions (every name part, lower case); sets `star` for *.
@@ -408,49 +400,18 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
   }
   if (auto* f = relation.As<TableFunctionRef>()) {
     std::string name = Lower(f->name.parts.back().name);
-    if (name != "range") {
+    const TableFunction* entry = FindTableFunction(name);
+    if (!entry) {
       return ErrorAt(env_.sql, relation.pos, StrCat("[UNRESOLVED_ROUTINE] Cannot resolve table function `", name, "`."));
     }
-    std::vector<int64_t> args;
+    std::vector<std::shared_ptr<arrow::Scalar>> args;
     for (const auto& a : f->args) {
       ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(a));
-      ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
-      args.push_back(static_cast<const arrow::Int64Scalar&>(*i64).value);
+      args.push_back(std::move(v));
     }
-    int64_t start = 0, end = 0, step = 1;
-    if (args.size() == 1) {
-      end = args[0];
-    } else if (args.size() >= 2 && args.size() <= 3) {
-      start = args[0];
-      end = args[1];
-      if (args.size() == 3) step = args[2];
-    } else {
-      return ErrorAt(env_.sql, relation.pos, "range takes 1 to 3 arguments");
-    }
-    if (step == 0) return ErrorAt(env_.sql, relation.pos, "range's step must not be 0");
-    // Counted and stepped in unsigned arithmetic, so extreme bounds neither overflow nor
-    // allocate unboundedly.
-    uint64_t count = 0;
-    if (step > 0 && end > start) {
-      count = (static_cast<uint64_t>(end) - static_cast<uint64_t>(start) - 1) / static_cast<uint64_t>(step) + 1;
-    } else if (step < 0 && start > end) {
-      const uint64_t stride = static_cast<uint64_t>(-(step + 1)) + 1;
-      count = (static_cast<uint64_t>(start) - static_cast<uint64_t>(end) - 1) / stride + 1;
-    }
-    constexpr uint64_t kMaxRangeRows = uint64_t{1} << 30;
-    if (count > kMaxRangeRows) {
-      return ErrorAt(env_.sql, relation.pos,
-                     StrCat("range(", start, ", ", end, ", ", step, ") would produce more than ", kMaxRangeRows,
-                            " rows, the most floe materialises"));
-    }
-    arrow::Int64Builder builder;
-    ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(count)));
-    for (uint64_t i = 0; i < count; ++i) {
-      builder.UnsafeAppend(static_cast<int64_t>(static_cast<uint64_t>(start) + i * static_cast<uint64_t>(step)));
-    }
-    ARROW_ASSIGN_OR_RAISE(auto ids, builder.Finish());
-    auto table = arrow::Table::Make(arrow::schema({arrow::field("id", arrow::int64(), false)}), {ids});
-    Rel rel = RelFromTable(table, f->alias ? std::vector<std::string>{Lower(f->alias->name.name)}
+    auto table = entry->impl(args);
+    if (!table.ok()) return ErrorAt(env_.sql, relation.pos, table.status().message());
+    Rel rel = RelFromTable(*table, f->alias ? std::vector<std::string>{Lower(f->alias->name.name)}
                                            : std::vector<std::string>{"range"});
     if (f->alias && !f->alias->columns.empty()) rel.columns[0].name = f->alias->columns[0].name;
     return rel;
@@ -818,64 +779,26 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
       std::string fn = Lower(f.name.parts.back().name);
       std::string out = "__a" + std::to_string(a);
       std::string arg = "__arg" + std::to_string(a);
+      const AggregateFunction& entry = *FindAggregateFunction(fn);
       std::shared_ptr<arrow::DataType> arg_type = arrow::int32();
       if (!f.star && !f.args.empty()) {
         ARROW_ASSIGN_OR_RAISE(auto bound, PlanExpr(f.args[0], Context(input.columns)));
-        if (fn == "count_if") {
-          bound.expr = cp::call("if_else", {bound.expr, cp::literal(1), cp::literal(arrow::MakeNullScalar(arrow::int32()))});
-          bound.type = arrow::int32();
-        }
+        if (entry.prepare) bound = entry.prepare(std::move(bound));
         pre.push_back(bound.expr);
         arg_type = bound.type;
       } else {
         pre.push_back(cp::literal(1));
       }
       pre_names.push_back(arg);
-      std::shared_ptr<arrow::DataType> result;
-      auto only_valid = std::make_shared<cp::CountOptions>(cp::CountOptions::ONLY_VALID);
-      auto min1 = std::make_shared<cp::ScalarAggregateOptions>(/*skip_nulls=*/true, /*min_count=*/1);
-      if (fn == "count" || fn == "count_if" || fn == "approx_count_distinct") {
-        if (f.star || f.args.empty()) {
-          aggs.push_back({fname("count_all"), nullptr, std::vector<arrow::FieldRef>{}, out});
-        } else if (f.distinct || fn == "approx_count_distinct") {
-          aggs.push_back({fname("count_distinct"), only_valid, arrow::FieldRef(arg), out});
-        } else {
-          aggs.push_back({fname("count"), only_valid, arrow::FieldRef(arg), out});
-        }
-        result = arrow::int64();
-      } else if (fn == "sum") {
-        if (f.distinct) return ErrorAt(env_.sql, f.name.pos, "sum(DISTINCT ...) is not supported yet");
-        aggs.push_back({fname("sum"), min1, arrow::FieldRef(arg), out});
-        result = SparkSumType(arg_type);
-      } else if (fn == "avg" || fn == "mean") {
-        if (arg_type->id() == arrow::Type::DECIMAL128) {
-          // avg(decimal(p, s)) is decimal(p + 4, s + 4): sum / count at that scale.
-          aggs.push_back({fname("mean"), min1, arrow::FieldRef(arg), out});
-          const auto& d = static_cast<const arrow::Decimal128Type&>(*arg_type);
-          result = arrow::decimal128(std::min(38, d.precision() + 4), std::min(38, d.scale() + 4));
-        } else {
-          aggs.push_back({fname("mean"), min1, arrow::FieldRef(arg), out});
-          result = arrow::float64();
-        }
-      } else if (fn == "min" || fn == "max") {
-        aggs.push_back({fname(fn.c_str()), min1, arrow::FieldRef(arg), out});
-        result = arg_type;
-      } else if (fn == "any" || fn == "bool_or" || fn == "some") {
-        aggs.push_back({fname("any"), min1, arrow::FieldRef(arg), out});
-        result = arrow::boolean();
-      } else if (fn == "bool_and" || fn == "every") {
-        aggs.push_back({fname("all"), min1, arrow::FieldRef(arg), out});
-        result = arrow::boolean();
-      } else if (fn == "first" || fn == "last") {
-        aggs.push_back({fname(fn.c_str()), min1, arrow::FieldRef(arg), out});
-        result = arg_type;
+      AggregateCall call{f.star, f.distinct, !f.star && !f.args.empty(), arg_type};
+      auto kernel = entry.kernel(call);
+      if (!kernel.ok()) return ErrorAt(env_.sql, f.name.pos, kernel.status().message());
+      if (kernel->takes_argument) {
+        aggs.push_back({fname(kernel->function.c_str()), kernel->options, arrow::FieldRef(arg), out});
       } else {
-        bool pop = fn == "stddev_pop" || fn == "var_pop";
-        bool var = fn.rfind("var", 0) == 0;
-        auto options = std::make_shared<cp::VarianceOptions>(pop ? 0 : 1);
-        aggs.push_back({fname(var ? "variance" : "stddev"), options, arrow::FieldRef(arg), out});
-        result = arrow::float64();
+        aggs.push_back({fname(kernel->function.c_str()), kernel->options, std::vector<arrow::FieldRef>{}, out});
       }
+      std::shared_ptr<arrow::DataType> result = entry.result_type(arg_type);
       result_types.push_back(result);
       Column c;
       c.name = GeneratedName(Expr{Expr::Node(f), {}});

@@ -4,6 +4,7 @@
 #include "floe/sql/executors.h"
 #include "floe/sql/parse_error.h"
 #include "floe/sql/result_tables.h"
+#include "floe/sql/show_functions.h"
 
 namespace floe::sql {
 
@@ -26,6 +27,8 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
   if (auto* s = statement.As<DropTable>()) return ExecuteDropTable(ctx, *s);
   if (auto* s = statement.As<sql::AlterTable>()) return ExecuteAlterTable(ctx, *s);
   if (auto* s = statement.As<sql::Describe>()) return ExecuteDescribe(ctx, *s);
+  if (auto* s = statement.As<DescribeFunction>()) return RunDescribeFunction(*s, sql);
+  if (auto* s = statement.As<ShowFunctions>()) return RunShowFunctions(*s);
   if (auto* s = statement.As<sql::ShowCreateTable>()) return ExecuteShowCreateTable(ctx, *s);
   if (auto* s = statement.As<ShowTblProperties>()) return ExecuteShowTblProperties(ctx, *s);
   if (auto* s = statement.As<sql::Insert>()) return ExecuteInsert(ctx, *s);

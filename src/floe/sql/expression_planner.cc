@@ -15,6 +15,8 @@
 #include <arrow/table.h>
 #include <arrow/util/decimal.h>
 
+#include "floe/sql/decimal_kernels.h"
+#include "floe/sql/decimal_rules.h"
 #include "floe/sql/parse_error.h"
 #include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
@@ -620,36 +622,19 @@ class Planner {
                                  "\" due to data type mismatch: the operands must be numeric (\"",
                                  l.type->ToString(), "\" and \"", r.type->ToString(), "\")."));
     }
-    (void)el;
-    (void)er;
+    if ((IsDecimal(*l.type) || IsDecimal(*r.type)) && !IsFloating(*l.type) && !IsFloating(*r.type) &&
+        op != BinaryOp::kIntDivide) {
+      return DecimalArithmetic(op, l, r, el, er, name);
+    }
     if (op == BinaryOp::kDivide) {
-      // Spark: `/` on integers and floats is double division; decimals stay decimal.
-      if (!(IsDecimal(*l.type) || IsDecimal(*r.type)) || IsFloating(*l.type) || IsFloating(*r.type)) {
-        l.expr = CastTo(l.expr, l.type, arrow::float64());
-        r.expr = CastTo(r.expr, r.type, arrow::float64());
-        auto div = cp::call("divide", {l.expr, r.expr});
-        // Division by zero is NULL, not an error or infinity.
-        auto zero = cp::equal(r.expr, cp::literal(0.0));
-        return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(arrow::float64())), div}),
-                         arrow::float64(), name};
-      }
-      auto dl = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(l.type));
-      auto dr = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(r.type));
-      int32_t scale = std::max(6, dl->scale() + dr->precision() + 1);
-      int32_t precision = dl->precision() - dl->scale() + dr->scale() + scale;
-      if (precision > 38) {
-        int32_t whole = precision - scale;
-        scale = std::max(std::min(scale, 38 - whole), std::min(scale, 6));
-        precision = 38;
-      }
-      auto out = arrow::decimal128(precision, scale);
-      // Compute in double and round to the result scale; exact enough for reporting.
-      auto ld = CastTo(l.expr, l.type, arrow::float64());
-      auto rd = CastTo(r.expr, r.type, arrow::float64());
-      auto zero = cp::equal(rd, cp::literal(0.0));
-      auto div = cp::call("round", {cp::call("divide", {ld, rd})}, cp::RoundOptions(scale, cp::RoundMode::HALF_UP));
-      auto value = cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(arrow::float64())), div});
-      return BoundExpr{CastTo(value, arrow::float64(), out), out, name};
+      // Spark: `/` on integers and floats is double division (decimals are planned above).
+      l.expr = CastTo(l.expr, l.type, arrow::float64());
+      r.expr = CastTo(r.expr, r.type, arrow::float64());
+      auto div = cp::call("divide", {l.expr, r.expr});
+      // Division by zero is NULL, not an error or infinity.
+      auto zero = cp::equal(r.expr, cp::literal(0.0));
+      return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(arrow::float64())), div}),
+                       arrow::float64(), name};
     }
     if (op == BinaryOp::kIntDivide) {
       auto li = CastTo(l.expr, l.type, arrow::int64());
@@ -676,52 +661,62 @@ class Planner {
         return BoundExpr{cp::call("if_else", {zero, null_value, rem}), common, name};
       }
       // x % -1 is 0 like x % 1, and dividing by 1 cannot overflow at the minimum value.
-      auto one_or_zero = zero;
-      if (!IsDecimal(*common)) {
-        one_or_zero = cp::or_(zero, cp::equal(b, CastTo(cp::literal(-1), arrow::int32(), common)));
-      }
+      auto one_or_zero = cp::or_(zero, cp::equal(b, CastTo(cp::literal(-1), arrow::int32(), common)));
       auto safe_b = cp::call("if_else", {one_or_zero, CastTo(cp::literal(1), arrow::int32(), common), b});
-      if (IsDecimal(*common)) {
-        auto ad = CastTo(a, common, arrow::float64());
-        auto bd = CastTo(safe_b, common, arrow::float64());
-        auto q = cp::call("trunc", {cp::call("divide", {ad, bd})});
-        auto rem = CastTo(cp::call("subtract", {ad, cp::call("multiply", {q, bd})}), arrow::float64(), common);
-        return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(common)), rem}), common, name};
-      }
       auto q = cp::call("divide", {a, safe_b});
       auto rem = cp::call("subtract", {a, cp::call("multiply", {q, safe_b})});
       return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(common)), rem}), common, name};
     }
     const char* fn = op == BinaryOp::kAdd ? "add" : op == BinaryOp::kSubtract ? "subtract" : "multiply";
-    if (IsDecimal(*l.type) || IsDecimal(*r.type)) {
-      if (!IsFloating(*l.type) && !IsFloating(*r.type)) {
-        auto dl = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(l.type));
-        auto dr = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(r.type));
-        int32_t p, s;
-        if (op == BinaryOp::kMultiply) {
-          p = dl->precision() + dr->precision() + 1;
-          s = dl->scale() + dr->scale();
-        } else {
-          s = std::max(dl->scale(), dr->scale());
-          p = std::max(dl->precision() - dl->scale(), dr->precision() - dr->scale()) + s + 1;
-        }
-        if (p > 38) {
-          int32_t whole = p - s;
-          s = std::max(38 - whole, std::min(s, 6));
-          p = 38;
-        }
-        auto out = arrow::decimal128(p, std::max(0, s));
-        auto a = CastTo(l.expr, l.type, dl);
-        auto b = CastTo(r.expr, r.type, dr);
-        return BoundExpr{CastTo(cp::call(fn, {a, b}), arrow::decimal128(38, 0), out), out, name};
-      }
-    }
     auto common = CommonType(l.type, r.type);
     if (!common || IsNullType(*common)) common = IsNullType(*l.type) ? r.type : l.type;
     if (IsNullType(*common)) common = arrow::int32();
     auto a = CastTo(l.expr, l.type, common);
     auto b = CastTo(r.expr, r.type, common);
     return BoundExpr{cp::call(fn, {a, b}), common, name};
+  }
+
+  // The decimal an operand counts as next to a decimal (Spark's DecimalPrecision): its own
+  // type, its integral type's width, or only the digits of an integer literal.
+  static DecimalSpec OperandDecimal(const BoundExpr& v, const Expr& written) {
+    if (IsDecimal(*v.type)) {
+      const auto& d = static_cast<const arrow::Decimal128Type&>(*v.type);
+      return {d.precision(), d.scale()};
+    }
+    if (const Literal* lit = written.As<Literal>()) {
+      std::optional<int64_t> value = IsInteger(*v.type) ? ParseInt64(lit->value) : std::nullopt;
+      if (value) return ForIntegerLiteral(*value);
+    }
+    return ForIntegralType(*v.type).value_or(DecimalSpec{10, 0});
+  }
+
+  // +, -, *, / and % with a decimal operand and no floating one, at Spark's result type.
+  Result<BoundExpr> DecimalArithmetic(BinaryOp op, BoundExpr l, BoundExpr r, const Expr& el, const Expr& er,
+                                      const std::string& name) {
+    // NULL next to a decimal takes its type.
+    if (IsNullType(*l.type)) l = BoundExpr{cp::literal(arrow::MakeNullScalar(r.type)), r.type, l.name};
+    if (IsNullType(*r.type)) r = BoundExpr{cp::literal(arrow::MakeNullScalar(l.type)), l.type, r.name};
+    DecimalSpec dl = OperandDecimal(l, el);
+    DecimalSpec dr = OperandDecimal(r, er);
+    DecimalSpec out;
+    DecimalOp kernel;
+    switch (op) {
+      case BinaryOp::kAdd: out = AddResult(dl, dr), kernel = DecimalOp::kAdd; break;
+      case BinaryOp::kSubtract: out = AddResult(dl, dr), kernel = DecimalOp::kSubtract; break;
+      case BinaryOp::kMultiply: out = MultiplyResult(dl, dr), kernel = DecimalOp::kMultiply; break;
+      case BinaryOp::kDivide: out = DivideResult(dl, dr), kernel = DecimalOp::kDivide; break;
+      default: out = RemainderResult(dl, dr), kernel = DecimalOp::kRemainder; break;
+    }
+    // The kernels read any decimal128: integers go to their own width (Arrow's cast checks the
+    // type's range, not the value's), the literal rule above only shapes the result type.
+    auto as_decimal = [](const BoundExpr& v) {
+      if (IsDecimal(*v.type)) return v.expr;
+      DecimalSpec d = ForIntegralType(*v.type).value_or(DecimalSpec{20, 0});
+      return CastTo(v.expr, v.type, arrow::decimal128(d.precision, d.scale));
+    };
+    auto a = as_decimal(l);
+    auto b = as_decimal(r);
+    return BoundExpr{DecimalCall(kernel, {a, b}, out), arrow::decimal128(out.precision, out.scale), name};
   }
 
   Result<BoundExpr> PlanNode(const IsNull& n, const Expr& /*e*/) {
@@ -1006,9 +1001,10 @@ class Planner {
     if (IsFloating(*v.type) && IsInteger(*to)) return BoundExpr{FloatingToInteger(v, to), to, name};
     if (IsString(*v.type) && IsInteger(*to)) return BoundExpr{StringToIntegerOrNull(v, to), to, name};
     if (IsInteger(*v.type) && IsDecimal(*to)) {
-      v.expr = CastTo(v.expr, v.type, arrow::int64());
-      v.expr = cp::call("cast", {v.expr}, cp::CastOptions::Unsafe(arrow::decimal128(19, 0)));
-      v.type = arrow::decimal128(19, 0);
+      // At the integer's own width first: Arrow's cast checks the type's range, not the value.
+      DecimalSpec d = ForIntegralType(*v.type).value_or(DecimalSpec{20, 0});
+      v.type = arrow::decimal128(d.precision, d.scale);
+      v.expr = cp::call("cast", {v.expr}, cp::CastOptions::Unsafe(v.type));
     }
     if ((IsDecimal(*v.type) || IsFloating(*v.type)) && IsDecimal(*to)) {
       return BoundExpr{ToDecimalOrNull(v, to), to, name};
@@ -1065,41 +1061,19 @@ class Planner {
     return cp::call("if_else", {fits, value, cp::literal(arrow::MakeNullScalar(to))});
   }
 
-  // A decimal or floating value at a decimal type, rounded half up; NULL when it does not fit,
-  // as Spark gives without ANSI mode (Arrow's own cast would fail or keep too many digits).
+  // A decimal or floating value at a decimal type, rounded half up (away from zero, Arrow's
+  // HALF_TOWARDS_INFINITY); NULL when it does not fit, as Spark gives without ANSI mode.
   static cp::Expression ToDecimalOrNull(const BoundExpr& v, const std::shared_ptr<ArrowType>& to_type) {
     const auto& to = static_cast<const arrow::Decimal128Type&>(*to_type);
-    cp::Expression x = v.expr;
-    cp::Expression too_big;
-    if (IsFloating(*v.type)) {
-      x = CastTo(x, v.type, arrow::float64());
-      x = cp::call("round", {x}, cp::RoundOptions(to.scale(), cp::RoundMode::HALF_UP));
-      double bound = std::pow(10.0, to.precision() - to.scale());
-      // NaN and infinities do not fit either.
-      too_big = cp::call("or_kleene", {cp::call("is_nan", {x}),
-                                       cp::call("greater_equal", {cp::call("abs", {x}), cp::literal(bound)})});
-      auto safe = cp::call("if_else", {too_big, cp::literal(0.0), x});
-      auto cast = cp::call("cast", {safe}, cp::CastOptions::Unsafe(to_type));
-      return cp::call("if_else", {too_big, cp::literal(arrow::MakeNullScalar(to_type)), cast});
-    }
-    auto from_type = v.type;
-    if (static_cast<const arrow::Decimal128Type&>(*v.type).precision() < 38) {
-      // One more digit, so that rounding up (999.995 -> 1000.00) cannot overflow the type.
-      const auto& d = static_cast<const arrow::Decimal128Type&>(*v.type);
-      from_type = arrow::decimal128(d.precision() + 1, d.scale());
-      x = cp::call("cast", {x}, cp::CastOptions::Unsafe(from_type));
-    }
-    const auto& from = static_cast<const arrow::Decimal128Type&>(*from_type);
-    x = cp::call("round", {x}, cp::RoundOptions(to.scale(), cp::RoundMode::HALF_UP));
-    int32_t whole_to = to.precision() - to.scale();
-    if (from.precision() - from.scale() <= whole_to) {
-      return cp::call("cast", {x}, cp::CastOptions::Unsafe(to_type));
-    }
-    // |x| >= 10^whole_to does not fit; the bound at x's own scale.
-    arrow::Decimal128 bound = arrow::Decimal128::GetScaleMultiplier(whole_to + from.scale());
-    auto limit = cp::literal(arrow::Decimal128Scalar(bound, from_type));
-    too_big = cp::call("greater_equal", {cp::call("abs", {x}), limit});
-    auto cast = cp::call("cast", {x}, cp::CastOptions::Unsafe(to_type));
+    if (IsDecimal(*v.type)) return DecimalCall(DecimalOp::kRescale, {v.expr}, DecimalSpec{to.precision(), to.scale()});
+    cp::Expression x = CastTo(v.expr, v.type, arrow::float64());
+    x = cp::call("round", {x}, cp::RoundOptions(to.scale(), cp::RoundMode::HALF_TOWARDS_INFINITY));
+    double bound = std::pow(10.0, to.precision() - to.scale());
+    // NaN and infinities do not fit either.
+    auto too_big = cp::call("or_kleene", {cp::call("is_nan", {x}),
+                                          cp::call("greater_equal", {cp::call("abs", {x}), cp::literal(bound)})});
+    auto safe = cp::call("if_else", {too_big, cp::literal(0.0), x});
+    auto cast = cp::call("cast", {safe}, cp::CastOptions::Unsafe(to_type));
     return cp::call("if_else", {too_big, cp::literal(arrow::MakeNullScalar(to_type)), cast});
   }
 

@@ -10,6 +10,8 @@
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
 
+#include "floe/sql/decimal_kernels.h"
+#include "floe/sql/decimal_rules.h"
 #include "floe/sql/parse_error.h"
 #include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
@@ -105,15 +107,6 @@ void CollectAggregates(const Expr& e, std::map<std::string, const FunctionCall*>
     }
   }
   ForEachChild(e, [&](const Expr& child) { CollectAggregates(child, out, order); });
-}
-
-std::shared_ptr<arrow::DataType> SparkSumType(const std::shared_ptr<arrow::DataType>& t) {
-  if (arrow::is_integer(t->id())) return arrow::int64();
-  if (t->id() == arrow::Type::DECIMAL128) {
-    const auto& d = static_cast<const arrow::Decimal128Type&>(*t);
-    return arrow::decimal128(std::min(38, d.precision() + 10), d.scale());
-  }
-  return arrow::float64();
 }
 
 // Column names an expression mentions (every name part, lower case); sets `star` for *.
@@ -846,17 +839,10 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
       } else if (fn == "sum") {
         if (f.distinct) return ErrorAt(env_.sql, f.name.pos, "sum(DISTINCT ...) is not supported yet");
         aggs.push_back({fname("sum"), min1, arrow::FieldRef(arg), out});
-        result = SparkSumType(arg_type);
+        result = SumResultType(arg_type);
       } else if (fn == "avg" || fn == "mean") {
-        if (arg_type->id() == arrow::Type::DECIMAL128) {
-          // avg(decimal(p, s)) is decimal(p + 4, s + 4): sum / count at that scale.
-          aggs.push_back({fname("mean"), min1, arrow::FieldRef(arg), out});
-          const auto& d = static_cast<const arrow::Decimal128Type&>(*arg_type);
-          result = arrow::decimal128(std::min(38, d.precision() + 4), std::min(38, d.scale() + 4));
-        } else {
-          aggs.push_back({fname("mean"), min1, arrow::FieldRef(arg), out});
-          result = arrow::float64();
-        }
+        aggs.push_back({fname("mean"), min1, arrow::FieldRef(arg), out});
+        result = AvgResultType(arg_type, &pre.back());
       } else if (fn == "min" || fn == "max") {
         aggs.push_back({fname(fn.c_str()), min1, arrow::FieldRef(arg), out});
         result = arg_type;
@@ -897,9 +883,9 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
       auto ref = cp::field_ref("__a" + std::to_string(a));
       auto type = result_types[a];
       if (type->id() == arrow::Type::DECIMAL128) {
+        // Rounded half up; a sum too wide for its type is NULL, as in Spark.
         const auto& d = static_cast<const arrow::Decimal128Type&>(*type);
-        ref = cp::call("cast", {cp::call("round", {ref}, cp::RoundOptions(d.scale(), cp::RoundMode::HALF_UP))},
-                       cp::CastOptions::Unsafe(type));
+        ref = DecimalCall(DecimalOp::kRescale, {ref}, DecimalSpec{d.precision(), d.scale()});
       } else {
         ref = cp::call("cast", {ref}, cp::CastOptions::Unsafe(type));
       }

@@ -559,17 +559,15 @@ class Planner {
           r.expr = CastTo(r.expr, r.type, arrow::int32());
           l.type = r.type = arrow::int32();
         }
-        static const std::map<BinaryOp, const char*> kFn = {
-            {BinaryOp::kEq, "equal"}, {BinaryOp::kNe, "not_equal"}, {BinaryOp::kLt, "less"},
-            {BinaryOp::kLe, "less_equal"}, {BinaryOp::kGt, "greater"}, {BinaryOp::kGe, "greater_equal"}};
+        bool floating = IsFloating(*l.type);
         if (bin.op == BinaryOp::kNullSafeEq || bin.op == BinaryOp::kIsDistinctFrom) {
           auto both_null = cp::and_(cp::call("is_null", {l.expr}), cp::call("is_null", {r.expr}));
           auto any_null = cp::or_(cp::is_null(l.expr), cp::is_null(r.expr));
-          auto eq = cp::call("if_else", {any_null, both_null, cp::equal(l.expr, r.expr)});
+          auto eq = cp::call("if_else", {any_null, both_null, Compare(BinaryOp::kEq, l.expr, r.expr, floating)});
           if (bin.op == BinaryOp::kIsDistinctFrom) eq = cp::call("invert", {eq});
           return BoundExpr{eq, boolean, name};
         }
-        return BoundExpr{cp::call(kFn.at(bin.op), {l.expr, r.expr}), boolean, name};
+        return BoundExpr{Compare(bin.op, l.expr, r.expr, floating), boolean, name};
       }
       case BinaryOp::kConcat: {
         ARROW_ASSIGN_OR_RAISE(l, ToStringExpr(l));
@@ -593,6 +591,29 @@ class Planner {
       }
     }
     return Error(e.pos, "unsupported operator");
+  }
+
+  // A comparison of two values of one type. Spark orders NaN above every other floating value
+  // and equal to itself (IEEE comparisons, Arrow's, are false for it).
+  static cp::Expression Compare(BinaryOp op, const cp::Expression& a, const cp::Expression& b, bool floating) {
+    static const std::map<BinaryOp, const char*> kFn = {
+        {BinaryOp::kEq, "equal"}, {BinaryOp::kNe, "not_equal"}, {BinaryOp::kLt, "less"},
+        {BinaryOp::kLe, "less_equal"}, {BinaryOp::kGt, "greater"}, {BinaryOp::kGe, "greater_equal"}};
+    cp::Expression plain = cp::call(kFn.at(op), {a, b});
+    if (!floating) return plain;
+    auto a_nan = cp::call("is_nan", {a});
+    auto b_nan = cp::call("is_nan", {b});
+    // Once either side is NaN, only the NaN flags decide.
+    cp::Expression with_nan;
+    switch (op) {
+      case BinaryOp::kEq: with_nan = cp::and_(a_nan, b_nan); break;
+      case BinaryOp::kNe: with_nan = cp::call("not_equal", {a_nan, b_nan}); break;
+      case BinaryOp::kLt: with_nan = cp::and_(cp::call("invert", {a_nan}), b_nan); break;
+      case BinaryOp::kLe: with_nan = b_nan; break;
+      case BinaryOp::kGt: with_nan = cp::and_(a_nan, cp::call("invert", {b_nan})); break;
+      default: with_nan = a_nan; break;  // kGe
+    }
+    return cp::call("if_else", {cp::or_(a_nan, b_nan), with_nan, plain});
   }
 
   Result<BoundExpr> ToStringExpr(BoundExpr v) {
@@ -746,7 +767,8 @@ class Planner {
     BoundExpr v2 = v;
     ARROW_RETURN_NOT_OK(Unify(&v, &lo, *b.operand, *b.low, e.pos));
     ARROW_RETURN_NOT_OK(Unify(&v2, &hi, *b.operand, *b.high, e.pos));
-    auto test = cp::call("and_kleene", {cp::greater_equal(v.expr, lo.expr), cp::less_equal(v2.expr, hi.expr)});
+    auto test = cp::call("and_kleene", {Compare(BinaryOp::kGe, v.expr, lo.expr, IsFloating(*v.type)),
+                                        Compare(BinaryOp::kLe, v2.expr, hi.expr, IsFloating(*v2.type))});
     if (b.negated) test = cp::call("invert", {test});
     return BoundExpr{test, arrow::boolean(), ToSql(e)};
   }
@@ -780,7 +802,9 @@ class Planner {
       // or_kleene, whose depth Arrow's evaluator (and its canonical left-deep form) recurses.
       std::vector<cp::Expression> tests;
       tests.reserve(items.size());
-      for (size_t i = 0; i < items.size(); ++i) tests.push_back(cp::equal(lefts[i].expr, items[i].expr));
+      for (size_t i = 0; i < items.size(); ++i) {
+        tests.push_back(Compare(BinaryOp::kEq, lefts[i].expr, items[i].expr, IsFloating(*lefts[i].type)));
+      }
       result = AnyOf(tests);
     }
     if (in.negated) result = cp::call("invert", {result});

@@ -430,8 +430,120 @@ class Planner {
     return BoundExpr{cp::literal(arrow::Decimal128Scalar(value, type)), type, name};
   }
 
-  Result<BoundExpr> PlanNode(const IntervalLiteral&, const Expr& e) {
-    return Error(e.pos, "INTERVAL values are not supported here yet");
+  // A day-time interval (Spark's DayTimeIntervalType) is a duration in microseconds.
+  Result<BoundExpr> PlanNode(const IntervalLiteral& interval, const Expr& e) {
+    int64_t micros = 0;
+    for (const IntervalField& field : interval.fields) {
+      Result<int64_t> part = IntervalFieldMicros(field);
+      if (!part.ok()) return Error(e.pos, part.status().message());
+      if (__builtin_add_overflow(micros, *part, &micros)) {
+        return Error(e.pos, StrCat("[INTERVAL_ARITHMETIC_OVERFLOW] The interval ", ToSql(e), " is out of range"));
+      }
+    }
+    auto type = arrow::duration(arrow::TimeUnit::MICRO);
+    return BoundExpr{cp::literal(arrow::DurationScalar(micros, type)), type, ToSql(e)};
+  }
+
+  static int64_t MicrosPerUnit(const std::string& unit) {
+    if (unit == "WEEK") return 7 * 86400000000LL;
+    if (unit == "DAY") return 86400000000LL;
+    if (unit == "HOUR") return 3600000000LL;
+    if (unit == "MINUTE") return 60000000LL;
+    if (unit == "SECOND") return 1000000LL;
+    if (unit == "MILLISECOND") return 1000LL;
+    if (unit == "MICROSECOND") return 1LL;
+    return 0;  // YEAR, MONTH
+  }
+
+  // `[+|-]digits[.digits]` in `unit`s as microseconds; a fraction below a microsecond is cut.
+  static Result<int64_t> ScaledNumber(std::string_view text, int64_t per_unit, const std::string& what) {
+    bool negative = false;
+    if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+      negative = text[0] == '-';
+      text.remove_prefix(1);
+    }
+    size_t dot = text.find('.');
+    std::string_view whole = text.substr(0, dot);
+    std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+    auto digits = [](std::string_view t) {
+      return std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if ((whole.empty() && fraction.empty()) || !digits(whole) || !digits(fraction)) {
+      return Status::Invalid("[INVALID_INTERVAL_FORMAT] Cannot read ", what, " of an interval");
+    }
+    std::optional<int64_t> units = whole.empty() ? std::optional<int64_t>(0) : ParseInt64(whole);
+    int64_t micros = 0;
+    if (!units || __builtin_mul_overflow(*units, per_unit, &micros)) {
+      return Status::Invalid("[INTERVAL_ARITHMETIC_OVERFLOW] The interval's ", what, " is out of range");
+    }
+    // The fraction, digit by digit, as far as it reaches a whole microsecond.
+    int64_t step = per_unit;
+    for (char c : fraction) {
+      if (step % 10 != 0) break;
+      step /= 10;
+      micros += (c - '0') * step;
+    }
+    return negative ? -micros : micros;
+  }
+
+  static Result<int64_t> IntervalFieldMicros(const IntervalField& field) {
+    if (field.unit.empty()) {
+      return Status::NotImplemented("Interval strings without units ('", field.value,
+                                    "') are not supported yet; write INTERVAL '", field.value, "' DAY TO SECOND");
+    }
+    const std::string& last = field.to_unit.empty() ? field.unit : field.to_unit;
+    if (MicrosPerUnit(field.unit) == 0 || MicrosPerUnit(last) == 0) {
+      return Status::NotImplemented("Year-month intervals (", field.unit, ") are not supported yet");
+    }
+    if (field.to_unit.empty()) return ScaledNumber(field.value, MicrosPerUnit(field.unit), field.unit);
+    // DAY TO SECOND and its parts: 'd h:m:s.f', with a space after the days and colons after.
+    static const std::vector<std::string> kOrder = {"DAY", "HOUR", "MINUTE", "SECOND"};
+    auto from = std::find(kOrder.begin(), kOrder.end(), field.unit);
+    auto to = std::find(kOrder.begin(), kOrder.end(), field.to_unit);
+    std::string format = StrCat(field.unit, " TO ", field.to_unit);
+    if (from == kOrder.end() || to == kOrder.end() || to <= from) {
+      return Status::Invalid("[INVALID_INTERVAL_FORMAT] Interval ", format, " is not a day-time range");
+    }
+    std::string_view text = field.value;
+    bool negative = false;
+    if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+      negative = text[0] == '-';
+      text.remove_prefix(1);
+    }
+    std::vector<std::string_view> parts;
+    if (*from == "DAY") {
+      size_t space = text.find(' ');
+      parts.push_back(text.substr(0, space));
+      text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+    }
+    while (!text.empty() || parts.size() < static_cast<size_t>(to - from + 1)) {
+      size_t colon = text.find(':');
+      parts.push_back(text.substr(0, colon));
+      if (colon == std::string_view::npos) break;
+      text = text.substr(colon + 1);
+    }
+    if (parts.size() != static_cast<size_t>(to - from + 1)) {
+      return Status::Invalid("[INVALID_INTERVAL_FORMAT] Interval string '", field.value,
+                             "' does not match the day-time format of ", format);
+    }
+    int64_t micros = 0;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const std::string& unit = *(from + i);
+      // Only seconds take a fraction; fields after the first stay within their range.
+      if (unit != "SECOND" && parts[i].find('.') != std::string_view::npos) {
+        return Status::Invalid("[INVALID_INTERVAL_FORMAT] Interval string '", field.value, "' has a fraction of ", unit);
+      }
+      ARROW_ASSIGN_OR_RAISE(int64_t part, ScaledNumber(parts[i], MicrosPerUnit(unit), unit));
+      int64_t limit = unit == "HOUR" ? 24 : 60;
+      if (i > 0 && part >= limit * MicrosPerUnit(unit)) {
+        return Status::Invalid("[INVALID_INTERVAL_FORMAT] Interval string '", field.value, "': ", unit,
+                               " must be below ", limit);
+      }
+      if (__builtin_add_overflow(micros, part, &micros)) {
+        return Status::Invalid("[INTERVAL_ARITHMETIC_OVERFLOW] The interval '", field.value, "' is out of range");
+      }
+    }
+    return negative ? -micros : micros;
   }
 
   Result<BoundExpr> PlanNode(const ColumnRef& c, const Expr& e) {
@@ -623,8 +735,77 @@ class Planner {
     return v;
   }
 
+  // Whether an interval expression holds whole days only (Spark's INTERVAL DAY type), which
+  // moves a date by days and keeps it a date.
+  static bool IsDayInterval(const Expr& e) {
+    if (const auto* in = e.As<IntervalLiteral>()) {
+      return std::all_of(in->fields.begin(), in->fields.end(), [](const IntervalField& f) {
+        return (f.unit == "DAY" || f.unit == "WEEK") && f.to_unit.empty();
+      });
+    }
+    if (const auto* u = e.As<Unary>()) return u->op != UnaryOp::kBitNot && IsDayInterval(*u->operand);
+    if (const auto* b = e.As<Binary>()) {
+      return (b->op == BinaryOp::kAdd || b->op == BinaryOp::kSubtract) && IsDayInterval(*b->left) &&
+             IsDayInterval(*b->right);
+    }
+    return false;
+  }
+
+  // A date as the timestamp of its midnight in the session time zone, as Spark casts it.
+  cp::Expression DateAsTimestamp(const cp::Expression& date) {
+    auto utc = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+    auto naive = cp::call("cast", {date}, cp::CastOptions::Unsafe(arrow::timestamp(arrow::TimeUnit::MICRO)));
+    if (ctx_.time_zone == "UTC") return cp::call("cast", {naive}, cp::CastOptions::Unsafe(utc));
+    auto zoned = cp::call("assume_timezone", {naive}, cp::AssumeTimezoneOptions(ctx_.time_zone));
+    return cp::call("cast", {zoned}, cp::CastOptions::Unsafe(utc));
+  }
+
+  // + and - with a day-time interval: timestamps stay timestamps, a date moved by whole days
+  // stays a date and by anything finer becomes a timestamp, two intervals add up.
+  Result<BoundExpr> IntervalArithmetic(BinaryOp op, BoundExpr l, BoundExpr r, const Expr& el, const Expr& er,
+                                       const Expr& e, const std::string& name) {
+    auto mismatch = [&]() {
+      return Error(e.pos, StrCat("[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] Cannot resolve \"", name,
+                                 "\" due to data type mismatch: the left and right operands have different types (\"",
+                                 SqlTypeName(*l.type), "\" and \"", SqlTypeName(*r.type), "\")."));
+    };
+    bool add = op == BinaryOp::kAdd;
+    if (!add && op != BinaryOp::kSubtract) return mismatch();
+    auto duration = arrow::duration(arrow::TimeUnit::MICRO);
+    for (BoundExpr* side : {&l, &r}) {
+      if (IsNullType(*side->type)) *side = BoundExpr{cp::literal(arrow::MakeNullScalar(duration)), duration, side->name};
+    }
+    bool l_interval = l.type->id() == arrow::Type::DURATION;
+    bool r_interval = r.type->id() == arrow::Type::DURATION;
+    if (l_interval && r_interval) {
+      return BoundExpr{cp::call(add ? "add" : "subtract", {l.expr, r.expr}), duration, name};
+    }
+    // interval + x is x + interval; interval - x has no meaning.
+    if (l_interval) {
+      if (!add) return mismatch();
+      std::swap(l, r);
+    }
+    const Expr& interval_expr = l_interval ? el : er;
+    if (IsDate(*l.type) && IsDayInterval(interval_expr)) {
+      auto days = cp::call("divide", {cp::call("cast", {r.expr}, cp::CastOptions::Unsafe(arrow::int64())),
+                                      cp::literal(int64_t{86400000000LL})});
+      auto as_int = cp::call("cast", {l.expr}, cp::CastOptions::Unsafe(arrow::int32()));
+      auto moved = cp::call(add ? "add" : "subtract", {as_int, cp::call("cast", {days}, cp::CastOptions::Unsafe(arrow::int32()))});
+      return BoundExpr{cp::call("cast", {moved}, cp::CastOptions::Unsafe(arrow::date32())), arrow::date32(), name};
+    }
+    if (IsDate(*l.type)) {
+      l.expr = DateAsTimestamp(l.expr);
+      l.type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+    }
+    if (!IsTimestamp(*l.type)) return mismatch();
+    return BoundExpr{cp::call(add ? "add" : "subtract", {l.expr, r.expr}), l.type, name};
+  }
+
   Result<BoundExpr> Arithmetic(BinaryOp op, BoundExpr l, BoundExpr r, const Expr& el, const Expr& er,
                                const Expr& e, const std::string& name) {
+    if (l.type->id() == arrow::Type::DURATION || r.type->id() == arrow::Type::DURATION) {
+      return IntervalArithmetic(op, std::move(l), std::move(r), el, er, e, name);
+    }
     // Dates and timestamps plus/minus integers (days) as Spark's date_add.
     if (IsDate(*l.type) && IsInteger(*r.type) && (op == BinaryOp::kAdd || op == BinaryOp::kSubtract)) {
       auto days = CastTo(r.expr, r.type, arrow::int32());

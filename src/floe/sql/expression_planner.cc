@@ -786,6 +786,18 @@ class Planner {
       std::swap(l, r);
     }
     const Expr& interval_expr = l_interval ? el : er;
+    const Expr& other_expr = l_interval ? er : el;
+    if (IsString(*l.type)) {
+      // Text is read as a timestamp in the session time zone, as Spark casts it.
+      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+      if (const Literal* text = AsStringLiteral(other_expr)) {
+        Result<int64_t> micros = ParseTimestampMicros(text->value, ctx_.time_zone);
+        if (!micros.ok()) return Error(other_expr.pos, micros.status().message());
+        l = BoundExpr{cp::literal(arrow::TimestampScalar(*micros, type)), type, l.name};
+      } else {
+        l = BoundExpr{cp::call("cast", {l.expr}, cp::CastOptions::Safe(type)), type, l.name};
+      }
+    }
     if (IsDate(*l.type) && IsDayInterval(interval_expr)) {
       auto days = cp::call("divide", {cp::call("cast", {r.expr}, cp::CastOptions::Unsafe(arrow::int64())),
                                       cp::literal(int64_t{86400000000LL})});

@@ -293,6 +293,21 @@ void ValueText::Append(const arrow::Array& array, int64_t i, std::string* out) c
       AppendTimeOfDay(seconds, nanos, out);
       return;
     }
+    case arrow::Type::DURATION: {
+      // Spark's day-time interval text in its widest form, DAY TO SECOND: a duration keeps
+      // no narrower field range (INTERVAL 3 DAYS shows as INTERVAL '3 00:00:00' DAY TO SECOND).
+      int64_t value = checked_cast<const arrow::DurationArray&>(array).Value(i);
+      auto per_second = static_cast<uint64_t>(UnitsPerSecond(checked_cast<const arrow::DurationType&>(type).unit()));
+      uint64_t magnitude = value < 0 ? uint64_t{0} - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
+      uint64_t seconds = magnitude / per_second;
+      auto nanos = static_cast<int64_t>((magnitude % per_second) * (1000000000 / per_second));
+      out->append(value < 0 ? "INTERVAL '-" : "INTERVAL '");
+      out->append(std::to_string(seconds / 86400));
+      out->push_back(' ');
+      AppendTimeOfDay(static_cast<int64_t>(seconds % 86400), nanos, out);
+      out->append("' DAY TO SECOND");
+      return;
+    }
     case arrow::Type::TIMESTAMP: {
       const auto& ts = checked_cast<const arrow::TimestampType&>(type);
       AppendTimestamp(checked_cast<const arrow::TimestampArray&>(array).Value(i), ts.unit(),

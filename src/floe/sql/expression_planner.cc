@@ -16,6 +16,8 @@
 #include <arrow/util/decimal.h>
 
 #include "floe/sql/function_registry.h"
+#include "floe/sql/decimal_kernels.h"
+#include "floe/sql/decimal_rules.h"
 #include "floe/sql/parse_error.h"
 #include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
@@ -421,8 +423,120 @@ class Planner {
     return BoundExpr{cp::literal(arrow::Decimal128Scalar(value, type)), type, name};
   }
 
-  Result<BoundExpr> PlanNode(const IntervalLiteral&, const Expr& e) {
-    return Error(e.pos, "INTERVAL values are not supported here yet");
+  // A day-time interval (Spark's DayTimeIntervalType) is a duration in microseconds.
+  Result<BoundExpr> PlanNode(const IntervalLiteral& interval, const Expr& e) {
+    int64_t micros = 0;
+    for (const IntervalField& field : interval.fields) {
+      Result<int64_t> part = IntervalFieldMicros(field);
+      if (!part.ok()) return Error(e.pos, part.status().message());
+      if (__builtin_add_overflow(micros, *part, &micros)) {
+        return Error(e.pos, StrCat("[INTERVAL_ARITHMETIC_OVERFLOW] The interval ", ToSql(e), " is out of range"));
+      }
+    }
+    auto type = arrow::duration(arrow::TimeUnit::MICRO);
+    return BoundExpr{cp::literal(arrow::DurationScalar(micros, type)), type, ToSql(e)};
+  }
+
+  static int64_t MicrosPerUnit(const std::string& unit) {
+    if (unit == "WEEK") return 7 * 86400000000LL;
+    if (unit == "DAY") return 86400000000LL;
+    if (unit == "HOUR") return 3600000000LL;
+    if (unit == "MINUTE") return 60000000LL;
+    if (unit == "SECOND") return 1000000LL;
+    if (unit == "MILLISECOND") return 1000LL;
+    if (unit == "MICROSECOND") return 1LL;
+    return 0;  // YEAR, MONTH
+  }
+
+  // `[+|-]digits[.digits]` in `unit`s as microseconds; a fraction below a microsecond is cut.
+  static Result<int64_t> ScaledNumber(std::string_view text, int64_t per_unit, const std::string& what) {
+    bool negative = false;
+    if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+      negative = text[0] == '-';
+      text.remove_prefix(1);
+    }
+    size_t dot = text.find('.');
+    std::string_view whole = text.substr(0, dot);
+    std::string_view fraction = dot == std::string_view::npos ? std::string_view() : text.substr(dot + 1);
+    auto digits = [](std::string_view t) {
+      return std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if ((whole.empty() && fraction.empty()) || !digits(whole) || !digits(fraction)) {
+      return Status::Invalid("[INVALID_INTERVAL_FORMAT] Cannot read ", what, " of an interval");
+    }
+    std::optional<int64_t> units = whole.empty() ? std::optional<int64_t>(0) : ParseInt64(whole);
+    int64_t micros = 0;
+    if (!units || __builtin_mul_overflow(*units, per_unit, &micros)) {
+      return Status::Invalid("[INTERVAL_ARITHMETIC_OVERFLOW] The interval's ", what, " is out of range");
+    }
+    // The fraction, digit by digit, as far as it reaches a whole microsecond.
+    int64_t step = per_unit;
+    for (char c : fraction) {
+      if (step % 10 != 0) break;
+      step /= 10;
+      micros += (c - '0') * step;
+    }
+    return negative ? -micros : micros;
+  }
+
+  static Result<int64_t> IntervalFieldMicros(const IntervalField& field) {
+    if (field.unit.empty()) {
+      return Status::NotImplemented("Interval strings without units ('", field.value,
+                                    "') are not supported yet; write INTERVAL '", field.value, "' DAY TO SECOND");
+    }
+    const std::string& last = field.to_unit.empty() ? field.unit : field.to_unit;
+    if (MicrosPerUnit(field.unit) == 0 || MicrosPerUnit(last) == 0) {
+      return Status::NotImplemented("Year-month intervals (", field.unit, ") are not supported yet");
+    }
+    if (field.to_unit.empty()) return ScaledNumber(field.value, MicrosPerUnit(field.unit), field.unit);
+    // DAY TO SECOND and its parts: 'd h:m:s.f', with a space after the days and colons after.
+    static const std::vector<std::string> kOrder = {"DAY", "HOUR", "MINUTE", "SECOND"};
+    auto from = std::find(kOrder.begin(), kOrder.end(), field.unit);
+    auto to = std::find(kOrder.begin(), kOrder.end(), field.to_unit);
+    std::string format = StrCat(field.unit, " TO ", field.to_unit);
+    if (from == kOrder.end() || to == kOrder.end() || to <= from) {
+      return Status::Invalid("[INVALID_INTERVAL_FORMAT] Interval ", format, " is not a day-time range");
+    }
+    std::string_view text = field.value;
+    bool negative = false;
+    if (!text.empty() && (text[0] == '-' || text[0] == '+')) {
+      negative = text[0] == '-';
+      text.remove_prefix(1);
+    }
+    std::vector<std::string_view> parts;
+    if (*from == "DAY") {
+      size_t space = text.find(' ');
+      parts.push_back(text.substr(0, space));
+      text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+    }
+    while (!text.empty() || parts.size() < static_cast<size_t>(to - from + 1)) {
+      size_t colon = text.find(':');
+      parts.push_back(text.substr(0, colon));
+      if (colon == std::string_view::npos) break;
+      text = text.substr(colon + 1);
+    }
+    if (parts.size() != static_cast<size_t>(to - from + 1)) {
+      return Status::Invalid("[INVALID_INTERVAL_FORMAT] Interval string '", field.value,
+                             "' does not match the day-time format of ", format);
+    }
+    int64_t micros = 0;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const std::string& unit = *(from + i);
+      // Only seconds take a fraction; fields after the first stay within their range.
+      if (unit != "SECOND" && parts[i].find('.') != std::string_view::npos) {
+        return Status::Invalid("[INVALID_INTERVAL_FORMAT] Interval string '", field.value, "' has a fraction of ", unit);
+      }
+      ARROW_ASSIGN_OR_RAISE(int64_t part, ScaledNumber(parts[i], MicrosPerUnit(unit), unit));
+      int64_t limit = unit == "HOUR" ? 24 : 60;
+      if (i > 0 && part >= limit * MicrosPerUnit(unit)) {
+        return Status::Invalid("[INVALID_INTERVAL_FORMAT] Interval string '", field.value, "': ", unit,
+                               " must be below ", limit);
+      }
+      if (__builtin_add_overflow(micros, part, &micros)) {
+        return Status::Invalid("[INTERVAL_ARITHMETIC_OVERFLOW] The interval '", field.value, "' is out of range");
+      }
+    }
+    return negative ? -micros : micros;
   }
 
   Result<BoundExpr> PlanNode(const ColumnRef& c, const Expr& e) {
@@ -550,17 +664,15 @@ class Planner {
           r.expr = CastTo(r.expr, r.type, arrow::int32());
           l.type = r.type = arrow::int32();
         }
-        static const std::map<BinaryOp, const char*> kFn = {
-            {BinaryOp::kEq, "equal"}, {BinaryOp::kNe, "not_equal"}, {BinaryOp::kLt, "less"},
-            {BinaryOp::kLe, "less_equal"}, {BinaryOp::kGt, "greater"}, {BinaryOp::kGe, "greater_equal"}};
+        bool floating = IsFloating(*l.type);
         if (bin.op == BinaryOp::kNullSafeEq || bin.op == BinaryOp::kIsDistinctFrom) {
           auto both_null = cp::and_(cp::call("is_null", {l.expr}), cp::call("is_null", {r.expr}));
           auto any_null = cp::or_(cp::is_null(l.expr), cp::is_null(r.expr));
-          auto eq = cp::call("if_else", {any_null, both_null, cp::equal(l.expr, r.expr)});
+          auto eq = cp::call("if_else", {any_null, both_null, Compare(BinaryOp::kEq, l.expr, r.expr, floating)});
           if (bin.op == BinaryOp::kIsDistinctFrom) eq = cp::call("invert", {eq});
           return BoundExpr{eq, boolean, name};
         }
-        return BoundExpr{cp::call(kFn.at(bin.op), {l.expr, r.expr}), boolean, name};
+        return BoundExpr{Compare(bin.op, l.expr, r.expr, floating), boolean, name};
       }
       case BinaryOp::kConcat: {
         ARROW_ASSIGN_OR_RAISE(l, ToStringExpr(l));
@@ -586,6 +698,29 @@ class Planner {
     return Error(e.pos, "unsupported operator");
   }
 
+  // A comparison of two values of one type. Spark orders NaN above every other floating value
+  // and equal to itself (IEEE comparisons, Arrow's, are false for it).
+  static cp::Expression Compare(BinaryOp op, const cp::Expression& a, const cp::Expression& b, bool floating) {
+    static const std::map<BinaryOp, const char*> kFn = {
+        {BinaryOp::kEq, "equal"}, {BinaryOp::kNe, "not_equal"}, {BinaryOp::kLt, "less"},
+        {BinaryOp::kLe, "less_equal"}, {BinaryOp::kGt, "greater"}, {BinaryOp::kGe, "greater_equal"}};
+    cp::Expression plain = cp::call(kFn.at(op), {a, b});
+    if (!floating) return plain;
+    auto a_nan = cp::call("is_nan", {a});
+    auto b_nan = cp::call("is_nan", {b});
+    // Once either side is NaN, only the NaN flags decide.
+    cp::Expression with_nan;
+    switch (op) {
+      case BinaryOp::kEq: with_nan = cp::and_(a_nan, b_nan); break;
+      case BinaryOp::kNe: with_nan = cp::call("not_equal", {a_nan, b_nan}); break;
+      case BinaryOp::kLt: with_nan = cp::and_(cp::call("invert", {a_nan}), b_nan); break;
+      case BinaryOp::kLe: with_nan = b_nan; break;
+      case BinaryOp::kGt: with_nan = cp::and_(a_nan, cp::call("invert", {b_nan})); break;
+      default: with_nan = a_nan; break;  // kGe
+    }
+    return cp::call("if_else", {cp::or_(a_nan, b_nan), with_nan, plain});
+  }
+
   Result<BoundExpr> ToStringExpr(BoundExpr v) {
     if (IsString(*v.type)) return v;
     v.expr = CastTo(v.expr, v.type, arrow::utf8());
@@ -593,8 +728,89 @@ class Planner {
     return v;
   }
 
+  // Whether an interval expression holds whole days only (Spark's INTERVAL DAY type), which
+  // moves a date by days and keeps it a date.
+  static bool IsDayInterval(const Expr& e) {
+    if (const auto* in = e.As<IntervalLiteral>()) {
+      return std::all_of(in->fields.begin(), in->fields.end(), [](const IntervalField& f) {
+        return (f.unit == "DAY" || f.unit == "WEEK") && f.to_unit.empty();
+      });
+    }
+    if (const auto* u = e.As<Unary>()) return u->op != UnaryOp::kBitNot && IsDayInterval(*u->operand);
+    if (const auto* b = e.As<Binary>()) {
+      return (b->op == BinaryOp::kAdd || b->op == BinaryOp::kSubtract) && IsDayInterval(*b->left) &&
+             IsDayInterval(*b->right);
+    }
+    return false;
+  }
+
+  // A date as the timestamp of its midnight in the session time zone, as Spark casts it.
+  cp::Expression DateAsTimestamp(const cp::Expression& date) {
+    auto utc = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+    auto naive = cp::call("cast", {date}, cp::CastOptions::Unsafe(arrow::timestamp(arrow::TimeUnit::MICRO)));
+    if (ctx_.time_zone == "UTC") return cp::call("cast", {naive}, cp::CastOptions::Unsafe(utc));
+    auto zoned = cp::call("assume_timezone", {naive}, cp::AssumeTimezoneOptions(ctx_.time_zone));
+    return cp::call("cast", {zoned}, cp::CastOptions::Unsafe(utc));
+  }
+
+  // + and - with a day-time interval: timestamps stay timestamps, a date moved by whole days
+  // stays a date and by anything finer becomes a timestamp, two intervals add up.
+  Result<BoundExpr> IntervalArithmetic(BinaryOp op, BoundExpr l, BoundExpr r, const Expr& el, const Expr& er,
+                                       const Expr& e, const std::string& name) {
+    auto mismatch = [&]() {
+      return Error(e.pos, StrCat("[DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES] Cannot resolve \"", name,
+                                 "\" due to data type mismatch: the left and right operands have different types (\"",
+                                 SqlTypeName(*l.type), "\" and \"", SqlTypeName(*r.type), "\")."));
+    };
+    bool add = op == BinaryOp::kAdd;
+    if (!add && op != BinaryOp::kSubtract) return mismatch();
+    auto duration = arrow::duration(arrow::TimeUnit::MICRO);
+    for (BoundExpr* side : {&l, &r}) {
+      if (IsNullType(*side->type)) *side = BoundExpr{cp::literal(arrow::MakeNullScalar(duration)), duration, side->name};
+    }
+    bool l_interval = l.type->id() == arrow::Type::DURATION;
+    bool r_interval = r.type->id() == arrow::Type::DURATION;
+    if (l_interval && r_interval) {
+      return BoundExpr{cp::call(add ? "add" : "subtract", {l.expr, r.expr}), duration, name};
+    }
+    // interval + x is x + interval; interval - x has no meaning.
+    if (l_interval) {
+      if (!add) return mismatch();
+      std::swap(l, r);
+    }
+    const Expr& interval_expr = l_interval ? el : er;
+    const Expr& other_expr = l_interval ? er : el;
+    if (IsString(*l.type)) {
+      // Text is read as a timestamp in the session time zone, as Spark casts it.
+      auto type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+      if (const Literal* text = AsStringLiteral(other_expr)) {
+        Result<int64_t> micros = ParseTimestampMicros(text->value, ctx_.time_zone);
+        if (!micros.ok()) return Error(other_expr.pos, micros.status().message());
+        l = BoundExpr{cp::literal(arrow::TimestampScalar(*micros, type)), type, l.name};
+      } else {
+        l = BoundExpr{cp::call("cast", {l.expr}, cp::CastOptions::Safe(type)), type, l.name};
+      }
+    }
+    if (IsDate(*l.type) && IsDayInterval(interval_expr)) {
+      auto days = cp::call("divide", {cp::call("cast", {r.expr}, cp::CastOptions::Unsafe(arrow::int64())),
+                                      cp::literal(int64_t{86400000000LL})});
+      auto as_int = cp::call("cast", {l.expr}, cp::CastOptions::Unsafe(arrow::int32()));
+      auto moved = cp::call(add ? "add" : "subtract", {as_int, cp::call("cast", {days}, cp::CastOptions::Unsafe(arrow::int32()))});
+      return BoundExpr{cp::call("cast", {moved}, cp::CastOptions::Unsafe(arrow::date32())), arrow::date32(), name};
+    }
+    if (IsDate(*l.type)) {
+      l.expr = DateAsTimestamp(l.expr);
+      l.type = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+    }
+    if (!IsTimestamp(*l.type)) return mismatch();
+    return BoundExpr{cp::call(add ? "add" : "subtract", {l.expr, r.expr}), l.type, name};
+  }
+
   Result<BoundExpr> Arithmetic(BinaryOp op, BoundExpr l, BoundExpr r, const Expr& el, const Expr& er,
                                const Expr& e, const std::string& name) {
+    if (l.type->id() == arrow::Type::DURATION || r.type->id() == arrow::Type::DURATION) {
+      return IntervalArithmetic(op, std::move(l), std::move(r), el, er, e, name);
+    }
     // Dates and timestamps plus/minus integers (days) as Spark's date_add.
     if (IsDate(*l.type) && IsInteger(*r.type) && (op == BinaryOp::kAdd || op == BinaryOp::kSubtract)) {
       auto days = CastTo(r.expr, r.type, arrow::int32());
@@ -613,36 +829,19 @@ class Planner {
                                  "\" due to data type mismatch: the operands must be numeric (\"",
                                  l.type->ToString(), "\" and \"", r.type->ToString(), "\")."));
     }
-    (void)el;
-    (void)er;
+    if ((IsDecimal(*l.type) || IsDecimal(*r.type)) && !IsFloating(*l.type) && !IsFloating(*r.type) &&
+        op != BinaryOp::kIntDivide) {
+      return DecimalArithmetic(op, l, r, el, er, name);
+    }
     if (op == BinaryOp::kDivide) {
-      // Spark: `/` on integers and floats is double division; decimals stay decimal.
-      if (!(IsDecimal(*l.type) || IsDecimal(*r.type)) || IsFloating(*l.type) || IsFloating(*r.type)) {
-        l.expr = CastTo(l.expr, l.type, arrow::float64());
-        r.expr = CastTo(r.expr, r.type, arrow::float64());
-        auto div = cp::call("divide", {l.expr, r.expr});
-        // Division by zero is NULL, not an error or infinity.
-        auto zero = cp::equal(r.expr, cp::literal(0.0));
-        return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(arrow::float64())), div}),
-                         arrow::float64(), name};
-      }
-      auto dl = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(l.type));
-      auto dr = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(r.type));
-      int32_t scale = std::max(6, dl->scale() + dr->precision() + 1);
-      int32_t precision = dl->precision() - dl->scale() + dr->scale() + scale;
-      if (precision > 38) {
-        int32_t whole = precision - scale;
-        scale = std::max(std::min(scale, 38 - whole), std::min(scale, 6));
-        precision = 38;
-      }
-      auto out = arrow::decimal128(precision, scale);
-      // Compute in double and round to the result scale; exact enough for reporting.
-      auto ld = CastTo(l.expr, l.type, arrow::float64());
-      auto rd = CastTo(r.expr, r.type, arrow::float64());
-      auto zero = cp::equal(rd, cp::literal(0.0));
-      auto div = cp::call("round", {cp::call("divide", {ld, rd})}, cp::RoundOptions(scale, cp::RoundMode::HALF_UP));
-      auto value = cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(arrow::float64())), div});
-      return BoundExpr{CastTo(value, arrow::float64(), out), out, name};
+      // Spark: `/` on integers and floats is double division (decimals are planned above).
+      l.expr = CastTo(l.expr, l.type, arrow::float64());
+      r.expr = CastTo(r.expr, r.type, arrow::float64());
+      auto div = cp::call("divide", {l.expr, r.expr});
+      // Division by zero is NULL, not an error or infinity.
+      auto zero = cp::equal(r.expr, cp::literal(0.0));
+      return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(arrow::float64())), div}),
+                       arrow::float64(), name};
     }
     if (op == BinaryOp::kIntDivide) {
       auto li = CastTo(l.expr, l.type, arrow::int64());
@@ -669,52 +868,62 @@ class Planner {
         return BoundExpr{cp::call("if_else", {zero, null_value, rem}), common, name};
       }
       // x % -1 is 0 like x % 1, and dividing by 1 cannot overflow at the minimum value.
-      auto one_or_zero = zero;
-      if (!IsDecimal(*common)) {
-        one_or_zero = cp::or_(zero, cp::equal(b, CastTo(cp::literal(-1), arrow::int32(), common)));
-      }
+      auto one_or_zero = cp::or_(zero, cp::equal(b, CastTo(cp::literal(-1), arrow::int32(), common)));
       auto safe_b = cp::call("if_else", {one_or_zero, CastTo(cp::literal(1), arrow::int32(), common), b});
-      if (IsDecimal(*common)) {
-        auto ad = CastTo(a, common, arrow::float64());
-        auto bd = CastTo(safe_b, common, arrow::float64());
-        auto q = cp::call("trunc", {cp::call("divide", {ad, bd})});
-        auto rem = CastTo(cp::call("subtract", {ad, cp::call("multiply", {q, bd})}), arrow::float64(), common);
-        return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(common)), rem}), common, name};
-      }
       auto q = cp::call("divide", {a, safe_b});
       auto rem = cp::call("subtract", {a, cp::call("multiply", {q, safe_b})});
       return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(common)), rem}), common, name};
     }
     const char* fn = op == BinaryOp::kAdd ? "add" : op == BinaryOp::kSubtract ? "subtract" : "multiply";
-    if (IsDecimal(*l.type) || IsDecimal(*r.type)) {
-      if (!IsFloating(*l.type) && !IsFloating(*r.type)) {
-        auto dl = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(l.type));
-        auto dr = std::static_pointer_cast<arrow::Decimal128Type>(AsDecimal(r.type));
-        int32_t p, s;
-        if (op == BinaryOp::kMultiply) {
-          p = dl->precision() + dr->precision() + 1;
-          s = dl->scale() + dr->scale();
-        } else {
-          s = std::max(dl->scale(), dr->scale());
-          p = std::max(dl->precision() - dl->scale(), dr->precision() - dr->scale()) + s + 1;
-        }
-        if (p > 38) {
-          int32_t whole = p - s;
-          s = std::max(38 - whole, std::min(s, 6));
-          p = 38;
-        }
-        auto out = arrow::decimal128(p, std::max(0, s));
-        auto a = CastTo(l.expr, l.type, dl);
-        auto b = CastTo(r.expr, r.type, dr);
-        return BoundExpr{CastTo(cp::call(fn, {a, b}), arrow::decimal128(38, 0), out), out, name};
-      }
-    }
     auto common = CommonType(l.type, r.type);
     if (!common || IsNullType(*common)) common = IsNullType(*l.type) ? r.type : l.type;
     if (IsNullType(*common)) common = arrow::int32();
     auto a = CastTo(l.expr, l.type, common);
     auto b = CastTo(r.expr, r.type, common);
     return BoundExpr{cp::call(fn, {a, b}), common, name};
+  }
+
+  // The decimal an operand counts as next to a decimal (Spark's DecimalPrecision): its own
+  // type, its integral type's width, or only the digits of an integer literal.
+  static DecimalSpec OperandDecimal(const BoundExpr& v, const Expr& written) {
+    if (IsDecimal(*v.type)) {
+      const auto& d = static_cast<const arrow::Decimal128Type&>(*v.type);
+      return {d.precision(), d.scale()};
+    }
+    if (const Literal* lit = written.As<Literal>()) {
+      std::optional<int64_t> value = IsInteger(*v.type) ? ParseInt64(lit->value) : std::nullopt;
+      if (value) return ForIntegerLiteral(*value);
+    }
+    return ForIntegralType(*v.type).value_or(DecimalSpec{10, 0});
+  }
+
+  // +, -, *, / and % with a decimal operand and no floating one, at Spark's result type.
+  Result<BoundExpr> DecimalArithmetic(BinaryOp op, BoundExpr l, BoundExpr r, const Expr& el, const Expr& er,
+                                      const std::string& name) {
+    // NULL next to a decimal takes its type.
+    if (IsNullType(*l.type)) l = BoundExpr{cp::literal(arrow::MakeNullScalar(r.type)), r.type, l.name};
+    if (IsNullType(*r.type)) r = BoundExpr{cp::literal(arrow::MakeNullScalar(l.type)), l.type, r.name};
+    DecimalSpec dl = OperandDecimal(l, el);
+    DecimalSpec dr = OperandDecimal(r, er);
+    DecimalSpec out;
+    DecimalOp kernel;
+    switch (op) {
+      case BinaryOp::kAdd: out = AddResult(dl, dr), kernel = DecimalOp::kAdd; break;
+      case BinaryOp::kSubtract: out = AddResult(dl, dr), kernel = DecimalOp::kSubtract; break;
+      case BinaryOp::kMultiply: out = MultiplyResult(dl, dr), kernel = DecimalOp::kMultiply; break;
+      case BinaryOp::kDivide: out = DivideResult(dl, dr), kernel = DecimalOp::kDivide; break;
+      default: out = RemainderResult(dl, dr), kernel = DecimalOp::kRemainder; break;
+    }
+    // The kernels read any decimal128: integers go to their own width (Arrow's cast checks the
+    // type's range, not the value's), the literal rule above only shapes the result type.
+    auto as_decimal = [](const BoundExpr& v) {
+      if (IsDecimal(*v.type)) return v.expr;
+      DecimalSpec d = ForIntegralType(*v.type).value_or(DecimalSpec{20, 0});
+      return CastTo(v.expr, v.type, arrow::decimal128(d.precision, d.scale));
+    };
+    auto a = as_decimal(l);
+    auto b = as_decimal(r);
+    return BoundExpr{DecimalCall(kernel, {a, b}, out), arrow::decimal128(out.precision, out.scale), name};
   }
 
   Result<BoundExpr> PlanNode(const IsNull& n, const Expr& /*e*/) {
@@ -744,7 +953,8 @@ class Planner {
     BoundExpr v2 = v;
     ARROW_RETURN_NOT_OK(Unify(&v, &lo, *b.operand, *b.low, e.pos));
     ARROW_RETURN_NOT_OK(Unify(&v2, &hi, *b.operand, *b.high, e.pos));
-    auto test = cp::call("and_kleene", {cp::greater_equal(v.expr, lo.expr), cp::less_equal(v2.expr, hi.expr)});
+    auto test = cp::call("and_kleene", {Compare(BinaryOp::kGe, v.expr, lo.expr, IsFloating(*v.type)),
+                                        Compare(BinaryOp::kLe, v2.expr, hi.expr, IsFloating(*v2.type))});
     if (b.negated) test = cp::call("invert", {test});
     return BoundExpr{test, arrow::boolean(), ToSql(e)};
   }
@@ -778,7 +988,9 @@ class Planner {
       // or_kleene, whose depth Arrow's evaluator (and its canonical left-deep form) recurses.
       std::vector<cp::Expression> tests;
       tests.reserve(items.size());
-      for (size_t i = 0; i < items.size(); ++i) tests.push_back(cp::equal(lefts[i].expr, items[i].expr));
+      for (size_t i = 0; i < items.size(); ++i) {
+        tests.push_back(Compare(BinaryOp::kEq, lefts[i].expr, items[i].expr, IsFloating(*lefts[i].type)));
+      }
       result = AnyOf(tests);
     }
     if (in.negated) result = cp::call("invert", {result});
@@ -999,9 +1211,10 @@ class Planner {
     if (IsFloating(*v.type) && IsInteger(*to)) return BoundExpr{FloatingToInteger(v, to), to, name};
     if (IsString(*v.type) && IsInteger(*to)) return BoundExpr{StringToIntegerOrNull(v, to), to, name};
     if (IsInteger(*v.type) && IsDecimal(*to)) {
-      v.expr = CastTo(v.expr, v.type, arrow::int64());
-      v.expr = cp::call("cast", {v.expr}, cp::CastOptions::Unsafe(arrow::decimal128(19, 0)));
-      v.type = arrow::decimal128(19, 0);
+      // At the integer's own width first: Arrow's cast checks the type's range, not the value.
+      DecimalSpec d = ForIntegralType(*v.type).value_or(DecimalSpec{20, 0});
+      v.type = arrow::decimal128(d.precision, d.scale);
+      v.expr = cp::call("cast", {v.expr}, cp::CastOptions::Unsafe(v.type));
     }
     if ((IsDecimal(*v.type) || IsFloating(*v.type)) && IsDecimal(*to)) {
       return BoundExpr{ToDecimalOrNull(v, to), to, name};
@@ -1058,41 +1271,19 @@ class Planner {
     return cp::call("if_else", {fits, value, cp::literal(arrow::MakeNullScalar(to))});
   }
 
-  // A decimal or floating value at a decimal type, rounded half up; NULL when it does not fit,
-  // as Spark gives without ANSI mode (Arrow's own cast would fail or keep too many digits).
+  // A decimal or floating value at a decimal type, rounded half up (away from zero, Arrow's
+  // HALF_TOWARDS_INFINITY); NULL when it does not fit, as Spark gives without ANSI mode.
   static cp::Expression ToDecimalOrNull(const BoundExpr& v, const std::shared_ptr<ArrowType>& to_type) {
     const auto& to = static_cast<const arrow::Decimal128Type&>(*to_type);
-    cp::Expression x = v.expr;
-    cp::Expression too_big;
-    if (IsFloating(*v.type)) {
-      x = CastTo(x, v.type, arrow::float64());
-      x = cp::call("round", {x}, cp::RoundOptions(to.scale(), cp::RoundMode::HALF_UP));
-      double bound = std::pow(10.0, to.precision() - to.scale());
-      // NaN and infinities do not fit either.
-      too_big = cp::call("or_kleene", {cp::call("is_nan", {x}),
-                                       cp::call("greater_equal", {cp::call("abs", {x}), cp::literal(bound)})});
-      auto safe = cp::call("if_else", {too_big, cp::literal(0.0), x});
-      auto cast = cp::call("cast", {safe}, cp::CastOptions::Unsafe(to_type));
-      return cp::call("if_else", {too_big, cp::literal(arrow::MakeNullScalar(to_type)), cast});
-    }
-    auto from_type = v.type;
-    if (static_cast<const arrow::Decimal128Type&>(*v.type).precision() < 38) {
-      // One more digit, so that rounding up (999.995 -> 1000.00) cannot overflow the type.
-      const auto& d = static_cast<const arrow::Decimal128Type&>(*v.type);
-      from_type = arrow::decimal128(d.precision() + 1, d.scale());
-      x = cp::call("cast", {x}, cp::CastOptions::Unsafe(from_type));
-    }
-    const auto& from = static_cast<const arrow::Decimal128Type&>(*from_type);
-    x = cp::call("round", {x}, cp::RoundOptions(to.scale(), cp::RoundMode::HALF_UP));
-    int32_t whole_to = to.precision() - to.scale();
-    if (from.precision() - from.scale() <= whole_to) {
-      return cp::call("cast", {x}, cp::CastOptions::Unsafe(to_type));
-    }
-    // |x| >= 10^whole_to does not fit; the bound at x's own scale.
-    arrow::Decimal128 bound = arrow::Decimal128::GetScaleMultiplier(whole_to + from.scale());
-    auto limit = cp::literal(arrow::Decimal128Scalar(bound, from_type));
-    too_big = cp::call("greater_equal", {cp::call("abs", {x}), limit});
-    auto cast = cp::call("cast", {x}, cp::CastOptions::Unsafe(to_type));
+    if (IsDecimal(*v.type)) return DecimalCall(DecimalOp::kRescale, {v.expr}, DecimalSpec{to.precision(), to.scale()});
+    cp::Expression x = CastTo(v.expr, v.type, arrow::float64());
+    x = cp::call("round", {x}, cp::RoundOptions(to.scale(), cp::RoundMode::HALF_TOWARDS_INFINITY));
+    double bound = std::pow(10.0, to.precision() - to.scale());
+    // NaN and infinities do not fit either.
+    auto too_big = cp::call("or_kleene", {cp::call("is_nan", {x}),
+                                          cp::call("greater_equal", {cp::call("abs", {x}), cp::literal(bound)})});
+    auto safe = cp::call("if_else", {too_big, cp::literal(0.0), x});
+    auto cast = cp::call("cast", {safe}, cp::CastOptions::Unsafe(to_type));
     return cp::call("if_else", {too_big, cp::literal(arrow::MakeNullScalar(to_type)), cast});
   }
 

@@ -120,6 +120,9 @@ struct AggregateFunction {
   std::function<TypePtr(const TypePtr& argument_type)> result_type;
   // Rewrites the argument before it is aggregated (count_if counts true as 1); may be empty.
   std::function<BoundExpr(BoundExpr)> prepare;
+  // Adjusts the argument once its type is known (avg carries a decimal to its result's scale,
+  // so the mean rounds once); may be empty.
+  std::function<void(const TypePtr& argument_type, arrow::compute::Expression* argument)> adjust_argument;
   FunctionDoc doc;
 };
 
@@ -163,10 +166,6 @@ void AddConditionalFunctions(std::vector<ScalarFunction>* out);
 void AddCollectionFunctions(std::vector<ScalarFunction>* out);
 void AddAggregateFunctions(std::vector<AggregateFunction>* out);
 void AddTableFunctions(std::vector<TableFunction>* out);
-
-// Spark's result types of sum and avg.
-TypePtr SparkSumType(const TypePtr& argument_type);
-TypePtr SparkAvgType(const TypePtr& argument_type);
 }  // namespace functions
 
 }  // namespace floe::sql

@@ -1,5 +1,6 @@
 #include "floe/sql/query_planner.h"
 
+#include <cmath>
 #include <set>
 #include <tuple>
 
@@ -11,6 +12,8 @@
 #include <arrow/table.h>
 
 #include "floe/sql/function_registry.h"
+#include "floe/sql/decimal_kernels.h"
+#include "floe/sql/decimal_rules.h"
 #include "floe/sql/parse_error.h"
 #include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
@@ -288,11 +291,14 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
         }
       }
       cp::Expression value;
+      std::shared_ptr<arrow::DataType> value_type;
       if (index >= 0) {
         value = cp::field_ref(index);
+        value_type = rel.columns[index].type;
       } else {
         ARROW_ASSIGN_OR_RAISE(auto bound, PlanExpr(item.expr, Context(rel.columns)));
         value = bound.expr;
+        value_type = bound.type;
       }
       bool nulls_first = item.nulls == NullsOrder::kFirst || (item.nulls == NullsOrder::kDefault && item.ascending);
       // Acero orders nulls the same way for every key; a leading is-null key per item gives
@@ -301,6 +307,13 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
       names.push_back("c" + std::to_string(exprs.size() - 1));
       key_spec.emplace_back(static_cast<int>(exprs.size() - 1),
                             nulls_first ? cp::SortOrder::Descending : cp::SortOrder::Ascending);
+      if (arrow::is_floating(value_type->id())) {
+        // NaN sorts above every other value (Arrow places it with the nulls instead).
+        exprs.push_back(cp::call("cast", {cp::call("is_nan", {value})}, cp::CastOptions::Unsafe(arrow::int8())));
+        names.push_back("c" + std::to_string(exprs.size() - 1));
+        key_spec.emplace_back(static_cast<int>(exprs.size() - 1),
+                              item.ascending ? cp::SortOrder::Ascending : cp::SortOrder::Descending);
+      }
       exprs.push_back(value);
       names.push_back("c" + std::to_string(exprs.size() - 1));
       key_spec.emplace_back(static_cast<int>(exprs.size() - 1),
@@ -757,6 +770,12 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
     std::vector<arrow::FieldRef> keys;
     for (size_t k = 0; k < key_exprs.size(); ++k) {
       ARROW_ASSIGN_OR_RAISE(auto bound, PlanExpr(*key_exprs[k], Context(input.columns)));
+      if (arrow::is_floating(bound.type->id())) {
+        // One group for every NaN and for both zeros, as Spark normalizes floating keys.
+        auto nan = cp::call("cast", {cp::literal(std::nan(""))}, cp::CastOptions::Unsafe(bound.type));
+        auto zero = cp::call("cast", {cp::literal(0.0)}, cp::CastOptions::Unsafe(bound.type));
+        bound.expr = cp::call("if_else", {cp::call("is_nan", {bound.expr}), nan, cp::call("add", {bound.expr, zero})});
+      }
       pre.push_back(bound.expr);
       pre_names.push_back("__k" + std::to_string(k));
       keys.emplace_back("__k" + std::to_string(k));
@@ -799,12 +818,28 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
         aggs.push_back({fname(kernel->function.c_str()), kernel->options, std::vector<arrow::FieldRef>{}, out});
       }
       std::shared_ptr<arrow::DataType> result = entry.result_type(arg_type);
+      if (entry.adjust_argument && !f.star && !f.args.empty()) entry.adjust_argument(arg_type, &pre.back());
       result_types.push_back(result);
       Column c;
       c.name = GeneratedName(Expr{Expr::Node(f), {}});
       c.type = result;
       post_columns.push_back(c);
       computed[agg_order[a]] = static_cast<int>(key_exprs.size() + a);
+    }
+    // Spark orders NaN above every double: max over values with a NaN is NaN, and so is min
+    // over NaN alone. Arrow's min and max skip NaN; a second aggregate tells whether a group
+    // saw a NaN (for max) or any other value (for min).
+    std::vector<std::string> nan_seen(result_types.size());
+    for (size_t a = 0; a < result_types.size(); ++a) {
+      bool max = aggs[a].function == fname("max");
+      if (!(max || aggs[a].function == fname("min")) || !arrow::is_floating(result_types[a]->id())) continue;
+      std::string flag = "__nan" + std::to_string(a);
+      auto is_nan = cp::call("is_nan", {pre[key_exprs.size() + a]});
+      pre.push_back(max ? is_nan : cp::call("invert", {is_nan}));
+      pre_names.push_back(flag);
+      aggs.push_back({fname("any"), std::make_shared<cp::ScalarAggregateOptions>(true, 1), arrow::FieldRef(flag),
+                      flag + "_any"});
+      nan_seen[a] = flag + "_any";
     }
     ac::Declaration pre_decl = Project(input.decl, pre, pre_names);
     ac::Declaration agg_decl =
@@ -816,13 +851,20 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
       post.push_back(cp::field_ref("__k" + std::to_string(k)));
       post_names.push_back("c" + std::to_string(post.size()));
     }
-    for (size_t a = 0; a < aggs.size(); ++a) {
+    for (size_t a = 0; a < result_types.size(); ++a) {
       auto ref = cp::field_ref("__a" + std::to_string(a));
+      if (!nan_seen[a].empty()) {
+        // The flag is NULL only for a group of NULLs, whose result stays NULL.
+        auto seen = cp::field_ref(nan_seen[a]);
+        if (aggs[a].function == fname("min")) seen = cp::call("invert", {seen});
+        auto nan = cp::call("cast", {cp::literal(std::nan(""))}, cp::CastOptions::Unsafe(result_types[a]));
+        ref = cp::call("if_else", {seen, nan, ref});
+      }
       auto type = result_types[a];
       if (type->id() == arrow::Type::DECIMAL128) {
+        // Rounded half up; a sum too wide for its type is NULL, as in Spark.
         const auto& d = static_cast<const arrow::Decimal128Type&>(*type);
-        ref = cp::call("cast", {cp::call("round", {ref}, cp::RoundOptions(d.scale(), cp::RoundMode::HALF_UP))},
-                       cp::CastOptions::Unsafe(type));
+        ref = DecimalCall(DecimalOp::kRescale, {ref}, DecimalSpec{d.precision(), d.scale()});
       } else {
         ref = cp::call("cast", {ref}, cp::CastOptions::Unsafe(type));
       }

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <limits>
+#include <string>
 #include <system_error>
 
 namespace floe {
@@ -50,6 +51,30 @@ int64_t LeadingExponent(std::string_view text) {
   return position;
 }
 
+// The significant digits of a decimal text, without leading or trailing zeros.
+std::string SignificantDigits(std::string_view text) {
+  std::string digits;
+  for (char c : text) {
+    if (c == 'e' || c == 'E') break;
+    if (c >= '0' && c <= '9' && !(digits.empty() && c == '0')) digits.push_back(c);
+  }
+  while (!digits.empty() && digits.back() == '0') digits.pop_back();
+  return digits;
+}
+
+// Spark checks a literal's exact value against the largest value as Java prints it
+// (1.7976931348623157E308; for FLOAT, Float.MAX_VALUE widened to double, 3.4028234663852886E38),
+// so text that rounds to the largest value but is written above that is out of range.
+template <typename T>
+bool AboveLargestAsPrinted(std::string_view body) {
+  constexpr bool kDouble = sizeof(T) == sizeof(double);
+  const std::string_view bound = kDouble ? "17976931348623157" : "34028234663852886";
+  const int64_t bound_exponent = kDouble ? 308 : 38;
+  int64_t exponent = LeadingExponent(body);
+  if (exponent != bound_exponent) return exponent > bound_exponent;
+  return SignificantDigits(body) > bound;
+}
+
 template <typename T>
 FloatParse ParseFloating(std::string_view text, T* out) {
   std::string_view body = text;
@@ -72,6 +97,10 @@ FloatParse ParseFloating(std::string_view text, T* out) {
     if (LeadingExponent(body) > 0) return FloatParse::kOverflow;
     *out = body[0] == '-' ? -T(0) : T(0);
     return FloatParse::kOk;
+  }
+  if ((value == std::numeric_limits<T>::max() || value == -std::numeric_limits<T>::max()) &&
+      AboveLargestAsPrinted<T>(body)) {
+    return FloatParse::kOverflow;
   }
   *out = value;
   return FloatParse::kOk;

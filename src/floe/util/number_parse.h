@@ -18,7 +18,8 @@ std::optional<uint64_t> ParseHex(std::string_view text);
 
 enum class FloatParse {
   kOk,
-  // The magnitude is above the type's largest finite value.
+  // The magnitude is above the type's largest finite value as Java prints it (Spark compares
+  // the exact text with 1.7976931348623157E308, so 1.7976931348623158E308 is out of range).
   kOverflow,
   // Not a decimal number ("1e", "abc", "").
   kInvalid,

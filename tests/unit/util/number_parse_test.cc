@@ -48,6 +48,11 @@ TEST(NumberParse, DoubleOverflowIsAnErrorAndUnderflowIsZero) {
   EXPECT_TRUE(std::signbit(d));
   EXPECT_EQ(ParseDouble("1.7976931348623157e308", &d), FloatParse::kOk);
   EXPECT_EQ(d, std::numeric_limits<double>::max());
+  // Written above the largest double as Java prints it, though it rounds to that double.
+  EXPECT_EQ(ParseDouble("1.7976931348623158e308", &d), FloatParse::kOverflow);
+  EXPECT_EQ(ParseDouble("-1.79769313486231571e308", &d), FloatParse::kOverflow);
+  EXPECT_EQ(ParseDouble("179769313486231570000e288", &d), FloatParse::kOk);
+  EXPECT_EQ(ParseDouble("1.79769313486231569e308", &d), FloatParse::kOk);
   EXPECT_EQ(ParseDouble("inf", &d), FloatParse::kInvalid);
   EXPECT_EQ(ParseDouble("nan", &d), FloatParse::kInvalid);
   EXPECT_EQ(ParseDouble("1e", &d), FloatParse::kInvalid);
@@ -58,6 +63,9 @@ TEST(NumberParse, FloatRange) {
   float f = 1;
   EXPECT_EQ(ParseFloat("3.4e38", &f), FloatParse::kOk);
   EXPECT_EQ(ParseFloat("1e39", &f), FloatParse::kOverflow);
+  // Float.MAX_VALUE as Java prints a float is above it widened to double.
+  EXPECT_EQ(ParseFloat("3.4028235e38", &f), FloatParse::kOverflow);
+  EXPECT_EQ(ParseFloat("3.4028234663852886e38", &f), FloatParse::kOk);
   EXPECT_EQ(ParseFloat("1e-50", &f), FloatParse::kOk);
   EXPECT_EQ(f, 0.0f);
   EXPECT_EQ(ParseFloat("0.25", &f), FloatParse::kOk);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "floe/sql/decimal_rules.h"
 #include "floe/sql/functions/function_helpers.h"
 
 namespace floe::sql::functions {
@@ -60,29 +61,11 @@ BoundExpr TrueAsOne(BoundExpr condition) {
 AggregateFunction Entry(std::vector<std::string> names, std::function<Result<AggregateKernel>(const AggregateCall&)> kernel,
                         std::function<TypePtr(const TypePtr&)> result_type, const std::string& class_name,
                         std::string usage, std::vector<FunctionExample> examples, std::string since) {
-  return {std::move(names), std::move(kernel), std::move(result_type), nullptr,
+  return {std::move(names), std::move(kernel), std::move(result_type), nullptr, nullptr,
           Doc(kAggregates + class_name, std::move(usage), std::move(examples), std::move(since))};
 }
 
 }  // namespace
-
-TypePtr SparkSumType(const TypePtr& t) {
-  if (arrow::is_integer(t->id())) return arrow::int64();
-  if (t->id() == arrow::Type::DECIMAL128) {
-    const auto& d = static_cast<const arrow::Decimal128Type&>(*t);
-    return arrow::decimal128(std::min(38, d.precision() + 10), d.scale());
-  }
-  return arrow::float64();
-}
-
-TypePtr SparkAvgType(const TypePtr& t) {
-  if (t->id() == arrow::Type::DECIMAL128) {
-    // avg(decimal(p, s)) is decimal(p + 4, s + 4): sum / count at that scale.
-    const auto& d = static_cast<const arrow::Decimal128Type&>(*t);
-    return arrow::decimal128(std::min(38, d.precision() + 4), std::min(38, d.scale() + 4));
-  }
-  return arrow::float64();
-}
 
 void AddAggregateFunctions(std::vector<AggregateFunction>* out) {
   out->push_back(Entry({"count"}, Count, BigInt, "Count",
@@ -98,11 +81,13 @@ void AddAggregateFunctions(std::vector<AggregateFunction>* out) {
   out->push_back(Entry({"approx_count_distinct"}, ApproxCountDistinct, BigInt, "HyperLogLogPlusPlus",
                        "_FUNC_(expr[, relativeSD]) - Returns the estimated cardinality by HyperLogLog++. floe counts exactly.",
                        {{"SELECT _FUNC_(col1) FROM VALUES (1), (1), (2), (2), (3) tab(col1);", "3"}}, "1.6.0"));
-  out->push_back(Entry({"sum"}, Sum, SparkSumType, "Sum", "_FUNC_(expr) - Returns the sum calculated from values of a group.",
+  out->push_back(Entry({"sum"}, Sum, [](const TypePtr& t) { return SumResultType(t); }, "Sum", "_FUNC_(expr) - Returns the sum calculated from values of a group.",
                        {{"SELECT _FUNC_(col) FROM VALUES (5), (10), (15) AS tab(col);", "30"}}, "1.0.0"));
-  out->push_back(Entry({"avg", "mean"}, Simple("mean"), SparkAvgType, "Average",
+  AggregateFunction avg = Entry({"avg", "mean"}, Simple("mean"), [](const TypePtr& t) { return AvgResultType(t); }, "Average",
                        "_FUNC_(expr) - Returns the mean calculated from values of a group.",
-                       {{"SELECT _FUNC_(col) FROM VALUES (1), (2), (3) AS tab(col);", "2.0"}}, "1.0.0"));
+                       {{"SELECT _FUNC_(col) FROM VALUES (1), (2), (3) AS tab(col);", "2.0"}}, "1.0.0");
+  avg.adjust_argument = [](const TypePtr& t, arrow::compute::Expression* argument) { AvgResultType(t, argument); };
+  out->push_back(std::move(avg));
   out->push_back(Entry({"min"}, Simple("min"), ArgumentType, "Min", "_FUNC_(expr) - Returns the minimum value of `expr`.",
                        {{"SELECT _FUNC_(col) FROM VALUES (10), (-1), (20) AS tab(col);", "-1"}}, "1.0.0"));
   out->push_back(Entry({"max"}, Simple("max"), ArgumentType, "Max", "_FUNC_(expr) - Returns the maximum value of `expr`.",

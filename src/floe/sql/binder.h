@@ -4,7 +4,7 @@
 // branch/tag/snapshot selectors and metadata tables after a table's name, and time travel
 // (`VERSION AS OF`, `TIMESTAMP AS OF`, spark.wap.branch). Name errors, with `Did you mean`,
 // come from here. Column, function and type binding happen in the expression binder
-// (expression_planner.h), which reads the function registry.
+// (expression_binder.h), which reads the function registry.
 
 #include <memory>
 #include <string>

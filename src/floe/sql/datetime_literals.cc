@@ -8,7 +8,7 @@
 #include <date/date.h>
 #include <date/tz.h>
 
-#include "floe/sql/expression_planner.h"
+#include "floe/sql/expression_binder.h"
 #include "floe/util/time_zone.h"
 
 namespace floe::sql {

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "floe/sql/suggest.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {

@@ -17,7 +17,7 @@
 #include <arrow/compute/expression.h>
 
 #include "floe/sql/ast.h"
-#include "floe/sql/expression_planner.h"
+#include "floe/sql/expression_binder.h"
 
 namespace floe::sql {
 

@@ -12,7 +12,7 @@
 #include <string>
 
 #include "floe/sql/ast.h"
-#include "floe/sql/expression_planner.h"
+#include "floe/sql/expression_binder.h"
 #include "floe/sql/relation.h"
 
 namespace floe::sql {

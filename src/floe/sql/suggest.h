@@ -8,6 +8,9 @@
 
 namespace floe::sql {
 
+// Levenshtein distance.
+size_t EditDistance(const std::string& a, const std::string& b);
+
 // The candidate closest to `wanted` (compared in lower case): one that contains it whole
 // (`set_current` -> `set_current_snapshot`), shortest first, else the smallest edit distance.
 // Empty when there are no candidates.

@@ -47,9 +47,6 @@ std::string GeneratedName(const Expr& expr);
 
 bool IsAggregateFunction(const std::string& lower_name);
 
-// Levenshtein distance, for "did you mean" suggestions.
-size_t EditDistance(const std::string& a, const std::string& b);
-
 // A timestamp string read in `zone` (an explicit offset or Z in the text wins), as
 // microseconds since the epoch; a date string as days.
 Result<int64_t> ParseTimestampMicros(const std::string& text, const std::string& zone);

@@ -2,6 +2,10 @@
 
 // The syntax tree of floe's SQL: what the parser produces and the binder consumes.
 //
+// Longer than most files on purpose: the variants of Expr, Relation and Statement need every
+// node type complete where they are declared, so the whole grammar's shape lives here, one
+// struct per construct.
+//
 // Nodes are plain structs. A node that can take several shapes (Expr, Relation, Statement,
 // AlterTable's action, a query body) holds a std::variant, so consumers dispatch with
 // std::visit or std::get_if. Children are owned through Box<T>, a copyable owning pointer,

@@ -1,4 +1,8 @@
 // ToSql: the AST back to canonical SQL that the parser reads into an equal tree.
+//
+// Longer than most files on purpose: one printer with an overload per node of ast.h, in the
+// same order, so that each construct's printing sits beside its siblings' (the round-trip
+// tests check them all together).
 
 #include <cctype>
 #include <string>

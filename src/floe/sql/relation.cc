@@ -43,4 +43,10 @@ Rel RelFromTable(std::shared_ptr<arrow::Table> table, std::vector<std::string> q
   return rel;
 }
 
+arrow::acero::Declaration Project(arrow::acero::Declaration input, std::vector<arrow::compute::Expression> exprs,
+                                  std::vector<std::string> names) {
+  return arrow::acero::Declaration::Sequence(
+      {std::move(input), {"project", arrow::acero::ProjectNodeOptions(std::move(exprs), std::move(names))}});
+}
+
 }  // namespace floe::sql

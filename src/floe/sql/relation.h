@@ -8,6 +8,7 @@
 #include <vector>
 
 #include <arrow/acero/exec_plan.h>
+#include <arrow/compute/expression.h>
 #include <arrow/type_fwd.h>
 
 #include "floe/util/status.h"
@@ -38,5 +39,9 @@ Result<std::shared_ptr<arrow::Table>> Execute(const Rel& rel);
 
 // A relation over rows already in memory.
 Rel RelFromTable(std::shared_ptr<arrow::Table> table, std::vector<std::string> qualifier = {});
+
+// `input` followed by a projection node computing `exprs` as columns `names`.
+arrow::acero::Declaration Project(arrow::acero::Declaration input, std::vector<arrow::compute::Expression> exprs,
+                                  std::vector<std::string> names);
 
 }  // namespace floe::sql

@@ -69,7 +69,10 @@ Result<StatementResult> ExecuteCall(ExecContext& ctx, const sql::Call& call) {
   }
   // Each argument converted to its parameter's type, with Iceberg's message when it cannot be.
   ProcedureCall bound;
-  for (const auto& [name, value] : args) {
+  for (const auto& arg : args) {
+    // Named, not structured, bindings: the lambda below captures them (clang 14 cannot).
+    const std::string& name = arg.first;
+    const std::shared_ptr<arrow::Scalar>& value = arg.second;
     const ProcedureParameter& p = params[*param_index(name)];
     auto wrong_type = [&](const char* want) {
       return ErrorAt(sql, arg_pos[name], StrCat("Wrong arg type for ", name, ": cannot cast ",

@@ -72,7 +72,8 @@ bool AboveLargestAsPrinted(std::string_view body) {
   const int64_t bound_exponent = kDouble ? 308 : 38;
   int64_t exponent = LeadingExponent(body);
   if (exponent != bound_exponent) return exponent > bound_exponent;
-  return SignificantDigits(body) > bound;
+  // compare(), not >: clang 14 cannot order a string and a string_view through libstdc++ 12's <=>.
+  return SignificantDigits(body).compare(bound) > 0;
 }
 
 template <typename T>

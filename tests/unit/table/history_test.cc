@@ -9,18 +9,7 @@ namespace {
 
 using floe::testing::People;
 
-class HistoryTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_OK(wh_.Open());
-    ASSERT_OK_AND_ASSIGN(auto schema, SchemaFromArrow(*People(0, 1)->schema()));
-    ASSERT_OK_AND_ASSIGN(table_, wh_.tables->CreateTable(ident_, *schema));
-  }
-
-  floe::testing::Warehouse wh_;
-  TableIdentifier ident_{Namespace({"db"}), "hist"};
-  std::shared_ptr<Table> table_;
-};
+using HistoryTest = floe::testing::PeopleTableTest;
 
 TEST_F(HistoryTest, EmptyTableHasNoRows) {
   EXPECT_TRUE(HistoryRows(*table_->metadata()).empty());

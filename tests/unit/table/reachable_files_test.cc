@@ -12,18 +12,7 @@ namespace {
 using floe::testing::FilesUnder;
 using floe::testing::People;
 
-class ReachableFilesTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    ASSERT_OK(wh_.Open());
-    ASSERT_OK_AND_ASSIGN(auto schema, SchemaFromArrow(*People(0, 1)->schema()));
-    ASSERT_OK_AND_ASSIGN(table_, wh_.tables->CreateTable(ident_, *schema));
-  }
-
-  floe::testing::Warehouse wh_;
-  TableIdentifier ident_{Namespace({"db"}), "reach"};
-  std::shared_ptr<Table> table_;
-};
+using ReachableFilesTest = floe::testing::PeopleTableTest;
 
 TEST_F(ReachableFilesTest, EveryFileOfEverySnapshotAndMetadataVersion) {
   ASSERT_OK_AND_ASSIGN(int64_t s1, AppendData(*table_, *People(0, 10)));

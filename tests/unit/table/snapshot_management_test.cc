@@ -14,14 +14,8 @@ namespace {
 using floe::testing::People;
 using floe::testing::SetSnapshotTimes;
 
-class SnapshotManagementTest : public ::testing::Test {
+class SnapshotManagementTest : public floe::testing::PeopleTableTest {
  protected:
-  void SetUp() override {
-    ASSERT_OK(wh_.Open());
-    ASSERT_OK_AND_ASSIGN(auto schema, SchemaFromArrow(*People(0, 1)->schema()));
-    ASSERT_OK_AND_ASSIGN(table_, wh_.tables->CreateTable(ident_, *schema));
-  }
-
   // The notebook: 1000 rows, +500, +200 bad rows.
   void Notebook() {
     ASSERT_OK_AND_ASSIGN(s1_, AppendData(*table_, *People(0, 1000)));
@@ -44,9 +38,6 @@ class SnapshotManagementTest : public ::testing::Test {
     return bad;
   }
 
-  floe::testing::Warehouse wh_;
-  TableIdentifier ident_{Namespace({"db"}), "sm"};
-  std::shared_ptr<Table> table_;
   int64_t s1_ = 0, s2_ = 0, s3_ = 0;
 };
 
@@ -309,7 +300,7 @@ TEST_F(SnapshotManagementTest, RetentionSettings) {
 
 TEST_F(SnapshotManagementTest, RefsOnAnEmptyTable) {
   ASSERT_RAISES_WITH_MESSAGE(
-      "Cannot complete create or replace tag operation on lakehouse.db.sm, main has no snapshot",
+      "Cannot complete create or replace tag operation on lakehouse.db.people, main has no snapshot",
       CreateOrReplaceTag(*table_, "t", RefOptions{}));
   ASSERT_OK(CreateOrReplaceBranch(*table_, "dev", RefOptions{}));
   auto md = table_->metadata();

@@ -56,6 +56,20 @@ inline std::shared_ptr<arrow::Table> People(int64_t first, int64_t n) {
   return arrow::Table::Make(schema, {ids.Finish().ValueOrDie(), names.Finish().ValueOrDie()});
 }
 
+// A fresh warehouse with one table `db.people` of People rows (no snapshot yet).
+class PeopleTableTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ASSERT_OK(wh_.Open());
+    ASSERT_OK_AND_ASSIGN(auto schema, table::SchemaFromArrow(*People(0, 1)->schema()));
+    ASSERT_OK_AND_ASSIGN(table_, wh_.tables->CreateTable(ident_, *schema));
+  }
+
+  Warehouse wh_;
+  TableIdentifier ident_{Namespace({"db"}), "people"};
+  std::shared_ptr<table::Table> table_;
+};
+
 // The ids of a table read back, sorted.
 inline std::vector<int64_t> SortedIds(const arrow::Table& table) {
   std::vector<int64_t> out;

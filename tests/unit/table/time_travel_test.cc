@@ -12,14 +12,8 @@ namespace {
 using floe::testing::People;
 using floe::testing::SetSnapshotTimes;
 
-class TimeTravelTest : public ::testing::Test {
+class TimeTravelTest : public floe::testing::PeopleTableTest {
  protected:
-  void SetUp() override {
-    ASSERT_OK(wh_.Open());
-    ASSERT_OK_AND_ASSIGN(auto schema, SchemaFromArrow(*People(0, 1)->schema()));
-    ASSERT_OK_AND_ASSIGN(table_, wh_.tables->CreateTable(ident_, *schema));
-  }
-
   // Three appends committed at 1000, 2000 and 3000 ms.
   void ThreeAppends() {
     ASSERT_OK_AND_ASSIGN(s1_, AppendData(*table_, *People(0, 10)));
@@ -48,9 +42,6 @@ class TimeTravelTest : public ::testing::Test {
                      }));
   }
 
-  floe::testing::Warehouse wh_;
-  TableIdentifier ident_{Namespace({"db"}), "tt"};
-  std::shared_ptr<Table> table_;
   int64_t s1_ = 0, s2_ = 0, s3_ = 0;
 };
 
@@ -180,7 +171,7 @@ TEST_F(TimeTravelTest, AsOfFollowsOnlyCurrentAncestors) {
 }
 
 TEST_F(TimeTravelTest, AsOfOnAnEmptyTable) {
-  ASSERT_RAISES_WITH_MESSAGE("Table lakehouse.db.tt has no snapshots",
+  ASSERT_RAISES_WITH_MESSAGE("Table lakehouse.db.people has no snapshots",
                              ResolveSnapshotAsOf(*table_, 500));
   ASSERT_OK_AND_ASSIGN(auto current, ResolveTimeTravel(*table_, TimeTravelSpec{}));
   EXPECT_EQ(current.snapshot, nullptr);

@@ -186,8 +186,22 @@ class Conformer {
         return std::make_shared<arrow::MapArray>(type, in.length(), in.value_offsets(), keys, items, in.null_bitmap(),
                                                  in.null_count(), in.offset());
       }
-      default:
-        return Checked(arrow::compute::Cast(*array, type), *array->type(), *type, *path);
+      default: {
+        // Spark stores a fraction into an integer column truncated toward zero; only a value
+        // out of the integer's range fails.
+        std::shared_ptr<arrow::Array> whole = array;
+        if (arrow::is_integer(type->id()) && arrow::is_floating(array->type()->id())) {
+          ARROW_ASSIGN_OR_RAISE(auto truncated, arrow::compute::CallFunction("trunc", {array}));
+          whole = truncated.make_array();
+        } else if (arrow::is_integer(type->id()) && array->type()->id() == arrow::Type::DECIMAL128) {
+          const auto& d = static_cast<const arrow::Decimal128Type&>(*array->type());
+          arrow::compute::CastOptions options = arrow::compute::CastOptions::Safe(arrow::decimal128(d.precision(), 0));
+          options.allow_decimal_truncate = true;
+          ARROW_ASSIGN_OR_RAISE(auto truncated, arrow::compute::Cast(arrow::Datum(array), options));
+          whole = truncated.make_array();
+        }
+        return Checked(arrow::compute::Cast(*whole, type), *array->type(), *type, *path);
+      }
     }
   }
 
@@ -224,8 +238,10 @@ class Conformer {
     if (cast.ok()) return cast->make_array();
     if (table_sql_.empty()) return cast.status();
     const std::string& why = cast.status().message();
-    bool overflow = why.find("not in range") != std::string::npos || why.find("does not fit") != std::string::npos ||
-                    why.find("overflow") != std::string::npos;
+    // Fractions were cut before, so a float still "truncated" was out of range (or NaN).
+    bool overflow = why.find("not in range") != std::string::npos || why.find("out of bounds") != std::string::npos ||
+                    why.find("does not fit") != std::string::npos || why.find("overflow") != std::string::npos ||
+                    (arrow::is_integer(to.id()) && why.find("truncated") != std::string::npos);
     if (overflow && IsNumber(from) && IsNumber(to)) {
       return Status::Invalid("[CAST_OVERFLOW_IN_TABLE_INSERT] Fail to assign a value of ", TypeText(from),
                              " type to the ", TypeText(to), " type column or variable ", SqlId(path),

@@ -1,6 +1,7 @@
 #include "floe/sql/executors.h"
 
 #include <arrow/api.h>
+#include "floe/sql/insert_conform.h"
 #include "floe/sql/parse_error.h"
 #include "floe/sql/result_tables.h"
 #include "floe/table/arrow_literal.h"
@@ -88,11 +89,18 @@ Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& inser
                           static_cast<size_t>(data->num_columns()) > targets.size() ? "too many" : "not enough",
                           " data columns:\nTable columns: ", table_cols, ".\nData columns: ", data_cols, "."));
   }
+  // Each data column takes its target's type here, by position at every depth, as Spark's
+  // INSERT does; matching nested fields by name later would lose values whose names differ.
+  const std::string table_sql = StrCat("`", ctx.state.catalog->name(), "`.`", table->ident().ns.ToString(), "`.`",
+                                       table->ident().name, "`");
   arrow::FieldVector fields;
   arrow::ChunkedArrayVector columns;
   for (size_t i = 0; i < targets.size(); ++i) {
-    fields.push_back(data->schema()->field(static_cast<int>(i))->WithName(targets[i]->name));
-    columns.push_back(data->column(static_cast<int>(i)));
+    ARROW_ASSIGN_OR_RAISE(auto want, table::ToArrowField(*targets[i]));
+    auto conformed = ConformForInsert(data->column(static_cast<int>(i)), *want, table_sql);
+    if (!conformed.ok()) return ErrorAt(sql, insert.query.pos, conformed.status().message());
+    fields.push_back(want);
+    columns.push_back(std::move(conformed).ValueUnsafe());
   }
   for (const auto& [col, value] : static_values) {
     const spec::NestedField* f = schema->FindFieldByNameCaseInsensitive(col);

@@ -344,6 +344,11 @@ Result<BoundExpr> ExpressionBinder::PlanNode(const FieldAccess& fa, const Expr& 
 
 }  // namespace binding
 
+std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataType>& a,
+                                            const std::shared_ptr<arrow::DataType>& b) {
+  return binding::CommonType(a, b);
+}
+
 Result<BoundExpr> PlanExpr(const Expr& expr, const ExprContext& ctx) {
   binding::ExpressionBinder binder(ctx);
   return binder.Plan(expr);

@@ -52,6 +52,11 @@ bool IsAggregateFunction(const std::string& lower_name);
 Result<int64_t> ParseTimestampMicros(const std::string& text, const std::string& zone);
 Result<int32_t> ParseDateDays(const std::string& text);
 
+// The common type of two values, as Spark widens them (nested types part by part, struct
+// fields by position under the same names), or null when there is none.
+std::shared_ptr<arrow::DataType> CommonType(const std::shared_ptr<arrow::DataType>& a,
+                                            const std::shared_ptr<arrow::DataType>& b);
+
 // Arrow type for a SQL data type (Spark's TIMESTAMP is timestamp[us, UTC]).
 Result<std::shared_ptr<arrow::DataType>> ToArrowType(const DataType& type);
 

@@ -72,6 +72,30 @@ inline std::shared_ptr<ArrowType> CommonType(const std::shared_ptr<ArrowType>& a
   if (a->Equals(*b)) return a;
   if (IsNullType(*a)) return b;
   if (IsNullType(*b)) return a;
+  // Nested types widen part by part; struct fields pair by position and must have the same
+  // names (Spark ignores their case, but casts here go by name and would lose such fields).
+  if (a->id() == arrow::Type::LIST && b->id() == arrow::Type::LIST) {
+    auto element = CommonType(a->field(0)->type(), b->field(0)->type());
+    return element ? arrow::list(a->field(0)->WithType(element)->WithNullable(true)) : nullptr;
+  }
+  if (a->id() == arrow::Type::MAP && b->id() == arrow::Type::MAP) {
+    const auto& ma = static_cast<const arrow::MapType&>(*a);
+    const auto& mb = static_cast<const arrow::MapType&>(*b);
+    auto key = CommonType(ma.key_type(), mb.key_type());
+    auto item = CommonType(ma.item_type(), mb.item_type());
+    return key && item ? arrow::map(key, item) : nullptr;
+  }
+  if (a->id() == arrow::Type::STRUCT && b->id() == arrow::Type::STRUCT) {
+    if (a->num_fields() != b->num_fields()) return nullptr;
+    arrow::FieldVector fields;
+    for (int i = 0; i < a->num_fields(); ++i) {
+      if (a->field(i)->name() != b->field(i)->name()) return nullptr;
+      auto t = CommonType(a->field(i)->type(), b->field(i)->type());
+      if (!t) return nullptr;
+      fields.push_back(arrow::field(a->field(i)->name(), t));
+    }
+    return arrow::struct_(fields);
+  }
   if (IsNumeric(*a) && IsNumeric(*b)) {
     if (IsFloating(*a) || IsFloating(*b)) return arrow::float64();
     if (IsDecimal(*a) || IsDecimal(*b)) {

@@ -5,6 +5,8 @@
 #include <tuple>
 
 #include <arrow/acero/options.h>
+#include <arrow/array/concatenate.h>
+#include <arrow/array/util.h>
 #include <arrow/array/builder_primitive.h>
 #include <arrow/compute/api.h>
 #include <arrow/compute/exec.h>
@@ -12,6 +14,7 @@
 #include <arrow/table.h>
 
 #include "floe/sql/function_registry.h"
+#include "floe/sql/insert_conform.h"
 #include "floe/sql/decimal_kernels.h"
 #include "floe/sql/decimal_rules.h"
 #include "floe/sql/parse_error.h"
@@ -24,6 +27,10 @@ namespace ac = arrow::acero;
 namespace cp = arrow::compute;
 
 namespace {
+
+bool IsNestedType(const arrow::DataType& t) {
+  return t.id() == arrow::Type::STRUCT || t.id() == arrow::Type::LIST || t.id() == arrow::Type::MAP;
+}
 
 // Keeps the given columns of `rel` (by index), in that order.
 Rel KeepColumns(const Rel& rel, const std::vector<int>& indices) {
@@ -396,6 +403,14 @@ Result<Rel> QueryPlanner::PlanValues(const Values& values) {
       if (v->type->id() == arrow::Type::NA) continue;
       if (type->id() == arrow::Type::NA) {
         type = v->type;
+      } else if (IsNestedType(*type) || IsNestedType(*v->type)) {
+        auto common = CommonType(type, v->type);
+        if (!common) {
+          return ErrorAt(env_.sql, values.rows[0][c].pos,
+                         StrCat("[INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE] Invalid inline table. Found "
+                                "incompatible types in the column `col", c + 1, "` for inline table."));
+        }
+        type = common;
       } else if (!type->Equals(*v->type)) {
         bool dec = type->id() == arrow::Type::DECIMAL128 || v->type->id() == arrow::Type::DECIMAL128;
         if (arrow::is_integer(type->id()) && arrow::is_integer(v->type->id())) {
@@ -417,6 +432,25 @@ Result<Rel> QueryPlanner::PlanValues(const Values& values) {
           type = arrow::utf8();
         }
       }
+    }
+    if (IsNestedType(*type)) {
+      // Row by row, each value cast by position to the common type (a NULL field may still be
+      // of type void, which no builder appends).
+      arrow::ArrayVector rows;
+      for (const auto& v : cells[c]) {
+        std::shared_ptr<arrow::Array> row;
+        if (!v->is_valid) {
+          ARROW_ASSIGN_OR_RAISE(row, arrow::MakeArrayOfNull(type, 1));
+        } else {
+          ARROW_ASSIGN_OR_RAISE(auto one, arrow::MakeArrayFromScalar(*v, 1));
+          ARROW_ASSIGN_OR_RAISE(row, CastByPosition(one, type));
+        }
+        rows.push_back(std::move(row));
+      }
+      ARROW_ASSIGN_OR_RAISE(auto array, arrow::Concatenate(rows));
+      fields.push_back(arrow::field("col" + std::to_string(c + 1), type));
+      arrays.push_back(array);
+      continue;
     }
     std::unique_ptr<arrow::ArrayBuilder> builder;
     ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), type, &builder));

@@ -8,6 +8,7 @@
 #include "floe/sql/result_tables.h"
 #include "floe/sql/spark_names.h"
 #include "floe/sql/table_definition.h"
+#include "floe/util/ascii.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {
@@ -149,7 +150,7 @@ Result<StatementResult> ExecuteShowCreateTable(ExecContext& ctx, const sql::Show
   std::string text = "CREATE TABLE " + table->name() + " (\n";
   for (size_t i = 0; i < schema->fields().size(); ++i) {
     const auto& f = schema->fields()[i];
-    text += "  " + f.name + " " + Upper(SparkTypeName(*f.type)) + (f.required ? " NOT NULL" : "");
+    text += "  " + f.name + " " + AsciiUpper(SparkTypeName(*f.type)) + (f.required ? " NOT NULL" : "");
     if (!f.doc.empty()) text += " COMMENT " + QuoteString(f.doc);
     text += i + 1 < schema->fields().size() ? ",\n" : ")\n";
   }

@@ -11,6 +11,7 @@
 #include "floe/sql/function_registry.h"
 #include "floe/sql/spark_names.h"
 #include "floe/table/arrow_conform.h"
+#include "floe/util/ascii.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {
@@ -30,7 +31,7 @@ std::string SqlId(const std::vector<std::string>& parts) {
   return out;
 }
 
-std::string TypeText(const arrow::DataType& type) { return "\"" + Upper(SparkTypeName(type)) + "\""; }
+std::string TypeText(const arrow::DataType& type) { return "\"" + AsciiUpper(SparkTypeName(type)) + "\""; }
 
 bool IsNested(const arrow::DataType& t) {
   return t.id() == arrow::Type::STRUCT || t.id() == arrow::Type::LIST || t.id() == arrow::Type::LARGE_LIST ||

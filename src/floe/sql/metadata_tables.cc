@@ -396,22 +396,20 @@ Result<std::shared_ptr<arrow::Table>> ManifestsOf(const table::Table& t,
   std::unique_ptr<arrow::ArrayBuilder> summaries_builder;
   ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), arrow::list(summary_type), &summaries_builder));
   auto* summaries = static_cast<arrow::ListBuilder*>(summaries_builder.get());
-  {
-    for (const auto& m : manifests) {
-      bool data = m.content == manifest::ManifestContent::kData;
-      ARROW_RETURN_NOT_OK(content.Append(static_cast<int>(m.content)));
-      ARROW_RETURN_NOT_OK(path.Append(m.manifest_path));
-      ARROW_RETURN_NOT_OK(length.Append(m.manifest_length));
-      ARROW_RETURN_NOT_OK(spec_id.Append(m.partition_spec_id));
-      ARROW_RETURN_NOT_OK(snapshot.Append(m.added_snapshot_id));
-      ARROW_RETURN_NOT_OK(added.Append(data ? m.added_files_count : 0));
-      ARROW_RETURN_NOT_OK(existing.Append(data ? m.existing_files_count : 0));
-      ARROW_RETURN_NOT_OK(deleted.Append(data ? m.deleted_files_count : 0));
-      ARROW_RETURN_NOT_OK(added_d.Append(data ? 0 : m.added_files_count));
-      ARROW_RETURN_NOT_OK(existing_d.Append(data ? 0 : m.existing_files_count));
-      ARROW_RETURN_NOT_OK(deleted_d.Append(data ? 0 : m.deleted_files_count));
-      ARROW_RETURN_NOT_OK(AppendPartitionSummaries(t, m, summaries));
-    }
+  for (const auto& m : manifests) {
+    bool data = m.content == manifest::ManifestContent::kData;
+    ARROW_RETURN_NOT_OK(content.Append(static_cast<int>(m.content)));
+    ARROW_RETURN_NOT_OK(path.Append(m.manifest_path));
+    ARROW_RETURN_NOT_OK(length.Append(m.manifest_length));
+    ARROW_RETURN_NOT_OK(spec_id.Append(m.partition_spec_id));
+    ARROW_RETURN_NOT_OK(snapshot.Append(m.added_snapshot_id));
+    ARROW_RETURN_NOT_OK(added.Append(data ? m.added_files_count : 0));
+    ARROW_RETURN_NOT_OK(existing.Append(data ? m.existing_files_count : 0));
+    ARROW_RETURN_NOT_OK(deleted.Append(data ? m.deleted_files_count : 0));
+    ARROW_RETURN_NOT_OK(added_d.Append(data ? 0 : m.added_files_count));
+    ARROW_RETURN_NOT_OK(existing_d.Append(data ? 0 : m.existing_files_count));
+    ARROW_RETURN_NOT_OK(deleted_d.Append(data ? 0 : m.deleted_files_count));
+    ARROW_RETURN_NOT_OK(AppendPartitionSummaries(t, m, summaries));
   }
   auto i32 = arrow::int32();
   auto schema = arrow::schema({arrow::field("content", i32), arrow::field("path", arrow::utf8()),

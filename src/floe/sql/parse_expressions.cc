@@ -536,7 +536,7 @@ Result<Expr> Parser::ParseFunctionCall(ObjectName name) {
   }
   if ((Peek("OVER") || Peek("FILTER")) && PeekKind(TokenKind::kLParen, 1)) {
     return ErrorAt(sql_, Cur().pos,
-                   StrCat(Upper(Cur().text), " clauses of functions are not supported"));
+                   StrCat(AsciiUpper(Cur().text), " clauses of functions are not supported"));
   }
   return MakeExpr(std::move(call), pos);
 }
@@ -568,7 +568,7 @@ Result<Expr> Parser::ParseCase() {
 
 std::optional<std::string> Parser::IntervalUnit(const Token& t) {
   if (t.kind != TokenKind::kWord) return std::nullopt;
-  std::string u = Upper(t.text);
+  std::string u = AsciiUpper(t.text);
   static constexpr std::array<std::string_view, 9> kUnits = {
       "YEAR", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND"};
   for (std::string_view unit : kUnits) {

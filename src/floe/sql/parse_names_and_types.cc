@@ -182,7 +182,7 @@ Result<DataType> Parser::ParseType() {
   DataType type;
   type.pos = Cur().pos;
   if (!PeekKind(TokenKind::kWord)) return ErrorHere("expected a data type");
-  std::string name = Upper(Cur().text);
+  std::string name = AsciiUpper(Cur().text);
   Bump();
   auto paren_int = [&](std::string_view what) -> Result<int32_t> {
     ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kLParen));

@@ -272,7 +272,7 @@ Result<std::optional<TimeTravel>> Parser::ParseOptionalTimeTravel() {
   TimeTravel tt;
   tt.pos = Cur().pos;
   tt.for_prefix = Accept("FOR");
-  std::string word = Upper(Cur().text);
+  std::string word = AsciiUpper(Cur().text);
   tt.kind = (word == "VERSION" || word == "SYSTEM_VERSION") ? TimeTravelKind::kVersion
                                                             : TimeTravelKind::kTimestamp;
   tt.system = word == "SYSTEM_VERSION" || word == "SYSTEM_TIME";

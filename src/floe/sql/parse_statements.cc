@@ -14,7 +14,7 @@ Result<Statement> Parser::ParseStatementBody() {
     return s;
   }
   if (t.kind != TokenKind::kWord) return ErrorHere("expected a statement");
-  std::string word = Upper(t.text);
+  std::string word = AsciiUpper(t.text);
   if (word == "EXPLAIN") {
     Bump();
     Explain e;
@@ -262,7 +262,7 @@ Result<PartitionField> Parser::ParsePartitionField() {
   PartitionField field;
   field.pos = Cur().pos;
   if (PeekKind(TokenKind::kWord) && PeekKind(TokenKind::kLParen, 1)) {
-    std::string name = Upper(Cur().text);
+    std::string name = AsciiUpper(Cur().text);
     if (name == "YEARS" || name == "YEAR") {
       field.transform = TransformKind::kYear;
     } else if (name == "MONTHS" || name == "MONTH") {

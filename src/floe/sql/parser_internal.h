@@ -19,6 +19,7 @@
 #include "floe/sql/parser.h"
 #include "floe/sql/statement_splitter.h"
 #include "floe/sql/token.h"
+#include "floe/util/ascii.h"
 #include "floe/util/number_parse.h"
 
 namespace floe::sql::parsing {
@@ -29,12 +30,6 @@ inline bool EqualsUpper(std::string_view word, std::string_view upper) {
     if (std::toupper(static_cast<unsigned char>(word[i])) != upper[i]) return false;
   }
   return true;
-}
-
-inline std::string Upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
 }
 
 inline std::string_view Trim(std::string_view s) {

@@ -1,14 +1,13 @@
 #include "floe/sql/relation.h"
 
+#include "floe/util/ascii.h"
+
 #include <arrow/acero/options.h>
 #include <arrow/table.h>
 
 namespace floe::sql {
 
-std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+std::string Lower(std::string s) { return AsciiLower(s); }
 
 std::shared_ptr<arrow::Schema> Rel::schema() const {
   arrow::FieldVector fields;

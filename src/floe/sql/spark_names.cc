@@ -80,11 +80,6 @@ std::string PartitionFieldText(const spec::PartitionField& f, const spec::Schema
   }
 }
 
-std::string Upper(std::string s) {
-  for (auto& c : s) c = static_cast<char>(::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string QuoteIfNeeded(const std::string& part) {
   bool plain = !part.empty();
   bool all_digits = true;

@@ -21,7 +21,6 @@ std::string SparkTypeName(const spec::Type& t);
 std::string SparkTypeClassName(const arrow::DataType& type);
 // Spark's rendering of a partition field: days(ts), bucket(16, id), ...
 std::string PartitionFieldText(const spec::PartitionField& f, const spec::Schema& schema);
-std::string Upper(std::string s);
 // A name part as Spark shows it: bare when it is letters, digits and underscores (and not
 // only digits), else in backticks with backticks doubled.
 std::string QuoteIfNeeded(const std::string& part);

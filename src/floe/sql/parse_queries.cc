@@ -159,6 +159,12 @@ Result<Values> Parser::ParseValues() {
   return values;
 }
 
+Result<ExprBox> Parser::ParseOptionalWhere() {
+  if (!Accept("WHERE")) return ExprBox();
+  ARROW_ASSIGN_OR_RAISE(Expr e, ParseExpr());
+  return ExprBox(std::move(e));
+}
+
 Result<Select> Parser::ParseSelect() {
   ARROW_RETURN_NOT_OK(Expect("SELECT"));
   Select select;
@@ -177,10 +183,7 @@ Result<Select> Parser::ParseSelect() {
       select.from.push_back(std::move(r));
     } while (AcceptKind(TokenKind::kComma));
   }
-  if (Accept("WHERE")) {
-    ARROW_ASSIGN_OR_RAISE(Expr e, ParseExpr());
-    select.where = std::move(e);
-  }
+  ARROW_ASSIGN_OR_RAISE(select.where, ParseOptionalWhere());
   if (Peek("GROUP") && Peek("BY", 1)) {
     i_ += 2;
     do {

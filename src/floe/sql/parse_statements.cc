@@ -683,10 +683,7 @@ Result<Statement> Parser::ParseDelete(Statement s) {
   Delete d;
   ARROW_ASSIGN_OR_RAISE(d.table, ParseObjectName());
   ARROW_ASSIGN_OR_RAISE(d.alias, ParseOptionalSimpleAlias());
-  if (Accept("WHERE")) {
-    ARROW_ASSIGN_OR_RAISE(Expr e, ParseExpr());
-    d.where = std::move(e);
-  }
+  ARROW_ASSIGN_OR_RAISE(d.where, ParseOptionalWhere());
   s.node = std::move(d);
   return s;
 }
@@ -710,10 +707,7 @@ Result<Statement> Parser::ParseUpdate(Statement s) {
   ARROW_ASSIGN_OR_RAISE(u.alias, ParseOptionalSimpleAlias());
   ARROW_RETURN_NOT_OK(Expect("SET"));
   ARROW_ASSIGN_OR_RAISE(u.assignments, ParseAssignments());
-  if (Accept("WHERE")) {
-    ARROW_ASSIGN_OR_RAISE(Expr e, ParseExpr());
-    u.where = std::move(e);
-  }
+  ARROW_ASSIGN_OR_RAISE(u.where, ParseOptionalWhere());
   s.node = std::move(u);
   return s;
 }

@@ -272,6 +272,8 @@ class Parser {
 
   Result<Values> ParseValues();
 
+  // [WHERE condition] of SELECT, DELETE and UPDATE.
+  Result<ExprBox> ParseOptionalWhere();
   Result<Select> ParseSelect();
 
   Result<SelectItem> ParseSelectItem();

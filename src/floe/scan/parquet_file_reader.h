@@ -1,11 +1,16 @@
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <arrow/type_fwd.h>
+#include <parquet/type_fwd.h>
 
 #include "floe/io/file_io.h"
+#include "floe/scan/row_group_filter.h"
+#include "floe/scan/scan_filter.h"
 #include "floe/spec/schema.h"
 
 namespace floe::scan {
@@ -16,5 +21,53 @@ namespace floe::scan {
 // field ids (imported files) fall back to matching by name.
 Result<std::shared_ptr<arrow::Table>> ReadParquetFile(FileIO& io, const std::string& location,
                                                       const spec::Schema& projection);
+
+// A Parquet data file opened for reading row group by row group: the footer is read once
+// and columns are resolved against the projection as ReadParquetFile does. ReadRowGroup may
+// run on several threads at once (each call decodes through its own reader).
+class ParquetDataFile {
+ public:
+  enum class Outcome { kRead, kSkippedByBloomFilter, kSkippedByPageIndex, kSkippedByFilterColumns };
+  struct RowGroup {
+    Outcome outcome = Outcome::kRead;
+    std::shared_ptr<arrow::Table> rows;  // in the projection's Arrow schema; null when skipped
+  };
+
+  // `predicates` (ANDed) only prune: row groups they rule out are skipped, the rows of the
+  // others are returned unfiltered. `schema` resolves predicate columns outside the projection.
+  static Result<std::shared_ptr<ParquetDataFile>> Open(FileIO& io, const std::string& location,
+                                                       spec::SchemaPtr projection,
+                                                       const std::vector<ColumnPredicate>& predicates = {},
+                                                       const spec::Schema* schema = nullptr);
+
+  const std::string& location() const { return location_; }
+  int num_row_groups() const;
+  const std::shared_ptr<arrow::Schema>& read_schema() const;
+  // False when the footer's column statistics rule the row group out.
+  bool StatsMayMatch(int row_group) const;
+  // Decodes row group `row_group`, after checking Bloom filters and the page index and, when
+  // predicates apply to projected columns, decoding those columns first to see whether any
+  // row can match. `cancel`, when set, stops before the second decoding step.
+  Result<RowGroup> ReadRowGroup(int row_group, const std::atomic<bool>* cancel = nullptr) const;
+
+ private:
+  ParquetDataFile() = default;
+  Result<RowGroup> ReadRowGroupImpl(int row_group, const std::atomic<bool>* cancel) const;
+  // Decodes the projected fields `projected` of a row group into `columns` (by field index).
+  Status ReadFieldsInto(parquet::arrow::FileReader& reader, int row_group, const std::vector<int>& projected,
+                        arrow::ChunkedArrayVector* columns) const;
+  Result<bool> FilterColumnsMayMatch(const arrow::ChunkedArrayVector& columns) const;
+  Status WithLocation(const Status& status) const;
+
+  std::string location_;
+  std::shared_ptr<arrow::io::RandomAccessFile> input_;
+  std::shared_ptr<parquet::FileMetaData> metadata_;
+  spec::SchemaPtr projection_;
+  std::shared_ptr<arrow::Schema> read_schema_;
+  std::vector<int> file_field_;            // per projected field: the file's top-level field, or -1
+  std::vector<std::vector<int>> leaves_;   // per projected field: its leaf columns in the file
+  std::vector<BoundPredicate> bound_;      // predicates on flat leaf columns of this file
+  std::vector<std::pair<int, ColumnPredicate>> filter_;  // (projected field, predicate) decoded first
+};
 
 }  // namespace floe::scan

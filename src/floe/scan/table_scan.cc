@@ -1,12 +1,9 @@
 #include "floe/scan/table_scan.h"
 
-#include <deque>
-#include <future>
-
 #include <arrow/table.h>
 
 #include "floe/manifest/manifest_reader.h"
-#include "floe/scan/parquet_file_reader.h"
+#include "floe/scan/row_group_stream.h"
 #include "floe/table/arrow_schema.h"
 
 namespace floe::scan {
@@ -132,83 +129,31 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
 }
 
 Result<std::shared_ptr<arrow::Table>> TableScan::ToArrowTable() const {
-  ARROW_ASSIGN_OR_RAISE(auto schema, ReadSchema());
-  ARROW_ASSIGN_OR_RAISE(auto tasks, PlanFiles());
-  ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*schema));
-  std::vector<std::shared_ptr<arrow::Table>> parts;
-  for (const auto& task : tasks) {
-    ARROW_ASSIGN_OR_RAISE(auto part, ReadParquetFile(*table_->io(), task.file.file_path, *schema));
-    parts.push_back(std::move(part));
-  }
-  if (parts.empty()) return arrow::Table::MakeEmpty(arrow_schema);
-  return arrow::ConcatenateTables(parts);
+  ARROW_ASSIGN_OR_RAISE(auto reader, ToRecordBatchReader());
+  return arrow::Table::FromRecordBatchReader(reader.get());
 }
-
-namespace {
-
-// Hands out the batches of one file while the next ones are decoded in the background, so
-// a scan uses more than one core; memory holds at most kReadAhead + 1 files.
-class FileBatchReader : public arrow::RecordBatchReader {
- public:
-  static constexpr size_t kReadAhead = 2;
-
-  FileBatchReader(std::shared_ptr<table::Table> table, spec::SchemaPtr schema,
-                  std::shared_ptr<arrow::Schema> arrow_schema, std::vector<FileScanTask> tasks)
-      : table_(std::move(table)), schema_(std::move(schema)), arrow_schema_(std::move(arrow_schema)),
-        tasks_(std::move(tasks)) {}
-
-  ~FileBatchReader() override {
-    for (auto& f : pending_) f.wait();
-  }
-
-  std::shared_ptr<arrow::Schema> schema() const override { return arrow_schema_; }
-
-  Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
-    while (true) {
-      if (current_) {
-        ARROW_RETURN_NOT_OK(current_->ReadNext(batch));
-        if (*batch) return Status::OK();
-        current_.reset();
-      }
-      Fill();
-      if (pending_.empty()) {
-        *batch = nullptr;
-        return Status::OK();
-      }
-      Result<std::shared_ptr<arrow::Table>> rows = pending_.front().get();
-      pending_.pop_front();
-      Fill();
-      ARROW_RETURN_NOT_OK(rows.status());
-      current_ = std::make_shared<arrow::TableBatchReader>(*rows);
-    }
-  }
-
- private:
-  void Fill() {
-    while (pending_.size() < kReadAhead && next_ < tasks_.size()) {
-      std::string path = tasks_[next_++].file.file_path;
-      pending_.push_back(std::async(std::launch::async, [table = table_, schema = schema_, path] {
-        return ReadParquetFile(*table->io(), path, *schema);
-      }));
-    }
-  }
-
-  std::shared_ptr<table::Table> table_;
-  spec::SchemaPtr schema_;
-  std::shared_ptr<arrow::Schema> arrow_schema_;
-  std::vector<FileScanTask> tasks_;
-  size_t next_ = 0;
-  std::deque<std::future<Result<std::shared_ptr<arrow::Table>>>> pending_;
-  std::shared_ptr<arrow::TableBatchReader> current_;
-};
-
-}  // namespace
 
 Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::ToRecordBatchReader() const {
   ARROW_ASSIGN_OR_RAISE(auto schema, ReadSchema());
+  ARROW_ASSIGN_OR_RAISE(auto full_schema, SnapshotSchema(*table_->metadata()));
   ARROW_ASSIGN_OR_RAISE(auto tasks, PlanFiles());
-  ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*schema));
-  return std::make_shared<FileBatchReader>(table_, schema, arrow_schema, std::move(tasks));
+  std::vector<std::string> files;
+  files.reserve(tasks.size());
+  for (auto& task : tasks) files.push_back(std::move(task.file.file_path));
+  row_groups_ = std::make_shared<RowGroupCounters>();
+  return MakeRowGroupStream(table_->io(), std::move(files), std::move(schema), predicates_, std::move(full_schema),
+                            row_groups_);
+}
+
+const TableScan::Metrics& TableScan::metrics() const {
+  if (row_groups_) {
+    metrics_.row_groups = row_groups_->total.load();
+    metrics_.row_groups_skipped_by_stats = row_groups_->skipped_by_stats.load();
+    metrics_.row_groups_skipped_by_bloom_filter = row_groups_->skipped_by_bloom_filter.load();
+    metrics_.row_groups_skipped_by_page_index = row_groups_->skipped_by_page_index.load();
+    metrics_.row_groups_skipped_by_filter_columns = row_groups_->skipped_by_filter_columns.load();
+  }
+  return metrics_;
 }
 
 }  // namespace floe::scan

@@ -8,6 +8,7 @@
 #include <arrow/type_fwd.h>
 
 #include "floe/manifest/data_file.h"
+#include "floe/scan/row_group_stream.h"
 #include "floe/scan/scan_filter.h"
 #include "floe/table/table.h"
 
@@ -38,14 +39,22 @@ class TableScan {
   Result<spec::SchemaPtr> ReadSchema() const;
   Result<std::vector<FileScanTask>> PlanFiles() const;
   Result<std::shared_ptr<arrow::Table>> ToArrowTable() const;
-  // Streams the files one by one (memory bounded by the largest file, not the table).
+  // Streams the planned files in order, row group by row group, decoding row groups in
+  // parallel on Arrow's CPU pool a bounded number ahead (memory bounded by a few row groups,
+  // not by files). Row groups the predicates rule out (statistics, Bloom filters, page index,
+  // or the predicate columns decoded first) are skipped.
   Result<std::shared_ptr<arrow::RecordBatchReader>> ToRecordBatchReader() const;
 
-  // What planning skipped, for tests and EXPLAIN.
+  // What planning and reading skipped, for tests and EXPLAIN. The manifest and file counts
+  // are final once planning is done; the row-group counts grow while the last reader made
+  // by ToRecordBatchReader streams and are final once it returned its end of stream (at once
+  // for ToArrowTable). A reader destroyed early leaves the counts of what it had reached.
   struct Metrics {
     int64_t manifests = 0, manifests_skipped = 0, files = 0, files_skipped = 0;
+    int64_t row_groups = 0, row_groups_skipped_by_stats = 0, row_groups_skipped_by_bloom_filter = 0,
+            row_groups_skipped_by_page_index = 0, row_groups_skipped_by_filter_columns = 0;
   };
-  const Metrics& metrics() const { return metrics_; }
+  const Metrics& metrics() const;
 
  private:
   Result<const spec::Snapshot*> ResolveSnapshot(const spec::TableMetadata& md) const;
@@ -57,6 +66,7 @@ class TableScan {
   std::vector<std::string> columns_;
   std::vector<ColumnPredicate> predicates_;
   mutable Metrics metrics_;
+  mutable std::shared_ptr<RowGroupCounters> row_groups_;
 };
 
 }  // namespace floe::scan

@@ -1,0 +1,54 @@
+#pragma once
+
+// Pruning inside a Parquet file: which row groups (and pages) the pushed predicates rule out,
+// from the footer's column statistics, the page index and Bloom filters. Every check answers
+// "may match" whenever it is unsure, so a skipped row group never holds a matching row.
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include <parquet/type_fwd.h>
+
+namespace parquet {
+class ParquetFileReader;
+}  // namespace parquet
+
+#include "floe/scan/scan_filter.h"
+#include "floe/spec/literal.h"
+
+namespace floe::scan {
+
+// A pushed predicate bound to a flat (non-repeated) leaf column of one file.
+struct BoundPredicate {
+  ColumnPredicate predicate;
+  int column = -1;  // leaf column index in the file
+  const parquet::ColumnDescriptor* descr = nullptr;
+};
+
+// Whether values of `p`'s column may be used to rule rows out for `p`. Floating columns:
+// NaN is kept out of min/max by writers yet sorts above every number in Spark, so only
+// =, <, <= against a number (which NaN rows never satisfy) can prune.
+bool PredicateCanPrune(const ColumnPredicate& p);
+
+// The value a PLAIN-encoded Parquet statistic (row group statistics, column index) stands
+// for, as a literal of Iceberg type `type`; nullopt when the column's physical and logical
+// type do not map onto `type` exactly (other time units, unsigned ints, other scales).
+std::optional<spec::Literal> StatToLiteral(const parquet::ColumnDescriptor& column, const spec::TypePtr& type,
+                                           std::string_view encoded);
+
+// False only when the statistics of row group `row_group` rule out one of the predicates.
+bool RowGroupStatsMayMatch(const parquet::FileMetaData& metadata, int row_group,
+                           const std::vector<BoundPredicate>& predicates);
+
+// False only when a column Bloom filter of the row group says an equality's value is absent.
+// May throw parquet::ParquetException on a damaged filter.
+bool BloomFiltersMayMatch(parquet::ParquetFileReader& reader, int row_group,
+                          const std::vector<BoundPredicate>& predicates);
+
+// False only when, by the column and offset indexes, no row of the row group falls in pages
+// that every predicate's column may match. May throw parquet::ParquetException.
+bool PageIndexMayMatch(parquet::ParquetFileReader& reader, int row_group,
+                       const std::vector<BoundPredicate>& predicates);
+
+}  // namespace floe::scan

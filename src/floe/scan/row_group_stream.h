@@ -1,0 +1,48 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <arrow/type_fwd.h>
+
+#include "floe/io/file_io.h"
+#include "floe/scan/scan_filter.h"
+#include "floe/spec/schema.h"
+
+namespace arrow::internal {
+class Executor;
+}  // namespace arrow::internal
+
+namespace floe::scan {
+
+// Row groups seen and skipped by a stream, updated while it runs.
+struct RowGroupCounters {
+  std::atomic<int64_t> total{0};
+  std::atomic<int64_t> skipped_by_stats{0};
+  std::atomic<int64_t> skipped_by_bloom_filter{0};
+  std::atomic<int64_t> skipped_by_page_index{0};
+  std::atomic<int64_t> skipped_by_filter_columns{0};
+};
+
+struct RowGroupStreamOptions {
+  int64_t batch_rows = 64 * 1024;
+  // Row groups decoded or waiting to be handed out at once; 0 means twice the pool's threads.
+  int max_in_flight = 0;
+  // Where row groups are decoded; null means Arrow's CPU thread pool.
+  arrow::internal::Executor* executor = nullptr;
+};
+
+// Streams the rows of `files` in order (file by file, row group by row group) in batches of
+// at most `batch_rows`, projected onto `projection`. Footers are opened as the stream reaches
+// each file; row groups are decoded as tasks on the executor, a bounded number ahead of the
+// consumer. Row groups the predicates rule out are skipped and counted in `counters`.
+// Destroying or closing the reader cancels the tasks not yet started and waits for the rest.
+Result<std::shared_ptr<arrow::RecordBatchReader>> MakeRowGroupStream(
+    std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
+    std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
+    RowGroupStreamOptions options = {});
+
+}  // namespace floe::scan

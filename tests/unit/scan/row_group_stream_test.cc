@@ -285,5 +285,32 @@ TEST_F(RowGroupStreamTest, DamagedFileFailsNamingIt) {
   EXPECT_EQ(st.message().rfind("Cannot read data file " + path + ": ", 0), 0u) << st.message();
 }
 
+TEST_F(RowGroupStreamTest, BloomFiltersWrittenBySparkSkipRowGroups) {
+  // parquet-java's file (see data/make_spark_bloom_filter.py): ids 0, 2, ..., 998 in row
+  // groups of 100 and s = "v<id>", no field ids (columns match by name).
+  std::string path = std::string(FLOE_TEST_DATA_DIR) + "/../unit/scan/data/spark_bloom_filter.parquet";
+  auto projection = std::make_shared<const spec::Schema>(
+      0, std::vector<spec::NestedField>{spec::Optional(1, "id", Type::Long()), spec::Optional(2, "s", Type::String())});
+  auto scan = [&](ColumnPredicate p) {
+    counters_ = std::make_shared<RowGroupCounters>();
+    auto reader = MakeRowGroupStream(io_, {path}, projection, {std::move(p)}, projection, counters_);
+    EXPECT_TRUE(reader.ok()) << reader.status().ToString();
+    auto ids = Drain(**reader);
+    const auto& c = *counters_;
+    return std::make_pair(ids, std::to_string(c.total) + "/" + std::to_string(c.skipped_by_stats) + "/" +
+                                   std::to_string(c.skipped_by_bloom_filter) + "/" +
+                                   std::to_string(c.skipped_by_page_index) + "/" +
+                                   std::to_string(c.skipped_by_filter_columns));
+  };
+  std::vector<int64_t> second;
+  for (int64_t i = 200; i < 400; i += 2) second.push_back(i);
+  // 201 lies inside the second row group's [200, 398] but its Bloom filter rules it out.
+  EXPECT_EQ(scan(Pred(1, Op::kEq, spec::Literal::Long(201))), std::make_pair(std::vector<int64_t>{}, std::string("5/4/1/0/0")));
+  EXPECT_EQ(scan(Pred(1, Op::kEq, spec::Literal::Long(202))), std::make_pair(second, std::string("5/4/0/0/0")));
+  // "v201" sorts inside the first two row groups' string ranges ("v0".."v98", "v200".."v398").
+  EXPECT_EQ(scan(Pred(2, Op::kEq, spec::Literal::String("v201"))), std::make_pair(std::vector<int64_t>{}, std::string("5/3/2/0/0")));
+  EXPECT_EQ(scan(Pred(2, Op::kEq, spec::Literal::String("v202"))), std::make_pair(second, std::string("5/3/1/0/0")));
+}
+
 }  // namespace
 }  // namespace floe::scan

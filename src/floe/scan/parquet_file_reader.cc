@@ -181,6 +181,9 @@ Status ParquetDataFile::ReadFieldsInto(parquet::arrow::FileReader& reader, int r
 
 Result<bool> ParquetDataFile::FilterColumnsMayMatch(const arrow::ChunkedArrayVector& columns) const {
   namespace cp = arrow::compute;
+  // The comparison kernels live in Arrow's compute library, registered once per process.
+  static const bool kComputeRegistered = cp::Initialize().ok();
+  if (!kComputeRegistered) return true;
   arrow::Datum mask;
   for (const auto& [i, p] : filter_) {
     arrow::Datum column(columns[i]);

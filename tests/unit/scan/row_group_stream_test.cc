@@ -86,7 +86,8 @@ class RowGroupStreamTest : public ::testing::Test {
   }
 
   spec::SchemaPtr Only(const std::string& name) const {
-    for (const auto& f : Schema()->fields()) {
+    auto schema = Schema();
+    for (const auto& f : schema->fields()) {
       if (f.name == name) return std::make_shared<const spec::Schema>(0, std::vector<spec::NestedField>{f});
     }
     return nullptr;

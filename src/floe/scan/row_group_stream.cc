@@ -16,6 +16,30 @@ namespace {
 
 using Batches = std::vector<std::shared_ptr<arrow::RecordBatch>>;
 
+// Decodes one row group into batches of at most `batch_rows`, counting why it was skipped.
+Result<Batches> DecodeRowGroup(const ParquetDataFile& file, int row_group, RowGroupCounters& counters,
+                               const std::atomic<bool>& stop, int64_t batch_rows) {
+  Batches out;
+  if (stop.load()) return out;
+  ARROW_ASSIGN_OR_RAISE(auto read, file.ReadRowGroup(row_group, &stop));
+  switch (read.outcome) {
+    case ParquetDataFile::Outcome::kSkippedByBloomFilter: ++counters.skipped_by_bloom_filter; break;
+    case ParquetDataFile::Outcome::kSkippedByPageIndex: ++counters.skipped_by_page_index; break;
+    case ParquetDataFile::Outcome::kSkippedByFilterColumns: ++counters.skipped_by_filter_columns; break;
+    case ParquetDataFile::Outcome::kRead: break;
+  }
+  if (!read.rows) return out;
+  arrow::TableBatchReader slicer(*read.rows);
+  slicer.set_chunksize(batch_rows);
+  while (true) {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    ARROW_RETURN_NOT_OK(slicer.ReadNext(&batch));
+    if (!batch) break;
+    if (batch->num_rows() > 0) out.push_back(std::move(batch));
+  }
+  return out;
+}
+
 class RowGroupStream : public arrow::RecordBatchReader {
  public:
   RowGroupStream(std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
@@ -100,29 +124,19 @@ class RowGroupStream : public arrow::RecordBatchReader {
         ++counters_->skipped_by_stats;
         continue;
       }
-      auto submitted = options_.executor->Submit(
-          [file = file_, row_group, counters = counters_, stop = stop_,
-           batch_rows = options_.batch_rows]() -> Result<Batches> {
-            Batches out;
-            if (stop->load()) return out;
-            ARROW_ASSIGN_OR_RAISE(auto read, file->ReadRowGroup(row_group, stop.get()));
-            switch (read.outcome) {
-              case ParquetDataFile::Outcome::kSkippedByBloomFilter: ++counters->skipped_by_bloom_filter; break;
-              case ParquetDataFile::Outcome::kSkippedByPageIndex: ++counters->skipped_by_page_index; break;
-              case ParquetDataFile::Outcome::kSkippedByFilterColumns: ++counters->skipped_by_filter_columns; break;
-              case ParquetDataFile::Outcome::kRead: break;
-            }
-            if (!read.rows) return out;
-            arrow::TableBatchReader slicer(*read.rows);
-            slicer.set_chunksize(batch_rows);
-            while (true) {
-              std::shared_ptr<arrow::RecordBatch> batch;
-              ARROW_RETURN_NOT_OK(slicer.ReadNext(&batch));
-              if (!batch) break;
-              if (batch->num_rows() > 0) out.push_back(std::move(batch));
-            }
-            return out;
-          });
+      auto task = [file = file_, row_group, counters = counters_, stop = stop_,
+                   batch_rows = options_.batch_rows]() -> Result<Batches> {
+        return DecodeRowGroup(*file, row_group, *counters, *stop, batch_rows);
+      };
+      // A reader driven from one of the pool's own threads decodes inline: waiting there
+      // for the pool could leave no thread to run the tasks.
+      if (options_.executor->OwnsThisThread()) {
+        auto decoded = task();
+        if (!decoded.ok()) stopped_ = true;
+        pending_.push_back(arrow::Future<Batches>::MakeFinished(std::move(decoded)));
+        continue;
+      }
+      auto submitted = options_.executor->Submit(std::move(task));
       if (!submitted.ok()) {
         pending_.push_back(arrow::Future<Batches>::MakeFinished(submitted.status()));
         stopped_ = true;

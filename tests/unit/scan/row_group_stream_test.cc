@@ -2,6 +2,7 @@
 
 #include <arrow/api.h>
 #include <arrow/io/file.h>
+#include <arrow/util/thread_pool.h>
 #include <arrow/util/key_value_metadata.h>
 #include <parquet/arrow/writer.h>
 #include <parquet/properties.h>
@@ -252,6 +253,17 @@ TEST_F(RowGroupStreamTest, DestroyingAfterOneBatchStopsTheRest) {
   reader.reset();
   // The second file's footer was never opened.
   EXPECT_EQ(counters_->total, 200);
+}
+
+TEST_F(RowGroupStreamTest, ReadFromAPoolThreadDecodesInline) {
+  std::string path = Write(*Rows(Range(0, 100)), {.row_group_rows = 10});
+  ASSERT_OK_AND_ASSIGN(auto pool, arrow::internal::ThreadPool::Make(1));
+  RowGroupStreamOptions options;
+  options.executor = pool.get();
+  ASSERT_OK_AND_ASSIGN(auto reader, Stream({path}, {}, nullptr, options));
+  // With one thread, waiting on the pool from the pool would never finish.
+  ASSERT_OK_AND_ASSIGN(auto ids, pool->Submit([&] { return Drain(*reader); }));
+  EXPECT_EQ(ids.result().ValueOrDie(), Range(0, 100));
 }
 
 TEST_F(RowGroupStreamTest, MissingFileFailsAfterTheRowsBeforeIt) {

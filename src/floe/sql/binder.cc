@@ -287,68 +287,76 @@ std::vector<scan::ColumnPredicate> Binder::PushablePredicates(const std::vector<
   using Op = scan::ColumnPredicate::Op;
   std::vector<scan::ColumnPredicate> out;
   QueryPlanner planner = Planner();
-  for (const Expr* e : conjuncts) {
-    const ColumnRef* column = nullptr;
-    const Expr* constant = nullptr;
-    Op op = Op::kEq;
-    if (auto* n = e->As<IsNull>()) {
-      column = n->operand->As<ColumnRef>();
-      op = n->negated ? Op::kNotNull : Op::kIsNull;
-    } else if (auto* b = e->As<Binary>()) {
-      static const std::map<BinaryOp, std::pair<Op, Op>> kOps = {
-          {BinaryOp::kEq, {Op::kEq, Op::kEq}}, {BinaryOp::kLt, {Op::kLt, Op::kGt}}, {BinaryOp::kLe, {Op::kLe, Op::kGe}},
-          {BinaryOp::kGt, {Op::kGt, Op::kLt}}, {BinaryOp::kGe, {Op::kGe, Op::kLe}}};
-      auto it = kOps.find(b->op);
-      if (it == kOps.end()) continue;
-      if ((column = b->left->As<ColumnRef>()) && (b->right->Is<Literal>() || b->right->Is<Cast>())) {
-        constant = b->right.get();
-        op = it->second.first;
-      } else if ((column = b->right->As<ColumnRef>()) && (b->left->Is<Literal>() || b->left->Is<Cast>())) {
-        constant = b->left.get();
-        op = it->second.second;
-      } else {
-        continue;
-      }
-    }
-    if (!column) continue;
+  // Appends `column op constant` when it can be stated exactly in the column's type; anything
+  // else is left to the row filter alone.
+  auto push = [&](const ColumnRef* column, Op op, const Expr* constant) {
+    if (!column) return;
     const spec::NestedField* field = schema.FindFieldByNameCaseInsensitive(column->parts.back().name);
-    if (!field || !field->type->is_primitive()) continue;
+    if (!field || !field->type->is_primitive()) return;
     scan::ColumnPredicate p;
     p.field_id = field->id;
     p.op = op;
     if (constant) {
+      if (!constant->Is<Literal>() && !constant->Is<Cast>()) return;
       auto value = planner.EvaluateConstant(*constant);
-      if (!value.ok() || !(*value)->is_valid) continue;
+      if (!value.ok() || !(*value)->is_valid) return;
       auto arrow_type = table::ToArrowType(*field->type);
-      if (!arrow_type.ok()) continue;
+      if (!arrow_type.ok()) return;
       std::shared_ptr<arrow::Scalar> scalar = *value;
       const auto tid = field->type->id();
+      const bool text_column = tid == spec::TypeId::kString || tid == spec::TypeId::kBinary ||
+                               tid == spec::TypeId::kFixed || tid == spec::TypeId::kUuid;
+      const bool text_value = scalar->type->id() == arrow::Type::STRING || scalar->type->id() == arrow::Type::BINARY;
+      // Spark compares a string column with a number as numbers, not as text: text bounds
+      // cannot rule such a file out.
+      if (text_column && !text_value) return;
       if (scalar->type->id() == arrow::Type::STRING &&
           (tid == spec::TypeId::kTimestamp || tid == spec::TypeId::kTimestampTz || tid == spec::TypeId::kDate)) {
         std::string text = scalar->ToString();
         if (tid == spec::TypeId::kDate) {
           auto days = ParseDateDays(text.substr(0, 10));
-          if (!days.ok()) continue;
+          if (!days.ok()) return;
           scalar = std::make_shared<arrow::Date32Scalar>(*days);
         } else {
           auto micros = ParseTimestampMicros(text, tid == spec::TypeId::kTimestamp ? "UTC" : state_.TimeZone());
-          if (!micros.ok()) continue;
+          if (!micros.ok()) return;
           scalar = std::make_shared<arrow::TimestampScalar>(*micros, *arrow_type);
         }
       }
       if (!scalar->type->Equals(**arrow_type)) {
         // Only exact conversions are safe for pruning (1.5 against an int column is not).
         auto cast = arrow::compute::Cast(arrow::Datum(scalar), *arrow_type, arrow::compute::CastOptions::Safe());
-        if (!cast.ok()) continue;
+        if (!cast.ok()) return;
         auto back = arrow::compute::Cast(*cast, scalar->type, arrow::compute::CastOptions::Safe());
-        if (!back.ok() || !back->scalar()->Equals(*scalar)) continue;
+        if (!back.ok() || !back->scalar()->Equals(*scalar)) return;
         scalar = cast->scalar();
       }
       auto literal = table::LiteralFromScalar(*scalar, field->type);
-      if (!literal.ok()) continue;
+      if (!literal.ok()) return;
       p.value = *literal;
     }
     out.push_back(std::move(p));
+  };
+  for (const Expr* e : conjuncts) {
+    if (auto* n = e->As<IsNull>()) {
+      push(n->operand->As<ColumnRef>(), n->negated ? Op::kNotNull : Op::kIsNull, nullptr);
+    } else if (auto* between = e->As<Between>()) {
+      // `c BETWEEN lo AND hi` is `c >= lo AND c <= hi`; the negated form rules out nothing alone.
+      if (between->negated) continue;
+      push(between->operand->As<ColumnRef>(), Op::kGe, between->low.get());
+      push(between->operand->As<ColumnRef>(), Op::kLe, between->high.get());
+    } else if (auto* b = e->As<Binary>()) {
+      static const std::map<BinaryOp, std::pair<Op, Op>> kOps = {
+          {BinaryOp::kEq, {Op::kEq, Op::kEq}}, {BinaryOp::kLt, {Op::kLt, Op::kGt}}, {BinaryOp::kLe, {Op::kLe, Op::kGe}},
+          {BinaryOp::kGt, {Op::kGt, Op::kLt}}, {BinaryOp::kGe, {Op::kGe, Op::kLe}}};
+      auto it = kOps.find(b->op);
+      if (it == kOps.end()) continue;
+      if (auto* column = b->left->As<ColumnRef>()) {
+        push(column, it->second.first, b->right.get());
+      } else if (auto* rcolumn = b->right->As<ColumnRef>()) {
+        push(rcolumn, it->second.second, b->left.get());
+      }
+    }
   }
   return out;
 }

@@ -1,6 +1,7 @@
 #include "floe/table/data_writer.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <arrow/compute/api.h>
 #include <arrow/io/interfaces.h>
@@ -393,7 +394,11 @@ Status ParquetDataFileWriter::Write(const arrow::RecordBatch& batch) {
   while (offset < n) {
     if (flush_pending_) ARROW_RETURN_NOT_OK(FlushRowGroup());
     // Slices never cross a row group boundary, so the buffered row group is known exactly.
-    const int64_t take = std::min(n - offset, options_.row_group_rows - group_rows_);
+    int64_t take = std::min(n - offset, options_.row_group_rows - group_rows_);
+    if (bytes_per_row > 0) {
+      const double room = static_cast<double>(row_group_bytes_ - group_bytes_) / bytes_per_row;
+      take = std::max<int64_t>(1, std::min(take, static_cast<int64_t>(std::ceil(room))));
+    }
     auto slice = batch.Slice(offset, take);
     try {
       ARROW_RETURN_NOT_OK(writer_->WriteRecordBatch(*slice));

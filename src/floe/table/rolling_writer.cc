@@ -17,6 +17,8 @@ namespace floe::table {
 
 namespace {
 
+constexpr int64_t kRollCheckRows = 65536;
+
 std::string PartitionKey(const std::vector<spec::Literal>& partition) {
   std::string key;
   for (const auto& v : partition) {
@@ -96,10 +98,18 @@ Status RollingDataWriter::WriteRows(const arrow::RecordBatch& rows) {
   for (auto& slice : slices) {
     if (slice.rows->num_rows() == 0) continue;
     const std::string key = PartitionKey(slice.partition);
-    ARROW_ASSIGN_OR_RAISE(OpenFile * file, FileFor(key, slice.partition));
-    file->last_write = ++clock_;
-    ARROW_RETURN_NOT_OK(file->writer->Write(*slice.rows));
-    if (file->writer->EstimatedSize() >= options_.target_file_size_bytes) ARROW_RETURN_NOT_OK(CloseFile(key));
+    // Large batches go in pieces, so a file rolls close to its target.
+    arrow::TableBatchReader pieces(*slice.rows);
+    pieces.set_chunksize(kRollCheckRows);
+    std::shared_ptr<arrow::RecordBatch> piece;
+    while (true) {
+      ARROW_RETURN_NOT_OK(pieces.ReadNext(&piece));
+      if (!piece) break;
+      ARROW_ASSIGN_OR_RAISE(OpenFile * file, FileFor(key, slice.partition));
+      file->last_write = ++clock_;
+      ARROW_RETURN_NOT_OK(file->writer->Write(*piece));
+      if (file->writer->EstimatedSize() >= options_.target_file_size_bytes) ARROW_RETURN_NOT_OK(CloseFile(key));
+    }
   }
   return Status::OK();
 }

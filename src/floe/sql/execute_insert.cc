@@ -1,7 +1,6 @@
 #include "floe/sql/executors.h"
 
 #include <arrow/acero/exec_plan.h>
-#include <arrow/acero/options.h>
 #include <arrow/api.h>
 #include "floe/sql/insert_conform.h"
 #include "floe/sql/parse_error.h"
@@ -16,59 +15,17 @@ namespace floe::sql {
 
 namespace {
 
-// A plan's rows as a reader whose queue is small: the plan pauses while the writer catches
-// up, so rows waiting to be written stay within a few batches (Acero's own reader lets up
-// to 1 GiB wait). Closing it early stops the plan without reporting the cancellation.
-class PlanReader : public arrow::RecordBatchReader {
+// Stops the plan when a write gives up early; Acero's own reader would log that cancellation.
+class ClosingReader : public arrow::RecordBatchReader {
  public:
-  static Result<std::shared_ptr<PlanReader>> Make(const arrow::acero::Declaration& decl) {
-    std::shared_ptr<PlanReader> r(new PlanReader());
-    ARROW_ASSIGN_OR_RAISE(r->plan_, arrow::acero::ExecPlan::Make());
-    arrow::acero::BackpressureOptions backpressure(kResumeBelowBytes, kPauseAboveBytes);
-    auto with_sink = arrow::acero::Declaration::Sequence(
-        {decl, {"sink", arrow::acero::SinkNodeOptions(&r->generator_, &r->schema_, backpressure)}});
-    ARROW_RETURN_NOT_OK(with_sink.AddToPlan(r->plan_.get()).status());
-    ARROW_RETURN_NOT_OK(r->plan_->Validate());
-    r->plan_->StartProducing();
-    r->running_ = true;
-    r->reader_ = arrow::acero::MakeGeneratorReader(r->schema_, r->generator_, arrow::default_memory_pool());
-    return r;
-  }
-  ~PlanReader() override { (void)Close(); }
-
-  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
-
-  Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
-    *batch = nullptr;
-    if (!running_) return Status::OK();
-    Status st = reader_->ReadNext(batch);
-    if (!st.ok()) {
-      (void)Close();
-      return st;
-    }
-    if (*batch) return Status::OK();
-    running_ = false;
-    return plan_->finished().status();
-  }
-
-  Status Close() override {
-    if (!running_) return Status::OK();
-    running_ = false;
-    plan_->StopProducing();
-    (void)plan_->finished().status();
-    return Status::OK();
-  }
+  explicit ClosingReader(std::shared_ptr<arrow::RecordBatchReader> inner) : inner_(std::move(inner)) {}
+  ~ClosingReader() override { (void)inner_->Close(); }
+  std::shared_ptr<arrow::Schema> schema() const override { return inner_->schema(); }
+  Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override { return inner_->ReadNext(batch); }
+  Status Close() override { return inner_->Close(); }
 
  private:
-  static constexpr uint64_t kResumeBelowBytes = 16 << 20;
-  static constexpr uint64_t kPauseAboveBytes = 64 << 20;
-
-  PlanReader() = default;
-  std::shared_ptr<arrow::acero::ExecPlan> plan_;
-  std::function<arrow::Future<std::optional<arrow::compute::ExecBatch>>()> generator_;
-  std::shared_ptr<arrow::Schema> schema_;
-  std::shared_ptr<arrow::RecordBatchReader> reader_;
-  bool running_ = false;
+  std::shared_ptr<arrow::RecordBatchReader> inner_;
 };
 
 }  // namespace
@@ -85,7 +42,11 @@ Result<QueryStream> StreamQuery(QueryPlanner& planner, const Query& query) {
   }
   QueryStream stream;
   for (const auto& c : rel->columns) stream.names.push_back(c.name);
-  ARROW_ASSIGN_OR_RAISE(stream.reader, PlanReader::Make(rel->decl));
+  // The plan runs on this thread as batches are read: a source that slices rows held in
+  // memory would otherwise hand every batch to the thread pool at once, and the whole
+  // result would wait in the queue for the writer.
+  ARROW_ASSIGN_OR_RAISE(auto reader, arrow::acero::DeclarationToReader(rel->decl, /*use_threads=*/false));
+  stream.reader = std::make_shared<ClosingReader>(std::move(reader));
   if (stream.reader->schema()->num_fields() != static_cast<int>(stream.names.size())) {
     return Status::Invalid("internal: plan produced ", stream.reader->schema()->num_fields(), " columns, expected ",
                            stream.names.size());

@@ -147,7 +147,11 @@ Result<RollingDataWriter::OpenFile*> RollingDataWriter::FileFor(const std::strin
 
 void RollingDataWriter::ShareBuffer() {
   const int64_t share = std::max<int64_t>(1, options_.buffer_bytes / std::max<int64_t>(1, open_.size()));
-  for (auto& [key, file] : open_) file.writer->set_row_group_bytes(std::min(data_options_.row_group_bytes, share));
+  // A file also flushes a row group by a quarter of its target: the compression of the
+  // rows written then tells how many more fit, so files come out close to the target.
+  const int64_t quarter = std::max<int64_t>(1, options_.target_file_size_bytes / 4);
+  const int64_t bytes = std::min({data_options_.row_group_bytes, share, quarter});
+  for (auto& [key, file] : open_) file.writer->set_row_group_bytes(bytes);
 }
 
 Status RollingDataWriter::CloseFile(const std::string& key) {

@@ -2,14 +2,17 @@
 
 // Streams rows into a table's data files: rows are conformed to the table schema and
 // split by the default partition spec batch by batch, each partition writes to its own
-// open file, and a file is closed and a new one started once it reaches the target size.
+// open file, and a file is closed and a new one started once it reaches the target size:
+// the bytes the Parquet writer has written plus its buffered row group, scaled by the
+// compression of the row groups written so far.
 //
 // Open files: one per partition the rows reach (Iceberg's fanout writer), so input in any
 // order gives one file per partition and target size. Memory stays bounded all the same:
 // at most `max_open_files` files are open (opening another closes the one written to
 // least recently), and the row groups they buffer share `buffer_bytes` (a file flushes
 // its row group once it holds its share), so many partitions give smaller row groups,
-// never more memory.
+// never more memory. More partitions than `max_open_files` in unclustered input give more,
+// smaller files.
 
 #include <cstdint>
 #include <map>

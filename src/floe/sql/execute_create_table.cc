@@ -1,5 +1,6 @@
 #include "floe/sql/executors.h"
 
+#include <optional>
 #include <set>
 #include <arrow/api.h>
 #include "floe/sql/parse_error.h"
@@ -7,10 +8,35 @@
 #include "floe/sql/table_definition.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/replace_table.h"
+#include "floe/table/rolling_writer.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {
+
+namespace {
+
+// Streams the rows of a CTAS query into `table`. A replaced table gets its (possibly
+// empty) snapshot; a new one only when there are rows.
+Status WriteQueryRows(table::Table& table, QueryStream& data, const std::shared_ptr<arrow::Schema>& schema,
+                      bool replaced) {
+  ARROW_ASSIGN_OR_RAISE(auto writer, table::RollingDataWriter::Make(table));
+  int64_t rows = 0;
+  while (true) {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    ARROW_RETURN_NOT_OK(data.reader->ReadNext(&batch));
+    if (!batch) break;
+    rows += batch->num_rows();
+    // Acero names columns by position; the table's columns are matched by name.
+    auto named = arrow::RecordBatch::Make(schema, batch->num_rows(), batch->columns());
+    ARROW_RETURN_NOT_OK(writer->Write(*named));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto files, writer->Finish());
+  if (rows == 0 && !replaced) return Status::OK();
+  return table::AppendFiles(table, std::move(files)).status();
+}
+
+}  // namespace
 
 Result<StatementResult> ExecuteCreateTable(ExecContext& ctx, const sql::CreateTable& create) {
   const std::string& sql = ctx.sql;
@@ -34,15 +60,20 @@ Result<StatementResult> ExecuteCreateTable(ExecContext& ctx, const sql::CreateTa
     return ErrorAt(sql, create.name.pos, StrCat("[SCHEMA_NOT_FOUND] The schema `", name.ident.ns.ToString(), "` cannot be found."));
   }
   // Schema: from the column list, or from the query's result.
-  std::shared_ptr<arrow::Table> data;
+  // The query's rows stream into the new table's files once it exists.
+  std::optional<QueryStream> data;
+  std::shared_ptr<arrow::Schema> data_schema;
   spec::SchemaPtr schema;
   if (create.as_query) {
     QueryPlanner planner = ctx.binder.Planner();
-    ARROW_ASSIGN_OR_RAISE(data, planner.Run(*create.as_query));
+    ARROW_ASSIGN_OR_RAISE(data, StreamQuery(planner, *create.as_query));
     // CTAS columns are nullable, as Spark makes them.
     arrow::FieldVector fields;
-    for (const auto& f : data->schema()->fields()) fields.push_back(f->WithNullable(true));
-    ARROW_ASSIGN_OR_RAISE(schema, table::SchemaFromArrow(*arrow::schema(fields)));
+    for (int i = 0; i < data->reader->schema()->num_fields(); ++i) {
+      fields.push_back(arrow::field(data->names[i], data->reader->schema()->field(i)->type(), true));
+    }
+    data_schema = arrow::schema(fields);
+    ARROW_ASSIGN_OR_RAISE(schema, table::SchemaFromArrow(*data_schema));
   } else {
     if (create.columns.empty()) return ErrorAt(sql, create.name.pos, "CREATE TABLE needs a column list or AS SELECT");
     int32_t next = 0;
@@ -82,10 +113,13 @@ Result<StatementResult> ExecuteCreateTable(ExecContext& ctx, const sql::CreateTa
   } else {
     ARROW_ASSIGN_OR_RAISE(table, ctx.state.tables.CreateTable(name.ident, *schema, options));
   }
-  // A replaced table gets its (possibly empty) snapshot; a new one only when there are rows.
-  if (data && (data->num_rows() > 0 || exists)) {
-    ARROW_RETURN_NOT_OK(table::AppendData(*table, *data).status());
+  if (!data) return Message("");
+  Status written = WriteQueryRows(*table, *data, data_schema, exists);
+  if (!written.ok() && !exists) {
+    // A failed CTAS leaves no table behind, as when its query fails before the create.
+    (void)ctx.state.tables.DropTable(name.ident, /*purge=*/true);
   }
+  ARROW_RETURN_NOT_OK(written);
   return Message("");
 }
 

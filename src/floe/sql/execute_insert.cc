@@ -1,15 +1,58 @@
 #include "floe/sql/executors.h"
 
+#include <arrow/acero/exec_plan.h>
 #include <arrow/api.h>
 #include "floe/sql/insert_conform.h"
 #include "floe/sql/parse_error.h"
 #include "floe/sql/result_tables.h"
 #include "floe/table/arrow_literal.h"
 #include "floe/table/arrow_schema.h"
+#include "floe/table/rolling_writer.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {
+
+namespace {
+
+// Stops the plan when a write gives up early; Acero's own reader would log that cancellation.
+class ClosingReader : public arrow::RecordBatchReader {
+ public:
+  explicit ClosingReader(std::shared_ptr<arrow::RecordBatchReader> inner) : inner_(std::move(inner)) {}
+  ~ClosingReader() override { (void)inner_->Close(); }
+  std::shared_ptr<arrow::Schema> schema() const override { return inner_->schema(); }
+  Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override { return inner_->ReadNext(batch); }
+  Status Close() override { return inner_->Close(); }
+
+ private:
+  std::shared_ptr<arrow::RecordBatchReader> inner_;
+};
+
+}  // namespace
+
+Result<QueryStream> StreamQuery(QueryPlanner& planner, const Query& query) {
+  auto rel = planner.PlanQuery(query);
+  if (!rel.ok()) {
+    // Run replans the query for its complete error message.
+    ARROW_ASSIGN_OR_RAISE(auto rows, planner.Run(query));
+    QueryStream stream;
+    for (const auto& f : rows->schema()->fields()) stream.names.push_back(f->name());
+    stream.reader = std::make_shared<arrow::TableBatchReader>(rows);
+    return stream;
+  }
+  QueryStream stream;
+  for (const auto& c : rel->columns) stream.names.push_back(c.name);
+  // The plan runs on this thread as batches are read: a source that slices rows held in
+  // memory would otherwise hand every batch to the thread pool at once, and the whole
+  // result would wait in the queue for the writer.
+  ARROW_ASSIGN_OR_RAISE(auto reader, arrow::acero::DeclarationToReader(rel->decl, /*use_threads=*/false));
+  stream.reader = std::make_shared<ClosingReader>(std::move(reader));
+  if (stream.reader->schema()->num_fields() != static_cast<int>(stream.names.size())) {
+    return Status::Invalid("internal: plan produced ", stream.reader->schema()->num_fields(), " columns, expected ",
+                           stream.names.size());
+  }
+  return stream;
+}
 
 Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& insert) {
   const std::string& sql = ctx.sql;
@@ -40,7 +83,10 @@ Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& inser
   auto md = table->metadata();
   auto schema = md->current_schema();
   QueryPlanner planner = ctx.binder.Planner();
-  ARROW_ASSIGN_OR_RAISE(auto data, planner.Run(insert.query));
+  // The rows stream: each batch is conformed and written as it comes, so memory does not
+  // grow with the number of rows.
+  ARROW_ASSIGN_OR_RAISE(QueryStream data, StreamQuery(planner, insert.query));
+  const size_t data_columns = data.names.size();
   // Static partition values become constant columns.
   std::map<std::string, std::shared_ptr<arrow::Scalar>> static_values;
   for (const auto& p : insert.partition) {
@@ -78,15 +124,15 @@ Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& inser
       if (!static_values.count(Lower(f.name))) targets.push_back(&f);
     }
   }
-  if (static_cast<size_t>(data->num_columns()) != targets.size()) {
+  if (data_columns != targets.size()) {
     std::string table_cols, data_cols;
     for (size_t i = 0; i < targets.size(); ++i) table_cols += (i ? ", `" : "`") + targets[i]->name + "`";
-    for (int i = 0; i < data->num_columns(); ++i) data_cols += (i ? ", `" : "`") + data->schema()->field(i)->name() + "`";
-    const char* reason = static_cast<size_t>(data->num_columns()) > targets.size() ? "TOO_MANY_DATA_COLUMNS" : "NOT_ENOUGH_DATA_COLUMNS";
+    for (size_t i = 0; i < data_columns; ++i) data_cols += (i ? ", `" : "`") + data.names[i] + "`";
+    const char* reason = data_columns > targets.size() ? "TOO_MANY_DATA_COLUMNS" : "NOT_ENOUGH_DATA_COLUMNS";
     return ErrorAt(sql, insert.query.pos,
                    StrCat("[INSERT_COLUMN_ARITY_MISMATCH.", reason, "] Cannot write to `", ctx.state.catalog->name(), "`.`",
                           table->ident().ns.ToString(), "`.`", table->ident().name, "`, the reason is ",
-                          static_cast<size_t>(data->num_columns()) > targets.size() ? "too many" : "not enough",
+                          data_columns > targets.size() ? "too many" : "not enough",
                           " data columns:\nTable columns: ", table_cols, ".\nData columns: ", data_cols, "."));
   }
   // Each data column takes its target's type here, by position at every depth, as Spark's
@@ -94,27 +140,67 @@ Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& inser
   const std::string table_sql = StrCat("`", ctx.state.catalog->name(), "`.`", table->ident().ns.ToString(), "`.`",
                                        table->ident().name, "`");
   arrow::FieldVector fields;
-  arrow::ChunkedArrayVector columns;
-  for (size_t i = 0; i < targets.size(); ++i) {
-    ARROW_ASSIGN_OR_RAISE(auto want, table::ToArrowField(*targets[i]));
-    auto conformed = ConformForInsert(data->column(static_cast<int>(i)), *want, table_sql);
-    if (!conformed.ok()) return ErrorAt(sql, insert.query.pos, conformed.status().message());
+  for (const auto* column : targets) {
+    ARROW_ASSIGN_OR_RAISE(auto want, table::ToArrowField(*column));
     fields.push_back(want);
-    columns.push_back(std::move(conformed).ValueUnsafe());
   }
   for (const auto& [col, value] : static_values) {
     const spec::NestedField* f = schema->FindFieldByNameCaseInsensitive(col);
     if (!f) return ErrorAt(sql, insert.table.pos, StrCat("Unknown partition column: ", col));
-    ARROW_ASSIGN_OR_RAISE(auto array, arrow::MakeArrayFromScalar(*value, data->num_rows()));
     fields.push_back(arrow::field(f->name, value->type));
-    columns.push_back(std::make_shared<arrow::ChunkedArray>(array));
   }
-  auto rows = arrow::Table::Make(arrow::schema(fields), columns, data->num_rows());
+  auto rows_schema = arrow::schema(fields);
+  // One batch of the query in the table's columns, with the static partition values.
+  auto conform = [&](const arrow::RecordBatch& batch) -> Result<std::shared_ptr<arrow::RecordBatch>> {
+    arrow::ArrayVector columns;
+    for (size_t i = 0; i < targets.size(); ++i) {
+      auto column = std::make_shared<arrow::ChunkedArray>(batch.column(static_cast<int>(i)));
+      auto conformed = ConformForInsert(column, *fields[i], table_sql);
+      if (!conformed.ok()) return ErrorAt(sql, insert.query.pos, conformed.status().message());
+      const auto& chunks = (*conformed)->chunks();
+      if (chunks.size() == 1) {
+        columns.push_back(chunks[0]);
+      } else if (chunks.empty()) {
+        ARROW_ASSIGN_OR_RAISE(auto empty, arrow::MakeEmptyArray(fields[i]->type()));
+        columns.push_back(std::move(empty));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(auto array, arrow::Concatenate(chunks));
+        columns.push_back(std::move(array));
+      }
+    }
+    for (const auto& [col, value] : static_values) {
+      ARROW_ASSIGN_OR_RAISE(auto array, arrow::MakeArrayFromScalar(*value, batch.num_rows()));
+      columns.push_back(std::move(array));
+    }
+    return arrow::RecordBatch::Make(rows_schema, batch.num_rows(), std::move(columns));
+  };
   if (!insert.overwrite) {
-    auto appended = table::AppendData(*table, *rows, write_options);
+    auto writer = table::RollingDataWriter::Make(*table);
+    if (!writer.ok()) return WithContext(writer.status(), "Cannot write to " + table->name());
+    while (true) {
+      std::shared_ptr<arrow::RecordBatch> batch;
+      ARROW_RETURN_NOT_OK(data.reader->ReadNext(&batch));
+      if (!batch) break;
+      ARROW_ASSIGN_OR_RAISE(auto rows, conform(*batch));
+      Status written = (*writer)->Write(*rows);
+      if (!written.ok()) return WithContext(written, "Cannot write to " + table->name());
+    }
+    auto files = (*writer)->Finish();
+    if (!files.ok()) return WithContext(files.status(), "Cannot write to " + table->name());
+    auto appended = table::AppendFiles(*table, std::move(files).ValueUnsafe(), write_options);
     if (!appended.ok()) return WithContext(appended.status(), "Cannot write to " + table->name());
     return Message("");
   }
+  // An overwrite commits through OverwriteData, which takes its rows in memory.
+  arrow::RecordBatchVector batches;
+  while (true) {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    ARROW_RETURN_NOT_OK(data.reader->ReadNext(&batch));
+    if (!batch) break;
+    ARROW_ASSIGN_OR_RAISE(auto rows, conform(*batch));
+    batches.push_back(std::move(rows));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto rows, arrow::Table::FromRecordBatches(rows_schema, std::move(batches)));
   table::OverwriteFilter filter = table::OverwriteFilter::All();
   const spec::PartitionSpec* spec = md->default_spec();
   if (!static_values.empty()) {

@@ -5,7 +5,11 @@
 // execute_insert.cc, execute_call.cc, execute_show.cc, execute_set.cc, execute_explain.cc.
 // statement_executor.cc dispatches to them.
 
+#include <memory>
 #include <string>
+#include <vector>
+
+#include <arrow/type_fwd.h>
 
 #include "floe/sql/ast.h"
 #include "floe/sql/binder.h"
@@ -33,6 +37,13 @@ Result<StatementResult> ExecuteDropTable(ExecContext& ctx, const DropTable& d);
 Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTable& alter);
 // execute_insert.cc
 Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& insert);
+// A query's rows as a stream of batches, for writes that must not hold them all; `names`
+// are the SQL names of its columns. Planning errors are those QueryPlanner::Run reports.
+struct QueryStream {
+  std::shared_ptr<arrow::RecordBatchReader> reader;
+  std::vector<std::string> names;
+};
+Result<QueryStream> StreamQuery(QueryPlanner& planner, const Query& query);
 // execute_call.cc
 Result<StatementResult> ExecuteCall(ExecContext& ctx, const sql::Call& call);
 // execute_show.cc

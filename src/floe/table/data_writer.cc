@@ -1,11 +1,13 @@
 #include "floe/table/data_writer.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <arrow/compute/api.h>
 #include <arrow/io/interfaces.h>
 #include <arrow/scalar.h>
 #include <arrow/table.h>
+#include <arrow/util/byte_size.h>
 #include <arrow/util/compression.h>
 #include <parquet/arrow/reader.h>
 #include <parquet/arrow/writer.h>
@@ -114,6 +116,11 @@ Result<DataWriterOptions> DataWriterOptions::FromProperties(
     if (!bytes || *bytes <= 0) return ValidationError("Invalid value for write.parquet.page-size-bytes: '", *v, "'");
     options.page_size_bytes = *bytes;
   }
+  if (auto* v = get("write.parquet.row-group-size-bytes")) {
+    auto bytes = ParseInt64(*v);
+    if (!bytes || *bytes <= 0) return ValidationError("Invalid value for write.parquet.row-group-size-bytes: '", *v, "'");
+    options.row_group_bytes = *bytes;
+  }
   if (auto* v = get("write.metadata.metrics.default")) {
     ARROW_ASSIGN_OR_RAISE(options.metrics, MetricsMode::Parse(*v));
   }
@@ -177,7 +184,24 @@ bool ScalarLess(const arrow::Scalar& a, const arrow::Scalar& b, const spec::Type
   return la->Compare(*lb) < 0;
 }
 
-Status CollectMetrics(const parquet::FileMetaData& md, const arrow::Table& data,
+// Adds the NaN count of each top-level float and double column of `columns` to `counts`.
+Status AddNaNCounts(const arrow::Schema& arrow_schema, const std::vector<arrow::Datum>& columns,
+                    std::map<int32_t, int64_t>* counts) {
+  for (int i = 0; i < arrow_schema.num_fields(); ++i) {
+    const auto& field = arrow_schema.field(i);
+    auto tid = field->type()->id();
+    if (tid != arrow::Type::FLOAT && tid != arrow::Type::DOUBLE) continue;
+    int32_t id = FieldIdOf(*field);
+    if (id < 0) continue;
+    ARROW_ASSIGN_OR_RAISE(auto is_nan, arrow::compute::CallFunction("is_nan", {columns[i]}));
+    ARROW_ASSIGN_OR_RAISE(auto count, arrow::compute::Sum(is_nan));
+    const auto& sum = static_cast<const arrow::UInt64Scalar&>(*count.scalar());
+    (*counts)[id] += sum.is_valid ? static_cast<int64_t>(sum.value) : 0;
+  }
+  return Status::OK();
+}
+
+Status CollectMetrics(const parquet::FileMetaData& md, const std::map<int32_t, int64_t>& nan_counts,
                       const spec::Schema& schema, const MetricsMode& mode,
                       manifest::DataFile* file) {
   const parquet::SchemaDescriptor* descr = md.schema();
@@ -251,18 +275,18 @@ Status CollectMetrics(const parquet::FileMetaData& md, const arrow::Table& data,
     if (upper) file->upper_bounds[id] = std::move(*upper);
   }
   // NaN counts for top-level float and double columns; Parquet statistics do not have them.
-  for (int i = 0; i < data.num_columns(); ++i) {
-    const auto& field = data.schema()->field(i);
-    auto tid = field->type()->id();
-    if (tid != arrow::Type::FLOAT && tid != arrow::Type::DOUBLE) continue;
-    int32_t id = FieldIdOf(*field);
-    if (id < 0) continue;
-    ARROW_ASSIGN_OR_RAISE(auto is_nan, arrow::compute::CallFunction("is_nan", {data.column(i)}));
-    ARROW_ASSIGN_OR_RAISE(auto count, arrow::compute::Sum(is_nan));
-    const auto& sum = static_cast<const arrow::UInt64Scalar&>(*count.scalar());
-    file->nan_value_counts[id] = sum.is_valid ? static_cast<int64_t>(sum.value) : 0;
-  }
+  for (const auto& [id, count] : nan_counts) file->nan_value_counts[id] = count;
   return Status::OK();
+}
+
+Result<std::shared_ptr<parquet::WriterProperties>> MakeWriterProperties(const DataWriterOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(auto codec, ParseCodec(options.compression));
+  parquet::WriterProperties::Builder builder;
+  builder.compression(codec)->data_pagesize(options.page_size_bytes)
+      ->max_row_group_length(options.row_group_rows)->enable_statistics()
+      ->enable_page_checksum();
+  if (options.compression_level) builder.compression_level(*options.compression_level);
+  return builder.build();
 }
 
 }  // namespace
@@ -271,14 +295,7 @@ Result<manifest::DataFile> WriteParquetDataFile(FileIO& io, const std::string& l
                                                 const arrow::Table& data,
                                                 const spec::Schema& schema,
                                                 const DataWriterOptions& options) {
-  ARROW_ASSIGN_OR_RAISE(auto codec, ParseCodec(options.compression));
-  parquet::WriterProperties::Builder builder;
-  builder.compression(codec)->data_pagesize(options.page_size_bytes)
-      ->max_row_group_length(options.row_group_rows)->enable_statistics()
-      ->enable_page_checksum();
-  if (options.compression_level) builder.compression_level(*options.compression_level);
-  auto properties = builder.build();
-
+  ARROW_ASSIGN_OR_RAISE(auto properties, MakeWriterProperties(options));
   ARROW_ASSIGN_OR_RAISE(auto sink, io.OpenOutputStream(location, FileKind::kData));
   std::shared_ptr<parquet::FileMetaData> metadata;
   try {
@@ -301,7 +318,10 @@ Result<manifest::DataFile> WriteParquetDataFile(FileIO& io, const std::string& l
   file.record_count = data.num_rows();
   file.file_size_in_bytes = size;
   try {
-    Status metrics = CollectMetrics(*metadata, data, schema, options.metrics, &file);
+    std::map<int32_t, int64_t> nan_counts;
+    std::vector<arrow::Datum> columns(data.columns().begin(), data.columns().end());
+    Status metrics = AddNaNCounts(*data.schema(), columns, &nan_counts);
+    if (metrics.ok()) metrics = CollectMetrics(*metadata, nan_counts, schema, options.metrics, &file);
     if (!metrics.ok()) {
       (void)io.DeleteFile(location, FileKind::kData);
       return metrics;
@@ -311,6 +331,164 @@ Result<manifest::DataFile> WriteParquetDataFile(FileIO& io, const std::string& l
     return Status::IOError("Cannot collect metrics of Parquet file ", location, ": ", e.what());
   }
   return file;
+}
+
+Result<std::unique_ptr<ParquetDataFileWriter>> ParquetDataFileWriter::Open(
+    FileIO& io, std::string location, std::shared_ptr<arrow::Schema> arrow_schema,
+    const spec::Schema& schema, const DataWriterOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(auto properties, MakeWriterProperties(options));
+  std::unique_ptr<ParquetDataFileWriter> w(new ParquetDataFileWriter());
+  w->io_ = &io;
+  w->location_ = std::move(location);
+  w->schema_ = &schema;
+  w->options_ = options;
+  w->row_group_bytes_ = options.row_group_bytes;
+  ARROW_ASSIGN_OR_RAISE(w->sink_, io.OpenOutputStream(w->location_, FileKind::kData));
+  try {
+    ARROW_ASSIGN_OR_RAISE(w->writer_, parquet::arrow::FileWriter::Open(*arrow_schema, arrow::default_memory_pool(),
+                                                                       w->sink_, properties));
+  } catch (const parquet::ParquetException& e) {
+    return Status::IOError("Cannot write Parquet file ", w->location_, ": ", e.what());
+  }
+  // Every float and double column gets a NaN count, zero when it has none.
+  for (const auto& field : arrow_schema->fields()) {
+    auto tid = field->type()->id();
+    int32_t id = FieldIdOf(*field);
+    if ((tid == arrow::Type::FLOAT || tid == arrow::Type::DOUBLE) && id >= 0) w->nan_counts_[id] = 0;
+  }
+  return w;
+}
+
+ParquetDataFileWriter::~ParquetDataFileWriter() {
+  if (!done_) Abort();
+}
+
+Status ParquetDataFileWriter::FlushRowGroup() {
+  try {
+    ARROW_RETURN_NOT_OK(writer_->NewBufferedRowGroup());
+  } catch (const parquet::ParquetException& e) {
+    return Status::IOError("Cannot write Parquet file ", location_, ": ", e.what());
+  }
+  flushed_bytes_ += group_bytes_;
+  group_rows_ = 0;
+  group_bytes_ = 0;
+  flush_pending_ = false;
+  return Status::OK();
+}
+
+Status ParquetDataFileWriter::CountNaNs(const arrow::RecordBatch& batch) {
+  std::vector<arrow::Datum> columns;
+  for (const auto& column : batch.columns()) columns.emplace_back(column);
+  return AddNaNCounts(*batch.schema(), columns, &nan_counts_);
+}
+
+Status ParquetDataFileWriter::Write(const arrow::RecordBatch& batch) {
+  if (done_) return Status::Invalid("Parquet file ", location_, " is already closed");
+  const int64_t n = batch.num_rows();
+  if (n == 0) return Status::OK();
+  auto referenced = arrow::util::ReferencedBufferSize(batch);
+  const double bytes_per_row =
+      static_cast<double>(referenced.ok() ? *referenced : arrow::util::TotalBufferSize(batch)) /
+      static_cast<double>(n);
+  int64_t offset = 0;
+  while (offset < n) {
+    if (flush_pending_) ARROW_RETURN_NOT_OK(FlushRowGroup());
+    // Slices never cross a row group boundary, so the buffered row group is known exactly.
+    int64_t take = std::min(n - offset, options_.row_group_rows - group_rows_);
+    if (bytes_per_row > 0) {
+      const double room = static_cast<double>(row_group_bytes_ - group_bytes_) / bytes_per_row;
+      take = std::max<int64_t>(1, std::min(take, static_cast<int64_t>(std::ceil(room))));
+    }
+    auto slice = batch.Slice(offset, take);
+    try {
+      ARROW_RETURN_NOT_OK(writer_->WriteRecordBatch(*slice));
+    } catch (const parquet::ParquetException& e) {
+      return Status::IOError("Cannot write Parquet file ", location_, ": ", e.what());
+    }
+    offset += take;
+    group_rows_ += take;
+    group_bytes_ += static_cast<int64_t>(bytes_per_row * static_cast<double>(take));
+    // The flush waits for the next rows so a file never ends with an empty row group.
+    if (group_rows_ >= options_.row_group_rows || group_bytes_ >= row_group_bytes_) flush_pending_ = true;
+  }
+  rows_ += n;
+  return CountNaNs(batch);
+}
+
+Status ParquetDataFileWriter::Write(const arrow::Table& rows) {
+  arrow::TableBatchReader reader(rows);
+  std::shared_ptr<arrow::RecordBatch> batch;
+  while (true) {
+    ARROW_RETURN_NOT_OK(reader.ReadNext(&batch));
+    if (!batch) return Status::OK();
+    ARROW_RETURN_NOT_OK(Write(*batch));
+  }
+}
+
+int64_t ParquetDataFileWriter::EstimatedSize() const {
+  auto told = sink_ ? sink_->Tell() : Result<int64_t>(int64_t{0});
+  const int64_t written = told.ok() ? *told : 0;
+  double ratio = 1.0;
+  if (flushed_bytes_ > 0 && written > 0) ratio = static_cast<double>(written) / static_cast<double>(flushed_bytes_);
+  return written + static_cast<int64_t>(ratio * static_cast<double>(group_bytes_));
+}
+
+Result<manifest::DataFile> ParquetDataFileWriter::Close() {
+  if (done_) return Status::Invalid("Parquet file ", location_, " is already closed");
+  std::shared_ptr<parquet::FileMetaData> metadata;
+  Status st;
+  try {
+    st = writer_->Close();
+    if (st.ok()) metadata = writer_->metadata();
+  } catch (const parquet::ParquetException& e) {
+    st = Status::IOError("Cannot write Parquet file ", location_, ": ", e.what());
+  }
+  if (!st.ok()) {
+    Abort();
+    return st;
+  }
+  auto size = sink_->Tell();
+  if (!size.ok()) {
+    Abort();
+    return size.status();
+  }
+  // A failed Close() of the stream deletes the file itself.
+  done_ = true;
+  writer_.reset();
+  Status closed = sink_->Close();
+  sink_.reset();
+  if (!closed.ok()) return closed;
+
+  manifest::DataFile file;
+  file.content = manifest::FileContent::kData;
+  file.file_path = location_;
+  file.file_format = "PARQUET";
+  file.record_count = rows_;
+  file.file_size_in_bytes = *size;
+  Status metrics;
+  try {
+    metrics = CollectMetrics(*metadata, nan_counts_, *schema_, options_.metrics, &file);
+  } catch (const parquet::ParquetException& e) {
+    metrics = Status::IOError("Cannot collect metrics of Parquet file ", location_, ": ", e.what());
+  }
+  if (!metrics.ok()) {
+    (void)io_->DeleteFile(location_, FileKind::kData);
+    return metrics;
+  }
+  return file;
+}
+
+void ParquetDataFileWriter::Abort() {
+  if (done_) return;
+  done_ = true;
+  // Abort the stream first: the Parquet writer's destructor then cannot finish the file.
+  if (sink_) (void)sink_->Abort();
+  try {
+    writer_.reset();
+  } catch (...) {
+  }
+  sink_.reset();
+  (void)io_->DeleteFile(location_, FileKind::kData);
 }
 
 }  // namespace floe::table

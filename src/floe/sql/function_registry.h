@@ -126,10 +126,11 @@ struct AggregateFunction {
   FunctionDoc doc;
 };
 
-// A function in FROM, producing a table from constant arguments.
+// A function in FROM, producing a stream of rows from constant arguments.
 struct TableFunction {
   std::vector<std::string> names;
-  std::function<floe::Result<std::shared_ptr<arrow::Table>>(const std::vector<std::shared_ptr<arrow::Scalar>>&)> impl;
+  std::function<floe::Result<std::shared_ptr<arrow::RecordBatchReader>>(const std::vector<std::shared_ptr<arrow::Scalar>>&)>
+      impl;
   FunctionDoc doc;
 };
 

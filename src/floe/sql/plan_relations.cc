@@ -68,9 +68,9 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
       ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(a));
       args.push_back(std::move(v));
     }
-    auto table = entry->impl(args);
-    if (!table.ok()) return ErrorAt(env_.sql, relation.pos, table.status().message());
-    Rel rel = RelFromTable(*table, f->alias ? std::vector<std::string>{Lower(f->alias->name.name)}
+    auto rows = entry->impl(args);
+    if (!rows.ok()) return ErrorAt(env_.sql, relation.pos, rows.status().message());
+    Rel rel = RelFromReader(*rows, f->alias ? std::vector<std::string>{Lower(f->alias->name.name)}
                                            : std::vector<std::string>{"range"});
     if (f->alias && !f->alias->columns.empty()) rel.columns[0].name = f->alias->columns[0].name;
     return rel;

@@ -28,17 +28,35 @@ Result<std::shared_ptr<arrow::Table>> Execute(const Rel& rel) {
   return table->CombineChunks();
 }
 
-Rel RelFromTable(std::shared_ptr<arrow::Table> table, std::vector<std::string> qualifier) {
-  Rel rel;
-  for (const auto& f : table->schema()->fields()) {
+namespace {
+
+std::vector<Column> ColumnsOf(const arrow::Schema& schema, const std::vector<std::string>& qualifier) {
+  std::vector<Column> columns;
+  for (const auto& f : schema.fields()) {
     Column c;
     c.name = f->name();
     if (!qualifier.empty()) c.qualifiers.push_back(qualifier);
     c.type = f->type();
     c.nullable = f->nullable();
-    rel.columns.push_back(std::move(c));
+    columns.push_back(std::move(c));
   }
+  return columns;
+}
+
+}  // namespace
+
+Rel RelFromTable(std::shared_ptr<arrow::Table> table, std::vector<std::string> qualifier) {
+  Rel rel;
+  rel.columns = ColumnsOf(*table->schema(), qualifier);
   rel.decl = arrow::acero::Declaration("table_source", arrow::acero::TableSourceNodeOptions(std::move(table)));
+  return rel;
+}
+
+Rel RelFromReader(std::shared_ptr<arrow::RecordBatchReader> reader, std::vector<std::string> qualifier) {
+  Rel rel;
+  rel.columns = ColumnsOf(*reader->schema(), qualifier);
+  rel.decl = arrow::acero::Declaration("record_batch_reader_source",
+                                       arrow::acero::RecordBatchReaderSourceNodeOptions(std::move(reader)));
   return rel;
 }
 

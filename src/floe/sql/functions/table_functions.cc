@@ -1,7 +1,9 @@
 // Table functions: range.
 
 #include <arrow/array/builder_primitive.h>
-#include <arrow/table.h>
+#include <arrow/record_batch.h>
+
+#include <algorithm>
 
 #include "floe/sql/functions/function_helpers.h"
 #include "floe/util/str_cat.h"
@@ -10,8 +12,44 @@ namespace floe::sql::functions {
 
 namespace {
 
+// Generates range()'s ids batch by batch, so a large range streams into a plan in bounded
+// memory instead of being built up front.
+class RangeReader : public arrow::RecordBatchReader {
+ public:
+  static constexpr uint64_t kBatchRows = 64 * 1024;
+
+  RangeReader(int64_t start, int64_t step, uint64_t count) : start_(start), step_(step), count_(count) {}
+
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
+    if (next_ >= count_) {
+      *batch = nullptr;
+      return arrow::Status::OK();
+    }
+    const uint64_t n = std::min(kBatchRows, count_ - next_);
+    arrow::Int64Builder builder;
+    ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(n)));
+    // Stepped in unsigned arithmetic, so extreme bounds do not overflow.
+    for (uint64_t i = next_; i < next_ + n; ++i) {
+      builder.UnsafeAppend(static_cast<int64_t>(static_cast<uint64_t>(start_) + i * static_cast<uint64_t>(step_)));
+    }
+    next_ += n;
+    ARROW_ASSIGN_OR_RAISE(auto ids, builder.Finish());
+    *batch = arrow::RecordBatch::Make(schema_, static_cast<int64_t>(n), {ids});
+    return arrow::Status::OK();
+  }
+
+ private:
+  std::shared_ptr<arrow::Schema> schema_ = arrow::schema({arrow::field("id", arrow::int64(), false)});
+  int64_t start_;
+  int64_t step_;
+  uint64_t count_;
+  uint64_t next_ = 0;
+};
+
 // range(end), range(start, end[, step]): one BIGINT column `id`.
-Result<std::shared_ptr<arrow::Table>> Range(const std::vector<std::shared_ptr<arrow::Scalar>>& values) {
+Result<std::shared_ptr<arrow::RecordBatchReader>> Range(const std::vector<std::shared_ptr<arrow::Scalar>>& values) {
   std::vector<int64_t> args;
   for (const auto& v : values) {
     ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
@@ -28,8 +66,7 @@ Result<std::shared_ptr<arrow::Table>> Range(const std::vector<std::shared_ptr<ar
     return Status::Invalid("range takes 1 to 3 arguments");
   }
   if (step == 0) return Status::Invalid("range's step must not be 0");
-  // Counted and stepped in unsigned arithmetic, so extreme bounds neither overflow nor
-  // allocate unboundedly.
+  // Counted in unsigned arithmetic, so extreme bounds do not overflow.
   uint64_t count = 0;
   if (step > 0 && end > start) {
     count = (static_cast<uint64_t>(end) - static_cast<uint64_t>(start) - 1) / static_cast<uint64_t>(step) + 1;
@@ -37,18 +74,12 @@ Result<std::shared_ptr<arrow::Table>> Range(const std::vector<std::shared_ptr<ar
     const uint64_t stride = static_cast<uint64_t>(-(step + 1)) + 1;
     count = (static_cast<uint64_t>(start) - static_cast<uint64_t>(end) - 1) / stride + 1;
   }
-  constexpr uint64_t kMaxRangeRows = uint64_t{1} << 30;
+  constexpr uint64_t kMaxRangeRows = uint64_t{1} << 40;
   if (count > kMaxRangeRows) {
     return Status::Invalid(StrCat("range(", start, ", ", end, ", ", step, ") would produce more than ", kMaxRangeRows,
-                                  " rows, the most floe materialises"));
+                                  " rows, the most floe generates"));
   }
-  arrow::Int64Builder builder;
-  ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(count)));
-  for (uint64_t i = 0; i < count; ++i) {
-    builder.UnsafeAppend(static_cast<int64_t>(static_cast<uint64_t>(start) + i * static_cast<uint64_t>(step)));
-  }
-  ARROW_ASSIGN_OR_RAISE(auto ids, builder.Finish());
-  return arrow::Table::Make(arrow::schema({arrow::field("id", arrow::int64(), false)}), {ids});
+  return std::make_shared<RangeReader>(start, step, count);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <arrow/compute/api.h>
 
 #include "floe/scan/table_scan.h"
+#include "floe/sql/metadata_answers.h"
 #include "floe/sql/metadata_tables.h"
 #include "floe/sql/parse_error.h"
 #include "floe/sql/suggest.h"
@@ -26,6 +27,7 @@ QueryPlanner Binder::Planner() {
   env.now_micros = NowMillis() * 1000;
   env.sql = sql_;
   env.resolve_table = [this](const TableRef& ref, const ScanHints& hints) { return BindTableRef(ref, hints); };
+  env.metadata_answers = Lower(state_.Setting(kMetadataAnswersKey, "true")) != "false";
   return QueryPlanner(env);
 }
 
@@ -254,7 +256,11 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
       scan.Select(columns);
     }
     scan.Filter(PushablePredicates(hints.conjuncts, *read_schema));
+    auto facts = std::make_shared<TableFacts>(TableFacts{table->name(), table, scan, read_schema});
     ARROW_ASSIGN_OR_RAISE(auto reader, scan.ToRecordBatchReader());
+    const auto& m = scan.metrics();
+    scan_notes_.push_back(StrCat(table->name(), ": manifests ", m.manifests, " (", m.manifests_skipped,
+                                 " skipped), data files ", m.files, " (", m.files_skipped, " skipped)"));
     Rel streamed;
     for (const auto& f : reader->schema()->fields()) {
       Column c;
@@ -265,7 +271,7 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
     }
     streamed.decl = arrow::acero::Declaration("record_batch_reader_source",
                                               arrow::acero::RecordBatchReaderSourceNodeOptions(reader));
-    rows = nullptr;
+    streamed.facts = std::move(facts);
     return WithQualifiers(std::move(streamed), resolved);
   }
   return WithQualifiers(RelFromTable(rows), resolved);

@@ -18,6 +18,10 @@
 
 namespace floe::sql {
 
+// Session setting: "false" makes every aggregate read the data files, even where the
+// table's metadata would answer it.
+inline constexpr char kMetadataAnswersKey[] = "floe.metadata-answers.enabled";
+
 // A table name resolved against the catalog: the table and what follows it (a metadata
 // table, or Spark's branch_/tag_/snapshot_id_/at_timestamp_ suffix).
 struct ResolvedName {
@@ -47,6 +51,8 @@ class Binder {
 
   // Which snapshot each table read resolved to (EXPLAIN prints these).
   const std::vector<std::string>& resolution_notes() const { return resolution_notes_; }
+  // What planning each table scan read and skipped (EXPLAIN prints these).
+  const std::vector<std::string>& scan_notes() const { return scan_notes_; }
   const std::string& sql() const { return sql_; }
 
  private:
@@ -58,6 +64,7 @@ class Binder {
   SessionState& state_;
   std::string sql_;
   std::vector<std::string> resolution_notes_;
+  std::vector<std::string> scan_notes_;
 };
 
 }  // namespace floe::sql

@@ -13,6 +13,11 @@ Result<StatementResult> ExecuteExplain(ExecContext& ctx, const sql::Explain& exp
     text += "\n== Time travel ==\n";
     if (ctx.binder.resolution_notes().empty()) text += "(current snapshots)\n";
     for (const auto& n : ctx.binder.resolution_notes()) text += n + "\n";
+    if (!ctx.binder.scan_notes().empty() || !planner.notes().empty()) {
+      text += "\n== Scans ==\n";
+      for (const auto& n : ctx.binder.scan_notes()) text += n + "\n";
+      for (const auto& n : planner.notes()) text += n + "\n";
+    }
     text += "\n== Output ==\n";
     for (const auto& c : rel.columns) {
       if (!c.hidden) text += c.name + ": " + c.type->ToString() + "\n";

@@ -31,7 +31,19 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
       for (auto it = ctes_.rbegin(); it != ctes_.rend(); ++it) {
         auto found = it->find(name);
         if (found != it->end()) {
-          Rel rel = found->second;
+          Rel rel;
+          if (!found->second.used) {
+            found->second.used = true;
+            rel = found->second.rel;
+          } else {
+            const Cte* definition = found->second.definition;
+            auto scope = found->second.scope;
+            auto current = std::move(ctes_);
+            ctes_ = *scope;
+            auto again = PlanCte(*definition);
+            ctes_ = std::move(current);
+            ARROW_ASSIGN_OR_RAISE(rel, std::move(again));
+          }
           std::vector<std::string> q{t->alias ? Lower(t->alias->name.name) : name};
           for (auto& c : rel.columns) c.qualifiers = {q};
           return rel;

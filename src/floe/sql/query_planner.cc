@@ -13,8 +13,10 @@
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
 
+#include "floe/sql/bounded_rows.h"
 #include "floe/sql/function_registry.h"
 #include "floe/sql/insert_conform.h"
+#include "floe/sql/metadata_answers.h"
 #include "floe/sql/decimal_kernels.h"
 #include "floe/sql/decimal_rules.h"
 #include "floe/sql/parse_error.h"
@@ -200,21 +202,30 @@ Result<std::shared_ptr<arrow::Scalar>> QueryPlanner::EvaluateConstant(const Expr
 Result<Rel> QueryPlanner::PlanQuery(const Query& query) {
   ctes_.emplace_back();
   struct Pop {
-    std::vector<std::map<std::string, Rel>>* s;
+    std::vector<std::map<std::string, PlannedCte>>* s;
     ~Pop() { s->pop_back(); }
   } pop{&ctes_};
   for (const auto& cte : query.with) {
-    ARROW_ASSIGN_OR_RAISE(Rel rel, PlanQuery(*cte.query));
-    std::vector<std::string> qualifier{Lower(cte.name.name)};
-    for (size_t i = 0; i < rel.columns.size(); ++i) {
-      if (i < cte.columns.size()) rel.columns[i].name = cte.columns[i].name;
-      rel.columns[i].qualifiers = {qualifier};
+    ARROW_ASSIGN_OR_RAISE(Rel rel, PlanCte(cte));
+    auto scope = std::make_shared<std::vector<std::map<std::string, PlannedCte>>>(ctes_);
+    for (auto& level : *scope) {
+      for (auto& entry : level) entry.second.used = true;
     }
-    ctes_.back()[Lower(cte.name.name)] = std::move(rel);
+    ctes_.back()[Lower(cte.name.name)] = PlannedCte{std::move(rel), &cte, false, std::move(scope)};
   }
   Rel unused;
   ARROW_ASSIGN_OR_RAISE(Rel rel, PlanBody(query, query.order_by.empty() ? nullptr : &query.order_by, &unused));
   return ApplyOrderLimit(std::move(rel), query);
+}
+
+Result<Rel> QueryPlanner::PlanCte(const Cte& cte) {
+  ARROW_ASSIGN_OR_RAISE(Rel rel, PlanQuery(*cte.query));
+  std::vector<std::string> qualifier{Lower(cte.name.name)};
+  for (size_t i = 0; i < rel.columns.size(); ++i) {
+    if (i < cte.columns.size()) rel.columns[i].name = cte.columns[i].name;
+    rel.columns[i].qualifiers = {qualifier};
+  }
+  return rel;
 }
 
 Result<Rel> QueryPlanner::PlanBody(const Query& query, const std::vector<OrderItem>* order_by, Rel*) {
@@ -331,24 +342,10 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
       all_columns.push_back(c);
     }
     if (limit >= 0 && offset + limit <= (1 << 20)) {
-      // Top-N: keep the first offset + limit rows by selection, then sort only those.
-      ARROW_ASSIGN_OR_RAISE(auto table, arrow::acero::DeclarationToTable(projected, true));
+      // Top-N: keep only the first offset + limit rows while the input streams by.
       std::vector<cp::SortKey> named;
       for (const auto& [index, order] : key_spec) named.emplace_back(names[index], order);
-      ARROW_ASSIGN_OR_RAISE(table, table->RenameColumns(names));
-      int64_t k = std::min<int64_t>(offset + limit, table->num_rows());
-      cp::SelectKOptions select(k, named);
-      auto top = cp::CallFunction("select_k_unstable", {table}, &select);
-      std::shared_ptr<arrow::Table> selected;
-      if (top.ok()) {
-        ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(table, *top));
-        selected = taken.table();
-      } else {
-        selected = table;  // types select_k cannot order: sort everything
-      }
-      ARROW_ASSIGN_OR_RAISE(auto order, cp::SortIndices(arrow::Datum(selected), cp::SortOptions(named)));
-      ARROW_ASSIGN_OR_RAISE(auto sorted_rows, cp::Take(selected, order));
-      auto page = sorted_rows.table()->Slice(std::min(offset, sorted_rows.table()->num_rows()), limit);
+      ARROW_ASSIGN_OR_RAISE(auto page, TopRows(projected, named, offset, limit));
       Rel sorted = RelFromTable(page);
       sorted.columns = all_columns;
       return KeepColumns(sorted, VisibleIndices(sorted));
@@ -361,16 +358,18 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
       ordered = ac::Declaration::Sequence(
           {std::move(ordered), {"fetch", ac::FetchNodeOptions(offset, limit >= 0 ? limit : INT64_MAX / 2)}});
     }
-    Rel sorted{std::move(ordered), all_columns};
+    Rel sorted{std::move(ordered), all_columns, nullptr};
     return KeepColumns(sorted, VisibleIndices(sorted));
   }
   if (query.limit || query.offset) {
     // Without ORDER BY the rows have no order; take them as they come.
     if (limit < 0 && query.limit) return ErrorAt(env_.sql, query.limit->pos, "The limit must not be negative");
-    ARROW_ASSIGN_OR_RAISE(auto table, Execute(HasHidden(rel) ? KeepColumns(rel, VisibleIndices(rel)) : rel));
-    int64_t start = std::min(offset, table->num_rows());
-    int64_t length = limit < 0 ? table->num_rows() - start : std::min(limit, table->num_rows() - start);
-    Rel out = RelFromTable(table->Slice(start, length));
+    Rel visible = HasHidden(rel) ? KeepColumns(rel, VisibleIndices(rel)) : rel;
+    ARROW_ASSIGN_OR_RAISE(auto page, FirstRows(visible.decl, offset, limit));
+    std::vector<std::string> names;
+    for (const auto& c : visible.columns) names.push_back(c.name);
+    ARROW_ASSIGN_OR_RAISE(page, page->RenameColumns(names));
+    Rel out = RelFromTable(page);
     for (size_t i = 0; i < out.columns.size(); ++i) out.columns[i].qualifiers = rel.columns[VisibleIndices(rel)[i]].qualifiers;
     return out;
   }
@@ -538,6 +537,9 @@ Result<Rel> QueryPlanner::PlanSetOperation(const SetOperation& op) {
 Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vector<OrderItem>* order_by) {
   // FROM
   Rel input;
+  // A single table read, whose metadata may answer the aggregates.
+  std::shared_ptr<const TableFacts> facts;
+  std::vector<const Expr*> where_conjuncts;
   if (select.from.empty()) {
     auto one = arrow::Table::Make(arrow::schema({arrow::field("__one", arrow::int32())}),
                                   {std::make_shared<arrow::Int32Array>(1, arrow::Buffer::FromString(std::string(4, '\0')))});
@@ -556,6 +558,11 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
       from = Relation{std::move(cross), select.from[i].pos};
     }
     ARROW_ASSIGN_OR_RAISE(input, PlanRelation(from, hints));
+    if (select.from.size() == 1 && select.from[0].As<TableRef>()) {
+      facts = input.facts;
+      where_conjuncts = hints.conjuncts;
+    }
+    input.facts.reset();
   }
   // WHERE
   if (select.where) {
@@ -632,6 +639,8 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
     }
     std::vector<cp::Aggregate> aggs;
     std::vector<std::shared_ptr<arrow::DataType>> result_types;
+    std::vector<std::shared_ptr<arrow::DataType>> arg_types;
+    std::vector<const FunctionCall*> calls;
     const bool grouped = !keys.empty();
     auto fname = [&](const char* base) { return std::string(grouped ? "hash_" : "") + base; };
     for (size_t a = 0; a < agg_order.size(); ++a) {
@@ -661,11 +670,18 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
       std::shared_ptr<arrow::DataType> result = entry.result_type(arg_type);
       if (entry.adjust_argument && !f.star && !f.args.empty()) entry.adjust_argument(arg_type, &pre.back());
       result_types.push_back(result);
+      arg_types.push_back(arg_type);
+      calls.push_back(&f);
       Column c;
       c.name = GeneratedName(Expr{Expr::Node(f), {}});
       c.type = result;
       post_columns.push_back(c);
       computed[agg_order[a]] = static_cast<int>(key_exprs.size() + a);
+    }
+    std::optional<Rel> answered;
+    if (!grouped && facts && env_.metadata_answers) {
+      ARROW_ASSIGN_OR_RAISE(answered, AggregatesFromMetadata(*facts, select, where_conjuncts, input.columns, calls,
+                                                             arg_types, post_columns, result_types));
     }
     // Spark orders NaN above every double: max over values with a NaN is NaN, and so is min
     // over NaN alone. Arrow's min and max skip NaN; a second aggregate tells whether a group
@@ -712,7 +728,7 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
       post.push_back(ref);
       post_names.push_back("c" + std::to_string(post.size()));
     }
-    scope.decl = Project(std::move(agg_decl), post, post_names);
+    scope.decl = answered ? std::move(answered->decl) : Project(std::move(agg_decl), post, post_names);
     scope.columns = post_columns;
     if (select.having) {
       ARROW_ASSIGN_OR_RAISE(auto cond, PlanExpr(*select.having, Context(scope.columns, &computed)));

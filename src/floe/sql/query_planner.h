@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "floe/sql/ast.h"
@@ -34,6 +35,8 @@ struct PlannerEnv {
   std::string sql;
   // Read only the columns a query mentions; off when replanning for a complete error message.
   bool pushdown = true;
+  // Answer count(*) and min/max from manifests where they decide them exactly.
+  bool metadata_answers = true;
 };
 
 class QueryPlanner {
@@ -47,6 +50,9 @@ class QueryPlanner {
   // Evaluates an expression that needs no input rows (VALUES items, procedure arguments).
   Result<std::shared_ptr<arrow::Scalar>> EvaluateConstant(const Expr& expr);
 
+  // How the plan answers what it can without reading rows (EXPLAIN prints these).
+  const std::vector<std::string>& notes() const { return notes_; }
+
  private:
   Result<Rel> PlanBody(const Query& query, const std::vector<OrderItem>* order_by, Rel* pre_order);
   Result<Rel> PlanSelect(const Select& select, const std::vector<OrderItem>* order_by);
@@ -58,8 +64,30 @@ class QueryPlanner {
   ExprContext Context(const std::vector<Column>& columns,
                       const std::map<std::string, int>* computed = nullptr);
 
+  // One row of aggregate values from a table's metadata (named and typed as the aggregation
+  // would produce them), or nullopt for the normal plan.
+  Result<std::optional<Rel>> AggregatesFromMetadata(const TableFacts& facts, const sql::Select& select,
+                                                     const std::vector<const Expr*>& where,
+                                                     const std::vector<Column>& input_columns,
+                                                     const std::vector<const FunctionCall*>& calls,
+                                                     const std::vector<std::shared_ptr<arrow::DataType>>& arg_types,
+                                                     const std::vector<Column>& columns,
+                                                     const std::vector<std::shared_ptr<arrow::DataType>>& result_types);
+
   PlannerEnv env_;
-  std::vector<std::map<std::string, Rel>> ctes_;
+  // A WITH query planned once; a plan's sources can feed one consumer, so every reference
+  // after the first plans the query again.
+  struct PlannedCte {
+    Rel rel;
+    const Cte* definition = nullptr;
+    bool used = false;
+    // The WITH queries visible where this one is defined, to plan it again among them.
+    std::shared_ptr<std::vector<std::map<std::string, PlannedCte>>> scope;
+  };
+  Result<Rel> PlanCte(const Cte& cte);
+
+  std::vector<std::map<std::string, PlannedCte>> ctes_;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace floe::sql

@@ -25,9 +25,13 @@ struct Column {
   bool hidden = false;  // not part of SELECT * (helper columns)
 };
 
+struct TableFacts;
+
 struct Rel {
   arrow::acero::Declaration decl;
   std::vector<Column> columns;
+  // Set only on the plain read of one table, for answers its metadata gives.
+  std::shared_ptr<const TableFacts> facts;
 
   std::shared_ptr<arrow::Schema> schema() const;
 };

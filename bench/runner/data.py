@@ -1,5 +1,5 @@
 """The benchmark tables, written by floe itself into a warehouse of their own, and reused when
-the stamp (build/bench-data/stamp.json) says a table was built from the same spec."""
+their stamp (build/bench-data/stamps/<table>.json) says they were built from the same spec."""
 
 from __future__ import annotations
 
@@ -47,19 +47,18 @@ class Data:
     def __init__(self, floe: Floe, log):
         self.floe = floe
         self.log = log
-        self.stamp_path = floe.warehouse / "stamp.json"
-        self.stamp = {"format": STAMP_FORMAT, "tables": {}}
-        if self.stamp_path.exists():
-            loaded = json.loads(self.stamp_path.read_text())
-            if loaded.get("format") == STAMP_FORMAT:
-                self.stamp = loaded
+        self.stamps = floe.warehouse / "stamps"
+        self.stamps.mkdir(parents=True, exist_ok=True)
 
-    def _save(self) -> None:
-        self.stamp_path.write_text(json.dumps(self.stamp, indent=1, sort_keys=True))
+    def _stamp(self, name: str) -> Path:
+        return self.stamps / f"{name}.json"
 
     def _cached(self, name: str, spec: dict) -> dict | None:
-        entry = self.stamp["tables"].get(name)
-        if entry and entry["spec"] == spec and self._exists(name):
+        try:
+            entry = json.loads(self._stamp(name).read_text())
+        except (OSError, ValueError):
+            return None
+        if entry.get("format") == STAMP_FORMAT and entry["spec"] == spec and self._exists(name):
             return entry["info"]
         return None
 
@@ -70,13 +69,12 @@ class Data:
             ).fetchone() is not None
 
     def _record(self, name: str, spec: dict, info: dict) -> dict:
-        self.stamp["tables"][name] = {"spec": spec, "info": info}
-        self._save()
+        entry = {"format": STAMP_FORMAT, "spec": spec, "info": info}
+        self._stamp(name).write_text(json.dumps(entry, indent=1, sort_keys=True))
         return info
 
     def _fresh(self, name: str, columns: str, props: dict, partitioned_by: str = "") -> None:
-        self.stamp["tables"].pop(name, None)
-        self._save()
+        self._stamp(name).unlink(missing_ok=True)
         tblprops = ", ".join(f"'{k}'='{v}'" for k, v in props.items())
         part = f" PARTITIONED BY ({partitioned_by})" if partitioned_by else ""
         self.floe.sql(

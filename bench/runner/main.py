@@ -38,6 +38,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--data", default=str(ROOT / "build" / "bench-data"), help="warehouse of the tables")
     ap.add_argument("--out", default=str(ROOT / "build" / "bench-results" / "side_by_side.json"))
     ap.add_argument("--docs", default=str(ROOT / "docs" / "benchmarks.md"), help="report to regenerate ('' for none)")
+    ap.add_argument("--resume", action="store_true", help="keep the runs of --out that finished without error; run the rest")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds before a run is killed")
     args = ap.parse_args(argv)
     args.engines = [e.strip() for e in args.engines.split(",") if e.strip()]
@@ -79,6 +80,16 @@ class Runner:
         self.notes: list[str] = []
         self.mismatches: list[str] = []
         self.tables: dict[str, dict] = {}
+        self.done: dict[tuple, dict] = {}
+        if args.resume and Path(args.out).exists():
+            for run in json.loads(Path(args.out).read_text())["runs"]:
+                if run["error"] is None:
+                    self.done[self._run_key(run, run["engine"], run["rep"])] = run
+            log(f"resume: {len(self.done)} finished runs kept from {args.out}")
+
+    @staticmethod
+    def _run_key(key: dict, engine: str, rep: int) -> tuple:
+        return (key["group"], key["workload"], key.get("table"), key["size"], engine, rep)
 
     # One measured run of one engine.
     def measure(self, engine: str, spec: dict, floe_sql: str | None) -> dict:
@@ -131,15 +142,33 @@ class Runner:
         for rep in range(self.args.reps):
             for i in range(len(engines)):
                 engine = engines[(rep + i) % len(engines)]
+                if self.resumed(key, engine, rep):
+                    continue
                 spec, floe_sql = make(engine)
                 self.record(key, self.measure(engine, spec, floe_sql), rep)
+
+    def resumed(self, key: dict, engine: str, rep: int) -> bool:
+        run = self.done.get(self._run_key(key, engine, rep))
+        if run is not None:
+            self.runs.append(run)
+        return run is not None
 
     # Workload groups.
     def scans(self) -> None:
         for rows in self.args.sizes:
+            files_of_one = None
             for several in (False, True):
                 info = self.data.scan_table(rows, several)
                 self.tables[info["table"]] = info
+                if not several:
+                    files_of_one = info["data_files"]
+                elif info["data_files"] == files_of_one:
+                    # The writer did not split it: the same layout again would tell nothing new.
+                    self.notes.append(
+                        f"{info['table']} (target file size 64 MB) got {info['data_files']} data file(s), "
+                        f"as many as the one-file table: its scans are not run."
+                    )
+                    continue
                 variant = "several files" if several else "one file"
                 label = f"{size_label(rows)} rows, {variant} ({info['data_files']} data files)"
                 for w, (_title, sql) in SCANS.items():
@@ -182,6 +211,8 @@ class Runner:
             key = {"group": "rollback", "workload": "rollback", "size": rows, "label": f"{size_label(rows)} rows", "table": t}
             try:
                 for rep in range(self.args.reps):
+                    if self.resumed(key, "floe", rep):
+                        continue
                     self.floe.sql(f"CALL lakehouse.system.set_current_snapshot('{t}', {second})")
                     r = measure.run(self.floe.argv([f"CALL lakehouse.system.rollback_to_snapshot('{t}', {first})"]))
                     out = [list(json.loads(line).values()) for line in r.stdout.splitlines() if line.startswith("{")]
@@ -200,16 +231,19 @@ class Runner:
         if "duckdb" in self.args.engines:
             self.notes.append("append: DuckDB's iceberg extension inserts only into tables of an attached Iceberg REST "
                 "catalog, not through this SQLite (JDBC) catalog, so it is left out.")
-        key = {"group": "append", "workload": "append", "size": n, "label": f"{size_label(n)} rows"}
+        # One key for all engines, so their answers are compared and the ratios computed.
+        key = {"group": "append", "workload": "append", "size": n, "label": f"{size_label(n)} rows", "table": "db.append_<engine>"}
         for rep in range(self.args.reps):
             for i in range(len(engines)):
                 engine = engines[(rep + i) % len(engines)]
+                if self.resumed(key, engine, rep):
+                    continue
                 t = self.data.empty_table(f"append_{engine}")
                 spec = {"op": "append", "workload": "append", "table": t, "append_rows": n}
                 res = self.measure(engine, spec, f"INSERT INTO {t} SELECT id, id * 0.5 FROM range({n})")
                 # What landed is checked by floe, the same way for every engine.
                 res["rows"] = [[r["n"], r["s"]] for r in self.floe.sql(f"SELECT count(*) AS n, sum(v) AS s FROM {t}")]
-                self.record(dict(key, table=t), res, rep)
+                self.record(key, res, rep)
 
     def expire(self) -> None:
         if "expire_snapshots" not in self.floe.procedures():

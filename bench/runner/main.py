@@ -38,8 +38,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--data", default=str(ROOT / "build" / "bench-data"), help="warehouse of the tables")
     ap.add_argument("--out", default=str(ROOT / "build" / "bench-results" / "side_by_side.json"))
     ap.add_argument("--docs", default=str(ROOT / "docs" / "benchmarks.md"), help="report to regenerate ('' for none)")
+    ap.add_argument("--report-only", action="store_true", help="regenerate --docs from --out without running anything")
     ap.add_argument("--resume", action="store_true", help="keep the runs of --out that finished without error; run the rest")
-    ap.add_argument("--timeout", type=float, default=1800, help="seconds before a run is killed")
+    ap.add_argument("--timeout", type=float, default=300, help="seconds before a run is killed (default 300)")
     args = ap.parse_args(argv)
     args.engines = [e.strip() for e in args.engines.split(",") if e.strip()]
     for e in args.engines:
@@ -81,6 +82,7 @@ class Runner:
         self.mismatches: list[str] = []
         self.tables: dict[str, dict] = {}
         self.done: dict[tuple, dict] = {}
+        self.on_progress = lambda: None
         if args.resume and Path(args.out).exists():
             for run in json.loads(Path(args.out).read_text())["runs"]:
                 if run["error"] is None:
@@ -119,7 +121,10 @@ class Runner:
                     res = json.loads(line[len("BENCH_RESULT ") :])
                     rows, inproc = res["rows"], res["inproc_ms"]
         error = None
-        if r.returncode != 0 or rows is None:
+        if r.timed_out:
+            error = f"timed out after {self.args.timeout:.0f} s"
+            log(f"  {engine}: {error}")
+        elif r.returncode != 0 or rows is None:
             error = (r.stderr.strip().splitlines() or ["no output"])[-1][:500]
             log(f"  {engine}: FAILED (exit {r.returncode}): {error}")
         return {
@@ -138,14 +143,24 @@ class Runner:
         log(f"  {key['workload']} {key.get('label', '')} {run['engine']} rep {rep}: {run['wall_ms']:.0f} ms{inproc}, {run['peak_mb']:.0f} MB")
 
     def alternate(self, key: dict, engines: list[str], make) -> None:
-        """reps rounds; each round runs every engine once, starting one further along."""
+        """reps rounds; each round runs every engine once, starting one further along. An engine
+        that overstays --timeout once is not run again on this workload."""
+        gave_up: set[str] = set()
         for rep in range(self.args.reps):
             for i in range(len(engines)):
                 engine = engines[(rep + i) % len(engines)]
-                if self.resumed(key, engine, rep):
+                if engine in gave_up or self.resumed(key, engine, rep):
                     continue
                 spec, floe_sql = make(engine)
-                self.record(key, self.measure(engine, spec, floe_sql), rep)
+                result = self.measure(engine, spec, floe_sql)
+                self.record(key, result, rep)
+                if result["error"] and result["error"].startswith("timed out"):
+                    gave_up.add(engine)
+                    self.notes.append(
+                        f"{key['group']}/{key['workload']} on {key.get('table')}: {engine} did not finish "
+                        f"within {self.args.timeout:.0f} s, so it was not run again."
+                    )
+        self.on_progress()
 
     def resumed(self, key: dict, engine: str, rep: int) -> bool:
         run = self.done.get(self._run_key(key, engine, rep))
@@ -283,6 +298,14 @@ class Runner:
                 key = (run["group"], run["workload"], run.get("table"), run["size"], run.get("label", ""), run["engine"])
                 rows.setdefault(key, []).append(run)
         out = []
+        failed: dict[tuple, str] = {}
+        for run in self.runs:
+            key = (run["group"], run["workload"], run.get("table"), run["size"], run.get("label", ""), run["engine"])
+            if run["error"] is not None and key not in rows:
+                failed[key] = run["error"]
+        for (group, workload, table, size, label, engine), error in failed.items():
+            out.append({"group": group, "workload": workload, "table": table, "size": size, "label": label,
+                        "engine": engine, "runs": 0, "error": error, "median_ms": None, "ratio_floe_to_peer": None})
         for (group, workload, table, size, label, engine), runs in rows.items():
             wall = [r["wall_ms"] for r in runs]
             inproc = [r["inproc_ms"] for r in runs if r["inproc_ms"] is not None]
@@ -297,6 +320,8 @@ class Runner:
             )
         floe = {(s["group"], s["workload"], s["table"], s["size"]): s["median_ms"] for s in out if s["engine"] == "floe"}
         for s in out:
+            if s["median_ms"] is None:
+                continue
             f = floe.get((s["group"], s["workload"], s["table"], s["size"]))
             s["ratio_floe_to_peer"] = None if f is None or s["engine"] == "floe" else round(f / s["median_ms"], 3)
         return out
@@ -306,6 +331,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     setup.ensure_packages()
     from . import machine, report
+
+    if args.report_only:
+        report.write(json.loads(Path(args.out).read_text()), Path(args.docs))
+        log(f"bench: report -> {args.docs}")
+        return
 
     started = dt.datetime.now(dt.timezone.utc)
     runner = Runner(args)
@@ -332,13 +362,14 @@ def main(argv: list[str] | None = None) -> None:
         out.write_text(json.dumps(result, indent=1))
         return result
 
+    runner.on_progress = save  # a run that stops half-way leaves every finished workload on disk
     steps = [("scan", runner.scans), ("timetravel", runner.time_travel), ("planning", runner.planning),
              ("rollback", runner.rollback), ("append", runner.append), ("expire", runner.expire)]
     for name, step in steps:
         if name in args.groups:
             log(f"== {name}")
             step()
-            save()  # a run that stops half-way still leaves every finished group on disk
+            save()
     result = save()
     log(f"bench: {len(runner.runs)} runs -> {out}")
     if args.docs:

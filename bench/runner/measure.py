@@ -9,6 +9,7 @@ child's ru_maxrss across exec, which would report this runner's own size."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import threading
 import time
@@ -27,6 +28,7 @@ class Run:
     returncode: int
     stdout: str
     stderr: str
+    timed_out: bool
 
 
 def _sample_tree(pid: int, stop: threading.Event, peak: list[int]) -> None:
@@ -56,19 +58,22 @@ def run(cmd: list[str], env: dict | None = None, cwd: str | None = None, timeout
     cmd = [TIME, "-f", "%M", "-o", rss_path, *cmd]
     with open(out_path, "w+b") as out, open(err_path, "w+b") as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=cwd)
+        # A session of its own, so a run that overstays is killed with all its processes.
+        proc = subprocess.Popen(cmd, stdout=out, stderr=err, env=env, cwd=cwd, start_new_session=True)
         stop = threading.Event()
         peak = [0]
         sampler = threading.Thread(target=_sample_tree, args=(proc.pid, stop, peak), daemon=True)
         sampler.start()
         deadline = start + timeout
+        timed_out = False
         while True:
             pid, status = os.waitpid(proc.pid, os.WNOHANG)
             if pid:
                 break
             if time.perf_counter() > deadline:
-                proc.kill()
+                os.killpg(proc.pid, signal.SIGKILL)
                 pid, status = os.waitpid(proc.pid, 0)
+                timed_out = True
                 break
             time.sleep(0.001)
         wall_ms = (time.perf_counter() - start) * 1000
@@ -86,4 +91,4 @@ def run(cmd: list[str], env: dict | None = None, cwd: str | None = None, timeout
     for path in (out_path, err_path, rss_path):
         Path(path).unlink(missing_ok=True)
     rss = max(time_kib * 1024, peak[0]) / (1024 * 1024)
-    return Run(wall_ms, rss, proc.returncode, stdout, stderr)
+    return Run(wall_ms, rss, proc.returncode, stdout, stderr, timed_out)

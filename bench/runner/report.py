@@ -39,6 +39,9 @@ def _tables(result: dict) -> list[str]:
         lines += ["|---|---|---:|---:|---:|---:|---:|:-:|"]
         rows = sorted(by_workload[w], key=lambda s: (s["size"], s["label"], ENGINE_ORDER.index(s["engine"])))
         for s in rows:
+            if s["median_ms"] is None:
+                lines.append(f"| {s['label']} | {s['engine']} | {s['error']} | | | | | |")
+                continue
             ratio = "" if s["ratio_floe_to_peer"] is None else f"{s['ratio_floe_to_peer']:.2f}"
             agrees = "yes" if s["agrees"] else "**NO**"
             if s["group"] == "rollback":
@@ -58,6 +61,7 @@ def chart(result: dict, path: Path) -> bool:
     import matplotlib.pyplot as plt
 
     summary = result["summary"]
+    summary = [s for s in summary if s["median_ms"] is not None]
     rb = sorted((s for s in summary if s["group"] == "rollback"), key=lambda s: s["size"])
     tt = [s for s in summary if s["group"] == "timetravel"]
     if not rb and not tt:

@@ -100,6 +100,7 @@ def chart(result: dict, path: Path) -> bool:
 
 
 def write(result: dict, docs: Path) -> None:
+    docs.parent.mkdir(parents=True, exist_ok=True)
     head = docs.read_text().split(MARKER)[0].rstrip() + "\n" if docs.exists() else "# Benchmarks\n"
     m = result["machine"]
     opts = result["options"]
@@ -128,5 +129,4 @@ def write(result: dict, docs: Path) -> None:
     if chart(result, png):
         lines += [f"![rollback latency and time travel]({png.name})", ""]
     lines += _tables(result)
-    docs.parent.mkdir(parents=True, exist_ok=True)
     docs.write_text(head + "\n" + "\n".join(lines).rstrip() + "\n")

@@ -185,7 +185,8 @@ class Runner:
                     )
                     continue
                 variant = "several files" if several else "one file"
-                label = f"{size_label(rows)} rows, {variant} ({info['data_files']} data files)"
+                files = info["data_files"]
+                label = f"{size_label(rows)} rows, {variant} ({files} data file{'' if files == 1 else 's'})"
                 for w, (_title, sql) in SCANS.items():
                     key = {"group": "scan", "workload": w, "size": rows, "variant": variant, "label": label, "table": info["table"]}
                     spec = {"op": "query", "workload": w, "sql": sql, "table": info["table"], "snapshot_id": info["snapshot_id"]}

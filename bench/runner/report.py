@@ -33,6 +33,8 @@ def _tables(result: dict) -> list[str]:
         if w not in by_workload:
             order.append(w)
         by_workload.setdefault(w, []).append(s)
+    known = list(TITLES)
+    order.sort(key=lambda w: known.index(w) if w in known else len(known))
     for w in order:
         lines += [f"### {TITLES.get(w, w)}", ""]
         lines += ["| data | engine | median ms | min–max ms | in-process median ms | peak MB | floe/peer | same answer |"]

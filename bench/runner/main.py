@@ -33,10 +33,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument(
         "--groups",
         default="scan,timetravel,planning,rollback,append,expire",
-        help="workload groups to run (default: all)",
+        help="comma-separated groups to run: scan, timetravel, planning, rollback, append, expire (default: all)",
     )
-    ap.add_argument("--data", default=str(ROOT / "build" / "bench-data"), help="warehouse of the tables")
-    ap.add_argument("--out", default=str(ROOT / "build" / "bench-results" / "side_by_side.json"))
+    ap.add_argument("--data", default=str(ROOT / "build" / "bench-data"), help="warehouse of the tables (default build/bench-data)")
+    ap.add_argument("--out", default=str(ROOT / "build" / "bench-results" / "side_by_side.json"),
+                    help="JSON of every run and the summary (default build/bench-results/side_by_side.json)")
     ap.add_argument("--docs", default=str(ROOT / "docs" / "benchmarks.md"), help="report to regenerate ('' for none)")
     ap.add_argument("--report-only", action="store_true", help="regenerate --docs from --out without running anything")
     ap.add_argument("--resume", action="store_true", help="keep the runs of --out that finished without error; run the rest")

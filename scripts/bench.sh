@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
-# Builds the release flavour and runs every benchmark in bench/; figures go to stdout and,
-# as JSON, to build/bench-results/.
+# Benchmarks.
+#   scripts/bench.sh [runner options]   floe's CLI side by side with DuckDB, PyIceberg (and
+#                                       Spark with --engines ...,spark) on the same tables:
+#                                       build/bench-results/side_by_side.json, docs/benchmarks.md
+#                                       and docs/benchmarks.png (options: scripts/bench.sh --help)
+#   scripts/bench.sh micro [args]       the Google Benchmark programs build/bench/*_bench; JSON
+#                                       results in build/bench-results/<name>.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh release >/dev/null
-mkdir -p build/bench-results
-for b in build/bench/*_bench; do
-  name=$(basename "$b")
-  echo "== $name"
-  "$b" --benchmark_out="build/bench-results/$name.json" --benchmark_out_format=json "$@"
-done
+
+if [ "${1:-}" = "micro" ]; then
+  shift
+  scripts/build.sh release >/dev/null
+  mkdir -p build/bench-results
+  for b in build/bench/*_bench; do
+    name=$(basename "$b")
+    echo "== $name"
+    "$b" --benchmark_out="build/bench-results/$name.json" --benchmark_out_format=json "$@"
+  done
+  exit 0
+fi
+
+scripts/build.sh release --target floe >/dev/null
+exec .venv/bin/python -m bench.runner "$@"

@@ -1,0 +1,235 @@
+"""The benchmark tables, written by floe itself into a warehouse of their own, and reused when
+their stamp (build/bench-data/stamps/<table>.json) says they were built from the same spec."""
+
+from __future__ import annotations
+
+import json
+import random
+import sqlite3
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+from .workloads import size_label
+
+STAMP_FORMAT = 1
+BIG_FILE_BYTES = 64 * 1024**3  # larger than any table here: one data file per insert
+SMALL_FILE_BYTES = 64 * 1024**2
+
+
+class Floe:
+    """build/floe sql on the benchmark catalog."""
+
+    def __init__(self, binary: Path, warehouse: Path):
+        self.binary = binary
+        self.warehouse = warehouse
+        self.catalog = warehouse / "catalog.db"
+
+    def argv(self, statements: list[str], fmt: str = "json") -> list[str]:
+        cmd = [str(self.binary), "sql", "--catalog", str(self.catalog), "--warehouse", str(self.warehouse)]
+        cmd += ["--format", fmt, "-q"]
+        for s in statements:
+            cmd += ["-c", s]
+        return cmd
+
+    def sql(self, *statements: str) -> list[dict]:
+        proc = subprocess.run(self.argv(list(statements)), capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"floe failed on {statements[0][:200]!r}...: {proc.stderr.strip()}")
+        return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+    def procedures(self) -> set[str]:
+        return {r["procedure_name"] for r in self.sql("SHOW PROCEDURES")}
+
+
+class Data:
+    def __init__(self, floe: Floe, log):
+        self.floe = floe
+        self.log = log
+        self.stamps = floe.warehouse / "stamps"
+        self.stamps.mkdir(parents=True, exist_ok=True)
+
+    def _stamp(self, name: str) -> Path:
+        return self.stamps / f"{name}.json"
+
+    def _cached(self, name: str, spec: dict) -> dict | None:
+        try:
+            entry = json.loads(self._stamp(name).read_text())
+        except (OSError, ValueError):
+            return None
+        if entry.get("format") == STAMP_FORMAT and entry["spec"] == spec and self._exists(name):
+            return entry["info"]
+        return None
+
+    def _exists(self, name: str) -> bool:
+        with sqlite3.connect(self.floe.catalog) as con:
+            return con.execute(
+                "SELECT 1 FROM iceberg_tables WHERE table_namespace = 'db' AND table_name = ?", (name,)
+            ).fetchone() is not None
+
+    def _record(self, name: str, spec: dict, info: dict) -> dict:
+        entry = {"format": STAMP_FORMAT, "spec": spec, "info": info}
+        self._stamp(name).write_text(json.dumps(entry, indent=1, sort_keys=True))
+        return info
+
+    def _fresh(self, name: str, columns: str, props: dict, partitioned_by: str = "") -> None:
+        self._stamp(name).unlink(missing_ok=True)
+        tblprops = ", ".join(f"'{k}'='{v}'" for k, v in props.items())
+        part = f" PARTITIONED BY ({partitioned_by})" if partitioned_by else ""
+        self.floe.sql(
+            "CREATE NAMESPACE IF NOT EXISTS db",
+            f"DROP TABLE IF EXISTS db.{name} PURGE",
+            f"CREATE TABLE db.{name} ({columns}) USING iceberg{part} TBLPROPERTIES ({tblprops})",
+        )
+
+    def snapshots(self, name: str) -> list[dict]:
+        rows = self.floe.sql(f"SELECT snapshot_id, committed_at FROM db.{name}.snapshots ORDER BY committed_at")
+        return rows
+
+    def file_count(self, name: str, snapshot_id: int) -> int:
+        rows = self.floe.sql(f"SELECT count(*) AS n FROM db.{name}.files VERSION AS OF {snapshot_id}")
+        return int(rows[0]["n"])
+
+    def scan_table(self, rows: int, several_files: bool) -> dict:
+        """db.t_<size> (one file) or db.tf_<size> (64 MB target): `range(rows)` as the first
+        snapshot, the one read, then ten more rows as a second snapshot."""
+        name = f"{'tf' if several_files else 't'}_{size_label(rows)}"
+        target = SMALL_FILE_BYTES if several_files else BIG_FILE_BYTES
+        spec = {"rows": rows, "target_file_size": target, "second_insert_rows": 10}
+        info = self._cached(name, spec)
+        if info:
+            return info
+        self.log(f"data: writing db.{name} ({rows} rows)")
+        t0 = time.perf_counter()
+        self._fresh(name, "id BIGINT, v DOUBLE", {"write.target-file-size-bytes": target})
+        self.floe.sql(f"INSERT INTO db.{name} SELECT id, id * 0.5 FROM range({rows})")
+        self.floe.sql(f"INSERT INTO db.{name} SELECT id, id * 0.5 FROM range(10)")
+        snaps = self.snapshots(name)
+        first, second = int(snaps[0]["snapshot_id"]), int(snaps[1]["snapshot_id"])
+        info = {
+            "table": f"db.{name}",
+            "rows": rows,
+            "snapshot_id": first,
+            "second_snapshot_id": second,
+            "data_files": self.file_count(name, first),
+            "write_s": round(time.perf_counter() - t0, 2),
+        }
+        return self._record(name, spec, info)
+
+    def plan_table(self, inserts: int = 100, partitions: int = 100, rows_per_partition: int = 10) -> dict:
+        """db.plan: `inserts` appends of `partitions` partitions each, manifests never merged,
+        so `inserts` manifests and inserts * partitions data files."""
+        name = "plan"
+        spec = {"inserts": inserts, "partitions": partitions, "rows_per_partition": rows_per_partition}
+        info = self._cached(name, spec)
+        if info:
+            return info
+        self.log(f"data: writing db.{name} ({inserts} inserts of {partitions} partitions)")
+        t0 = time.perf_counter()
+        self._fresh(name, "id BIGINT, v DOUBLE, p INT", {"commit.manifest-merge.enabled": "false"}, "p")
+        per = partitions * rows_per_partition
+        stmts = [
+            f"INSERT INTO db.{name} SELECT id + {i * per} AS id, id * 0.5 AS v, "
+            f"CAST(id % {partitions} AS INT) AS p FROM range({per})"
+            for i in range(inserts)
+        ]
+        for chunk in range(0, len(stmts), 25):
+            self.floe.sql(*stmts[chunk : chunk + 25])
+        snaps = self.snapshots(name)
+        last = int(snaps[-1]["snapshot_id"])
+        manifests = self.floe.sql(f"SELECT count(*) AS n FROM db.{name}.manifests")[0]["n"]
+        info = {
+            "table": f"db.{name}",
+            "rows": inserts * per,
+            "snapshot_id": last,
+            "data_files": self.file_count(name, last),
+            "manifests": int(manifests),
+            "write_s": round(time.perf_counter() - t0, 2),
+        }
+        return self._record(name, spec, info)
+
+    def history_table(self, snapshots: int) -> dict:
+        """db.h_<n>: one real append, then its metadata rewritten to hold `snapshots` snapshots,
+        one second apart, all sharing the append's manifest list (committing them one by one
+        would take hours). The new metadata file is registered by swapping the catalog's
+        pointer, as a commit would."""
+        name = f"h_{size_label(snapshots)}"
+        spec = {"snapshots": snapshots, "rows": 1000, "spacing_ms": 1000, "seed": 7}
+        info = self._cached(name, spec)
+        if info:
+            return info
+        self.log(f"data: writing db.{name} ({snapshots} snapshots)")
+        t0 = time.perf_counter()
+        self._fresh(name, "id BIGINT, v DOUBLE", {"write.target-file-size-bytes": BIG_FILE_BYTES})
+        self.floe.sql(f"INSERT INTO db.{name} SELECT id, id * 0.5 FROM range(1000)")
+        with sqlite3.connect(self.floe.catalog) as con:
+            (old,) = con.execute(
+                "SELECT metadata_location FROM iceberg_tables WHERE table_namespace = 'db' AND table_name = ?",
+                (name,),
+            ).fetchone()
+        meta = json.loads(Path(old).read_text())
+        base = meta["snapshots"][0]
+        rng = random.Random(spec["seed"])
+        ids: list[int] = [base["snapshot-id"]]
+        seen = set(ids)
+        while len(ids) < snapshots:
+            sid = rng.getrandbits(63)
+            if sid and sid not in seen:
+                seen.add(sid)
+                ids.append(sid)
+        # The last snapshot takes the real commit's time; earlier ones go back one second each.
+        end_ms = base["timestamp-ms"]
+        snaps, log = [], []
+        for i, sid in enumerate(ids):
+            ts = end_ms - (snapshots - 1 - i) * spec["spacing_ms"]
+            s = dict(base)
+            s.update({"snapshot-id": sid, "sequence-number": i + 1, "timestamp-ms": ts})
+            if i:
+                s["parent-snapshot-id"] = ids[i - 1]
+                summary = dict(base["summary"])
+                for k in ("added-data-files", "added-records", "added-files-size", "changed-partition-count"):
+                    summary[k] = "0"
+                s["summary"] = summary
+            snaps.append(s)
+            log.append({"timestamp-ms": ts, "snapshot-id": sid})
+        meta["snapshots"] = snaps
+        meta["snapshot-log"] = log
+        meta["last-sequence-number"] = snapshots
+        meta["current-snapshot-id"] = ids[-1]
+        meta["refs"] = {"main": {"snapshot-id": ids[-1], "type": "branch"}}
+        meta["last-updated-ms"] = max(meta["last-updated-ms"], end_ms)
+        meta["metadata-log"] = meta.get("metadata-log", []) + [
+            {"timestamp-ms": meta["last-updated-ms"], "metadata-file": old}
+        ]
+        old_path = Path(old)
+        version = int(old_path.name.split("-", 1)[0]) + 1
+        new = old_path.with_name(f"{version:05d}-{uuid.uuid4()}.metadata.json")
+        new.write_text(json.dumps(meta))
+        with sqlite3.connect(self.floe.catalog) as con:
+            cur = con.execute(
+                "UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ? "
+                "WHERE table_namespace = 'db' AND table_name = ? AND metadata_location = ?",
+                (str(new), old, name, old),
+            )
+            if cur.rowcount != 1:
+                raise RuntimeError(f"db.{name} changed while its history was being written")
+        # TIMESTAMP AS OF half a second after the middle snapshot: resolves to that snapshot.
+        mid = snapshots // 2
+        as_of_ms = end_ms - (snapshots - 1 - mid) * spec["spacing_ms"] + 500
+        info = {
+            "table": f"db.{name}",
+            "snapshots": snapshots,
+            "rows": 1000,
+            "as_of_ms": as_of_ms,
+            "as_of": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(as_of_ms // 1000)) + f".{as_of_ms % 1000:03d}",
+            "as_of_snapshot_id": ids[mid],
+            "metadata_bytes": new.stat().st_size,
+            "write_s": round(time.perf_counter() - t0, 2),
+        }
+        return self._record(name, spec, info)
+
+    def empty_table(self, name: str) -> str:
+        """An empty unpartitioned (id, v) table for appends; recreated for every run."""
+        self._fresh(name, "id BIGINT, v DOUBLE", {"write.target-file-size-bytes": BIG_FILE_BYTES})
+        return f"db.{name}"

@@ -1,0 +1,382 @@
+"""The side-by-side runner: builds the tables with floe, runs every workload on every engine
+as a child process (engines alternating run by run), checks that the answers agree, and
+writes build/bench-results/side_by_side.json and docs/benchmarks.md (+ docs/benchmarks.png)."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from . import setup
+from .workloads import ENGINES, PLANNING, SCANS, TIME_TRAVEL, parse_size, size_label
+
+ROOT = setup.ROOT
+
+
+def log(msg: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="scripts/bench.sh", description=__doc__)
+    ap.add_argument("--sizes", default="1M,20M,100M", help="rows of the scanned tables (default 1M,20M,100M)")
+    ap.add_argument("--engines", default="floe,duckdb,pyiceberg", help=f"comma-separated subset of {','.join(ENGINES)}")
+    ap.add_argument("--reps", type=int, default=5, help="runs per engine and workload (default 5)")
+    ap.add_argument("--history", default="10K,100K", help="snapshot counts of the time-travel tables")
+    ap.add_argument("--append-rows", default="10M", help="rows per append run (default 10M)")
+    ap.add_argument(
+        "--groups",
+        default="scan,timetravel,planning,rollback,append,expire",
+        help="comma-separated groups to run: scan, timetravel, planning, rollback, append, expire (default: all)",
+    )
+    ap.add_argument("--data", default=str(ROOT / "build" / "bench-data"), help="warehouse of the tables (default build/bench-data)")
+    ap.add_argument("--out", default=str(ROOT / "build" / "bench-results" / "side_by_side.json"),
+                    help="JSON of every run and the summary (default build/bench-results/side_by_side.json)")
+    ap.add_argument("--docs", default=str(ROOT / "docs" / "benchmarks.md"), help="report to regenerate ('' for none)")
+    ap.add_argument("--report-only", action="store_true", help="regenerate --docs from --out without running anything")
+    ap.add_argument("--resume", action="store_true", help="keep the runs of --out that finished without error; run the rest")
+    ap.add_argument("--timeout", type=float, default=300, help="seconds before a run is killed (default 300)")
+    args = ap.parse_args(argv)
+    args.engines = [e.strip() for e in args.engines.split(",") if e.strip()]
+    for e in args.engines:
+        if e not in ENGINES:
+            ap.error(f"unknown engine '{e}' (known: {', '.join(ENGINES)})")
+    if "floe" not in args.engines:
+        ap.error("floe must be one of the engines: it writes the tables and is the reference")
+    args.sizes = [parse_size(s) for s in args.sizes.split(",") if s.strip()]
+    args.history = [parse_size(s) for s in args.history.split(",") if s.strip()]
+    args.append_rows = parse_size(args.append_rows)
+    args.groups = {g.strip() for g in args.groups.split(",") if g.strip()}
+    return args
+
+
+def normalise(rows: list[list]) -> list[list]:
+    """Values as every engine should agree on them: numbers as floats to 10 significant digits."""
+    out = []
+    for r in rows:
+        out.append([float(f"{float(v):.10g}") if isinstance(v, (int, float)) and not isinstance(v, bool) else v for v in r])
+    return out
+
+
+class Runner:
+    def __init__(self, args: argparse.Namespace):
+        from .data import Data, Floe
+
+        self.args = args
+        self.floe = Floe(ROOT / "build" / "floe", Path(args.data).resolve())
+        if not self.floe.binary.exists():
+            raise SystemExit(f"{self.floe.binary} is missing: scripts/build.sh release --target floe")
+        self.floe.warehouse.mkdir(parents=True, exist_ok=True)
+        self.data = Data(self.floe, log)
+        self.extensions = setup.duckdb_extensions() if "duckdb" in args.engines else {}
+        self.spark_python, self.spark_classpath = (None, "")
+        if "spark" in args.engines:
+            self.spark_python, self.spark_classpath = setup.ensure_spark()
+        self.runs: list[dict] = []
+        self.notes: list[str] = []
+        self.mismatches: list[str] = []
+        self.tables: dict[str, dict] = {}
+        self.done: dict[tuple, dict] = {}
+        self.on_progress = lambda: None
+        if args.resume and Path(args.out).exists():
+            for run in json.loads(Path(args.out).read_text())["runs"]:
+                if run["error"] is None:
+                    self.done[self._run_key(run, run["engine"], run["rep"])] = run
+            log(f"resume: {len(self.done)} finished runs kept from {args.out}")
+
+    @staticmethod
+    def _run_key(key: dict, engine: str, rep: int) -> tuple:
+        return (key["group"], key["workload"], key.get("table"), key["size"], engine, rep)
+
+    # One measured run of one engine.
+    def measure(self, engine: str, spec: dict, floe_sql: str | None) -> dict:
+        from . import measure
+
+        if engine == "floe":
+            r = measure.run(self.floe.argv([floe_sql]), timeout=self.args.timeout)
+            rows = [list(json.loads(line).values()) for line in r.stdout.splitlines() if line.startswith("{")]
+            if spec.get("op") == "history":
+                rows = [[len(rows)]]
+            inproc = None
+        else:
+            spec = dict(spec, engine=engine, catalog=str(self.floe.catalog), warehouse=str(self.floe.warehouse))
+            env = dict(os.environ)
+            if engine == "spark":
+                python = str(self.spark_python)
+                spec.update(spark_classpath=self.spark_classpath, spark_local=str(self.floe.warehouse.parent / "bench-spark-local"))
+                env["PYTHONPATH"] = str(ROOT)
+            else:
+                python = sys.executable
+                spec["duckdb_extensions"] = self.extensions
+                env["PYTHONPATH"] = f"{setup.PYLIB}:{ROOT}"
+            r = measure.run([python, "-m", "bench.runner.child", json.dumps(spec)], env=env, cwd=str(ROOT), timeout=self.args.timeout)
+            rows, inproc = None, None
+            for line in r.stdout.splitlines():
+                if line.startswith("BENCH_RESULT "):
+                    res = json.loads(line[len("BENCH_RESULT ") :])
+                    rows, inproc = res["rows"], res["inproc_ms"]
+        error = None
+        if r.timed_out:
+            error = f"timed out after {self.args.timeout:.0f} s"
+            log(f"  {engine}: {error}")
+        elif r.returncode != 0 or rows is None:
+            error = (r.stderr.strip().splitlines() or ["no output"])[-1][:500]
+            log(f"  {engine}: FAILED (exit {r.returncode}): {error}")
+        return {
+            "engine": engine,
+            "wall_ms": round(r.wall_ms, 2),
+            "inproc_ms": None if inproc is None else round(inproc, 2),
+            "peak_mb": round(r.peak_rss_mb, 1),
+            "rows": rows,
+            "error": error,
+        }
+
+    def record(self, key: dict, result: dict, rep: int) -> None:
+        run = dict(key, rep=rep, **result)
+        self.runs.append(run)
+        inproc = f", in-process {run['inproc_ms']:.0f} ms" if run["inproc_ms"] is not None else ""
+        log(f"  {key['workload']} {key.get('label', '')} {run['engine']} rep {rep}: {run['wall_ms']:.0f} ms{inproc}, {run['peak_mb']:.0f} MB")
+
+    def alternate(self, key: dict, engines: list[str], make) -> None:
+        """reps rounds; each round runs every engine once, starting one further along. An engine
+        that overstays --timeout once is not run again on this workload."""
+        gave_up: set[str] = set()
+        for rep in range(self.args.reps):
+            for i in range(len(engines)):
+                engine = engines[(rep + i) % len(engines)]
+                if engine in gave_up or self.resumed(key, engine, rep):
+                    continue
+                spec, floe_sql = make(engine)
+                result = self.measure(engine, spec, floe_sql)
+                self.record(key, result, rep)
+                if result["error"] and result["error"].startswith("timed out"):
+                    gave_up.add(engine)
+                    self.notes.append(
+                        f"{key['group']}/{key['workload']} on {key.get('table')}: {engine} did not finish "
+                        f"within {self.args.timeout:.0f} s, so it was not run again."
+                    )
+        self.on_progress()
+
+    def resumed(self, key: dict, engine: str, rep: int) -> bool:
+        run = self.done.get(self._run_key(key, engine, rep))
+        if run is not None:
+            self.runs.append(run)
+        return run is not None
+
+    # Workload groups.
+    def scans(self) -> None:
+        for rows in self.args.sizes:
+            files_of_one = None
+            for several in (False, True):
+                info = self.data.scan_table(rows, several)
+                self.tables[info["table"]] = info
+                if not several:
+                    files_of_one = info["data_files"]
+                elif info["data_files"] == files_of_one:
+                    # The writer did not split it: the same layout again would tell nothing new.
+                    self.notes.append(
+                        f"{info['table']} (target file size 64 MB) got {info['data_files']} data file(s), "
+                        f"as many as the one-file table: its scans are not run."
+                    )
+                    continue
+                variant = "several files" if several else "one file"
+                files = info["data_files"]
+                label = f"{size_label(rows)} rows, {variant} ({files} data file{'' if files == 1 else 's'})"
+                for w, (_title, sql) in SCANS.items():
+                    key = {"group": "scan", "workload": w, "size": rows, "variant": variant, "label": label, "table": info["table"]}
+                    spec = {"op": "query", "workload": w, "sql": sql, "table": info["table"], "snapshot_id": info["snapshot_id"]}
+                    floe_sql = sql.format(t=f"{info['table']} VERSION AS OF {info['snapshot_id']}")
+                    self.alternate(key, self.args.engines, lambda e: (spec, floe_sql))
+
+    def time_travel(self) -> None:
+        for n in self.args.history:
+            info = self.data.history_table(n)
+            self.tables[info["table"]] = info
+            t = info["table"]
+            for w in TIME_TRAVEL:
+                key = {"group": "timetravel", "workload": w, "size": n, "label": f"{size_label(n)} snapshots", "table": t}
+                spec = {"op": w, "workload": w, "table": t, "timestamp": info["as_of"], "timestamp_ms": info["as_of_ms"]}
+                if w == "ts_as_of":
+                    floe_sql = f"SELECT count(*) FROM {t} TIMESTAMP AS OF '{info['as_of']}'"
+                else:
+                    floe_sql = f"SELECT * FROM {t}.history"
+                self.alternate(key, self.args.engines, lambda e: (spec, floe_sql))
+
+    def planning(self) -> None:
+        info = self.data.plan_table()
+        self.tables[info["table"]] = info
+        label = f"{info['data_files']} data files in {info['manifests']} manifests"
+        for w, (_title, sql) in PLANNING.items():
+            key = {"group": "planning", "workload": w, "size": info["data_files"], "label": label, "table": info["table"]}
+            spec = {"op": "query", "workload": w, "sql": sql, "table": info["table"], "snapshot_id": info["snapshot_id"]}
+            floe_sql = sql.format(t=f"{info['table']} VERSION AS OF {info['snapshot_id']}")
+            self.alternate(key, self.args.engines, lambda e: (spec, floe_sql))
+
+    def rollback(self) -> None:
+        from . import measure
+
+        for rows in sorted({1000, *self.args.sizes}):
+            info = self.data.scan_table(rows, False)
+            self.tables[info["table"]] = info
+            t, first, second = info["table"], info["snapshot_id"], info["second_snapshot_id"]
+            key = {"group": "rollback", "workload": "rollback", "size": rows, "label": f"{size_label(rows)} rows", "table": t}
+            try:
+                for rep in range(self.args.reps):
+                    if self.resumed(key, "floe", rep):
+                        continue
+                    self.floe.sql(f"CALL lakehouse.system.set_current_snapshot('{t}', {second})")
+                    r = measure.run(self.floe.argv([f"CALL lakehouse.system.rollback_to_snapshot('{t}', {first})"]))
+                    out = [list(json.loads(line).values()) for line in r.stdout.splitlines() if line.startswith("{")]
+                    err = None if r.returncode == 0 else r.stderr.strip()[-500:]
+                    if err is None and (not out or int(out[0][-1]) != first):
+                        err = f"rollback of {t} to {first} reported {out}"
+                    res = {"engine": "floe", "wall_ms": round(r.wall_ms, 2), "inproc_ms": None, "peak_mb": round(r.peak_rss_mb, 1), "rows": out, "error": err}
+                    self.record(key, res, rep)
+            finally:
+                # The tables are read at their first snapshot; their current one goes back.
+                self.floe.sql(f"CALL lakehouse.system.set_current_snapshot('{t}', {second})")
+
+    def append(self) -> None:
+        n = self.args.append_rows
+        engines = [e for e in self.args.engines if e != "duckdb"]
+        if "duckdb" in self.args.engines:
+            self.notes.append("append: DuckDB's iceberg extension inserts only into tables of an attached Iceberg REST "
+                "catalog, not through this SQLite (JDBC) catalog, so it is left out.")
+        # One key for all engines, so their answers are compared and the ratios computed.
+        key = {"group": "append", "workload": "append", "size": n, "label": f"{size_label(n)} rows", "table": "db.append_<engine>"}
+        for rep in range(self.args.reps):
+            for i in range(len(engines)):
+                engine = engines[(rep + i) % len(engines)]
+                if self.resumed(key, engine, rep):
+                    continue
+                t = self.data.empty_table(f"append_{engine}")
+                spec = {"op": "append", "workload": "append", "table": t, "append_rows": n}
+                res = self.measure(engine, spec, f"INSERT INTO {t} SELECT id, id * 0.5 FROM range({n})")
+                # What landed is checked by floe, the same way for every engine.
+                res["rows"] = [[r["n"], r["s"]] for r in self.floe.sql(f"SELECT count(*) AS n, sum(v) AS s FROM {t}")]
+                self.record(key, res, rep)
+
+    def expire(self) -> None:
+        if "expire_snapshots" not in self.floe.procedures():
+            self.notes.append(
+                "expire_snapshots over 10K snapshots: skipped, floe has no `expire_snapshots` procedure "
+                "yet (SHOW PROCEDURES)."
+            )
+            log("expire: skipped (no expire_snapshots procedure)")
+            return
+        self.notes.append(
+            "expire_snapshots exists now (SHOW PROCEDURES) but is not timed yet: add it to bench/runner/main.py."
+        )
+
+    def check(self) -> None:
+        """Every run of every engine must return what floe's first run returned."""
+        groups: dict[tuple, list[dict]] = {}
+        for run in self.runs:
+            groups.setdefault((run["group"], run["workload"], run.get("table"), run["size"]), []).append(run)
+        for (group, workload, table, size), runs in groups.items():
+            ref = next((r for r in runs if r["engine"] == "floe" and r["error"] is None), None)
+            for r in runs:
+                r["agrees"] = None
+                if r["error"] or ref is None or group == "rollback":
+                    continue
+                r["agrees"] = normalise(r["rows"]) == normalise(ref["rows"])
+                if not r["agrees"]:
+                    msg = f"{group}/{workload} on {table}: {r['engine']} rep {r['rep']} returned {r['rows'][:5]}, floe {ref['rows'][:5]}"
+                    if msg not in self.mismatches:
+                        self.mismatches.append(msg)
+        for msg in self.mismatches:
+            log(f"MISMATCH {msg}")
+
+    def summary(self) -> list[dict]:
+        rows: dict[tuple, list[dict]] = {}
+        for run in self.runs:
+            if run["error"] is None:
+                key = (run["group"], run["workload"], run.get("table"), run["size"], run.get("label", ""), run["engine"])
+                rows.setdefault(key, []).append(run)
+        out = []
+        failed: dict[tuple, str] = {}
+        for run in self.runs:
+            key = (run["group"], run["workload"], run.get("table"), run["size"], run.get("label", ""), run["engine"])
+            if run["error"] is not None and key not in rows:
+                failed[key] = run["error"]
+        for (group, workload, table, size, label, engine), error in failed.items():
+            out.append({"group": group, "workload": workload, "table": table, "size": size, "label": label,
+                        "engine": engine, "runs": 0, "error": error, "median_ms": None, "ratio_floe_to_peer": None})
+        for (group, workload, table, size, label, engine), runs in rows.items():
+            wall = [r["wall_ms"] for r in runs]
+            inproc = [r["inproc_ms"] for r in runs if r["inproc_ms"] is not None]
+            out.append(
+                {
+                    "group": group, "workload": workload, "table": table, "size": size, "label": label, "engine": engine,
+                    "runs": len(runs), "median_ms": statistics.median(wall), "min_ms": min(wall), "max_ms": max(wall),
+                    "inproc_median_ms": statistics.median(inproc) if inproc else None,
+                    "peak_mb": statistics.median(r["peak_mb"] for r in runs),
+                    "agrees": all(r.get("agrees") is not False for r in runs),
+                }
+            )
+        floe = {(s["group"], s["workload"], s["table"], s["size"]): s["median_ms"] for s in out if s["engine"] == "floe"}
+        for s in out:
+            if s["median_ms"] is None:
+                continue
+            f = floe.get((s["group"], s["workload"], s["table"], s["size"]))
+            s["ratio_floe_to_peer"] = None if f is None or s["engine"] == "floe" else round(f / s["median_ms"], 3)
+        return out
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    setup.ensure_packages()
+    from . import machine, report
+
+    if args.report_only:
+        report.write(json.loads(Path(args.out).read_text()), Path(args.docs))
+        log(f"bench: report -> {args.docs}")
+        return
+
+    started = dt.datetime.now(dt.timezone.utc)
+    runner = Runner(args)
+    log(f"bench: engines {', '.join(args.engines)}; sizes {', '.join(map(size_label, args.sizes))}; {args.reps} reps")
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+
+    def save() -> dict:
+        runner.check()
+        result = {
+            "started": started.isoformat(timespec="seconds"),
+            "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+            "options": {
+                "sizes": args.sizes, "engines": args.engines, "reps": args.reps, "history": args.history,
+                "append_rows": args.append_rows, "groups": sorted(args.groups),
+            },
+            "machine": machine.describe(args.engines, runner.spark_python),
+            "tables": runner.tables,
+            "notes": runner.notes,
+            "mismatches": runner.mismatches,
+            "summary": runner.summary(),
+            "runs": runner.runs,
+        }
+        out.write_text(json.dumps(result, indent=1))
+        return result
+
+    runner.on_progress = save  # a run that stops half-way leaves every finished workload on disk
+    steps = [("scan", runner.scans), ("timetravel", runner.time_travel), ("planning", runner.planning),
+             ("rollback", runner.rollback), ("append", runner.append), ("expire", runner.expire)]
+    for name, step in steps:
+        if name in args.groups:
+            log(f"== {name}")
+            step()
+            save()
+    result = save()
+    log(f"bench: {len(runner.runs)} runs -> {out}")
+    if args.docs:
+        report.write(result, Path(args.docs))
+        log(f"bench: report -> {args.docs}")
+    if runner.mismatches:
+        log(f"bench: {len(runner.mismatches)} MISMATCHES between engines (see above and {out})")
+        sys.exit(1)

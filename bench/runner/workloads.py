@@ -1,0 +1,52 @@
+"""The workloads: the SQL each engine runs, and the shared names the report uses.
+
+Every query workload reads one table at one snapshot; `{t}` is the engine's way to name it
+at that snapshot (floe and Spark: `db.t VERSION AS OF id`; DuckDB: `iceberg_scan(...)`)."""
+
+from __future__ import annotations
+
+# Scan workloads: name -> (title, SQL over {t}). ORDER BY keeps row order comparable.
+SCANS: dict[str, tuple[str, str]] = {
+    "count": ("count(*)", "SELECT count(*) FROM {t}"),
+    "count_sum": ("count(*), sum(v)", "SELECT count(*), sum(v) FROM {t}"),
+    "group_mod10": (
+        "GROUP BY id % 10: count, avg",
+        "SELECT id % 10 AS k, count(*), avg(v) FROM {t} GROUP BY id % 10 ORDER BY k",
+    ),
+    "range_filter": (
+        "WHERE id BETWEEN 1000000 AND 1100000: count, sum",
+        "SELECT count(*), sum(v) FROM {t} WHERE id BETWEEN 1000000 AND 1100000",
+    ),
+    "top3": ("ORDER BY v DESC LIMIT 3", "SELECT id, v FROM {t} ORDER BY v DESC LIMIT 3"),
+}
+
+# Time travel over a table with many snapshots.
+TIME_TRAVEL: dict[str, str] = {
+    "ts_as_of": "count(*) at TIMESTAMP AS OF (snapshot resolution)",
+    "history": "SELECT * FROM t.history (all rows fetched)",
+}
+
+# Planning over many files: the partition filter should prune manifests.
+PLANNING: dict[str, tuple[str, str]] = {
+    "plan_all": ("count(*), no filter", "SELECT count(*) FROM {t}"),
+    "plan_p7": ("count(*) WHERE p = 7", "SELECT count(*) FROM {t} WHERE p = 7"),
+}
+
+ENGINES = ("floe", "duckdb", "pyiceberg", "spark")
+
+
+def parse_size(text: str) -> int:
+    """'1K' -> 1000, '20M' -> 20_000_000, '7' -> 7."""
+    text = text.strip().upper()
+    mult = {"K": 1_000, "M": 1_000_000, "G": 1_000_000_000}.get(text[-1:], 1)
+    digits = text[:-1] if mult != 1 else text
+    if not digits.isdigit():
+        raise ValueError(f"bad size '{text}': use a number with K, M or G, e.g. 20M")
+    return int(digits) * mult
+
+
+def size_label(n: int) -> str:
+    for mult, suffix in ((1_000_000_000, "G"), (1_000_000, "M"), (1_000, "K")):
+        if n >= mult and n % mult == 0:
+            return f"{n // mult}{suffix}"
+    return str(n)

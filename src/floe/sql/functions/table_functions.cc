@@ -74,7 +74,7 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> Range(const std::vector<std::s
     const uint64_t stride = static_cast<uint64_t>(-(step + 1)) + 1;
     count = (static_cast<uint64_t>(start) - static_cast<uint64_t>(end) - 1) / stride + 1;
   }
-  constexpr uint64_t kMaxRangeRows = uint64_t{1} << 40;
+  constexpr uint64_t kMaxRangeRows = uint64_t{1} << 30;
   if (count > kMaxRangeRows) {
     return Status::Invalid(StrCat("range(", start, ", ", end, ", ", step, ") would produce more than ", kMaxRangeRows,
                                   " rows, the most floe generates"));

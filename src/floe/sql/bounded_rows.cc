@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 
+#include <arrow/array/builder_primitive.h>
 #include <arrow/compute/api.h>
 #include <arrow/compute/exec.h>
 #include <arrow/compute/expression.h>
@@ -49,6 +50,93 @@ Result<cp::Expression> SortsBefore(const arrow::RecordBatch& last, const std::ve
     admit = cp::call("or_kleene", {before, tied});
   }
   return admit;
+}
+
+// Indices of the k first values of a null-free, NaN-free numeric column: one comparison
+// per row against the worst value kept, where select_k pays a heap push and pop.
+template <typename T>
+std::vector<int64_t> SmallestK(const T* values, int64_t n, int64_t k, bool ascending) {
+  std::vector<std::pair<T, int64_t>> best;  // sorted, the worst kept last
+  best.reserve(static_cast<size_t>(k) + 1);
+  auto before = [ascending](const T& a, const T& b) { return ascending ? a < b : b < a; };
+  for (int64_t i = 0; i < n; ++i) {
+    const T v = values[i];
+    if (static_cast<int64_t>(best.size()) == k) {
+      if (!before(v, best.back().first)) continue;
+      best.pop_back();
+    }
+    auto at = std::upper_bound(best.begin(), best.end(), v,
+                               [&](const T& value, const std::pair<T, int64_t>& kept) { return before(value, kept.first); });
+    best.insert(at, {v, i});
+  }
+  std::vector<int64_t> indices;
+  for (const auto& b : best) indices.push_back(b.second);
+  return indices;
+}
+
+// SmallestK for the column types it serves; nullopt for the rest.
+std::optional<std::vector<int64_t>> FastSelect(const arrow::Array& column, int64_t k, bool ascending) {
+  constexpr int64_t kMaxFastK = 4096;
+  if (column.null_count() != 0 || k > kMaxFastK) return std::nullopt;
+  const auto& data = *column.data();
+  const int64_t n = column.length();
+  switch (column.type_id()) {
+    case arrow::Type::INT8: return SmallestK(data.GetValues<int8_t>(1), n, k, ascending);
+    case arrow::Type::INT16: return SmallestK(data.GetValues<int16_t>(1), n, k, ascending);
+    case arrow::Type::INT32:
+    case arrow::Type::DATE32: return SmallestK(data.GetValues<int32_t>(1), n, k, ascending);
+    case arrow::Type::INT64:
+    case arrow::Type::TIMESTAMP: return SmallestK(data.GetValues<int64_t>(1), n, k, ascending);
+    case arrow::Type::FLOAT:
+    case arrow::Type::DOUBLE: {
+      // Only when the batch holds no NaN, which does not compare.
+      auto nan = cp::CallFunction("is_nan", {data});
+      if (!nan.ok()) return std::nullopt;
+      auto any = cp::CallFunction("any", {*nan});
+      if (!any.ok() || any->scalar_as<arrow::BooleanScalar>().value) return std::nullopt;
+      if (column.type_id() == arrow::Type::FLOAT) return SmallestK(data.GetValues<float>(1), n, k, ascending);
+      return SmallestK(data.GetValues<double>(1), n, k, ascending);
+    }
+    default: return std::nullopt;
+  }
+}
+
+// The k first rows of one batch. Keys constant over the batch (the planner's is-null and
+// is-NaN keys, nearly always) cannot order its rows, and leaving them out lets select_k use
+// its fast single-key path.
+Result<std::shared_ptr<arrow::RecordBatch>> PreSelect(const std::shared_ptr<arrow::RecordBatch>& batch,
+                                                      const std::vector<cp::SortKey>& keys, int64_t k) {
+  std::vector<cp::SortKey> varying;
+  for (const auto& key : keys) {
+    const std::string* name = key.target.name();
+    auto column = name ? batch->GetColumnByName(*name) : nullptr;
+    if (!column) return batch;
+    bool constant = column->null_count() == column->length();
+    if (!constant && column->null_count() == 0 && arrow::is_integer(column->type_id())) {
+      auto range = cp::MinMax(column);
+      if (range.ok()) {
+        const auto& pair = range->scalar_as<arrow::StructScalar>().value;
+        constant = pair[0]->Equals(*pair[1]);
+      }
+    }
+    if (!constant) varying.push_back(key);
+  }
+  if (varying.empty()) return batch->Slice(0, k);
+  if (varying.size() == 1) {
+    auto column = batch->GetColumnByName(*varying[0].target.name());
+    if (auto indices = FastSelect(*column, k, varying[0].order == cp::SortOrder::Ascending)) {
+      arrow::Int64Builder builder;
+      ARROW_RETURN_NOT_OK(builder.AppendValues(*indices));
+      ARROW_ASSIGN_OR_RAISE(auto index_array, builder.Finish());
+      ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(batch, index_array));
+      return taken.record_batch();
+    }
+  }
+  cp::SelectKOptions options(k, varying);
+  auto top = cp::CallFunction("select_k_unstable", {batch}, &options);
+  if (!top.ok()) return batch;
+  ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(batch, *top));
+  return taken.record_batch();
 }
 
 }  // namespace
@@ -108,6 +196,9 @@ Result<std::shared_ptr<arrow::Table>> TopRows(const ac::Declaration& input, cons
         batch = admitted.record_batch();
       }
       if (batch->num_rows() == 0) continue;
+      if (selectable && batch->num_rows() > k) {
+        ARROW_ASSIGN_OR_RAISE(batch, PreSelect(batch, keys, k));
+      }
       waiting += batch->num_rows();
       kept.push_back(std::move(batch));
       if (selectable && waiting >= batch_limit) ARROW_RETURN_NOT_OK(select());

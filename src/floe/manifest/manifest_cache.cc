@@ -41,8 +41,10 @@ int64_t ListBytes(const std::vector<ManifestFile>& list) {
 }
 
 // The projection is part of the key: a projected read holds fewer metrics.
-std::string ManifestKey(const std::string& path, const ReadManifestOptions& options) {
-  std::string key = "m|" + path + "|";
+// Inherited sequence numbers and snapshot ids come from the manifest list entry.
+std::string ManifestKey(const ManifestFile& manifest, const ReadManifestOptions& options) {
+  std::string key = "m|" + manifest.manifest_path + "|" + std::to_string(manifest.sequence_number) +
+                    "|" + std::to_string(manifest.added_snapshot_id) + "|";
   if (!options.projection.metric_ids) return key + "*";
   for (int32_t id : *options.projection.metric_ids) key += std::to_string(id) + ",";
   return key;
@@ -125,9 +127,7 @@ Result<ManifestCache::EntriesPtr> ManifestCache::ReadManifest(FileIO& io, const 
   // Inherited sequence numbers come from the manifest list entry, which is fixed for a
   // committed manifest; a pending one (unassigned) is not cached.
   const bool cacheable = manifest.sequence_number != kUnassignedSequenceNumber;
-  const std::string key = ManifestKey(manifest.manifest_path, options) + "|" +
-                          std::to_string(manifest.sequence_number) + "|" +
-                          std::to_string(manifest.added_snapshot_id);
+  const std::string key = ManifestKey(manifest, options);
   if (cacheable) {
     if (auto hit = Lookup(key, size)) return std::static_pointer_cast<const std::vector<ManifestEntry>>(hit);
   }
@@ -139,6 +139,15 @@ Result<ManifestCache::EntriesPtr> ManifestCache::ReadManifest(FileIO& io, const 
     Insert(key, size, bytes, value);
   }
   return value;
+}
+
+ManifestCache::EntriesPtr ManifestCache::Find(FileIO& io, const ManifestFile& manifest,
+                                              const ReadManifestOptions& options) {
+  if (manifest.sequence_number == kUnassignedSequenceNumber) return nullptr;
+  auto stat = io.FileSize(manifest.manifest_path);
+  if (!stat.ok()) return nullptr;
+  return std::static_pointer_cast<const std::vector<ManifestEntry>>(
+      Lookup(ManifestKey(manifest, options), *stat));
 }
 
 ManifestCache::Stats ManifestCache::stats() const {

@@ -35,6 +35,9 @@ class ManifestCache {
                                   const spec::TableMetadata& metadata,
                                   const ReadManifestOptions& options = {});
 
+  // The cached entries of `manifest` read with `options`, or nullptr (nothing is read).
+  EntriesPtr Find(FileIO& io, const ManifestFile& manifest, const ReadManifestOptions& options = {});
+
   struct Stats {
     int64_t hits = 0, misses = 0, bytes = 0, items = 0;
   };

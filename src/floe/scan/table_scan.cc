@@ -133,18 +133,28 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
   }
   options.projection.metric_ids = std::move(ids);
 
-  // Decoded in parallel on Arrow's I/O pool; results keep manifest-list order.
+  // Cached manifests are taken as they are; the others are decoded in parallel on Arrow's
+  // I/O pool. Results keep manifest-list order.
   std::vector<Result<manifest::ManifestCache::EntriesPtr>> read(
       to_read.size(), Status::UnknownError("manifest not read"));
-  auto read_one = [&](int i) {
+  std::vector<size_t> misses;
+  for (size_t i = 0; i < to_read.size(); ++i) {
+    if (auto hit = cache.Find(io, *to_read[i], options)) {
+      read[i] = std::move(hit);
+    } else {
+      misses.push_back(i);
+    }
+  }
+  auto read_one = [&](int k) {
+    const size_t i = misses[k];
     read[i] = cache.ReadManifest(io, *to_read[i], *md, options);
     return Status::OK();
   };
   arrow::internal::Executor* pool = arrow::io::default_io_context().executor();
   auto* thread_pool = dynamic_cast<arrow::internal::ThreadPool*>(pool);
-  const bool parallel = to_read.size() > 1 && !(thread_pool && thread_pool->OwnsThisThread());
+  const bool parallel = misses.size() > 1 && !(thread_pool && thread_pool->OwnsThisThread());
   ARROW_RETURN_NOT_OK(arrow::internal::OptionalParallelFor(
-      parallel, static_cast<int>(to_read.size()), read_one, pool));
+      parallel, static_cast<int>(misses.size()), read_one, pool));
 
   for (size_t i = 0; i < to_read.size(); ++i) {
     const manifest::ManifestFile& mf = *to_read[i];

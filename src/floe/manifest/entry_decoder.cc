@@ -16,6 +16,7 @@ constexpr int kMaxDepth = 64;
 // Where a field's value goes.
 enum class Target {
   kSkip,
+  kSkipMap,  // an int-keyed map left out by the projection
   kStatus,
   kSnapshotId,
   kSequenceNumber,
@@ -208,6 +209,22 @@ Result<spec::Literal> ReadPartitionValue(const Node& n, Decoder* d, const spec::
                          type->ToString());
 }
 
+// Skips one value of a resolved node; primitives without the generic walk.
+Status SkipValue(const avro::Schema& schema, const Node& n, Decoder* d) {
+  int64_t l;
+  std::string_view view;
+  switch (n.type) {
+    case avro::Type::kInt:
+    case avro::Type::kLong:
+      return d->ReadLong(&l);
+    case avro::Type::kBytes:
+    case avro::Type::kString:
+      return d->ReadBytesView(&view);
+    default:
+      return SkipNode(schema, n, d, 1);
+  }
+}
+
 // The shape of an int-keyed map, resolved once per manifest.
 struct MapShape {
   bool valid = false;
@@ -269,7 +286,7 @@ Status ReadIdMapAs(const avro::Schema& schema, const MapShape& shape, Decoder* d
       if (keep(static_cast<int32_t>(key))) {
         ARROW_RETURN_NOT_OK(read_value(*shape.value, d, &(*out)[static_cast<int32_t>(key)]));
       } else {
-        ARROW_RETURN_NOT_OK(SkipNode(schema, *shape.value, d, 1));
+        ARROW_RETURN_NOT_OK(SkipValue(schema, *shape.value, d));
       }
     }
   }
@@ -372,7 +389,7 @@ Result<std::unique_ptr<EntryDecoder>> EntryDecoder::Make(std::shared_ptr<const a
         break;
       case 103: target = Target::kRecordCount; break;
       case 104: target = Target::kFileSize; break;
-      case 108: target = all_metrics ? Target::kColumnSizes : Target::kSkip; break;
+      case 108: target = all_metrics ? Target::kColumnSizes : Target::kSkipMap; break;
       case 109: target = Target::kValueCounts; break;
       case 110: target = Target::kNullCounts; break;
       case 137: target = Target::kNanCounts; break;
@@ -510,6 +527,15 @@ Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d,
       case Target::kColumnSizes:
         ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.column_sizes, read_long, keep, max_kept));
         break;
+      case Target::kSkipMap: {
+        if (!map.valid || (map.as_array && map.key_index == 1)) {
+          ARROW_RETURN_NOT_OK(SkipNode(s, *n, d, 0));
+          break;
+        }
+        IdMap<int64_t> none;
+        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &none, read_long, [](int32_t) { return false; }, 0));
+        break;
+      }
       case Target::kValueCounts:
         ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.value_counts, read_long, keep, max_kept));
         break;

@@ -4,6 +4,12 @@
 //
 //   commit_bench [--commits-per-run N] [--benchmark_out=FILE ...]
 // (the --benchmark_* flags scripts/bench.sh passes are honoured: results go to FILE as JSON)
+//
+//   commit_bench appends N DIR [merge=true|false]
+//   commit_bench inspect DIR     (the same report for a warehouse made by `appends`)
+// One process, N single-row appends into a new warehouse under DIR (kept, so it can be read
+// afterwards): reports the manifests of the current snapshot, the bytes under metadata/ and
+// the time of planning a full scan.
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -19,6 +25,8 @@
 #include <arrow/api.h>
 
 #include "floe/catalog/sql_catalog.h"
+#include "floe/manifest/manifest_reader.h"
+#include "floe/scan/table_scan.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/commit.h"
 #include "floe/table/snapshot_producer.h"
@@ -146,10 +154,83 @@ RunResult Run(const std::string& self, int writers, int total_commits) {
   return r;
 }
 
+// The current snapshot's manifests, the bytes under metadata/ and the time of planning a
+// full scan (first and median of 5 in this process).
+void Report(floe::FileIO& io, const std::shared_ptr<floe::table::Table>& table) {
+  auto md = table->metadata();
+  auto manifests = floe::manifest::ReadManifestList(io, md->current_snapshot()->manifest_list).ValueOrDie();
+  int64_t bytes = 0, files = 0;
+  for (const auto& f : io.ListFiles(md->location + "/metadata").ValueOrDie()) {
+    bytes += f.size;
+    ++files;
+  }
+  std::vector<double> plan_ms;
+  int64_t rows = 0;
+  for (int run = 0; run < 5; ++run) {
+    auto t0 = Clock::now();
+    auto tasks = floe::scan::TableScan(table).PlanFiles().ValueOrDie();
+    plan_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    rows = 0;
+    for (const auto& t : tasks) rows += t.file.record_count;
+  }
+  const double first_ms = plan_ms.front();
+  std::sort(plan_ms.begin(), plan_ms.end());
+  std::printf("%zu snapshots; current snapshot: %zu manifests, %lld rows\n", md->snapshots.size(),
+              manifests.size(), static_cast<long long>(rows));
+  std::printf("metadata/: %lld files, %.1f MB\n", static_cast<long long>(files), static_cast<double>(bytes) / 1e6);
+  std::printf("planning a full scan: first %.1f ms, median of 5 %.1f ms\n", first_ms, plan_ms[2]);
+}
+
+int Inspect(const std::string& dir) {
+  auto catalog = floe::SqlCatalog::Open(dir + "/catalog.db", "lakehouse", dir + "/wh");
+  if (!catalog.ok()) Die("open catalog", catalog.status());
+  auto io = floe::FileIO::MakeLocal().ValueOrDie();
+  floe::table::TableCatalog tables(std::shared_ptr<floe::Catalog>(std::move(*catalog)), io);
+  auto table = tables.LoadTable(kTable);
+  if (!table.ok()) Die("load", table.status());
+  Report(*io, *table);
+  return 0;
+}
+
+int Appends(int n, const std::string& dir, bool merge) {
+  auto catalog = floe::SqlCatalog::Open(dir + "/catalog.db", "lakehouse", dir + "/wh");
+  if (!catalog.ok()) Die("create catalog", catalog.status());
+  std::shared_ptr<floe::Catalog> shared = std::move(*catalog);
+  if (auto st = shared->CreateNamespace(kTable.ns, {}); !st.ok()) Die("namespace", st);
+  auto io = floe::FileIO::MakeLocal().ValueOrDie();
+  floe::table::TableCatalog tables(shared, io);
+  auto schema = floe::table::SchemaFromArrow(*OneRow(0)->schema()).ValueOrDie();
+  floe::table::CreateTableOptions options;
+  options.properties["commit.manifest-merge.enabled"] = merge ? "true" : "false";
+  options.properties["write.metadata.delete-after-commit.enabled"] = "true";
+  auto table = tables.CreateTable(kTable, *schema, options);
+  if (!table.ok()) Die("create table", table.status());
+  auto start = Clock::now();
+  for (int i = 0; i < n; ++i) {
+    auto r = floe::table::AppendData(**table, *OneRow(i));
+    if (!r.ok()) Die("append", r.status());
+    if ((i + 1) % 1000 == 0) {
+      std::printf("  %d appends after %.1f s\n", i + 1,
+                  std::chrono::duration<double>(Clock::now() - start).count());
+      std::fflush(stdout);
+    }
+  }
+  const double append_s = std::chrono::duration<double>(Clock::now() - start).count();
+  std::printf("appends %d (merge %s): %.1f s, %.1f ms/append\n", n, merge ? "on" : "off", append_s,
+              1000.0 * append_s / n);
+  Report(*io, *table);
+  std::printf("warehouse kept in %s\n", dir.c_str());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string self = argv[0];
+  if (argc == 3 && std::string(argv[1]) == "inspect") return Inspect(argv[2]);
+  if ((argc == 4 || argc == 5) && std::string(argv[1]) == "appends") {
+    return Appends(std::atoi(argv[2]), argv[3], argc == 4 || std::string(argv[4]) != "merge=false");
+  }
   if (argc == 6 && std::string(argv[1]) == "worker") {
     return Worker(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), argv[5]);
   }

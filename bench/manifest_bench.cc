@@ -6,9 +6,14 @@
 #include <benchmark/benchmark.h>
 
 #include "floe/avro/container_reader.h"
+#include "floe/catalog/sql_catalog.h"
+#include "floe/manifest/manifest_cache.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/manifest_writer.h"
+#include "floe/scan/table_scan.h"
 #include "floe/spec/table_metadata.h"
+#include "floe/table/snapshot_producer.h"
+#include "floe/table/table_catalog.h"
 
 namespace {
 
@@ -74,6 +79,22 @@ void BM_ReadManifest(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(state.range(0)), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// What planning with a filter on c1 reads: the metrics of c1 only, no column sizes.
+void BM_ReadManifestProjected(benchmark::State& state) {
+  Fixture& f = Get(state.range(0));
+  manifest::ReadManifestOptions options;
+  options.projection.metric_ids = std::vector<int32_t>{1};
+  for (auto _ : state) {
+    auto entries = manifest::ReadManifest(*f.io, f.manifest, f.metadata, options).ValueOrDie();
+    benchmark::DoNotOptimize(entries);
+    state.PauseTiming();
+    entries.clear();
+    entries.shrink_to_fit();
+    state.ResumeTiming();
+  }
+  state.SetItemsProcessed(state.iterations() * state.range(0));
+}
+
 // The Avro decoding alone, without building DataFiles: the floor for BM_ReadManifest.
 void BM_DecodeManifestAvro(benchmark::State& state) {
   Fixture& f = Get(state.range(0));
@@ -89,6 +110,79 @@ void BM_DecodeManifestAvro(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(state.range(0)), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Planning over 10,000 data files in 100 manifests (one partition each, full column metrics
+// on 10 columns), with no filter or with a filter on the partition column; cold clears the
+// manifest cache before each plan, warm keeps it.
+struct PlanFixture {
+  std::shared_ptr<table::Table> table;
+};
+
+PlanFixture& GetPlanFixture() {
+  static PlanFixture* fixture = [] {
+    auto* f = new PlanFixture();
+    const std::string dir = (std::filesystem::temp_directory_path() / "floe-bench-plan").string();
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::shared_ptr<Catalog> catalog = SqlCatalog::Open(dir + "/catalog.db", "bench", dir + "/wh").ValueOrDie();
+    (void)catalog->CreateNamespace(Namespace({"db"}), {});
+    table::TableCatalog tables(catalog, FileIO::MakeLocal().ValueOrDie());
+    std::vector<spec::NestedField> fields;
+    for (int c = 1; c <= 10; ++c) fields.push_back(spec::Optional(c, "c" + std::to_string(c), spec::Type::Long()));
+    spec::Schema schema(0, fields);
+    table::CreateTableOptions options;
+    options.partition_by = {{"c1", spec::Transform::Identity(), ""}};
+    options.properties["commit.manifest-merge.enabled"] = "false";
+    f->table = tables.CreateTable(TableIdentifier{Namespace({"db"}), "plan"}, schema, options).ValueOrDie();
+    for (int m = 0; m < 100; ++m) {
+      std::vector<manifest::DataFile> files;
+      for (int i = 0; i < 100; ++i) {
+        manifest::DataFile d;
+        d.file_path = f->table->metadata()->location + "/data/c1=" + std::to_string(m) + "/00000-" +
+                      std::to_string(i) + "-0f8e1a52-5c1b-4f7e-9a61-3b1f2c0d9e77-00001.parquet";
+        d.partition = {spec::Literal::Long(m)};
+        d.record_count = 100000;
+        d.file_size_in_bytes = 4 << 20;
+        for (int c = 1; c <= 10; ++c) {
+          d.column_sizes[c] = 40000 + c;
+          d.value_counts[c] = d.record_count;
+          d.null_value_counts[c] = 0;
+          const int64_t lo = c == 1 ? m : i * c;
+          d.lower_bounds[c] = spec::ToSingleValueBinary(spec::Literal::Long(lo));
+          d.upper_bounds[c] = spec::ToSingleValueBinary(spec::Literal::Long(c == 1 ? m : lo + 1000));
+        }
+        files.push_back(std::move(d));
+      }
+      table::AppendFiles(*f->table, std::move(files)).ValueOrDie();
+    }
+    return f;
+  }();
+  return *fixture;
+}
+
+void BM_PlanFiles(benchmark::State& state) {
+  PlanFixture& f = GetPlanFixture();
+  const bool filter = state.range(0) != 0, warm = state.range(1) != 0;
+  auto& cache = manifest::ManifestCache::Global();
+  cache.Clear();
+  int64_t tasks = 0;
+  for (auto _ : state) {
+    if (!warm) cache.Clear();
+    scan::TableScan scan(f.table);
+    if (filter) scan.Filter({scan::ColumnPredicate{1, scan::ColumnPredicate::Op::kEq, spec::Literal::Long(42)}});
+    tasks = static_cast<int64_t>(scan.PlanFiles().ValueOrDie().size());
+  }
+  state.counters["tasks"] = static_cast<double>(tasks);
+}
+
+BENCHMARK(BM_PlanFiles)
+    ->ArgNames({"filter", "warm"})
+    ->Args({0, 0})
+    ->Args({0, 1})
+    ->Args({1, 0})
+    ->Args({1, 1})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+
 BENCHMARK(BM_DecodeManifestAvro)->Arg(100000)->Unit(benchmark::kMillisecond);
 void BM_FreeEntries(benchmark::State& state) {
   Fixture& f = Get(state.range(0));
@@ -103,6 +197,7 @@ void BM_FreeEntries(benchmark::State& state) {
 
 BENCHMARK(BM_FreeEntries)->Arg(100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ReadManifest)->Arg(100000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ReadManifestProjected)->Arg(100000)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

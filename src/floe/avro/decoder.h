@@ -26,24 +26,23 @@ class Decoder {
   const uint8_t* current() const { return pos_; }
 
   Status ReadLong(int64_t* out) {
-    // Fast path: one-byte values are the common case (counts, small ids, union indexes).
-    if (pos_ < end_ && *pos_ < 0x80) {
-      uint64_t n = *pos_++;
-      *out = static_cast<int64_t>((n >> 1) ^ (~(n & 1) + 1));
-      return Status::OK();
-    }
-    uint64_t n = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ == end_) return Truncated("varint");
-      uint8_t b = *pos_++;
-      if (shift == 63 && b > 1) return Status::Invalid("Avro varint overflows 64 bits");
-      n |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if ((b & 0x80) == 0) {
+    // Fast paths, inlined: one- and two-byte values are most of what manifests hold (counts,
+    // field ids, lengths, union indexes).
+    if (end_ - pos_ >= 2) {
+      uint64_t n = pos_[0];
+      if (n < 0x80) {
+        ++pos_;
+        *out = static_cast<int64_t>((n >> 1) ^ (~(n & 1) + 1));
+        return Status::OK();
+      }
+      if (pos_[1] < 0x80) {
+        n = (n & 0x7f) | (static_cast<uint64_t>(pos_[1]) << 7);
+        pos_ += 2;
         *out = static_cast<int64_t>((n >> 1) ^ (~(n & 1) + 1));
         return Status::OK();
       }
     }
-    return Status::Invalid("Avro varint longer than 10 bytes");
+    return ReadLongSlow(out);
   }
 
   Status ReadInt(int32_t* out) {
@@ -145,6 +144,21 @@ class Decoder {
   }
 
  private:
+  [[gnu::noinline]] Status ReadLongSlow(int64_t* out) {
+    uint64_t n = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos_ == end_) return Truncated("varint");
+      uint8_t b = *pos_++;
+      if (shift == 63 && b > 1) return Status::Invalid("Avro varint overflows 64 bits");
+      n |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if ((b & 0x80) == 0) {
+        *out = static_cast<int64_t>((n >> 1) ^ (~(n & 1) + 1));
+        return Status::OK();
+      }
+    }
+    return Status::Invalid("Avro varint longer than 10 bytes");
+  }
+
   template <typename T>
   Status ReadLittleEndian(T* out, const char* what) {
     if (remaining() < sizeof(T)) return Truncated(what);

@@ -1,5 +1,7 @@
 #include "floe/manifest/entry_decoder.h"
 
+#include <algorithm>
+
 #include <arrow/util/decimal.h>
 
 namespace floe::manifest {
@@ -14,6 +16,7 @@ constexpr int kMaxDepth = 64;
 // Where a field's value goes.
 enum class Target {
   kSkip,
+  kSkipMap,  // an int-keyed map left out by the projection
   kStatus,
   kSnapshotId,
   kSequenceNumber,
@@ -131,63 +134,6 @@ Status ReadRaw(const Node& n, Decoder* d, std::string_view* out) {
   return d->ReadBytesView(out);
 }
 
-// Reads an int-keyed map, stored as an array of key/value records (Iceberg's form) or as an
-// Avro map with string keys.
-template <typename V, typename ReadValue>
-Status ReadIdMap(const avro::Schema& schema, const Node& n, Decoder* d, IdMap<V>* out,
-                 ReadValue read_value) {
-  if (n.type == avro::Type::kArray) {
-    const Node& record = schema.Resolve(n.items());
-    if (record.type != avro::Type::kRecord || record.fields.size() != 2) {
-      return Status::Invalid("malformed int-keyed map");
-    }
-    int key_index = record.fields[0].name == "key" ? 0 : 1;
-    const Node& key_node = schema.Resolve(record.fields[key_index].type);
-    const Node& value_node = schema.Resolve(record.fields[1 - key_index].type);
-    while (true) {
-      int64_t count = 0;
-      ARROW_RETURN_NOT_OK(d->ReadBlockCount(&count));
-      if (count == 0) return Status::OK();
-      if (static_cast<uint64_t>(count) > d->remaining()) return Status::Invalid("map block too long");
-      out->reserve(out->size() + static_cast<size_t>(count));
-      for (int64_t i = 0; i < count; ++i) {
-        int64_t key = 0;
-        V value{};
-        for (int f = 0; f < 2; ++f) {
-          if (f == key_index) {
-            ARROW_RETURN_NOT_OK(ReadInteger(key_node, d, &key));
-          } else {
-            ARROW_RETURN_NOT_OK(read_value(value_node, d, &value));
-          }
-        }
-        (*out)[static_cast<int32_t>(key)] = std::move(value);
-      }
-    }
-  }
-  if (n.type == avro::Type::kMap) {
-    const Node& value_node = schema.Resolve(n.values());
-    while (true) {
-      int64_t count = 0;
-      ARROW_RETURN_NOT_OK(d->ReadBlockCount(&count));
-      if (count == 0) return Status::OK();
-      if (static_cast<uint64_t>(count) > d->remaining()) return Status::Invalid("map block too long");
-      for (int64_t i = 0; i < count; ++i) {
-        std::string_view key;
-        ARROW_RETURN_NOT_OK(d->ReadBytesView(&key));
-        int32_t id = 0;
-        for (char c : key) {
-          if (c < '0' || c > '9' || id > 100000000) return Status::Invalid("map key is not a field id");
-          id = id * 10 + (c - '0');
-        }
-        V value{};
-        ARROW_RETURN_NOT_OK(read_value(value_node, d, &value));
-        (*out)[id] = std::move(value);
-      }
-    }
-  }
-  return Status::Invalid("expected an int-keyed map, got ", avro::TypeName(n.type));
-}
-
 template <typename T>
 Status ReadIntArray(const Node& n, Decoder* d, std::vector<T>* out) {
   (void)n;
@@ -196,6 +142,7 @@ Status ReadIntArray(const Node& n, Decoder* d, std::vector<T>* out) {
     ARROW_RETURN_NOT_OK(d->ReadBlockCount(&count));
     if (count == 0) return Status::OK();
     if (static_cast<uint64_t>(count) > d->remaining()) return Status::Invalid("array block too long");
+    out->reserve(out->size() + static_cast<size_t>(count));
     for (int64_t i = 0; i < count; ++i) {
       int64_t v = 0;
       ARROW_RETURN_NOT_OK(d->ReadLong(&v));
@@ -262,21 +209,117 @@ Result<spec::Literal> ReadPartitionValue(const Node& n, Decoder* d, const spec::
                          type->ToString());
 }
 
+// Skips one value of a resolved node; primitives without the generic walk.
+Status SkipValue(const avro::Schema& schema, const Node& n, Decoder* d) {
+  int64_t l;
+  std::string_view view;
+  switch (n.type) {
+    case avro::Type::kInt:
+    case avro::Type::kLong:
+      return d->ReadLong(&l);
+    case avro::Type::kBytes:
+    case avro::Type::kString:
+      return d->ReadBytesView(&view);
+    default:
+      return SkipNode(schema, n, d, 1);
+  }
+}
+
+// The shape of an int-keyed map, resolved once per manifest.
+struct MapShape {
+  bool valid = false;
+  bool as_array = false;  // Iceberg's array of key/value records; else an Avro map
+  int key_index = 0;
+  const Node* key = nullptr;
+  const Node* value = nullptr;
+};
+
+MapShape ResolveMapShape(const avro::Schema& schema, const Node& n) {
+  MapShape shape;
+  if (n.type == avro::Type::kArray) {
+    const Node& record = schema.Resolve(n.items());
+    if (record.type != avro::Type::kRecord || record.fields.size() != 2) return shape;
+    shape.as_array = true;
+    shape.key_index = record.fields[0].name == "key" ? 0 : 1;
+    shape.key = &schema.Resolve(record.fields[shape.key_index].type);
+    shape.value = &schema.Resolve(record.fields[1 - shape.key_index].type);
+    shape.valid = true;
+  } else if (n.type == avro::Type::kMap) {
+    shape.value = &schema.Resolve(n.values());
+    shape.valid = true;
+  }
+  return shape;
+}
+
+// Reads an int-keyed map, keeping the values whose key `keep` accepts (the others are
+// skipped without being copied).
+template <typename V, typename ReadValue, typename Keep>
+Status ReadIdMapAs(const avro::Schema& schema, const MapShape& shape, Decoder* d, IdMap<V>* out,
+                   ReadValue read_value, Keep keep, int64_t max_kept) {
+  if (!shape.valid) return Status::Invalid("malformed int-keyed map");
+  while (true) {
+    int64_t count = 0;
+    ARROW_RETURN_NOT_OK(d->ReadBlockCount(&count));
+    if (count == 0) return Status::OK();
+    if (static_cast<uint64_t>(count) > d->remaining()) return Status::Invalid("map block too long");
+    out->reserve(out->size() + static_cast<size_t>(std::min<int64_t>(count, max_kept)));
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t key = 0;
+      if (shape.as_array) {
+        if (shape.key_index == 0) ARROW_RETURN_NOT_OK(ReadInteger(*shape.key, d, &key));
+      } else {
+        std::string_view text;
+        ARROW_RETURN_NOT_OK(d->ReadBytesView(&text));
+        for (char c : text) {
+          if (c < '0' || c > '9' || key > 100000000) return Status::Invalid("map key is not a field id");
+          key = key * 10 + (c - '0');
+        }
+      }
+      if (shape.as_array && shape.key_index == 1) {
+        // Value first: read it before knowing whether it is kept.
+        V value{};
+        ARROW_RETURN_NOT_OK(read_value(*shape.value, d, &value));
+        ARROW_RETURN_NOT_OK(ReadInteger(*shape.key, d, &key));
+        if (keep(static_cast<int32_t>(key))) (*out)[static_cast<int32_t>(key)] = std::move(value);
+        continue;
+      }
+      if (keep(static_cast<int32_t>(key))) {
+        ARROW_RETURN_NOT_OK(read_value(*shape.value, d, &(*out)[static_cast<int32_t>(key)]));
+      } else {
+        ARROW_RETURN_NOT_OK(SkipValue(schema, *shape.value, d));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 struct EntryDecoder::Field {
   Target target = Target::kSkip;
-  const Node* node = nullptr;
+  const Node* node = nullptr;   // as written: maybe an optional union or a reference
+  const Node* value = nullptr;  // the resolved node of the non-null value
+  // For an optional ([null, T] or [T, null]) the branch index of null; -1 when not a union.
+  int32_t null_branch = -1;
+  bool other_union = false;  // any other union: its branch is resolved per value
   int32_t partition_index = -1;  // for kPartitionValue
+  MapShape map;                  // for the int-keyed maps
 };
 
 EntryDecoder::~EntryDecoder() = default;
 
 Result<std::unique_ptr<EntryDecoder>> EntryDecoder::Make(std::shared_ptr<const avro::Schema> schema,
-                                                         spec::TypePtr partition_type) {
+                                                         spec::TypePtr partition_type,
+                                                         EntryProjection projection) {
   std::unique_ptr<EntryDecoder> dec(new EntryDecoder());
   dec->schema_ = std::move(schema);
   dec->partition_type_ = std::move(partition_type);
+  dec->projection_ = std::move(projection);
+  if (dec->projection_.metric_ids) {
+    std::sort(dec->projection_.metric_ids->begin(), dec->projection_.metric_ids->end());
+  }
+  for (const auto& pf : dec->partition_type_->fields()) {
+    dec->null_partition_.push_back(spec::Literal::Null(pf.type));
+  }
   const avro::Schema& s = *dec->schema_;
   const Node& root = s.Resolve(s.root());
   if (root.type != avro::Type::kRecord) return Status::Invalid("manifest entries are not records");
@@ -288,55 +331,81 @@ Result<std::unique_ptr<EntryDecoder>> EntryDecoder::Make(std::shared_ptr<const a
     }
     return r;
   };
+  const bool all_metrics = !dec->projection_.metric_ids.has_value();
+  auto make_field = [&](Target target, const Node& type) {
+    Field field;
+    field.target = target;
+    field.node = &type;
+    const Node& r = s.Resolve(type);
+    field.value = &r;
+    if (r.type == avro::Type::kUnion) {
+      field.other_union = true;
+      if (r.children.size() == 2) {
+        const Node& a = s.Resolve(r.children[0]);
+        const Node& b = s.Resolve(r.children[1]);
+        if (a.type == avro::Type::kNull && b.type != avro::Type::kNull) {
+          field.null_branch = 0;
+          field.value = &b;
+          field.other_union = false;
+        } else if (b.type == avro::Type::kNull && a.type != avro::Type::kNull) {
+          field.null_branch = 1;
+          field.value = &a;
+          field.other_union = false;
+        }
+      }
+    }
+    if (!field.other_union) field.map = ResolveMapShape(s, *field.value);
+    return field;
+  };
   const Node* data_file = nullptr;
   for (const auto& f : root.fields) {
-    Field field{Target::kSkip, &f.type, -1};
+    Target target = Target::kSkip;
     switch (f.field_id().value_or(-1)) {
-      case 0: field.target = Target::kStatus; break;
-      case 1: field.target = Target::kSnapshotId; break;
-      case 3: field.target = Target::kSequenceNumber; break;
-      case 4: field.target = Target::kFileSequenceNumber; break;
+      case 0: target = Target::kStatus; break;
+      case 1: target = Target::kSnapshotId; break;
+      case 3: target = Target::kSequenceNumber; break;
+      case 4: target = Target::kFileSequenceNumber; break;
       case 2:
-        field.target = Target::kDataFile;
+        target = Target::kDataFile;
         data_file = &non_null(f.type);
         break;
       default: break;
     }
-    dec->entry_fields_.push_back(field);
+    dec->entry_fields_.push_back(make_field(target, f.type));
   }
   if (!data_file || data_file->type != avro::Type::kRecord) {
     return Status::Invalid("manifest entries have no data_file record (field id 2)");
   }
   const Node* partition = nullptr;
   for (const auto& f : data_file->fields) {
-    Field field{Target::kSkip, &f.type, -1};
+    Target target = Target::kSkip;
     switch (f.field_id().value_or(-1)) {
-      case 134: field.target = Target::kContent; break;
-      case 100: field.target = Target::kFilePath; break;
-      case 101: field.target = Target::kFileFormat; break;
+      case 134: target = Target::kContent; break;
+      case 100: target = Target::kFilePath; break;
+      case 101: target = Target::kFileFormat; break;
       case 102:
-        field.target = Target::kPartition;
+        target = Target::kPartition;
         partition = &non_null(f.type);
         break;
-      case 103: field.target = Target::kRecordCount; break;
-      case 104: field.target = Target::kFileSize; break;
-      case 108: field.target = Target::kColumnSizes; break;
-      case 109: field.target = Target::kValueCounts; break;
-      case 110: field.target = Target::kNullCounts; break;
-      case 137: field.target = Target::kNanCounts; break;
-      case 125: field.target = Target::kLowerBounds; break;
-      case 128: field.target = Target::kUpperBounds; break;
-      case 131: field.target = Target::kKeyMetadata; break;
-      case 132: field.target = Target::kSplitOffsets; break;
-      case 135: field.target = Target::kEqualityIds; break;
-      case 140: field.target = Target::kSortOrderId; break;
+      case 103: target = Target::kRecordCount; break;
+      case 104: target = Target::kFileSize; break;
+      case 108: target = all_metrics ? Target::kColumnSizes : Target::kSkipMap; break;
+      case 109: target = Target::kValueCounts; break;
+      case 110: target = Target::kNullCounts; break;
+      case 137: target = Target::kNanCounts; break;
+      case 125: target = Target::kLowerBounds; break;
+      case 128: target = Target::kUpperBounds; break;
+      case 131: target = Target::kKeyMetadata; break;
+      case 132: target = Target::kSplitOffsets; break;
+      case 135: target = Target::kEqualityIds; break;
+      case 140: target = Target::kSortOrderId; break;
       default: break;
     }
-    dec->file_fields_.push_back(field);
+    dec->file_fields_.push_back(make_field(target, f.type));
   }
   if (partition && partition->type == avro::Type::kRecord) {
     for (const auto& f : partition->fields) {
-      Field field{Target::kSkip, &f.type, -1};
+      Field field = make_field(Target::kSkip, f.type);
       int32_t id = f.field_id().value_or(-1);
       const auto& pfields = dec->partition_type_->fields();
       for (size_t i = 0; i < pfields.size(); ++i) {
@@ -353,8 +422,12 @@ Result<std::unique_ptr<EntryDecoder>> EntryDecoder::Make(std::shared_ptr<const a
 
 Status EntryDecoder::Decode(Decoder* d, ManifestEntry* e) const {
   *e = ManifestEntry();
-  e->data_file.partition.reserve(partition_type_->fields().size());
-  for (const auto& pf : partition_type_->fields()) e->data_file.partition.push_back(spec::Literal::Null(pf.type));
+  e->data_file.partition = null_partition_;
+  return DecodeRecord(entry_fields_, d, e);
+}
+
+Status EntryDecoder::DecodeNew(Decoder* d, ManifestEntry* e) const {
+  e->data_file.partition = null_partition_;
   return DecodeRecord(entry_fields_, d, e);
 }
 
@@ -369,13 +442,33 @@ Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d,
     out->assign(v);
     return Status::OK();
   };
+  const std::vector<int32_t>* ids = projection_.metric_ids ? &*projection_.metric_ids : nullptr;
+  auto keep = [ids](int32_t id) {
+    if (!ids) return true;
+    for (int32_t want : *ids) {
+      if (want == id) return true;
+    }
+    return false;
+  };
+  const int64_t max_kept = ids ? static_cast<int64_t>(ids->size()) : INT64_MAX;
   for (const Field& field : fields) {
     if (field.target == Target::kSkip) {
       ARROW_RETURN_NOT_OK(SkipNode(s, *field.node, d, 0));
       continue;
     }
-    ARROW_ASSIGN_OR_RAISE(const Node* n, Branch(s, *field.node, d));
-    if (!n) continue;  // null
+    const Node* n = field.value;
+    if (field.null_branch >= 0) {
+      int64_t branch = 0;
+      ARROW_RETURN_NOT_OK(d->ReadLong(&branch));
+      if (branch == field.null_branch) continue;
+      if (branch != 1 - field.null_branch) {
+        return Status::Invalid("Avro union branch ", branch, " out of range");
+      }
+    } else if (field.other_union) {
+      ARROW_ASSIGN_OR_RAISE(n, Branch(s, *field.node, d));
+      if (!n) continue;  // null
+    }
+    const MapShape map = field.other_union ? ResolveMapShape(s, *n) : field.map;
     int64_t l = 0;
     std::string_view view;
     switch (field.target) {
@@ -411,8 +504,10 @@ Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d,
         break;
       case Target::kFileFormat:
         ARROW_RETURN_NOT_OK(ReadRaw(*n, d, &view));
-        f.file_format.assign(view);
-        for (auto& c : f.file_format) c = static_cast<char>(::toupper(static_cast<unsigned char>(c)));
+        if (view != "PARQUET") {
+          f.file_format.assign(view);
+          for (auto& c : f.file_format) c = static_cast<char>(::toupper(static_cast<unsigned char>(c)));
+        }
         break;
       case Target::kPartition:
         if (n->type != avro::Type::kRecord) return Status::Invalid("partition is not a record");
@@ -430,22 +525,31 @@ Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d,
         ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &f.file_size_in_bytes));
         break;
       case Target::kColumnSizes:
-        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.column_sizes, read_long));
+        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.column_sizes, read_long, keep, max_kept));
         break;
+      case Target::kSkipMap: {
+        if (!map.valid || (map.as_array && map.key_index == 1)) {
+          ARROW_RETURN_NOT_OK(SkipNode(s, *n, d, 0));
+          break;
+        }
+        IdMap<int64_t> none;
+        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &none, read_long, [](int32_t) { return false; }, 0));
+        break;
+      }
       case Target::kValueCounts:
-        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.value_counts, read_long));
+        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.value_counts, read_long, keep, max_kept));
         break;
       case Target::kNullCounts:
-        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.null_value_counts, read_long));
+        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.null_value_counts, read_long, keep, max_kept));
         break;
       case Target::kNanCounts:
-        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.nan_value_counts, read_long));
+        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.nan_value_counts, read_long, keep, max_kept));
         break;
       case Target::kLowerBounds:
-        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.lower_bounds, read_bytes));
+        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.lower_bounds, read_bytes, keep, max_kept));
         break;
       case Target::kUpperBounds:
-        ARROW_RETURN_NOT_OK(ReadIdMap(s, *n, d, &f.upper_bounds, read_bytes));
+        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.upper_bounds, read_bytes, keep, max_kept));
         break;
       case Target::kKeyMetadata:
         ARROW_RETURN_NOT_OK(ReadRaw(*n, d, &view));

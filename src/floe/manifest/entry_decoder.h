@@ -5,6 +5,7 @@
 // going through generic Avro values costs several times more.
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "floe/avro/decoder.h"
@@ -14,15 +15,26 @@
 
 namespace floe::manifest {
 
+// Which column metrics are decoded. Planning reads only the metrics of the columns its
+// filter names; everything else is skipped in the Avro bytes without being copied.
+struct EntryProjection {
+  // Unset: all metrics. Set: value, null and NaN counts and lower/upper bounds of these
+  // field ids only, and no column sizes.
+  std::optional<std::vector<int32_t>> metric_ids;
+};
+
 class EntryDecoder {
  public:
   // `partition_type` types the partition tuple (its fields carry the partition field ids).
   static Result<std::unique_ptr<EntryDecoder>> Make(std::shared_ptr<const avro::Schema> schema,
-                                                    spec::TypePtr partition_type);
+                                                    spec::TypePtr partition_type,
+                                                    EntryProjection projection = {});
 
   // Decodes one entry; fields the entry lacks keep their defaults (null snapshot id and
   // sequence numbers, content data).
   Status Decode(avro::Decoder* decoder, ManifestEntry* entry) const;
+  // The same into a default-constructed entry (no reset needed).
+  Status DecodeNew(avro::Decoder* decoder, ManifestEntry* entry) const;
   ~EntryDecoder();
 
   struct Field;
@@ -33,6 +45,8 @@ class EntryDecoder {
 
   std::shared_ptr<const avro::Schema> schema_;
   spec::TypePtr partition_type_;
+  EntryProjection projection_;
+  std::vector<spec::Literal> null_partition_;
   std::vector<Field> entry_fields_;
   std::vector<Field> file_fields_;
   std::vector<Field> partition_fields_;

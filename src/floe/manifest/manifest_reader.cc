@@ -61,7 +61,8 @@ Result<std::string> GetBytes(const avro::Value& v) {
 }
 
 Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFile& manifest,
-                                                    const spec::TableMetadata& metadata) {
+                                                    const spec::TableMetadata& metadata,
+                                                    const ReadManifestOptions& options) {
   const std::string& path = manifest.manifest_path;
   ARROW_ASSIGN_OR_RAISE(auto buffer, io.ReadFile(path, FileKind::kManifest));
   ARROW_ASSIGN_OR_RAISE(auto reader, avro::ContainerReader::Open(buffer, path));
@@ -84,18 +85,20 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
     if (parsed.ok()) table_schema = *parsed;
   }
   ARROW_ASSIGN_OR_RAISE(auto partition_type, spec->PartitionType(*table_schema));
-  ARROW_ASSIGN_OR_RAISE(auto decoder, EntryDecoder::Make(reader->schema(), partition_type));
+  ARROW_ASSIGN_OR_RAISE(auto decoder, EntryDecoder::Make(reader->schema(), partition_type,
+                                                          options.projection));
 
   const bool v1 = metadata.format_version == 1 || manifest.sequence_number == 0;
   std::vector<ManifestEntry> entries;
   // The manifest list knows how many entries there are (zero when a writer left it out).
   entries.reserve(static_cast<size_t>(std::max<int64_t>(
       0, int64_t{manifest.added_files_count} + manifest.existing_files_count + manifest.deleted_files_count)));
-  ManifestEntry e;
-  auto decode = [&](avro::Decoder* d) { return decoder->Decode(d, &e); };
+  // Entries are decoded in place: no temporary to reset and move per entry.
+  auto decode = [&](avro::Decoder* d) { return decoder->DecodeNew(d, &entries.emplace_back()); };
   while (true) {
     ARROW_ASSIGN_OR_RAISE(bool more, reader->NextWith(decode));
     if (!more) break;
+    ManifestEntry& e = entries.back();
     if (e.data_file.file_path.empty()) return Corrupt(path, "data file without file_path");
     e.data_file.spec_id = spec_id;
     // Inheritance: only ADDED entries may leave these null.
@@ -107,7 +110,6 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
       if (!e.sequence_number) e.sequence_number = manifest.sequence_number;
       if (!e.file_sequence_number) e.file_sequence_number = manifest.sequence_number;
     }
-    entries.push_back(std::move(e));
   }
   return entries;
 }
@@ -120,8 +122,9 @@ Status WithPath(const Status& st, const std::string& path) {
 }  // namespace
 
 Result<std::vector<ManifestEntry>> ReadManifest(FileIO& io, const ManifestFile& manifest,
-                                                const spec::TableMetadata& metadata) {
-  auto result = ReadManifestImpl(io, manifest, metadata);
+                                                const spec::TableMetadata& metadata,
+                                                const ReadManifestOptions& options) {
+  auto result = ReadManifestImpl(io, manifest, metadata, options);
   if (!result.ok()) return WithPath(result.status(), manifest.manifest_path);
   return result;
 }

@@ -4,17 +4,25 @@
 #include <vector>
 
 #include "floe/io/file_io.h"
+#include "floe/manifest/entry_decoder.h"
 #include "floe/manifest/data_file.h"
 #include "floe/manifest/manifest_file.h"
 #include "floe/spec/table_metadata.h"
 
 namespace floe::manifest {
 
+struct ReadManifestOptions {
+  // Which column metrics to decode (all by default). Entries read with a projection must
+  // not be written back: the metrics left out would be lost.
+  EntryProjection projection;
+};
+
 // Reads every entry of a manifest. Null snapshot ids and sequence numbers of ADDED entries
 // are inherited from the manifest list entry (spec: "Sequence Number Inheritance").
 // Partition values are typed with the table's spec `manifest.partition_spec_id`.
 Result<std::vector<ManifestEntry>> ReadManifest(FileIO& io, const ManifestFile& manifest,
-                                                const spec::TableMetadata& metadata);
+                                                const spec::TableMetadata& metadata,
+                                                const ReadManifestOptions& options = {});
 
 // Writes a manifest list; manifests whose sequence numbers are unassigned get
 // `sequence_number` (the new snapshot's).

@@ -1,7 +1,13 @@
 #include "floe/scan/table_scan.h"
 
-#include <arrow/table.h>
+#include <algorithm>
 
+#include <arrow/io/interfaces.h>
+#include <arrow/table.h>
+#include <arrow/util/parallel.h>
+#include <arrow/util/thread_pool.h>
+
+#include "floe/manifest/manifest_cache.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/scan/row_group_stream.h"
 #include "floe/table/arrow_schema.h"
@@ -20,6 +26,11 @@ TableScan& TableScan::UseRef(std::string ref) {
 
 TableScan& TableScan::Filter(std::vector<ColumnPredicate> predicates) {
   predicates_ = std::move(predicates);
+  return *this;
+}
+
+TableScan& TableScan::IncludeColumnStats(std::vector<int32_t> field_ids) {
+  stats_columns_ = std::move(field_ids);
   return *this;
 }
 
@@ -96,10 +107,16 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
   std::vector<FileScanTask> tasks;
   if (!snap) return tasks;
   auto& io = *table_->io();
-  ARROW_ASSIGN_OR_RAISE(auto manifests, manifest::ReadManifestList(io, snap->manifest_list));
+  // Manifests and lists never change once written: the process-wide cache decodes each once.
+  auto& cache = manifest::ManifestCache::Global();
+  ARROW_ASSIGN_OR_RAISE(auto manifests, cache.ReadManifestList(io, snap->manifest_list));
   metrics_ = Metrics();
   auto schema = md->current_schema();
-  for (const auto& mf : manifests) {
+
+  // Manifests whose partition ranges rule the filter out are not read at all.
+  std::vector<const manifest::ManifestFile*> to_read;
+  std::vector<const spec::PartitionSpec*> specs;
+  for (const auto& mf : *manifests) {
     ++metrics_.manifests;
     const spec::PartitionSpec* spec = md->SpecById(mf.partition_spec_id);
     if (!predicates_.empty() && spec && mf.content == manifest::ManifestContent::kData &&
@@ -107,8 +124,46 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
       ++metrics_.manifests_skipped;
       continue;
     }
-    ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(io, mf, *md));
-    for (auto& e : entries) {
+    to_read.push_back(&mf);
+    specs.push_back(spec);
+  }
+
+  // Tasks only need the metrics the filter evaluates and those asked for.
+  manifest::ReadManifestOptions options;
+  std::vector<int32_t> ids = stats_columns_;
+  for (const auto& p : predicates_) {
+    if (std::find(ids.begin(), ids.end(), p.field_id) == ids.end()) ids.push_back(p.field_id);
+  }
+  options.projection.metric_ids = std::move(ids);
+
+  // Cached manifests are taken as they are; the others are decoded in parallel on Arrow's
+  // I/O pool. Results keep manifest-list order.
+  std::vector<Result<manifest::ManifestCache::EntriesPtr>> read(
+      to_read.size(), Status::UnknownError("manifest not read"));
+  std::vector<size_t> misses;
+  for (size_t i = 0; i < to_read.size(); ++i) {
+    if (auto hit = cache.Find(io, *to_read[i], options)) {
+      read[i] = std::move(hit);
+    } else {
+      misses.push_back(i);
+    }
+  }
+  auto read_one = [&](int k) {
+    const size_t i = misses[k];
+    read[i] = cache.ReadManifest(io, *to_read[i], *md, options);
+    return Status::OK();
+  };
+  arrow::internal::Executor* pool = arrow::io::default_io_context().executor();
+  auto* thread_pool = dynamic_cast<arrow::internal::ThreadPool*>(pool);
+  const bool parallel = misses.size() > 1 && !(thread_pool && thread_pool->OwnsThisThread());
+  ARROW_RETURN_NOT_OK(arrow::internal::OptionalParallelFor(
+      parallel, static_cast<int>(misses.size()), read_one, pool));
+
+  for (size_t i = 0; i < to_read.size(); ++i) {
+    const manifest::ManifestFile& mf = *to_read[i];
+    const spec::PartitionSpec* spec = specs[i];
+    ARROW_ASSIGN_OR_RAISE(auto entries, std::move(read[i]));
+    for (const auto& e : *entries) {
       if (e.status == manifest::EntryStatus::kDeleted) continue;
       if (mf.content == manifest::ManifestContent::kData) {
         ++metrics_.files;
@@ -122,7 +177,7 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
                                       " has row-level delete files (", e.data_file.file_path,
                                       "); reading them is not supported yet");
       }
-      tasks.push_back({std::move(e.data_file), e.sequence_number.value_or(0)});
+      tasks.push_back({e.data_file, e.sequence_number.value_or(0)});
     }
   }
   return tasks;

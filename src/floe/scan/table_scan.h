@@ -33,6 +33,9 @@ class TableScan {
   // Predicates (ANDed) used to skip manifests and files that cannot match. Rows are not
   // filtered: callers still apply their filter to what the scan returns.
   TableScan& Filter(std::vector<ColumnPredicate> predicates);
+  // Planned files carry the metrics (counts, bounds) of these columns besides the filter's;
+  // planning decodes no other column's metrics.
+  TableScan& IncludeColumnStats(std::vector<int32_t> field_ids);
 
   // The snapshot read, or nullopt for a table with no snapshot yet.
   Result<std::optional<int64_t>> SnapshotId() const;
@@ -65,6 +68,7 @@ class TableScan {
   std::optional<std::string> ref_;
   std::vector<std::string> columns_;
   std::vector<ColumnPredicate> predicates_;
+  std::vector<int32_t> stats_columns_;
   mutable Metrics metrics_;
   mutable std::shared_ptr<RowGroupCounters> row_groups_;
 };

@@ -98,7 +98,13 @@ std::optional<MetadataAnswer> AnswerFromMetadata(const TableFacts& facts,
                                                  const std::vector<scan::ColumnPredicate>& where) {
   // Delete files make record counts overstate the rows; planning refuses them today, and
   // any planning error is left for the normal plan to report.
-  auto tasks = facts.scan.PlanFiles();
+  scan::TableScan scan = facts.scan;
+  std::vector<int32_t> stats_columns;
+  for (const auto& a : aggregates) {
+    if (a.kind != MetadataAggregate::Kind::kCount) stats_columns.push_back(a.field_id);
+  }
+  scan.IncludeColumnStats(std::move(stats_columns));
+  auto tasks = scan.PlanFiles();
   if (!tasks.ok()) return std::nullopt;
   auto md = facts.table->metadata();
   int64_t rows = 0;
@@ -190,7 +196,7 @@ std::optional<MetadataAnswer> AnswerFromMetadata(const TableFacts& facts,
     }
     answer.values.push_back(std::move(out));
   }
-  const auto& m = facts.scan.metrics();
+  const auto& m = scan.metrics();
   answer.note = StrCat(facts.table_name, ": answered from metadata: ", tasks->size(), " data files, record counts",
                        bounds_used ? " and column bounds" : "", " (no data file read); manifests ", m.manifests, " (",
                        m.manifests_skipped, " skipped), data files ", m.files, " (", m.files_skipped, " skipped)");

@@ -9,6 +9,7 @@
 #include "floe/table/commit.h"
 #include "floe/table/data_writer.h"
 #include "floe/table/location_policy.h"
+#include "floe/table/manifest_merge.h"
 #include "floe/table/metadata_files.h"
 #include "floe/table/partitioner.h"
 #include "floe/table/table_metadata_builder.h"
@@ -133,6 +134,9 @@ class SnapshotProducer {
       if (!IsCommitStateUnknown(st)) Cleanup();
       return st;
     }
+    // Manifests this commit wrote that a merge then folded into another are referenced by
+    // no snapshot.
+    for (const auto& path : merged_away_) (void)table_.io()->DeleteFile(path, FileKind::kManifest);
     return snapshot_id_;
   }
 
@@ -189,7 +193,10 @@ class SnapshotProducer {
       }
     }
 
+    ARROW_ASSIGN_OR_RAISE(auto merge_options, ManifestMergeOptions::FromMetadata(*base));
     std::vector<ManifestFile> manifests = added_manifests_;
+    std::set<std::string> own_files;  // manifests no earlier snapshot references
+    for (const auto& m : added_manifests_) own_files.insert(m.manifest_path);
     std::vector<DataFile> deleted;
     if (parent) {
       ARROW_ASSIGN_OR_RAISE(auto existing, manifest::ReadManifestList(*io, parent->manifest_list));
@@ -217,6 +224,7 @@ class SnapshotProducer {
         if (!mf_spec) return Status::Invalid("Unknown partition spec id ", mf.partition_spec_id);
         std::string location = ManifestLocation(*base);
         attempt_files->push_back(location);
+        own_files.insert(location);
         ARROW_ASSIGN_OR_RAISE(auto writer, manifest::ManifestWriter::Make(
                                                io, location, *schema, *mf_spec, snapshot_id_,
                                                manifest::ManifestContent::kData,
@@ -243,6 +251,16 @@ class SnapshotProducer {
         if (!found.count(p)) missing += (missing.empty() ? "" : ", ") + p;
       }
       if (!missing.empty()) return ValidationError("Missing required files to delete: ", missing);
+    }
+
+    // A merged manifest is written per attempt: the bins depend on the base's manifests.
+    ManifestMergeTarget target{io, base.get(), snapshot_id_, [&] { return ManifestLocation(*base); }};
+    std::vector<std::string> replaced;
+    ARROW_ASSIGN_OR_RAISE(manifests, MergeManifests(manifests, merge_options, target,
+                                                    attempt_files, &replaced));
+    merged_away_.clear();
+    for (const auto& path : replaced) {
+      if (own_files.count(path)) merged_away_.push_back(path);
     }
 
     TableMetadataBuilder builder(base);
@@ -276,6 +294,8 @@ class SnapshotProducer {
   std::optional<int64_t> starting_snapshot_id_;
   int attempt_ = 0;
   std::vector<ManifestFile> added_manifests_;
+  // This commit's own manifests that the last attempt merged into others.
+  std::vector<std::string> merged_away_;
 };
 
 void DeleteDataFiles(Table& table, const std::vector<DataFile>& files) {

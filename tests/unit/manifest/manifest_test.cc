@@ -184,3 +184,54 @@ TEST(AvroNamesTest, MatchesJavasEscaping) {
 
 }  // namespace
 }  // namespace floe::manifest
+
+namespace floe::manifest {
+namespace {
+
+class ManifestProjectionTest : public ManifestTest {};
+
+TEST_F(ManifestProjectionTest, DecodesOnlyTheMetricsOfTheProjectedColumns) {
+  std::string path = dir_.str() + "/projected.avro";
+  ASSERT_OK_AND_ASSIGN(auto writer, ManifestWriter::Make(io_, path, *schema_, spec_, 5));
+  DataFile a = File("a.parquet", "eu", 3, 10);
+  a.lower_bounds[2] = "amsterdam";
+  a.upper_bounds[2] = "zurich";
+  ASSERT_OK(writer->Add(a));
+  ASSERT_OK(writer->Add(File("b.parquet", std::nullopt, 5, 20)));
+  ASSERT_OK_AND_ASSIGN(ManifestFile mf, writer->Close());
+  mf.sequence_number = 3;
+  ASSERT_OK_AND_ASSIGN(auto full, ReadManifest(*io_, mf, metadata_));
+  ASSERT_EQ(full.size(), 2u);
+  EXPECT_EQ(full[0].data_file, a);
+
+  ReadManifestOptions options;
+  options.projection.metric_ids = std::vector<int32_t>{3, 2};
+  ASSERT_OK_AND_ASSIGN(auto projected, ReadManifest(*io_, mf, metadata_, options));
+  ASSERT_EQ(projected.size(), 2u);
+  const DataFile& p = projected[0].data_file;
+  EXPECT_TRUE(p.column_sizes.empty());
+  EXPECT_EQ(p.value_counts, (IdMap<int64_t>{{2, 10}}));
+  EXPECT_EQ(p.null_value_counts, (IdMap<int64_t>{{2, 1}}));
+  EXPECT_EQ(p.nan_value_counts, (IdMap<int64_t>{{3, 2}}));
+  EXPECT_EQ(p.lower_bounds, (IdMap<std::string>{{2, "amsterdam"}}));
+  EXPECT_EQ(p.upper_bounds, (IdMap<std::string>{{2, "zurich"}}));
+  EXPECT_TRUE(projected[1].data_file.lower_bounds.empty());
+  // Everything but the metrics is as a full read has it.
+  for (size_t i = 0; i < full.size(); ++i) {
+    DataFile expected = full[i].data_file;
+    expected.column_sizes = {};
+    expected.value_counts = projected[i].data_file.value_counts;
+    expected.null_value_counts = projected[i].data_file.null_value_counts;
+    expected.nan_value_counts = projected[i].data_file.nan_value_counts;
+    expected.lower_bounds = projected[i].data_file.lower_bounds;
+    expected.upper_bounds = projected[i].data_file.upper_bounds;
+    EXPECT_EQ(projected[i].data_file, expected);
+    EXPECT_EQ(projected[i].status, full[i].status);
+    EXPECT_EQ(projected[i].snapshot_id, 5);
+    EXPECT_EQ(projected[i].sequence_number, 3);
+    EXPECT_EQ(projected[i].file_sequence_number, 3);
+  }
+}
+
+}  // namespace
+}  // namespace floe::manifest

@@ -1,0 +1,171 @@
+#include "floe/manifest/manifest_cache.h"
+
+#include <cstdlib>
+
+#include "floe/util/number_parse.h"
+
+namespace floe::manifest {
+
+namespace {
+
+template <typename V>
+int64_t MapBytes(const IdMap<V>& m) {
+  int64_t n = static_cast<int64_t>(m.size() * sizeof(typename IdMap<V>::value_type));
+  if constexpr (std::is_same_v<V, std::string>) {
+    for (const auto& [id, v] : m) n += v.size() > 15 ? static_cast<int64_t>(v.capacity()) : 0;
+  }
+  return n;
+}
+
+// Heap bytes held by an entry, roughly: what the budget counts.
+int64_t EntryBytes(const ManifestEntry& e) {
+  const DataFile& f = e.data_file;
+  int64_t n = sizeof(ManifestEntry) + static_cast<int64_t>(f.file_path.capacity());
+  n += static_cast<int64_t>(f.partition.size() * (sizeof(spec::Literal) + 16));
+  n += MapBytes(f.column_sizes) + MapBytes(f.value_counts) + MapBytes(f.null_value_counts) +
+       MapBytes(f.nan_value_counts) + MapBytes(f.lower_bounds) + MapBytes(f.upper_bounds);
+  n += static_cast<int64_t>(f.split_offsets.size() * 8 + f.equality_ids.size() * 4);
+  return n;
+}
+
+int64_t ListBytes(const std::vector<ManifestFile>& list) {
+  int64_t n = 0;
+  for (const auto& m : list) {
+    n += sizeof(ManifestFile) + static_cast<int64_t>(m.manifest_path.capacity());
+    for (const auto& p : m.partitions) {
+      n += sizeof(p) + static_cast<int64_t>(p.lower_bound ? p.lower_bound->size() : 0) +
+           static_cast<int64_t>(p.upper_bound ? p.upper_bound->size() : 0);
+    }
+  }
+  return n;
+}
+
+// The projection is part of the key: a projected read holds fewer metrics.
+// Inherited sequence numbers and snapshot ids come from the manifest list entry.
+std::string ManifestKey(const ManifestFile& manifest, const ReadManifestOptions& options) {
+  std::string key = "m|" + manifest.manifest_path + "|" + std::to_string(manifest.sequence_number) +
+                    "|" + std::to_string(manifest.added_snapshot_id) + "|";
+  if (!options.projection.metric_ids) return key + "*";
+  for (int32_t id : *options.projection.metric_ids) key += std::to_string(id) + ",";
+  return key;
+}
+
+}  // namespace
+
+ManifestCache& ManifestCache::Global() {
+  static ManifestCache* cache = [] {
+    int64_t capacity = int64_t{256} << 20;
+    if (const char* env = std::getenv("FLOE_MANIFEST_CACHE_BYTES")) {
+      if (auto parsed = ParseInt64(env)) capacity = *parsed;
+    }
+    return new ManifestCache(capacity);
+  }();
+  return *cache;
+}
+
+std::shared_ptr<const void> ManifestCache::Lookup(const std::string& key, int64_t file_size) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = index_.find(key);
+  if (it == index_.end() || it->second->file_size != file_size) {
+    ++misses_;
+    return nullptr;
+  }
+  lru_.splice(lru_.begin(), lru_, it->second);
+  ++hits_;
+  return it->second->value;
+}
+
+void ManifestCache::Insert(std::string key, int64_t file_size, int64_t bytes,
+                           std::shared_ptr<const void> value) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (bytes > capacity_) return;  // would evict everything and still not fit
+  auto it = index_.find(key);
+  if (it != index_.end()) {
+    bytes_ -= it->second->bytes;
+    lru_.erase(it->second);
+    index_.erase(it);
+  }
+  lru_.push_front(Item{key, file_size, bytes, std::move(value)});
+  index_[std::move(key)] = lru_.begin();
+  bytes_ += bytes;
+  EvictLocked();
+}
+
+void ManifestCache::EvictLocked() {
+  while (bytes_ > capacity_ && !lru_.empty()) {
+    bytes_ -= lru_.back().bytes;
+    index_.erase(lru_.back().key);
+    lru_.pop_back();
+  }
+}
+
+Result<ManifestCache::ListPtr> ManifestCache::ReadManifestList(FileIO& io, const std::string& location) {
+  auto stat = io.FileSize(location);
+  // An unreadable file fails as an uncached read does, with the same message.
+  if (!stat.ok()) {
+    ARROW_ASSIGN_OR_RAISE(auto list, manifest::ReadManifestList(io, location));
+    return std::make_shared<const std::vector<ManifestFile>>(std::move(list));
+  }
+  const int64_t size = *stat;
+  const std::string key = "l|" + location;
+  if (auto hit = Lookup(key, size)) return std::static_pointer_cast<const std::vector<ManifestFile>>(hit);
+  ARROW_ASSIGN_OR_RAISE(auto list, manifest::ReadManifestList(io, location));
+  auto value = std::make_shared<const std::vector<ManifestFile>>(std::move(list));
+  Insert(key, size, ListBytes(*value), value);
+  return value;
+}
+
+Result<ManifestCache::EntriesPtr> ManifestCache::ReadManifest(FileIO& io, const ManifestFile& manifest,
+                                                              const spec::TableMetadata& metadata,
+                                                              const ReadManifestOptions& options) {
+  auto stat = io.FileSize(manifest.manifest_path);
+  if (!stat.ok()) {
+    ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(io, manifest, metadata, options));
+    return std::make_shared<const std::vector<ManifestEntry>>(std::move(entries));
+  }
+  const int64_t size = *stat;
+  // Inherited sequence numbers come from the manifest list entry, which is fixed for a
+  // committed manifest; a pending one (unassigned) is not cached.
+  const bool cacheable = manifest.sequence_number != kUnassignedSequenceNumber;
+  const std::string key = ManifestKey(manifest, options);
+  if (cacheable) {
+    if (auto hit = Lookup(key, size)) return std::static_pointer_cast<const std::vector<ManifestEntry>>(hit);
+  }
+  ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(io, manifest, metadata, options));
+  auto value = std::make_shared<const std::vector<ManifestEntry>>(std::move(entries));
+  if (cacheable) {
+    int64_t bytes = 0;
+    for (const auto& e : *value) bytes += EntryBytes(e);
+    Insert(key, size, bytes, value);
+  }
+  return value;
+}
+
+ManifestCache::EntriesPtr ManifestCache::Find(FileIO& io, const ManifestFile& manifest,
+                                              const ReadManifestOptions& options) {
+  if (manifest.sequence_number == kUnassignedSequenceNumber) return nullptr;
+  auto stat = io.FileSize(manifest.manifest_path);
+  if (!stat.ok()) return nullptr;
+  return std::static_pointer_cast<const std::vector<ManifestEntry>>(
+      Lookup(ManifestKey(manifest, options), *stat));
+}
+
+ManifestCache::Stats ManifestCache::stats() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return {hits_, misses_, bytes_, static_cast<int64_t>(lru_.size())};
+}
+
+void ManifestCache::Clear() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  lru_.clear();
+  index_.clear();
+  bytes_ = 0;
+}
+
+void ManifestCache::SetCapacity(int64_t capacity_bytes) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  capacity_ = capacity_bytes;
+  EvictLocked();
+}
+
+}  // namespace floe::manifest

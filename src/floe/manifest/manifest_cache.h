@@ -1,0 +1,67 @@
+#pragma once
+
+// A process-wide cache of parsed manifest lists and manifests, keyed by file path. Iceberg
+// never rewrites a manifest or a manifest list (new ones get new names), so reading one
+// snapshot after another, or the same snapshot again, decodes each file once. Entries are
+// evicted least recently used first when the approximate size passes the byte budget.
+
+#include <cstdint>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "floe/io/file_io.h"
+#include "floe/manifest/manifest_reader.h"
+
+namespace floe::manifest {
+
+class ManifestCache {
+ public:
+  explicit ManifestCache(int64_t capacity_bytes) : capacity_(capacity_bytes) {}
+
+  // The one planning uses: 256 MB, or FLOE_MANIFEST_CACHE_BYTES (0 turns it off).
+  static ManifestCache& Global();
+
+  using ListPtr = std::shared_ptr<const std::vector<ManifestFile>>;
+  using EntriesPtr = std::shared_ptr<const std::vector<ManifestEntry>>;
+
+  // As manifest::ReadManifestList / ReadManifest. A cached file is still checked to exist
+  // with the size it had (one stat), so a removed file reads as an error as before.
+  Result<ListPtr> ReadManifestList(FileIO& io, const std::string& location);
+  Result<EntriesPtr> ReadManifest(FileIO& io, const ManifestFile& manifest,
+                                  const spec::TableMetadata& metadata,
+                                  const ReadManifestOptions& options = {});
+
+  // The cached entries of `manifest` read with `options`, or nullptr (nothing is read).
+  EntriesPtr Find(FileIO& io, const ManifestFile& manifest, const ReadManifestOptions& options = {});
+
+  struct Stats {
+    int64_t hits = 0, misses = 0, bytes = 0, items = 0;
+  };
+  Stats stats() const;
+  void Clear();
+  void SetCapacity(int64_t capacity_bytes);
+
+ private:
+  struct Item {
+    std::string key;
+    int64_t file_size = 0;
+    int64_t bytes = 0;
+    std::shared_ptr<const void> value;
+  };
+  std::shared_ptr<const void> Lookup(const std::string& key, int64_t file_size);
+  void Insert(std::string key, int64_t file_size, int64_t bytes, std::shared_ptr<const void> value);
+  void EvictLocked();
+
+  mutable std::mutex mutex_;
+  int64_t capacity_;
+  int64_t bytes_ = 0;
+  int64_t hits_ = 0, misses_ = 0;
+  std::list<Item> lru_;  // most recently used first
+  std::unordered_map<std::string, std::list<Item>::iterator> index_;
+};
+
+}  // namespace floe::manifest

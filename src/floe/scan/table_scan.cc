@@ -34,6 +34,11 @@ TableScan& TableScan::IncludeColumnStats(std::vector<int32_t> field_ids) {
   return *this;
 }
 
+TableScan& TableScan::IncludeColumnStats() {
+  all_stats_ = true;
+  return *this;
+}
+
 TableScan& TableScan::Select(std::vector<std::string> columns) {
   columns_ = std::move(columns);
   return *this;
@@ -134,7 +139,7 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
   for (const auto& p : predicates_) {
     if (std::find(ids.begin(), ids.end(), p.field_id) == ids.end()) ids.push_back(p.field_id);
   }
-  options.projection.metric_ids = std::move(ids);
+  if (!all_stats_) options.projection.metric_ids = std::move(ids);
 
   // Cached manifests are taken as they are; the others are decoded in parallel on Arrow's
   // I/O pool. Results keep manifest-list order.

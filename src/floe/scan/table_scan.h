@@ -36,6 +36,8 @@ class TableScan {
   // Planned files carry the metrics (counts, bounds) of these columns besides the filter's;
   // planning decodes no other column's metrics.
   TableScan& IncludeColumnStats(std::vector<int32_t> field_ids);
+  // Planned files carry every column's metrics.
+  TableScan& IncludeColumnStats();
 
   // The snapshot read, or nullopt for a table with no snapshot yet.
   Result<std::optional<int64_t>> SnapshotId() const;
@@ -69,6 +71,7 @@ class TableScan {
   std::vector<std::string> columns_;
   std::vector<ColumnPredicate> predicates_;
   std::vector<int32_t> stats_columns_;
+  bool all_stats_ = false;
   mutable Metrics metrics_;
   mutable std::shared_ptr<RowGroupCounters> row_groups_;
 };

@@ -21,7 +21,7 @@ using floe::testing::SortedIds;
 class RollingWriterTest : public floe::testing::PeopleTableTest {
  protected:
   std::vector<manifest::DataFile> CurrentFiles(const std::shared_ptr<Table>& table) {
-    auto tasks = scan::TableScan(table).PlanFiles();
+    auto tasks = scan::TableScan(table).IncludeColumnStats().PlanFiles();
     EXPECT_TRUE(tasks.ok()) << tasks.status().ToString();
     std::vector<manifest::DataFile> files;
     if (tasks.ok()) {

@@ -50,7 +50,7 @@ class RowGroupStream : public arrow::RecordBatchReader {
         counters_(std::move(counters)), options_(options) {
     if (!options_.executor) options_.executor = arrow::internal::GetCpuThreadPool();
     if (options_.max_in_flight <= 0) {
-      options_.max_in_flight = std::max(2, 2 * options_.executor->GetCapacity());
+      options_.max_in_flight = std::max(2, options_.executor->GetCapacity() + 1);
     }
     if (options_.batch_rows <= 0) options_.batch_rows = 64 * 1024;
   }

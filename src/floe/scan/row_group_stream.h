@@ -29,7 +29,7 @@ struct RowGroupCounters {
 
 struct RowGroupStreamOptions {
   int64_t batch_rows = 64 * 1024;
-  // Row groups decoded or waiting to be handed out at once; 0 means twice the pool's threads.
+  // Row groups decoded or waiting to be handed out at once; 0 means the pool's threads plus one.
   int max_in_flight = 0;
   // Where row groups are decoded; null means Arrow's CPU thread pool.
   arrow::internal::Executor* executor = nullptr;

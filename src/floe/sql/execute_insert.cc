@@ -174,77 +174,68 @@ Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& inser
     }
     return arrow::RecordBatch::Make(rows_schema, batch.num_rows(), std::move(columns));
   };
-  if (!insert.overwrite) {
-    auto writer = table::RollingDataWriter::Make(*table);
-    if (!writer.ok()) return WithContext(writer.status(), "Cannot write to " + table->name());
-    while (true) {
-      std::shared_ptr<arrow::RecordBatch> batch;
-      ARROW_RETURN_NOT_OK(data.reader->ReadNext(&batch));
-      if (!batch) break;
-      ARROW_ASSIGN_OR_RAISE(auto rows, conform(*batch));
-      Status written = (*writer)->Write(*rows);
-      if (!written.ok()) return WithContext(written, "Cannot write to " + table->name());
+  table::OverwriteFilter filter = table::OverwriteFilter::All();
+  if (insert.overwrite) {
+    const spec::PartitionSpec* spec = md->default_spec();
+    if (!static_values.empty()) {
+      // Files whose identity partition values equal the static ones.
+      std::vector<std::pair<size_t, spec::Literal>> wanted;
+      for (const auto& [col, value] : static_values) {
+        const spec::NestedField* f = schema->FindFieldByNameCaseInsensitive(col);
+        bool found = false;
+        for (size_t i = 0; i < spec->fields().size(); ++i) {
+          const auto& pf = spec->fields()[i];
+          if (pf.source_id == f->id && pf.transform.kind() == spec::TransformKind::kIdentity) {
+            ARROW_ASSIGN_OR_RAISE(auto cast, value->CastTo(*table::ToArrowType(*f->type)));
+            ARROW_ASSIGN_OR_RAISE(auto lit, table::LiteralFromScalar(*cast, f->type));
+            wanted.push_back({i, lit});
+            found = true;
+          }
+        }
+        if (!found) {
+          return ErrorAt(sql, insert.table.pos, StrCat("PARTITION (", col, " = ...) names a column that is not an identity partition of ",
+                                                       table->name()));
+        }
+      }
+      int32_t spec_id = spec->spec_id();
+      // How conflict messages name the overwritten rows: "region = 'EU' AND day = 3".
+      std::string description;
+      for (const auto& [col, value] : static_values) {
+        const bool quoted = value->type->id() == arrow::Type::STRING || value->type->id() == arrow::Type::LARGE_STRING;
+        description += StrCat(description.empty() ? "" : " AND ", col, " = ", quoted ? "'" : "", value->ToString(),
+                              quoted ? "'" : "");
+      }
+      filter = table::OverwriteFilter::Where(
+          [wanted, spec_id](const manifest::DataFile& f) {
+            if (f.spec_id != spec_id) return false;
+            for (const auto& [i, lit] : wanted) {
+              if (i >= f.partition.size() || f.partition[i].is_null() || !(f.partition[i] == lit)) return false;
+            }
+            return true;
+          },
+          description);
+    } else if (Lower(ctx.state.Setting(kOverwriteModeKey, "static")) == "dynamic") {
+      filter = table::OverwriteFilter::DynamicPartitions();
     }
-    auto files = (*writer)->Finish();
-    if (!files.ok()) return WithContext(files.status(), "Cannot write to " + table->name());
-    auto appended = table::AppendFiles(*table, std::move(files).ValueUnsafe(), write_options);
-    if (!appended.ok()) return WithContext(appended.status(), "Cannot write to " + table->name());
-    return Message("");
   }
-  // An overwrite commits through OverwriteData, which takes its rows in memory.
-  arrow::RecordBatchVector batches;
+  // Rows stream through a rolling writer; the commit takes the files it wrote (and deletes
+  // them if it fails).
+  auto writer = table::RollingDataWriter::Make(*table);
+  if (!writer.ok()) return WithContext(writer.status(), "Cannot write to " + table->name());
   while (true) {
     std::shared_ptr<arrow::RecordBatch> batch;
     ARROW_RETURN_NOT_OK(data.reader->ReadNext(&batch));
     if (!batch) break;
     ARROW_ASSIGN_OR_RAISE(auto rows, conform(*batch));
-    batches.push_back(std::move(rows));
+    Status written = (*writer)->Write(*rows);
+    if (!written.ok()) return WithContext(written, "Cannot write to " + table->name());
   }
-  ARROW_ASSIGN_OR_RAISE(auto rows, arrow::Table::FromRecordBatches(rows_schema, std::move(batches)));
-  table::OverwriteFilter filter = table::OverwriteFilter::All();
-  const spec::PartitionSpec* spec = md->default_spec();
-  if (!static_values.empty()) {
-    // Files whose identity partition values equal the static ones.
-    std::vector<std::pair<size_t, spec::Literal>> wanted;
-    for (const auto& [col, value] : static_values) {
-      const spec::NestedField* f = schema->FindFieldByNameCaseInsensitive(col);
-      bool found = false;
-      for (size_t i = 0; i < spec->fields().size(); ++i) {
-        const auto& pf = spec->fields()[i];
-        if (pf.source_id == f->id && pf.transform.kind() == spec::TransformKind::kIdentity) {
-          ARROW_ASSIGN_OR_RAISE(auto cast, value->CastTo(*table::ToArrowType(*f->type)));
-          ARROW_ASSIGN_OR_RAISE(auto lit, table::LiteralFromScalar(*cast, f->type));
-          wanted.push_back({i, lit});
-          found = true;
-        }
-      }
-      if (!found) {
-        return ErrorAt(sql, insert.table.pos, StrCat("PARTITION (", col, " = ...) names a column that is not an identity partition of ",
-                                                     table->name()));
-      }
-    }
-    int32_t spec_id = spec->spec_id();
-    // How conflict messages name the overwritten rows: "region = 'EU' AND day = 3".
-    std::string description;
-    for (const auto& [col, value] : static_values) {
-      const bool quoted = value->type->id() == arrow::Type::STRING || value->type->id() == arrow::Type::LARGE_STRING;
-      description += StrCat(description.empty() ? "" : " AND ", col, " = ", quoted ? "'" : "", value->ToString(),
-                            quoted ? "'" : "");
-    }
-    filter = table::OverwriteFilter::Where(
-        [wanted, spec_id](const manifest::DataFile& f) {
-          if (f.spec_id != spec_id) return false;
-          for (const auto& [i, lit] : wanted) {
-            if (i >= f.partition.size() || f.partition[i].is_null() || !(f.partition[i] == lit)) return false;
-          }
-          return true;
-        },
-        description);
-  } else if (Lower(ctx.state.Setting(kOverwriteModeKey, "static")) == "dynamic") {
-    filter = table::OverwriteFilter::DynamicPartitions();
-  }
-  auto written = table::OverwriteData(*table, *rows, filter, write_options);
-  if (!written.ok()) return WithContext(written.status(), "Cannot write to " + table->name());
+  auto files = (*writer)->Finish();
+  if (!files.ok()) return WithContext(files.status(), "Cannot write to " + table->name());
+  auto committed = insert.overwrite
+                       ? table::OverwriteFiles(*table, std::move(files).ValueUnsafe(), filter, write_options)
+                       : table::AppendFiles(*table, std::move(files).ValueUnsafe(), write_options);
+  if (!committed.ok()) return WithContext(committed.status(), "Cannot write to " + table->name());
   return Message("");
 }
 

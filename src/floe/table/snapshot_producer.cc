@@ -347,13 +347,24 @@ Result<int64_t> AppendData(Table& table, const arrow::Table& data, const WriteOp
 
 Result<int64_t> OverwriteData(Table& table, const arrow::Table& data, const OverwriteFilter& filter,
                               const WriteOptions& options) {
+  ARROW_RETURN_NOT_OK(CheckOverwriteFilter(table, filter));
+  ARROW_ASSIGN_OR_RAISE(auto files, WriteDataFiles(table, data));
+  return OverwriteFiles(table, std::move(files), filter, options);
+}
+
+Status CheckOverwriteFilter(const Table& table, const OverwriteFilter& filter) {
   if (filter.mode == OverwriteFilter::Mode::kPredicate && !filter.predicate) {
     return ValidationError("Overwrite filter has no predicate");
   }
   if (filter.mode == OverwriteFilter::Mode::kFiles && filter.paths.empty()) {
     return ValidationError("Overwrite of ", table.name(), " names no files to replace");
   }
-  ARROW_ASSIGN_OR_RAISE(auto files, WriteDataFiles(table, data));
+  return Status::OK();
+}
+
+Result<int64_t> OverwriteFiles(Table& table, std::vector<DataFile> files, const OverwriteFilter& filter,
+                               const WriteOptions& options) {
+  ARROW_RETURN_NOT_OK(CheckOverwriteFilter(table, filter));
   Removal removal;
   removal.isolation = options.isolation;
   switch (filter.mode) {

@@ -72,6 +72,13 @@ struct OverwriteFilter {
 Result<int64_t> OverwriteData(Table& table, const arrow::Table& data, const OverwriteFilter& filter,
                               const WriteOptions& options = {});
 
+// Replaces the files chosen by `filter` with already written `files` as one `overwrite`
+// snapshot (a streaming writer's output).
+Result<int64_t> OverwriteFiles(Table& table, std::vector<manifest::DataFile> files, const OverwriteFilter& filter,
+                               const WriteOptions& options = {});
+// The filter's own errors, found before any file is written.
+Status CheckOverwriteFilter(const Table& table, const OverwriteFilter& filter);
+
 // Commits already written data files (from another writer) as an `append` snapshot.
 Result<int64_t> AppendFiles(Table& table, std::vector<manifest::DataFile> files,
                             const WriteOptions& options = {});

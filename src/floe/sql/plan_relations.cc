@@ -190,10 +190,20 @@ Result<Rel> QueryPlanner::PlanJoin(const Join& join, const ScanHints& hints) {
   }
   cp::Expression filter = cp::literal(true);
   if (!residual.empty()) {
-    // The residual filter sees the join's output: left columns, then right columns.
+    // Acero binds the residual filter to both inputs whole: the left columns, the left's
+    // key columns, then the right's columns. Unnamed placeholders keep the keys' places.
+    std::vector<Column> filter_columns = left.columns;
+    for (size_t k = 0; k < left_keys.size(); ++k) {
+      Column key;
+      key.name = "\x01key" + std::to_string(k);
+      key.type = left_keys[k].type;
+      key.hidden = true;
+      filter_columns.push_back(std::move(key));
+    }
+    filter_columns.insert(filter_columns.end(), combined.begin() + nl, combined.end());
     cp::Expression all = cp::literal(true);
     for (const Expr* c : residual) {
-      ARROW_ASSIGN_OR_RAISE(auto bound, PlanExpr(*c, Context(combined)));
+      ARROW_ASSIGN_OR_RAISE(auto bound, PlanExpr(*c, Context(filter_columns)));
       all = cp::call("and_kleene", {all, bound.expr});
     }
     filter = all;

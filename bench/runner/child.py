@@ -6,7 +6,6 @@ on stdout is `BENCH_RESULT {"rows": [...], "inproc_ms": ...}`."""
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
 import sys
 import time
@@ -118,42 +117,19 @@ def run_pyiceberg(spec: dict) -> tuple[list, float]:
 # Spark 3.5 + Iceberg 1.10 in local mode on one core: Iceberg's JDBC catalog `lakehouse` on
 # floe's SQLite file.
 def spark_session(spec: dict):
-    os.environ["TZ"] = "UTC"
-    time.tzset()
-    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
-    os.environ.pop("SPARK_HOME", None)
-    from pyspark.sql import SparkSession
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+    from spark_lakehouse import lakehouse_session
 
     local = Path(spec["spark_local"])
     local.mkdir(parents=True, exist_ok=True)
-    cat = "spark.sql.catalog.lakehouse"
-    builder = (
-        SparkSession.builder.master("local[1]")
-        .appName("floe-bench")
-        .config("spark.driver.extraClassPath", spec["spark_classpath"])
-        .config("spark.driver.extraJavaOptions", f"-Duser.timezone=UTC -Dderby.system.home={local}")
-        .config("spark.driver.memory", spec.get("spark_memory", "2g"))
-        .config("spark.driver.host", "127.0.0.1")
-        .config("spark.driver.bindAddress", "127.0.0.1")
-        .config("spark.local.dir", str(local))
-        .config("spark.sql.warehouse.dir", str(local / "spark-warehouse"))
-        .config("spark.sql.catalogImplementation", "in-memory")
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "1")
-        .config("spark.default.parallelism", "1")
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-        .config(cat, "org.apache.iceberg.spark.SparkCatalog")
-        .config(f"{cat}.type", "jdbc")
-        .config(f"{cat}.uri", f"jdbc:sqlite:{spec['catalog']}")
-        .config(f"{cat}.warehouse", f"file:{spec['warehouse']}")
-        .config(f"{cat}.jdbc.schema-version", "V1")
-        .config(f"{cat}.cache-enabled", "false")
+    return lakehouse_session(
+        app="floe-bench",
+        classpath=spec["spark_classpath"],
+        catalog_db=spec["catalog"],
+        warehouse=spec["warehouse"],
+        local_dir=local,
+        memory=spec.get("spark_memory", "2g"),
     )
-    session = builder.getOrCreate()
-    session.sparkContext.setLogLevel("ERROR")
-    return session
 
 
 def run_spark(spec: dict) -> tuple[list, float]:

@@ -10,35 +10,23 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from make_corpus import ROOT, table_files  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "scripts"))
+from spark_lakehouse import lakehouse_session  # noqa: E402
+
 CLASSPATH = ROOT / "build-spark/classpath"
 
 
 def main() -> None:
-    from pyspark.sql import SparkSession
-
     with tempfile.TemporaryDirectory(prefix="floe-spark-corpus-") as tmp:
         base = Path(tmp)
         warehouse = base / "warehouse"
-        catalog = "spark.sql.catalog.lakehouse"
-        spark = (
-            SparkSession.builder.master("local[1]")
-            .config("spark.driver.extraClassPath", CLASSPATH.read_text().strip())
-            .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
-            .config("spark.driver.host", "127.0.0.1")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .config("spark.local.dir", str(base / "local"))
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.shuffle.partitions", "1")
-            .config("spark.sql.session.timeZone", "UTC")
-            .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-            .config(catalog, "org.apache.iceberg.spark.SparkCatalog")
-            .config(f"{catalog}.type", "jdbc")
-            .config(f"{catalog}.uri", f"jdbc:sqlite:{base / 'spark.db'}")
-            .config(f"{catalog}.warehouse", f"file:{warehouse}")
-            .config(f"{catalog}.jdbc.schema-version", "V1")
-            .getOrCreate()
+        spark = lakehouse_session(
+            app="floe-spark-corpus",
+            classpath=CLASSPATH.read_text().strip(),
+            catalog_db=base / "spark.db",
+            warehouse=warehouse,
+            local_dir=base / "local",
         )
-        spark.sparkContext.setLogLevel("ERROR")
         for statement in [
             "CREATE NAMESPACE lakehouse.db",
             "CREATE TABLE lakehouse.db.t (id bigint, name string, ts timestamp, amount decimal(10,2)) "

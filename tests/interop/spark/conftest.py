@@ -47,6 +47,9 @@ else:
 
     from .support import DRIVER, ROOT, Floe
 
+    sys.path.insert(0, str(ROOT / "scripts"))
+    from spark_lakehouse import lakehouse_session  # noqa: E402
+
     HERE = Path(__file__).resolve().parent
     CLASSPATH = ROOT / "build-spark" / "classpath"
 
@@ -71,46 +74,16 @@ else:
         for jar in jars.split(":"):
             if not Path(jar).is_file():
                 pytest.fail(f"{jar} is missing; run scripts/setup-spark.sh")
-        from pyspark.sql import SparkSession
-
         local = tmp_path_factory.mktemp("spark-local")
-        java_options = " ".join(
-            [
-                "-Duser.timezone=UTC",
-                f"-Dlog4j2.configurationFile=file:{HERE / 'log4j2.properties'}",
-                f"-Dderby.system.home={local}",
-                "-XX:+UseSerialGC",
-            ]
+        session = lakehouse_session(
+            app="floe-interop",
+            classpath=jars,
+            catalog_db=lakehouse.catalog_path,
+            warehouse=lakehouse.warehouse,
+            local_dir=local,
+            java_options=(f"-Dlog4j2.configurationFile=file:{HERE / 'log4j2.properties'}", "-XX:+UseSerialGC"),
+            settings={"spark.sql.adaptive.enabled": "false"},
         )
-        catalog = "spark.sql.catalog.lakehouse"
-        session = (
-            SparkSession.builder.master("local[1]")
-            .appName("floe-interop")
-            .config("spark.driver.extraClassPath", jars)
-            .config("spark.driver.extraJavaOptions", java_options)
-            .config("spark.driver.memory", "1g")
-            .config("spark.driver.host", "127.0.0.1")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .config("spark.local.dir", str(local))
-            .config("spark.sql.warehouse.dir", str(local / "spark-warehouse"))
-            .config("spark.sql.catalogImplementation", "in-memory")
-            .config("spark.ui.enabled", "false")
-            .config("spark.ui.showConsoleProgress", "false")
-            .config("spark.sql.shuffle.partitions", "1")
-            .config("spark.default.parallelism", "1")
-            .config("spark.sql.adaptive.enabled", "false")
-            .config("spark.sql.session.timeZone", "UTC")
-            .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-            .config(catalog, "org.apache.iceberg.spark.SparkCatalog")
-            .config(f"{catalog}.type", "jdbc")
-            .config(f"{catalog}.uri", f"jdbc:sqlite:{lakehouse.catalog_path}")
-            .config(f"{catalog}.warehouse", f"file:{lakehouse.warehouse}")
-            .config(f"{catalog}.jdbc.schema-version", "V1")
-            # floe commits between Spark's statements: never serve a cached table.
-            .config(f"{catalog}.cache-enabled", "false")
-            .getOrCreate()
-        )
-        session.sparkContext.setLogLevel("ERROR")
         # Spark creates the catalog's tables before floe touches the file (floe switches it to
         # WAL mode when it first opens it). Iceberg 1.10's JdbcCatalog, when it opens a catalog
         # whose tables already exist, leaves a metadata ResultSet open, a read lock that only

@@ -48,19 +48,23 @@ std::shared_ptr<arrow::RecordBatchReader> Batches(const std::shared_ptr<arrow::T
   return reader;
 }
 
+// Hands every batch of `reader` to `writer`.
+Status WriteAll(RollingDataWriter& writer, arrow::RecordBatchReader& reader) {
+  std::shared_ptr<arrow::RecordBatch> batch;
+  while (true) {
+    ARROW_RETURN_NOT_OK(reader.ReadNext(&batch));
+    if (!batch) return Status::OK();
+    ARROW_RETURN_NOT_OK(writer.Write(*batch));
+  }
+}
+
 TEST_F(RollingWriterTest, RollsFilesAtTheTargetSizeAndCommitsThemAll) {
   // Small row groups: a file's size is estimated from the compression of those written.
   ASSERT_OK(UpdateProperties(*table_, {{{"write.parquet.row-group-size-bytes", "8192"}}, {}}));
   RollingWriterOptions options;
   options.target_file_size_bytes = 64 * 1024;
   ASSERT_OK_AND_ASSIGN(auto writer, RollingDataWriter::Make(*table_, options));
-  auto reader = Batches(People(0, 100000), 4096);
-  std::shared_ptr<arrow::RecordBatch> batch;
-  while (true) {
-    ASSERT_OK(reader->ReadNext(&batch));
-    if (!batch) break;
-    ASSERT_OK(writer->Write(*batch));
-  }
+  ASSERT_OK(WriteAll(*writer, *Batches(People(0, 100000), 4096)));
   ASSERT_OK_AND_ASSIGN(auto files, writer->Finish());
   ASSERT_GT(files.size(), 3u);
   int64_t total = 0;
@@ -170,13 +174,7 @@ TEST_F(PartitionedRollingTest, EachPartitionRollsItsOwnFiles) {
   RollingWriterOptions options;
   options.target_file_size_bytes = 32 * 1024;
   ASSERT_OK_AND_ASSIGN(auto writer, RollingDataWriter::Make(*scores_, options));
-  auto reader = Batches(Scores(90000), 3000);
-  std::shared_ptr<arrow::RecordBatch> batch;
-  while (true) {
-    ASSERT_OK(reader->ReadNext(&batch));
-    if (!batch) break;
-    ASSERT_OK(writer->Write(*batch));
-  }
+  ASSERT_OK(WriteAll(*writer, *Batches(Scores(90000), 3000)));
   ASSERT_OK_AND_ASSIGN(auto files, writer->Finish());
   ASSERT_OK(AppendFiles(*scores_, files).status());
   auto regions = ByRegion();
@@ -203,13 +201,7 @@ TEST_F(PartitionedRollingTest, OpenFilesStayBounded) {
   options.max_open_files = 2;
   ASSERT_OK_AND_ASSIGN(auto writer, RollingDataWriter::Make(*scores_, options));
   // Batches of 2 rows visit the regions in turn: with two files open, every batch evicts one.
-  auto reader = Batches(Scores(30), 2);
-  std::shared_ptr<arrow::RecordBatch> batch;
-  while (true) {
-    ASSERT_OK(reader->ReadNext(&batch));
-    if (!batch) break;
-    ASSERT_OK(writer->Write(*batch));
-  }
+  ASSERT_OK(WriteAll(*writer, *Batches(Scores(30), 2)));
   ASSERT_OK_AND_ASSIGN(auto files, writer->Finish());
   EXPECT_GT(files.size(), 3u);
   ASSERT_OK(AppendFiles(*scores_, files).status());
@@ -223,13 +215,7 @@ TEST_F(PartitionedRollingTest, StreamedMetricsEqualThoseOfAOneShotWrite) {
   auto data = Scores(20000);
   ASSERT_OK_AND_ASSIGN(auto one_shot, WriteDataFiles(*scores_, *data));
   ASSERT_OK_AND_ASSIGN(auto writer, RollingDataWriter::Make(*scores_));
-  auto reader = Batches(data, 777);
-  std::shared_ptr<arrow::RecordBatch> batch;
-  while (true) {
-    ASSERT_OK(reader->ReadNext(&batch));
-    if (!batch) break;
-    ASSERT_OK(writer->Write(*batch));
-  }
+  ASSERT_OK(WriteAll(*writer, *Batches(data, 777)));
   ASSERT_OK_AND_ASSIGN(auto streamed, writer->Finish());
   ASSERT_EQ(streamed.size(), one_shot.size());
   for (size_t i = 0; i < streamed.size(); ++i) {
@@ -283,13 +269,7 @@ TEST_F(RollingWriterTest, ABadBatchMidStreamDeletesEveryFileWritten) {
   RollingWriterOptions options;
   options.target_file_size_bytes = 16 * 1024;
   ASSERT_OK_AND_ASSIGN(auto writer, RollingDataWriter::Make(*table_, options));
-  auto reader = Batches(People(0, 50000), 4096);
-  std::shared_ptr<arrow::RecordBatch> batch;
-  while (true) {
-    ASSERT_OK(reader->ReadNext(&batch));
-    if (!batch) break;
-    ASSERT_OK(writer->Write(*batch));
-  }
+  ASSERT_OK(WriteAll(*writer, *Batches(People(0, 50000), 4096)));
   EXPECT_GT(DataFilesOnDisk(*table_).size(), 2u);
   // The id column is required; a later batch holds a null id.
   arrow::Int64Builder ids;

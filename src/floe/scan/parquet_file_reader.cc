@@ -1,5 +1,7 @@
 #include "floe/scan/parquet_file_reader.h"
 
+#include <functional>
+
 #include <arrow/array.h>
 #include <arrow/chunked_array.h>
 #include <arrow/compute/api.h>
@@ -39,8 +41,9 @@ parquet::ReaderProperties ReaderProperties() {
   return properties;
 }
 
-parquet::ArrowReaderProperties ArrowProperties() {
+parquet::ArrowReaderProperties ArrowProperties(int64_t batch_rows = 0) {
   parquet::ArrowReaderProperties properties = parquet::default_arrow_reader_properties();
+  if (batch_rows > 0) properties.set_batch_size(batch_rows);
   // Parallelism comes from decoding row groups side by side, never inside one.
   properties.set_use_threads(false);
   // One coalesced read per row group for the columns asked for.
@@ -67,10 +70,16 @@ auto Guard(Fn&& fn) -> decltype(fn()) {
 
 }  // namespace
 
-Status ParquetDataFile::WithLocation(const Status& status) const {
-  if (status.ok() || status.message().find(location_) != std::string::npos) return status;
-  return Status(status.code(), "Cannot read data file " + location_ + ": " + status.message(), status.detail());
+namespace {
+
+Status NameFile(const std::string& location, const Status& status) {
+  if (status.ok() || status.message().find(location) != std::string::npos) return status;
+  return Status(status.code(), "Cannot read data file " + location + ": " + status.message(), status.detail());
 }
+
+}  // namespace
+
+Status ParquetDataFile::WithLocation(const Status& status) const { return NameFile(location_, status); }
 
 Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const std::string& location,
                                                                spec::SchemaPtr projection,
@@ -88,6 +97,7 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
                                                          ArrowProperties(), &reader));
     const auto& manifest = reader->manifest();
     const auto& fields = file->projection_->fields();
+    for (const auto& f : manifest.schema_fields) file->file_fields_.push_back(f.field);
 
     bool has_ids = false;
     for (const auto& f : manifest.schema_fields) has_ids |= FieldIdOf(*f.field) >= 0;
@@ -161,22 +171,32 @@ Status ParquetDataFile::ReadFieldsInto(parquet::arrow::FileReader& reader, int r
   if (leaves.empty()) return Status::OK();
   std::shared_ptr<arrow::Table> raw;
   ARROW_RETURN_NOT_OK(reader.ReadRowGroup(row_group, leaves, &raw));
-  const auto& manifest = reader.manifest();
   for (int i : projected) {
-    // ReadRowGroup returns the selected top-level fields in file order.
-    const auto& file_field = *manifest.schema_fields[file_field_[i]].field;
-    int raw_index = -1;
-    for (int c = 0; c < raw->num_columns(); ++c) {
-      const auto& f = *raw->schema()->field(c);
-      if (f.name() == file_field.name() && FieldIdOf(f) == FieldIdOf(file_field)) {
-        raw_index = c;
-        break;
-      }
-    }
-    if (raw_index < 0) return Status::Invalid("Column '", file_field.name(), "' missing after read");
+    const int raw_index = RawIndexOf(*raw->schema(), i);
+    if (raw_index < 0) return Status::Invalid("Column '", projection_->fields()[i].name, "' missing after read");
     ARROW_ASSIGN_OR_RAISE((*columns)[i], table::ConformChunkedArray(raw->column(raw_index), *read_schema_->field(i)));
   }
   return Status::OK();
+}
+
+int ParquetDataFile::RawIndexOf(const arrow::Schema& raw, int i) const {
+  if (file_field_[i] < 0) return -1;
+  // Reads return the selected top-level fields in file order, under the file's names.
+  const auto& file_field = *file_fields_[file_field_[i]];
+  for (int c = 0; c < raw.num_fields(); ++c) {
+    const auto& f = *raw.field(c);
+    if (f.name() == file_field.name() && FieldIdOf(f) == FieldIdOf(file_field)) return c;
+  }
+  return -1;
+}
+
+Result<std::unique_ptr<parquet::arrow::FileReader>> ParquetDataFile::MakeReader(int64_t batch_rows) const {
+  // A reader per call over the shared footer: readers are not safe to share across threads.
+  auto parquet_reader = parquet::ParquetFileReader::Open(input_, ReaderProperties(), metadata_);
+  std::unique_ptr<parquet::arrow::FileReader> reader;
+  ARROW_RETURN_NOT_OK(parquet::arrow::FileReader::Make(arrow::default_memory_pool(), std::move(parquet_reader),
+                                                       ArrowProperties(batch_rows), &reader));
+  return reader;
 }
 
 Result<bool> ParquetDataFile::FilterColumnsMayMatch(const arrow::ChunkedArrayVector& columns) const {
@@ -220,11 +240,7 @@ Result<ParquetDataFile::RowGroup> ParquetDataFile::ReadRowGroupImpl(int row_grou
   if (row_group < 0 || row_group >= num_row_groups()) {
     return Status::IndexError("Row group ", row_group, " out of range");
   }
-  // A reader per call over the shared footer: readers are not safe to share across threads.
-  auto parquet_reader = parquet::ParquetFileReader::Open(input_, ReaderProperties(), metadata_);
-  std::unique_ptr<parquet::arrow::FileReader> reader;
-  ARROW_RETURN_NOT_OK(parquet::arrow::FileReader::Make(arrow::default_memory_pool(), std::move(parquet_reader),
-                                                       ArrowProperties(), &reader));
+  ARROW_ASSIGN_OR_RAISE(auto reader, MakeReader());
   RowGroup out;
   if (!bound_.empty()) {
     if (!BloomFiltersMayMatch(*reader->parquet_reader(), row_group, bound_)) {
@@ -265,6 +281,122 @@ Result<ParquetDataFile::RowGroup> ParquetDataFile::ReadRowGroupImpl(int row_grou
     columns[i] = std::make_shared<arrow::ChunkedArray>(nulls);
   }
   out.rows = arrow::Table::Make(read_schema_, std::move(columns), rows);
+  return out;
+}
+
+namespace {
+
+// Hands out a decoded row group in slices.
+class SlicingCursor : public ParquetDataFile::Cursor {
+ public:
+  SlicingCursor(std::shared_ptr<arrow::Table> rows, int64_t batch_rows) : rows_(std::move(rows)), slicer_(*rows_) {
+    slicer_.set_chunksize(batch_rows);
+  }
+  Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    ARROW_RETURN_NOT_OK(slicer_.ReadNext(&batch));
+    return batch;
+  }
+
+ private:
+  std::shared_ptr<arrow::Table> rows_;
+  arrow::TableBatchReader slicer_;
+};
+
+// Decodes a row group's pages as batches are asked for, and conforms each batch to the
+// projection (missing columns read as nulls).
+class DecodingCursor : public ParquetDataFile::Cursor {
+ public:
+  using Fill = std::function<Result<std::shared_ptr<arrow::RecordBatch>>(const arrow::RecordBatch&)>;
+  DecodingCursor(std::string location, std::unique_ptr<parquet::arrow::FileReader> reader,
+                 std::unique_ptr<arrow::RecordBatchReader> batches, Fill fill)
+      : location_(std::move(location)), reader_(std::move(reader)), batches_(std::move(batches)),
+        fill_(std::move(fill)) {}
+  Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    std::shared_ptr<arrow::RecordBatch> raw;
+    ARROW_RETURN_NOT_OK(NameFile(location_, Guard([&]() -> Status { return batches_->ReadNext(&raw); })));
+    if (!raw) return raw;
+    auto filled = fill_(*raw);
+    if (!filled.ok()) return NameFile(location_, filled.status());
+    return filled;
+  }
+
+ private:
+  std::string location_;
+  std::unique_ptr<parquet::arrow::FileReader> reader_;  // outlives the batch reader it made
+  std::unique_ptr<arrow::RecordBatchReader> batches_;
+  Fill fill_;
+};
+
+}  // namespace
+
+Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroup(int row_group, int64_t batch_rows,
+                                                                      const std::atomic<bool>* cancel) const {
+  auto result = Guard([&]() { return OpenRowGroupImpl(row_group, batch_rows, cancel); });
+  if (!result.ok()) return WithLocation(result.status());
+  return result;
+}
+
+Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroupImpl(int row_group, int64_t batch_rows,
+                                                                          const std::atomic<bool>* cancel) const {
+  OpenedRowGroup out;
+  if (!filter_.empty()) {
+    // Late materialisation needs the filter columns of the whole row group first.
+    ARROW_ASSIGN_OR_RAISE(auto read, ReadRowGroupImpl(row_group, cancel));
+    out.outcome = read.outcome;
+    if (read.rows) out.cursor = std::make_unique<SlicingCursor>(std::move(read.rows), batch_rows);
+    return out;
+  }
+  if (row_group < 0 || row_group >= num_row_groups()) {
+    return Status::IndexError("Row group ", row_group, " out of range");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto reader, MakeReader(batch_rows));
+  if (!bound_.empty()) {
+    if (!BloomFiltersMayMatch(*reader->parquet_reader(), row_group, bound_)) {
+      out.outcome = Outcome::kSkippedByBloomFilter;
+      return out;
+    }
+    if (!PageIndexMayMatch(*reader->parquet_reader(), row_group, bound_)) {
+      out.outcome = Outcome::kSkippedByPageIndex;
+      return out;
+    }
+  }
+  const int n = static_cast<int>(projection_->fields().size());
+  std::vector<int> leaves;
+  for (int i = 0; i < n; ++i) leaves.insert(leaves.end(), leaves_[i].begin(), leaves_[i].end());
+  if (leaves.empty()) {
+    // No projected column is in the file: every value is null, by the row count alone.
+    const int64_t rows = metadata_->RowGroup(row_group)->num_rows();
+    arrow::ChunkedArrayVector columns;
+    for (int i = 0; i < n; ++i) {
+      ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(read_schema_->field(i)->type(), rows));
+      columns.push_back(std::make_shared<arrow::ChunkedArray>(nulls));
+    }
+    out.cursor = std::make_unique<SlicingCursor>(arrow::Table::Make(read_schema_, std::move(columns), rows), batch_rows);
+    return out;
+  }
+  std::unique_ptr<arrow::RecordBatchReader> batches;
+  ARROW_ASSIGN_OR_RAISE(batches, reader->GetRecordBatchReader({row_group}, leaves));
+  std::vector<int> raw_index(n, -1);
+  for (int i = 0; i < n; ++i) {
+    if (file_field_[i] < 0) continue;
+    raw_index[i] = RawIndexOf(*batches->schema(), i);
+    if (raw_index[i] < 0) return Status::Invalid("Column '", projection_->fields()[i].name, "' missing after read");
+  }
+  // The cursor may outlive this file object: it keeps what it needs.
+  auto fill = [schema = read_schema_, raw_index](const arrow::RecordBatch& raw) -> Result<std::shared_ptr<arrow::RecordBatch>> {
+    arrow::ArrayVector columns(raw_index.size());
+    for (size_t i = 0; i < raw_index.size(); ++i) {
+      const auto& field = *schema->field(static_cast<int>(i));
+      if (raw_index[i] < 0) {
+        ARROW_ASSIGN_OR_RAISE(columns[i], arrow::MakeArrayOfNull(field.type(), raw.num_rows()));
+      } else {
+        ARROW_ASSIGN_OR_RAISE(columns[i], table::ConformArray(raw.column(raw_index[i]), field));
+      }
+    }
+    return arrow::RecordBatch::Make(schema, raw.num_rows(), std::move(columns));
+  };
+  out.cursor = std::make_unique<DecodingCursor>(location_, std::move(reader), std::move(batches), std::move(fill));
   return out;
 }
 

@@ -50,9 +50,30 @@ class ParquetDataFile {
   // row can match. `cancel`, when set, stops before the second decoding step.
   Result<RowGroup> ReadRowGroup(int row_group, const std::atomic<bool>* cancel = nullptr) const;
 
+  // Reads a row group a batch at a time, so that no more than a batch of its rows is ever
+  // decoded at once. Next() returns null at the end of the row group.
+  class Cursor {
+   public:
+    virtual ~Cursor() = default;
+    virtual Result<std::shared_ptr<arrow::RecordBatch>> Next() = 0;
+  };
+  struct OpenedRowGroup {
+    Outcome outcome = Outcome::kRead;
+    std::unique_ptr<Cursor> cursor;  // null when skipped
+  };
+  // Checks Bloom filters and the page index as ReadRowGroup does. With predicates on
+  // projected columns the row group is decoded whole (its filter columns first, to drop it
+  // early) and then handed out in slices; without, its pages are decoded as batches are asked for.
+  Result<OpenedRowGroup> OpenRowGroup(int row_group, int64_t batch_rows,
+                                      const std::atomic<bool>* cancel = nullptr) const;
+
  private:
   ParquetDataFile() = default;
   Result<RowGroup> ReadRowGroupImpl(int row_group, const std::atomic<bool>* cancel) const;
+  Result<OpenedRowGroup> OpenRowGroupImpl(int row_group, int64_t batch_rows, const std::atomic<bool>* cancel) const;
+  Result<std::unique_ptr<parquet::arrow::FileReader>> MakeReader(int64_t batch_rows = 0) const;
+  // The column of `raw` (top-level fields read from the file) holding projected field `i`, or -1.
+  int RawIndexOf(const arrow::Schema& raw, int i) const;
   // Decodes the projected fields `projected` of a row group into `columns` (by field index).
   Status ReadFieldsInto(parquet::arrow::FileReader& reader, int row_group, const std::vector<int>& projected,
                         arrow::ChunkedArrayVector* columns) const;
@@ -64,6 +85,7 @@ class ParquetDataFile {
   std::shared_ptr<parquet::FileMetaData> metadata_;
   spec::SchemaPtr projection_;
   std::shared_ptr<arrow::Schema> read_schema_;
+  std::vector<std::shared_ptr<arrow::Field>> file_fields_;  // the file's top-level fields
   std::vector<int> file_field_;            // per projected field: the file's top-level field, or -1
   std::vector<std::vector<int>> leaves_;   // per projected field: its leaf columns in the file
   std::vector<BoundPredicate> bound_;      // predicates on flat leaf columns of this file

@@ -1,6 +1,8 @@
 #include "floe/scan/row_group_stream.h"
 
+#include <condition_variable>
 #include <deque>
+#include <mutex>
 
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
@@ -16,24 +18,25 @@ namespace {
 
 using Batches = std::vector<std::shared_ptr<arrow::RecordBatch>>;
 
-// Decodes one row group into batches of at most `batch_rows`, counting why it was skipped.
-Result<Batches> DecodeRowGroup(const ParquetDataFile& file, int row_group, RowGroupCounters& counters,
-                               const std::atomic<bool>& stop, int64_t batch_rows) {
-  Batches out;
-  if (stop.load()) return out;
-  ARROW_ASSIGN_OR_RAISE(auto read, file.ReadRowGroup(row_group, &stop));
-  switch (read.outcome) {
+void Count(ParquetDataFile::Outcome outcome, RowGroupCounters& counters) {
+  switch (outcome) {
     case ParquetDataFile::Outcome::kSkippedByBloomFilter: ++counters.skipped_by_bloom_filter; break;
     case ParquetDataFile::Outcome::kSkippedByPageIndex: ++counters.skipped_by_page_index; break;
     case ParquetDataFile::Outcome::kSkippedByFilterColumns: ++counters.skipped_by_filter_columns; break;
     case ParquetDataFile::Outcome::kRead: break;
   }
-  if (!read.rows) return out;
-  arrow::TableBatchReader slicer(*read.rows);
-  slicer.set_chunksize(batch_rows);
-  while (true) {
-    std::shared_ptr<arrow::RecordBatch> batch;
-    ARROW_RETURN_NOT_OK(slicer.ReadNext(&batch));
+}
+
+// Decodes one row group into batches of at most `batch_rows`, counting why it was skipped.
+Result<Batches> DecodeRowGroup(const ParquetDataFile& file, int row_group, RowGroupCounters& counters,
+                               const std::atomic<bool>& stop, int64_t batch_rows) {
+  Batches out;
+  if (stop.load()) return out;
+  ARROW_ASSIGN_OR_RAISE(auto opened, file.OpenRowGroup(row_group, batch_rows, &stop));
+  Count(opened.outcome, counters);
+  if (!opened.cursor) return out;
+  while (!stop.load()) {
+    ARROW_ASSIGN_OR_RAISE(auto batch, opened.cursor->Next());
     if (!batch) break;
     if (batch->num_rows() > 0) out.push_back(std::move(batch));
   }
@@ -166,6 +169,242 @@ class RowGroupStream : public arrow::RecordBatchReader {
   Status error_;
 };
 
+// The files' row groups, handed to workers one at a time; footers are opened on demand.
+class RowGroupSource {
+ public:
+  RowGroupSource(std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
+                 std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema,
+                 std::shared_ptr<RowGroupCounters> counters)
+      : io_(std::move(io)), files_(std::move(files)), projection_(std::move(projection)),
+        predicates_(std::move(predicates)), schema_(std::move(schema)), counters_(std::move(counters)) {}
+
+  struct Next {
+    std::shared_ptr<ParquetDataFile> file;  // null when every row group has been handed out
+    int row_group = 0;
+  };
+  // Not thread-safe: callers hold their own lock.
+  Result<Next> Take() {
+    while (true) {
+      if (!file_ || next_row_group_ >= file_->num_row_groups()) {
+        if (next_file_ >= files_.size()) return Next{};
+        ARROW_ASSIGN_OR_RAISE(file_, ParquetDataFile::Open(*io_, files_[next_file_++], projection_, predicates_,
+                                                           schema_.get()));
+        next_row_group_ = 0;
+        counters_->total += file_->num_row_groups();
+        continue;
+      }
+      int row_group = next_row_group_++;
+      if (!file_->StatsMayMatch(row_group)) {
+        ++counters_->skipped_by_stats;
+        continue;
+      }
+      return Next{file_, row_group};
+    }
+  }
+
+ private:
+  std::shared_ptr<FileIO> io_;
+  std::vector<std::string> files_;
+  spec::SchemaPtr projection_;
+  std::vector<ColumnPredicate> predicates_;
+  spec::SchemaPtr schema_;
+  std::shared_ptr<RowGroupCounters> counters_;
+  size_t next_file_ = 0;
+  std::shared_ptr<ParquetDataFile> file_;
+  int next_row_group_ = 0;
+};
+
+// One worker per pool thread, each decoding a row group a batch at a time into a shared
+// queue. A worker never blocks a pool thread: when the queue is full it parks and returns,
+// and the consumer starts it again once it has taken a batch.
+class UnorderedRowGroupStream : public arrow::RecordBatchReader {
+ public:
+  UnorderedRowGroupStream(std::shared_ptr<arrow::Schema> arrow_schema, std::unique_ptr<RowGroupSource> source,
+                          std::shared_ptr<RowGroupCounters> counters, RowGroupStreamOptions options)
+      : state_(std::make_shared<State>()), arrow_schema_(std::move(arrow_schema)) {
+    state_->source = std::move(source);
+    state_->counters = std::move(counters);
+    state_->executor = options.executor ? options.executor : arrow::internal::GetCpuThreadPool();
+    state_->batch_rows = options.batch_rows > 0 ? options.batch_rows : 64 * 1024;
+    const int workers = options.max_in_flight > 0 ? options.max_in_flight : std::max(1, state_->executor->GetCapacity());
+    state_->workers.resize(workers);
+    state_->capacity = 2 * static_cast<size_t>(workers);
+  }
+
+  ~UnorderedRowGroupStream() override { Stop(); }
+
+  std::shared_ptr<arrow::Schema> schema() const override { return arrow_schema_; }
+
+  Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
+    State& s = *state_;
+    if (s.executor->OwnsThisThread()) return ReadInline(batch);
+    std::unique_lock<std::mutex> lock(s.mutex);
+    if (!started_) {
+      started_ = true;
+      for (size_t w = 0; w < s.workers.size(); ++w) Launch(state_, w);
+    }
+    if (s.error.ok() && s.stop.load()) {
+      *batch = nullptr;
+      return Status::OK();
+    }
+    s.changed.wait(lock, [&] { return !s.error.ok() || !s.queue.empty() || s.Finished(); });
+    if (!s.error.ok()) {
+      Status error = s.error;
+      lock.unlock();
+      Stop();
+      return error;
+    }
+    if (s.queue.empty()) {
+      *batch = nullptr;
+      return Status::OK();
+    }
+    *batch = std::move(s.queue.front());
+    s.queue.pop_front();
+    for (size_t w = 0; w < s.workers.size() && s.queue.size() < s.capacity; ++w) {
+      if (s.workers[w].parked) Launch(state_, w);
+    }
+    return Status::OK();
+  }
+
+  Status Close() override {
+    Stop();
+    return Status::OK();
+  }
+
+ private:
+  struct Worker {
+    std::unique_ptr<ParquetDataFile::Cursor> cursor;
+    bool running = false;
+    bool parked = false;
+    bool done = false;
+  };
+  struct State {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::unique_ptr<RowGroupSource> source;
+    std::shared_ptr<RowGroupCounters> counters;
+    arrow::internal::Executor* executor = nullptr;
+    int64_t batch_rows = 0;
+    std::vector<Worker> workers;
+    std::deque<std::shared_ptr<arrow::RecordBatch>> queue;
+    size_t capacity = 0;
+    Status error;
+    std::atomic<bool> stop{false};
+
+    bool Finished() const {
+      for (const auto& w : workers) {
+        if (!w.done) return false;
+      }
+      return true;
+    }
+    bool Idle() const {
+      for (const auto& w : workers) {
+        if (w.running) return false;
+      }
+      return true;
+    }
+  };
+
+  // Caller holds the lock.
+  static void Launch(const std::shared_ptr<State>& state, size_t w) {
+    State& s = *state;
+    s.workers[w].parked = false;
+    s.workers[w].running = true;
+    Status submitted = s.executor->Spawn([state, w] { Run(*state, w); });
+    if (!submitted.ok()) {
+      s.workers[w].running = false;
+      s.workers[w].done = true;
+      if (s.error.ok()) s.error = submitted;
+    }
+  }
+
+  // Produces at most one batch into the queue; false when the worker has nothing left.
+  // Decoding runs without the lock: only the worker itself touches its cursor.
+  static Result<bool> Step(State& s, Worker& worker) {
+    if (!worker.cursor) {
+      RowGroupSource::Next next;
+      {
+        std::lock_guard<std::mutex> lock(s.mutex);
+        ARROW_ASSIGN_OR_RAISE(next, s.source->Take());
+      }
+      if (!next.file) return false;
+      ARROW_ASSIGN_OR_RAISE(auto opened, next.file->OpenRowGroup(next.row_group, s.batch_rows, &s.stop));
+      Count(opened.outcome, *s.counters);
+      worker.cursor = std::move(opened.cursor);
+      return true;
+    }
+    ARROW_ASSIGN_OR_RAISE(auto batch, worker.cursor->Next());
+    if (!batch) {
+      worker.cursor.reset();
+      return true;
+    }
+    if (batch->num_rows() > 0) {
+      std::lock_guard<std::mutex> lock(s.mutex);
+      s.queue.push_back(std::move(batch));
+      s.changed.notify_all();
+    }
+    return true;
+  }
+
+  static void Run(State& s, size_t w) {
+    Worker& worker = s.workers[w];
+    while (true) {
+      Result<bool> more = s.stop.load() ? Result<bool>(false) : Step(s, worker);
+      std::lock_guard<std::mutex> lock(s.mutex);
+      if (!more.ok() || !*more) {
+        if (!more.ok() && s.error.ok()) s.error = more.status();
+        worker.cursor.reset();
+        worker.done = true;
+        worker.running = false;
+        s.changed.notify_all();
+        return;
+      }
+      if (s.queue.size() >= s.capacity) {
+        worker.parked = true;
+        worker.running = false;
+        s.changed.notify_all();
+        return;
+      }
+    }
+  }
+
+  // On a pool thread waiting for the pool could starve it: decode right here instead.
+  Status ReadInline(std::shared_ptr<arrow::RecordBatch>* batch) {
+    State& s = *state_;
+    while (true) {
+      {
+        std::lock_guard<std::mutex> lock(s.mutex);
+        ARROW_RETURN_NOT_OK(s.error);
+        if (!s.queue.empty()) {
+          *batch = std::move(s.queue.front());
+          s.queue.pop_front();
+          return Status::OK();
+        }
+        if (inline_done_) {
+          *batch = nullptr;
+          return Status::OK();
+        }
+      }
+      ARROW_ASSIGN_OR_RAISE(bool more, Step(s, inline_worker_));
+      inline_done_ = !more;
+    }
+  }
+
+  void Stop() {
+    State& s = *state_;
+    s.stop.store(true);
+    std::unique_lock<std::mutex> lock(s.mutex);
+    s.changed.wait(lock, [&] { return s.Idle(); });
+    s.queue.clear();
+  }
+
+  std::shared_ptr<State> state_;
+  std::shared_ptr<arrow::Schema> arrow_schema_;
+  bool started_ = false;
+  Worker inline_worker_;
+  bool inline_done_ = false;
+};
+
 }  // namespace
 
 Result<std::shared_ptr<arrow::RecordBatchReader>> MakeRowGroupStream(
@@ -174,6 +413,12 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> MakeRowGroupStream(
     RowGroupStreamOptions options) {
   ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*projection));
   if (!counters) counters = std::make_shared<RowGroupCounters>();
+  if (!options.ordered) {
+    auto source = std::make_unique<RowGroupSource>(std::move(io), std::move(files), std::move(projection),
+                                                   std::move(predicates), std::move(schema), counters);
+    return std::make_shared<UnorderedRowGroupStream>(std::move(arrow_schema), std::move(source), std::move(counters),
+                                                     options);
+  }
   return std::make_shared<RowGroupStream>(std::move(io), std::move(files), std::move(projection),
                                           std::move(arrow_schema), std::move(predicates), std::move(schema),
                                           std::move(counters), options);

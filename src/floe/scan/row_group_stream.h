@@ -33,6 +33,10 @@ struct RowGroupStreamOptions {
   int max_in_flight = 0;
   // Where row groups are decoded; null means Arrow's CPU thread pool.
   arrow::internal::Executor* executor = nullptr;
+  // False when the consumer takes rows in any order (an aggregate, a sort): row groups are
+  // then decoded a batch at a time by one worker per thread and handed out as they come, so
+  // memory holds a few batches instead of a few row groups.
+  bool ordered = true;
 };
 
 // Streams the rows of `files` in order (file by file, row group by row group) in batches of
@@ -40,6 +44,8 @@ struct RowGroupStreamOptions {
 // each file; row groups are decoded as tasks on the executor, a bounded number ahead of the
 // consumer. Row groups the predicates rule out are skipped and counted in `counters`.
 // Destroying or closing the reader cancels the tasks not yet started and waits for the rest.
+// With `ordered` false, batches of different row groups interleave (each row group's stay in
+// order) and at most a few batches wait for the consumer.
 Result<std::shared_ptr<arrow::RecordBatchReader>> MakeRowGroupStream(
     std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
     std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,

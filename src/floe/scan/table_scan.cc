@@ -193,7 +193,13 @@ Result<std::shared_ptr<arrow::Table>> TableScan::ToArrowTable() const {
   return arrow::Table::FromRecordBatchReader(reader.get());
 }
 
-Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::ToRecordBatchReader() const {
+Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::ToRecordBatchReader() const { return MakeReader(true); }
+
+Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::ToUnorderedRecordBatchReader() const {
+  return MakeReader(false);
+}
+
+Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::MakeReader(bool ordered) const {
   ARROW_ASSIGN_OR_RAISE(auto schema, ReadSchema());
   ARROW_ASSIGN_OR_RAISE(auto full_schema, SnapshotSchema(*table_->metadata()));
   ARROW_ASSIGN_OR_RAISE(auto tasks, PlanFiles());
@@ -201,8 +207,10 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::ToRecordBatchReader
   files.reserve(tasks.size());
   for (auto& task : tasks) files.push_back(std::move(task.file.file_path));
   row_groups_ = std::make_shared<RowGroupCounters>();
+  RowGroupStreamOptions options;
+  options.ordered = ordered;
   return MakeRowGroupStream(table_->io(), std::move(files), std::move(schema), predicates_, std::move(full_schema),
-                            row_groups_);
+                            row_groups_, options);
 }
 
 const TableScan::Metrics& TableScan::metrics() const {

@@ -49,6 +49,10 @@ class TableScan {
   // not by files). Row groups the predicates rule out (statistics, Bloom filters, page index,
   // or the predicate columns decoded first) are skipped.
   Result<std::shared_ptr<arrow::RecordBatchReader>> ToRecordBatchReader() const;
+  // The same rows for a consumer that takes them in any order (aggregates, sorts): each
+  // thread decodes its own row group a batch at a time and batches are handed out as they
+  // are ready, so memory holds a few batches whatever the row group size.
+  Result<std::shared_ptr<arrow::RecordBatchReader>> ToUnorderedRecordBatchReader() const;
 
   // What planning and reading skipped, for tests and EXPLAIN. The manifest and file counts
   // are final once planning is done; the row-group counts grow while the last reader made
@@ -64,6 +68,7 @@ class TableScan {
  private:
   Result<const spec::Snapshot*> ResolveSnapshot(const spec::TableMetadata& md) const;
   Result<spec::SchemaPtr> SnapshotSchema(const spec::TableMetadata& md) const;
+  Result<std::shared_ptr<arrow::RecordBatchReader>> MakeReader(bool ordered) const;
 
   std::shared_ptr<table::Table> table_;
   std::optional<int64_t> snapshot_id_;

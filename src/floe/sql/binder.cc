@@ -257,20 +257,11 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
     }
     scan.Filter(PushablePredicates(hints.conjuncts, *read_schema));
     auto facts = std::make_shared<TableFacts>(TableFacts{table->name(), table, scan, read_schema});
-    ARROW_ASSIGN_OR_RAISE(auto reader, scan.ToRecordBatchReader());
+    ARROW_ASSIGN_OR_RAISE(auto reader, hints.any_order ? scan.ToUnorderedRecordBatchReader() : scan.ToRecordBatchReader());
     const auto& m = scan.metrics();
     scan_notes_.push_back(StrCat(table->name(), ": manifests ", m.manifests, " (", m.manifests_skipped,
                                  " skipped), data files ", m.files, " (", m.files_skipped, " skipped)"));
-    Rel streamed;
-    for (const auto& f : reader->schema()->fields()) {
-      Column c;
-      c.name = f->name();
-      c.type = f->type();
-      c.nullable = f->nullable();
-      streamed.columns.push_back(std::move(c));
-    }
-    streamed.decl = arrow::acero::Declaration("record_batch_reader_source",
-                                              arrow::acero::RecordBatchReaderSourceNodeOptions(reader));
+    Rel streamed = RelFromReader(reader);
     streamed.facts = std::move(facts);
     return WithQualifiers(std::move(streamed), resolved);
   }

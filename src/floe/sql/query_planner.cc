@@ -160,6 +160,19 @@ ScanHints HintsFor(const sql::Select& select, const std::vector<OrderItem>* orde
     }
   };
   if (select.where) split(*select.where);
+  // Aggregates, DISTINCT and sorts do not depend on the order rows arrive in, except
+  // first() and last(), which take the first and last rows read.
+  std::map<std::string, const FunctionCall*> aggregates;
+  std::vector<std::string> names;
+  for (const auto& item : select.items) CollectAggregates(item.expr, &aggregates, &names);
+  if (select.having) CollectAggregates(*select.having, &aggregates, &names);
+  bool order_sensitive = false;
+  for (const auto& [key, call] : aggregates) {
+    const std::string name = Lower(call->name.parts.back().name);
+    order_sensitive |= name == "first" || name == "last";
+  }
+  hints.any_order = !order_sensitive && (select.distinct || !select.group_by.empty() || !aggregates.empty() ||
+                                         (order_by && !order_by->empty()));
   return hints;
 }
 

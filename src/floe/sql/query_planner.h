@@ -24,6 +24,8 @@ struct ScanHints {
   bool all_columns = true;
   std::set<std::string> columns;
   std::vector<const Expr*> conjuncts;
+  // The query aggregates or sorts what it reads, so rows may arrive in any order.
+  bool any_order = false;
 };
 
 struct PlannerEnv {

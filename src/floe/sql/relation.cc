@@ -1,5 +1,7 @@
 #include "floe/sql/relation.h"
 
+#include "floe/sql/flow_gate.h"
+
 #include "floe/util/ascii.h"
 
 #include <arrow/acero/options.h>
@@ -55,8 +57,7 @@ Rel RelFromTable(std::shared_ptr<arrow::Table> table, std::vector<std::string> q
 Rel RelFromReader(std::shared_ptr<arrow::RecordBatchReader> reader, std::vector<std::string> qualifier) {
   Rel rel;
   rel.columns = ColumnsOf(*reader->schema(), qualifier);
-  rel.decl = arrow::acero::Declaration("record_batch_reader_source",
-                                       arrow::acero::RecordBatchReaderSourceNodeOptions(std::move(reader)));
+  rel.decl = GatedSource(std::move(reader));
   return rel;
 }
 

@@ -1,5 +1,9 @@
 #include "floe/scan/row_group_stream.h"
 
+#include <chrono>
+#include <map>
+#include <thread>
+
 #include <arrow/api.h>
 #include <arrow/io/file.h>
 #include <arrow/util/thread_pool.h>
@@ -296,6 +300,109 @@ TEST_F(RowGroupStreamTest, DamagedFileFailsNamingIt) {
   Status st = reader->ReadNext(&batch);
   ASSERT_FALSE(st.ok());
   EXPECT_EQ(st.message().rfind("Cannot read data file " + path + ": ", 0), 0u) << st.message();
+}
+
+// Without order, every row comes exactly once and each row group's rows stay in order.
+TEST_F(RowGroupStreamTest, AnyOrderReturnsEveryRowOnceRowGroupsInOrder) {
+  std::string a = Write(*Rows(Range(0, 350)), {.row_group_rows = 7});
+  std::string b = Write(*Rows(Range(1000, 100)), {.row_group_rows = 10});
+  RowGroupStreamOptions options;
+  options.batch_rows = 3;
+  options.ordered = false;
+  ASSERT_OK_AND_ASSIGN(auto reader, Stream({a, b}, {}, nullptr, options));
+  EXPECT_EQ(reader->schema()->ToString(false), "id: int64\nn: int64\ns: string\nd: double");
+  int64_t max_batch = 0;
+  std::vector<int64_t> ids = Drain(*reader, &max_batch);
+  std::map<int64_t, int64_t> last_in_group;  // row group key -> last id seen
+  for (int64_t id : ids) {
+    const int64_t group = id < 1000 ? id / 7 : 1000 + (id - 1000) / 10;
+    auto [it, fresh] = last_in_group.emplace(group, id);
+    if (!fresh) {
+      EXPECT_GT(id, it->second) << "row group " << group;
+      it->second = id;
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, Concat(Range(0, 350), Range(1000, 100)));
+  EXPECT_EQ(max_batch, 3);
+  EXPECT_EQ(counters_->total, 60);
+  std::shared_ptr<arrow::RecordBatch> batch;
+  ASSERT_OK(reader->ReadNext(&batch));
+  EXPECT_EQ(batch, nullptr);
+}
+
+TEST_F(RowGroupStreamTest, AnyOrderProjectsAndPrunesAsInOrder) {
+  std::string path = Write(*Rows(Range(0, 50), 20, 30), {.row_group_rows = 10, .statistics = false});
+  RowGroupStreamOptions options;
+  options.ordered = false;
+  auto projection = std::make_shared<const spec::Schema>(
+      0, std::vector<spec::NestedField>{spec::Optional(3, "renamed", Type::String()),
+                                        spec::Optional(9, "added", Type::Int())});
+  ASSERT_OK_AND_ASSIGN(auto reader, Stream({path}, {}, projection, options));
+  ASSERT_OK_AND_ASSIGN(auto table, arrow::Table::FromRecordBatchReader(reader.get()));
+  EXPECT_EQ(table->schema()->ToString(false), "renamed: string\nadded: int32");
+  EXPECT_EQ(table->num_rows(), 50);
+  EXPECT_EQ(table->column(1)->null_count(), 50);
+  // The filter columns are decoded first and four row groups dropped on them.
+  ASSERT_OK_AND_ASSIGN(reader, Stream({path}, {Pred(1, Op::kEq, spec::Literal::Long(23))}, nullptr, options));
+  EXPECT_EQ(Drain(*reader), Range(20, 10));
+  EXPECT_EQ(counters_->skipped_by_filter_columns, 4);
+}
+
+// A consumer that stops taking batches leaves a few decoded, not the row groups.
+TEST_F(RowGroupStreamTest, AnyOrderHoldsAFewBatchesWhileTheConsumerWaits) {
+  // One repeated value: the column chunks are a few bytes, their decoded row groups 4 MB each.
+  std::string path = Write(*Rows(std::vector<int64_t>(1 << 20, 7)), {.row_group_rows = 1 << 19});
+  ASSERT_OK_AND_ASSIGN(auto pool, arrow::internal::ThreadPool::Make(2));
+  RowGroupStreamOptions options;
+  options.ordered = false;
+  options.executor = pool.get();
+  options.batch_rows = 4096;
+  auto* memory = arrow::default_memory_pool();
+  const int64_t before = memory->bytes_allocated();
+  ASSERT_OK_AND_ASSIGN(auto reader, Stream({path}, {}, Only("id"), options));
+  std::shared_ptr<arrow::RecordBatch> batch;
+  ASSERT_OK(reader->ReadNext(&batch));
+  ASSERT_NE(batch, nullptr);
+  // Both workers park once the queue holds four batches.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const int64_t held = memory->bytes_allocated() - before;
+  EXPECT_LT(held, 1 << 20);
+  reader.reset();
+}
+
+TEST_F(RowGroupStreamTest, AnyOrderStopsEarlyAndReportsDamage) {
+  std::string path = Write(*Rows(Range(0, 200000)), {.row_group_rows = 1000});
+  RowGroupStreamOptions options;
+  options.ordered = false;
+  options.batch_rows = 100;
+  ASSERT_OK_AND_ASSIGN(auto reader, Stream({path, path}, {}, nullptr, options));
+  std::shared_ptr<arrow::RecordBatch> batch;
+  ASSERT_OK(reader->ReadNext(&batch));
+  ASSERT_NE(batch, nullptr);
+  EXPECT_EQ(batch->num_rows(), 100);
+  reader.reset();
+  EXPECT_LT(counters_->total, 400);
+
+  std::string bad = dir_.str() + "/bad.parquet";
+  floe::testing::WriteFileBytes(bad, "PAR1 this is not a parquet file PAR1");
+  ASSERT_OK_AND_ASSIGN(reader, Stream({bad}, {}, nullptr, options));
+  Status st = reader->ReadNext(&batch);
+  ASSERT_FALSE(st.ok());
+  EXPECT_EQ(st.message().rfind("Cannot read data file " + bad + ": ", 0), 0u) << st.message();
+  // The error stays.
+  EXPECT_FALSE(reader->ReadNext(&batch).ok());
+}
+
+TEST_F(RowGroupStreamTest, AnyOrderReadFromAPoolThreadDecodesInline) {
+  std::string path = Write(*Rows(Range(0, 100)), {.row_group_rows = 10});
+  ASSERT_OK_AND_ASSIGN(auto pool, arrow::internal::ThreadPool::Make(1));
+  RowGroupStreamOptions options;
+  options.executor = pool.get();
+  options.ordered = false;
+  ASSERT_OK_AND_ASSIGN(auto reader, Stream({path}, {}, nullptr, options));
+  ASSERT_OK_AND_ASSIGN(auto ids, pool->Submit([&] { return Drain(*reader); }));
+  EXPECT_EQ(ids.result().ValueOrDie(), Range(0, 100));
 }
 
 TEST_F(RowGroupStreamTest, BloomFiltersWrittenBySparkSkipRowGroups) {

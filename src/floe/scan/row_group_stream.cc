@@ -169,63 +169,15 @@ class RowGroupStream : public arrow::RecordBatchReader {
   Status error_;
 };
 
-// The files' row groups, handed to workers one at a time; footers are opened on demand.
-class RowGroupSource {
- public:
-  RowGroupSource(std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
-                 std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema,
-                 std::shared_ptr<RowGroupCounters> counters)
-      : io_(std::move(io)), files_(std::move(files)), projection_(std::move(projection)),
-        predicates_(std::move(predicates)), schema_(std::move(schema)), counters_(std::move(counters)) {}
-
-  struct Next {
-    std::shared_ptr<ParquetDataFile> file;  // null when every row group has been handed out
-    int row_group = 0;
-  };
-  // Not thread-safe: callers hold their own lock.
-  Result<Next> Take() {
-    while (true) {
-      if (!file_ || next_row_group_ >= file_->num_row_groups()) {
-        if (next_file_ >= files_.size()) return Next{};
-        ARROW_ASSIGN_OR_RAISE(file_, ParquetDataFile::Open(*io_, files_[next_file_++], projection_, predicates_,
-                                                           schema_.get()));
-        next_row_group_ = 0;
-        counters_->total += file_->num_row_groups();
-        continue;
-      }
-      int row_group = next_row_group_++;
-      if (!file_->StatsMayMatch(row_group)) {
-        ++counters_->skipped_by_stats;
-        continue;
-      }
-      return Next{file_, row_group};
-    }
-  }
-
- private:
-  std::shared_ptr<FileIO> io_;
-  std::vector<std::string> files_;
-  spec::SchemaPtr projection_;
-  std::vector<ColumnPredicate> predicates_;
-  spec::SchemaPtr schema_;
-  std::shared_ptr<RowGroupCounters> counters_;
-  size_t next_file_ = 0;
-  std::shared_ptr<ParquetDataFile> file_;
-  int next_row_group_ = 0;
-};
-
 // One worker per pool thread, each decoding a row group a batch at a time into a shared
 // queue. A worker never blocks a pool thread: when the queue is full it parks and returns,
 // and the consumer starts it again once it has taken a batch.
 class UnorderedRowGroupStream : public arrow::RecordBatchReader {
  public:
-  UnorderedRowGroupStream(std::shared_ptr<arrow::Schema> arrow_schema, std::unique_ptr<RowGroupSource> source,
-                          std::shared_ptr<RowGroupCounters> counters, RowGroupStreamOptions options)
-      : state_(std::make_shared<State>()), arrow_schema_(std::move(arrow_schema)) {
-    state_->source = std::move(source);
-    state_->counters = std::move(counters);
+  UnorderedRowGroupStream(std::shared_ptr<SharedRowGroupScan> scan, RowGroupStreamOptions options)
+      : state_(std::make_shared<State>()), arrow_schema_(scan->schema()) {
+    state_->scan = std::move(scan);
     state_->executor = options.executor ? options.executor : arrow::internal::GetCpuThreadPool();
-    state_->batch_rows = options.batch_rows > 0 ? options.batch_rows : 64 * 1024;
     const int workers = options.max_in_flight > 0 ? options.max_in_flight : std::max(1, state_->executor->GetCapacity());
     state_->workers.resize(workers);
     state_->capacity = 2 * static_cast<size_t>(workers);
@@ -273,7 +225,7 @@ class UnorderedRowGroupStream : public arrow::RecordBatchReader {
 
  private:
   struct Worker {
-    std::unique_ptr<ParquetDataFile::Cursor> cursor;
+    SharedRowGroupScan::Worker scan;
     bool running = false;
     bool parked = false;
     bool done = false;
@@ -281,10 +233,8 @@ class UnorderedRowGroupStream : public arrow::RecordBatchReader {
   struct State {
     std::mutex mutex;
     std::condition_variable changed;
-    std::unique_ptr<RowGroupSource> source;
-    std::shared_ptr<RowGroupCounters> counters;
+    std::shared_ptr<SharedRowGroupScan> scan;
     arrow::internal::Executor* executor = nullptr;
-    int64_t batch_rows = 0;
     std::vector<Worker> workers;
     std::deque<std::shared_ptr<arrow::RecordBatch>> queue;
     size_t capacity = 0;
@@ -319,30 +269,12 @@ class UnorderedRowGroupStream : public arrow::RecordBatchReader {
   }
 
   // Produces at most one batch into the queue; false when the worker has nothing left.
-  // Decoding runs without the lock: only the worker itself touches its cursor.
   static Result<bool> Step(State& s, Worker& worker) {
-    if (!worker.cursor) {
-      RowGroupSource::Next next;
-      {
-        std::lock_guard<std::mutex> lock(s.mutex);
-        ARROW_ASSIGN_OR_RAISE(next, s.source->Take());
-      }
-      if (!next.file) return false;
-      ARROW_ASSIGN_OR_RAISE(auto opened, next.file->OpenRowGroup(next.row_group, s.batch_rows, &s.stop));
-      Count(opened.outcome, *s.counters);
-      worker.cursor = std::move(opened.cursor);
-      return true;
-    }
-    ARROW_ASSIGN_OR_RAISE(auto batch, worker.cursor->Next());
-    if (!batch) {
-      worker.cursor.reset();
-      return true;
-    }
-    if (batch->num_rows() > 0) {
-      std::lock_guard<std::mutex> lock(s.mutex);
-      s.queue.push_back(std::move(batch));
-      s.changed.notify_all();
-    }
+    ARROW_ASSIGN_OR_RAISE(auto batch, s.scan->Next(&worker.scan, &s.stop));
+    if (!batch) return false;
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.queue.push_back(std::move(batch));
+    s.changed.notify_all();
     return true;
   }
 
@@ -353,7 +285,7 @@ class UnorderedRowGroupStream : public arrow::RecordBatchReader {
       std::lock_guard<std::mutex> lock(s.mutex);
       if (!more.ok() || !*more) {
         if (!more.ok() && s.error.ok()) s.error = more.status();
-        worker.cursor.reset();
+        worker.scan = {};
         worker.done = true;
         worker.running = false;
         s.changed.notify_all();
@@ -414,14 +346,76 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> MakeRowGroupStream(
   ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*projection));
   if (!counters) counters = std::make_shared<RowGroupCounters>();
   if (!options.ordered) {
-    auto source = std::make_unique<RowGroupSource>(std::move(io), std::move(files), std::move(projection),
-                                                   std::move(predicates), std::move(schema), counters);
-    return std::make_shared<UnorderedRowGroupStream>(std::move(arrow_schema), std::move(source), std::move(counters),
-                                                     options);
+    ARROW_ASSIGN_OR_RAISE(auto scan, SharedRowGroupScan::Make(std::move(io), std::move(files), std::move(projection),
+                                                              std::move(predicates), std::move(schema),
+                                                              std::move(counters), options.batch_rows));
+    return std::make_shared<UnorderedRowGroupStream>(std::move(scan), options);
   }
   return std::make_shared<RowGroupStream>(std::move(io), std::move(files), std::move(projection),
                                           std::move(arrow_schema), std::move(predicates), std::move(schema),
                                           std::move(counters), options);
+}
+
+Result<std::shared_ptr<SharedRowGroupScan>> SharedRowGroupScan::Make(
+    std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
+    std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
+    int64_t batch_rows) {
+  std::shared_ptr<SharedRowGroupScan> scan(new SharedRowGroupScan());
+  ARROW_ASSIGN_OR_RAISE(scan->arrow_schema_, table::ToArrowSchema(*projection));
+  scan->io_ = std::move(io);
+  scan->files_ = std::move(files);
+  scan->projection_ = std::move(projection);
+  scan->predicates_ = std::move(predicates);
+  scan->schema_ = std::move(schema);
+  scan->counters_ = counters ? std::move(counters) : std::make_shared<RowGroupCounters>();
+  scan->batch_rows_ = batch_rows > 0 ? batch_rows : 64 * 1024;
+  return scan;
+}
+
+Result<SharedRowGroupScan::Taken> SharedRowGroupScan::Take() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ARROW_RETURN_NOT_OK(error_);
+  while (true) {
+    if (!file_ || next_row_group_ >= file_->num_row_groups()) {
+      if (next_file_ >= files_.size()) return Taken{};
+      auto opened = ParquetDataFile::Open(*io_, files_[next_file_++], projection_, predicates_, schema_.get());
+      if (!opened.ok()) {
+        // Every worker reports it, not only the one that met it.
+        error_ = opened.status();
+        return error_;
+      }
+      file_ = *opened;
+      next_row_group_ = 0;
+      counters_->total += file_->num_row_groups();
+      continue;
+    }
+    int row_group = next_row_group_++;
+    if (!file_->StatsMayMatch(row_group)) {
+      ++counters_->skipped_by_stats;
+      continue;
+    }
+    return Taken{file_, row_group};
+  }
+}
+
+Result<std::shared_ptr<arrow::RecordBatch>> SharedRowGroupScan::Next(Worker* worker, const std::atomic<bool>* stop) {
+  while (!(stop && stop->load())) {
+    if (!worker->cursor) {
+      ARROW_ASSIGN_OR_RAISE(auto next, Take());
+      if (!next.file) break;
+      ARROW_ASSIGN_OR_RAISE(auto opened, next.file->OpenRowGroup(next.row_group, batch_rows_, stop));
+      Count(opened.outcome, *counters_);
+      worker->cursor = std::move(opened.cursor);
+      continue;
+    }
+    ARROW_ASSIGN_OR_RAISE(auto batch, worker->cursor->Next());
+    if (!batch) {
+      worker->cursor.reset();
+      continue;
+    }
+    if (batch->num_rows() > 0) return batch;
+  }
+  return nullptr;
 }
 
 }  // namespace floe::scan

@@ -3,12 +3,14 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include <arrow/type_fwd.h>
 
 #include "floe/io/file_io.h"
+#include "floe/scan/parquet_file_reader.h"
 #include "floe/scan/scan_filter.h"
 #include "floe/spec/schema.h"
 
@@ -37,6 +39,52 @@ struct RowGroupStreamOptions {
   // then decoded a batch at a time by one worker per thread and handed out as they come, so
   // memory holds a few batches instead of a few row groups.
   bool ordered = true;
+};
+
+// The row groups of `files`, shared out among workers that each decode one row group at a
+// time, a batch per call, for consumers that take rows in any order. Footers are opened as
+// the first row group of each file is taken; row groups the predicates rule out are skipped
+// and counted. Thread-safe; a Worker is used by one thread at a time.
+class SharedRowGroupScan {
+ public:
+  struct Worker {
+    std::unique_ptr<ParquetDataFile::Cursor> cursor;  // the row group it is in, if any
+  };
+
+  static Result<std::shared_ptr<SharedRowGroupScan>> Make(
+      std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
+      std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
+      int64_t batch_rows);
+
+  // The next batch (never empty) for `worker`: of its row group, else of the next one not yet
+  // taken; null when none is left or `stop` is set. A file that cannot be opened fails every
+  // worker from then on.
+  Result<std::shared_ptr<arrow::RecordBatch>> Next(Worker* worker, const std::atomic<bool>* stop = nullptr);
+
+  const std::shared_ptr<arrow::Schema>& schema() const { return arrow_schema_; }
+
+ private:
+  SharedRowGroupScan() = default;
+  struct Taken {
+    std::shared_ptr<ParquetDataFile> file;  // null when every row group has been taken
+    int row_group = 0;
+  };
+  Result<Taken> Take();
+
+  std::shared_ptr<FileIO> io_;
+  std::vector<std::string> files_;
+  spec::SchemaPtr projection_;
+  std::shared_ptr<arrow::Schema> arrow_schema_;
+  std::vector<ColumnPredicate> predicates_;
+  spec::SchemaPtr schema_;
+  std::shared_ptr<RowGroupCounters> counters_;
+  int64_t batch_rows_ = 0;
+
+  std::mutex mutex_;
+  Status error_;
+  size_t next_file_ = 0;
+  std::shared_ptr<ParquetDataFile> file_;
+  int next_row_group_ = 0;
 };
 
 // Streams the rows of `files` in order (file by file, row group by row group) in batches of

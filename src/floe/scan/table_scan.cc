@@ -199,18 +199,29 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::ToUnorderedRecordBa
   return MakeReader(false);
 }
 
-Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::MakeReader(bool ordered) const {
-  ARROW_ASSIGN_OR_RAISE(auto schema, ReadSchema());
-  ARROW_ASSIGN_OR_RAISE(auto full_schema, SnapshotSchema(*table_->metadata()));
+Result<TableScan::Planned> TableScan::PlanRead() const {
+  Planned planned;
+  ARROW_ASSIGN_OR_RAISE(planned.projection, ReadSchema());
+  ARROW_ASSIGN_OR_RAISE(planned.schema, SnapshotSchema(*table_->metadata()));
   ARROW_ASSIGN_OR_RAISE(auto tasks, PlanFiles());
-  std::vector<std::string> files;
-  files.reserve(tasks.size());
-  for (auto& task : tasks) files.push_back(std::move(task.file.file_path));
+  planned.files.reserve(tasks.size());
+  for (auto& task : tasks) planned.files.push_back(std::move(task.file.file_path));
   row_groups_ = std::make_shared<RowGroupCounters>();
+  return planned;
+}
+
+Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::MakeReader(bool ordered) const {
+  ARROW_ASSIGN_OR_RAISE(auto planned, PlanRead());
   RowGroupStreamOptions options;
   options.ordered = ordered;
-  return MakeRowGroupStream(table_->io(), std::move(files), std::move(schema), predicates_, std::move(full_schema),
-                            row_groups_, options);
+  return MakeRowGroupStream(table_->io(), std::move(planned.files), std::move(planned.projection), predicates_,
+                            std::move(planned.schema), row_groups_, options);
+}
+
+Result<std::shared_ptr<SharedRowGroupScan>> TableScan::ToSharedRowGroupScan(int64_t batch_rows) const {
+  ARROW_ASSIGN_OR_RAISE(auto planned, PlanRead());
+  return SharedRowGroupScan::Make(table_->io(), std::move(planned.files), std::move(planned.projection), predicates_,
+                                  std::move(planned.schema), row_groups_, batch_rows);
 }
 
 const TableScan::Metrics& TableScan::metrics() const {

@@ -53,6 +53,8 @@ class TableScan {
   // thread decodes its own row group a batch at a time and batches are handed out as they
   // are ready, so memory holds a few batches whatever the row group size.
   Result<std::shared_ptr<arrow::RecordBatchReader>> ToUnorderedRecordBatchReader() const;
+  // The planned row groups for workers of the caller's to share out (see SharedRowGroupScan).
+  Result<std::shared_ptr<SharedRowGroupScan>> ToSharedRowGroupScan(int64_t batch_rows) const;
 
   // What planning and reading skipped, for tests and EXPLAIN. The manifest and file counts
   // are final once planning is done; the row-group counts grow while the last reader made
@@ -69,6 +71,12 @@ class TableScan {
   Result<const spec::Snapshot*> ResolveSnapshot(const spec::TableMetadata& md) const;
   Result<spec::SchemaPtr> SnapshotSchema(const spec::TableMetadata& md) const;
   Result<std::shared_ptr<arrow::RecordBatchReader>> MakeReader(bool ordered) const;
+  struct Planned {
+    spec::SchemaPtr projection, schema;
+    std::vector<std::string> files;
+  };
+  // Plans the files and resets the row-group counters for a new read.
+  Result<Planned> PlanRead() const;
 
   std::shared_ptr<table::Table> table_;
   std::optional<int64_t> snapshot_id_;

@@ -9,6 +9,7 @@
 #include "floe/scan/table_scan.h"
 #include "floe/sql/metadata_answers.h"
 #include "floe/sql/metadata_tables.h"
+#include "floe/sql/parallel_scan_node.h"
 #include "floe/sql/parse_error.h"
 #include "floe/sql/suggest.h"
 #include "floe/table/arrow_literal.h"
@@ -257,11 +258,17 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
     }
     scan.Filter(PushablePredicates(hints.conjuncts, *read_schema));
     auto facts = std::make_shared<TableFacts>(TableFacts{table->name(), table, scan, read_schema});
-    ARROW_ASSIGN_OR_RAISE(auto reader, hints.any_order ? scan.ToUnorderedRecordBatchReader() : scan.ToRecordBatchReader());
+    Rel streamed;
+    if (hints.any_order) {
+      ARROW_ASSIGN_OR_RAISE(auto shared, scan.ToSharedRowGroupScan(arrow::acero::ExecPlan::kMaxBatchSize));
+      streamed = RelFromSchema(*shared->schema(), ParallelScanSource(shared));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(auto reader, scan.ToRecordBatchReader());
+      streamed = RelFromReader(reader);
+    }
     const auto& m = scan.metrics();
     scan_notes_.push_back(StrCat(table->name(), ": manifests ", m.manifests, " (", m.manifests_skipped,
                                  " skipped), data files ", m.files, " (", m.files_skipped, " skipped)"));
-    Rel streamed = RelFromReader(reader);
     streamed.facts = std::move(facts);
     return WithQualifiers(std::move(streamed), resolved);
   }

@@ -55,9 +55,15 @@ Rel RelFromTable(std::shared_ptr<arrow::Table> table, std::vector<std::string> q
 }
 
 Rel RelFromReader(std::shared_ptr<arrow::RecordBatchReader> reader, std::vector<std::string> qualifier) {
-  Rel rel;
-  rel.columns = ColumnsOf(*reader->schema(), qualifier);
+  Rel rel = RelFromSchema(*reader->schema(), {}, std::move(qualifier));
   rel.decl = GatedSource(std::move(reader));
+  return rel;
+}
+
+Rel RelFromSchema(const arrow::Schema& schema, arrow::acero::Declaration source, std::vector<std::string> qualifier) {
+  Rel rel;
+  rel.columns = ColumnsOf(schema, qualifier);
+  rel.decl = std::move(source);
   return rel;
 }
 

@@ -45,6 +45,8 @@ Result<std::shared_ptr<arrow::Table>> Execute(const Rel& rel);
 Rel RelFromTable(std::shared_ptr<arrow::Table> table, std::vector<std::string> qualifier = {});
 // A relation read once from a stream (a table function's rows).
 Rel RelFromReader(std::shared_ptr<arrow::RecordBatchReader> reader, std::vector<std::string> qualifier = {});
+// A relation of `schema`'s columns produced by the plan `source`.
+Rel RelFromSchema(const arrow::Schema& schema, arrow::acero::Declaration source, std::vector<std::string> qualifier = {});
 
 // `input` followed by a projection node computing `exprs` as columns `names`.
 arrow::acero::Declaration Project(arrow::acero::Declaration input, std::vector<arrow::compute::Expression> exprs,

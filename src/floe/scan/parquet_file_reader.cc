@@ -179,6 +179,13 @@ Status ParquetDataFile::ReadFieldsInto(parquet::arrow::FileReader& reader, int r
   return Status::OK();
 }
 
+ParquetDataFile::Outcome ParquetDataFile::IndexesMayMatch(parquet::arrow::FileReader& reader, int row_group) const {
+  if (bound_.empty()) return Outcome::kRead;
+  if (!BloomFiltersMayMatch(*reader.parquet_reader(), row_group, bound_)) return Outcome::kSkippedByBloomFilter;
+  if (!PageIndexMayMatch(*reader.parquet_reader(), row_group, bound_)) return Outcome::kSkippedByPageIndex;
+  return Outcome::kRead;
+}
+
 int ParquetDataFile::RawIndexOf(const arrow::Schema& raw, int i) const {
   if (file_field_[i] < 0) return -1;
   // Reads return the selected top-level fields in file order, under the file's names.
@@ -242,16 +249,8 @@ Result<ParquetDataFile::RowGroup> ParquetDataFile::ReadRowGroupImpl(int row_grou
   }
   ARROW_ASSIGN_OR_RAISE(auto reader, MakeReader());
   RowGroup out;
-  if (!bound_.empty()) {
-    if (!BloomFiltersMayMatch(*reader->parquet_reader(), row_group, bound_)) {
-      out.outcome = Outcome::kSkippedByBloomFilter;
-      return out;
-    }
-    if (!PageIndexMayMatch(*reader->parquet_reader(), row_group, bound_)) {
-      out.outcome = Outcome::kSkippedByPageIndex;
-      return out;
-    }
-  }
+  out.outcome = IndexesMayMatch(*reader, row_group);
+  if (out.outcome != Outcome::kRead) return out;
   const size_t n = projection_->fields().size();
   const int64_t rows = metadata_->RowGroup(row_group)->num_rows();
   arrow::ChunkedArrayVector columns(n);
@@ -351,16 +350,8 @@ Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroupImpl(int ro
     return Status::IndexError("Row group ", row_group, " out of range");
   }
   ARROW_ASSIGN_OR_RAISE(auto reader, MakeReader(batch_rows));
-  if (!bound_.empty()) {
-    if (!BloomFiltersMayMatch(*reader->parquet_reader(), row_group, bound_)) {
-      out.outcome = Outcome::kSkippedByBloomFilter;
-      return out;
-    }
-    if (!PageIndexMayMatch(*reader->parquet_reader(), row_group, bound_)) {
-      out.outcome = Outcome::kSkippedByPageIndex;
-      return out;
-    }
-  }
+  out.outcome = IndexesMayMatch(*reader, row_group);
+  if (out.outcome != Outcome::kRead) return out;
   const int n = static_cast<int>(projection_->fields().size());
   std::vector<int> leaves;
   for (int i = 0; i < n; ++i) leaves.insert(leaves.end(), leaves_[i].begin(), leaves_[i].end());

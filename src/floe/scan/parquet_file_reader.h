@@ -72,6 +72,8 @@ class ParquetDataFile {
   Result<RowGroup> ReadRowGroupImpl(int row_group, const std::atomic<bool>* cancel) const;
   Result<OpenedRowGroup> OpenRowGroupImpl(int row_group, int64_t batch_rows, const std::atomic<bool>* cancel) const;
   Result<std::unique_ptr<parquet::arrow::FileReader>> MakeReader(int64_t batch_rows = 0) const;
+  // kRead, or why the Bloom filters or the page index rule the row group out.
+  Outcome IndexesMayMatch(parquet::arrow::FileReader& reader, int row_group) const;
   // The column of `raw` (top-level fields read from the file) holding projected field `i`, or -1.
   int RawIndexOf(const arrow::Schema& raw, int i) const;
   // Decodes the projected fields `projected` of a row group into `columns` (by field index).

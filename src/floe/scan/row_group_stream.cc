@@ -45,12 +45,10 @@ Result<Batches> DecodeRowGroup(const ParquetDataFile& file, int row_group, RowGr
 
 class RowGroupStream : public arrow::RecordBatchReader {
  public:
-  RowGroupStream(std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
-                 std::shared_ptr<arrow::Schema> arrow_schema, std::vector<ColumnPredicate> predicates,
-                 spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters, RowGroupStreamOptions options)
-      : io_(std::move(io)), files_(std::move(files)), projection_(std::move(projection)),
-        arrow_schema_(std::move(arrow_schema)), predicates_(std::move(predicates)), schema_(std::move(schema)),
-        counters_(std::move(counters)), options_(options) {
+  RowGroupStream(RowGroupSequence sequence, std::shared_ptr<arrow::Schema> arrow_schema,
+                 std::shared_ptr<RowGroupCounters> counters, RowGroupStreamOptions options)
+      : sequence_(std::move(sequence)), arrow_schema_(std::move(arrow_schema)), counters_(std::move(counters)),
+        options_(options) {
     if (!options_.executor) options_.executor = arrow::internal::GetCpuThreadPool();
     if (options_.max_in_flight <= 0) {
       options_.max_in_flight = std::max(2, options_.executor->GetCapacity() + 1);
@@ -108,26 +106,15 @@ class RowGroupStream : public arrow::RecordBatchReader {
   // when the current one has none left.
   void Fill() {
     while (!stopped_ && pending_.size() < static_cast<size_t>(options_.max_in_flight)) {
-      if (!file_ || next_row_group_ >= file_->num_row_groups()) {
-        if (next_file_ >= files_.size()) return;
-        auto opened = ParquetDataFile::Open(*io_, files_[next_file_++], projection_, predicates_, schema_.get());
-        if (!opened.ok()) {
-          // Delivered in order, after the rows of the files before it.
-          pending_.push_back(arrow::Future<Batches>::MakeFinished(opened.status()));
-          stopped_ = true;
-          return;
-        }
-        file_ = *opened;
-        next_row_group_ = 0;
-        counters_->total += file_->num_row_groups();
-        continue;
+      auto next = sequence_.Take();
+      if (!next.ok()) {
+        // Delivered in order, after the rows of the files before it.
+        pending_.push_back(arrow::Future<Batches>::MakeFinished(next.status()));
+        stopped_ = true;
+        return;
       }
-      int row_group = next_row_group_++;
-      if (!file_->StatsMayMatch(row_group)) {
-        ++counters_->skipped_by_stats;
-        continue;
-      }
-      auto task = [file = file_, row_group, counters = counters_, stop = stop_,
+      if (!next->file) return;
+      auto task = [file = next->file, row_group = next->row_group, counters = counters_, stop = stop_,
                    batch_rows = options_.batch_rows]() -> Result<Batches> {
         return DecodeRowGroup(*file, row_group, *counters, *stop, batch_rows);
       };
@@ -149,20 +136,13 @@ class RowGroupStream : public arrow::RecordBatchReader {
     }
   }
 
-  std::shared_ptr<FileIO> io_;
-  std::vector<std::string> files_;
-  spec::SchemaPtr projection_;
+  RowGroupSequence sequence_;
   std::shared_ptr<arrow::Schema> arrow_schema_;
-  std::vector<ColumnPredicate> predicates_;
-  spec::SchemaPtr schema_;
   std::shared_ptr<RowGroupCounters> counters_;
   RowGroupStreamOptions options_;
 
   std::shared_ptr<std::atomic<bool>> stop_ = std::make_shared<std::atomic<bool>>(false);
   bool stopped_ = false;
-  size_t next_file_ = 0;
-  std::shared_ptr<ParquetDataFile> file_;
-  int next_row_group_ = 0;
   std::deque<arrow::Future<Batches>> pending_;  // in file and row-group order
   Batches ready_;
   size_t next_batch_ = 0;
@@ -351,36 +331,25 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> MakeRowGroupStream(
                                                               std::move(counters), options.batch_rows));
     return std::make_shared<UnorderedRowGroupStream>(std::move(scan), options);
   }
-  return std::make_shared<RowGroupStream>(std::move(io), std::move(files), std::move(projection),
-                                          std::move(arrow_schema), std::move(predicates), std::move(schema),
-                                          std::move(counters), options);
+  RowGroupSequence sequence(std::move(io), std::move(files), std::move(projection), std::move(predicates),
+                            std::move(schema), counters);
+  return std::make_shared<RowGroupStream>(std::move(sequence), std::move(arrow_schema), std::move(counters), options);
 }
 
-Result<std::shared_ptr<SharedRowGroupScan>> SharedRowGroupScan::Make(
-    std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
-    std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
-    int64_t batch_rows) {
-  std::shared_ptr<SharedRowGroupScan> scan(new SharedRowGroupScan());
-  ARROW_ASSIGN_OR_RAISE(scan->arrow_schema_, table::ToArrowSchema(*projection));
-  scan->io_ = std::move(io);
-  scan->files_ = std::move(files);
-  scan->projection_ = std::move(projection);
-  scan->predicates_ = std::move(predicates);
-  scan->schema_ = std::move(schema);
-  scan->counters_ = counters ? std::move(counters) : std::make_shared<RowGroupCounters>();
-  scan->batch_rows_ = batch_rows > 0 ? batch_rows : 64 * 1024;
-  return scan;
-}
+RowGroupSequence::RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<std::string> files,
+                                   spec::SchemaPtr projection, std::vector<ColumnPredicate> predicates,
+                                   spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters)
+    : io_(std::move(io)), files_(std::move(files)), projection_(std::move(projection)),
+      predicates_(std::move(predicates)), schema_(std::move(schema)),
+      counters_(counters ? std::move(counters) : std::make_shared<RowGroupCounters>()) {}
 
-Result<SharedRowGroupScan::Taken> SharedRowGroupScan::Take() {
-  std::lock_guard<std::mutex> lock(mutex_);
+Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
   ARROW_RETURN_NOT_OK(error_);
   while (true) {
     if (!file_ || next_row_group_ >= file_->num_row_groups()) {
       if (next_file_ >= files_.size()) return Taken{};
       auto opened = ParquetDataFile::Open(*io_, files_[next_file_++], projection_, predicates_, schema_.get());
       if (!opened.ok()) {
-        // Every worker reports it, not only the one that met it.
         error_ = opened.status();
         return error_;
       }
@@ -398,13 +367,28 @@ Result<SharedRowGroupScan::Taken> SharedRowGroupScan::Take() {
   }
 }
 
+Result<std::shared_ptr<SharedRowGroupScan>> SharedRowGroupScan::Make(
+    std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
+    std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
+    int64_t batch_rows) {
+  ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*projection));
+  RowGroupSequence sequence(std::move(io), std::move(files), std::move(projection), std::move(predicates),
+                            std::move(schema), std::move(counters));
+  return std::shared_ptr<SharedRowGroupScan>(
+      new SharedRowGroupScan(std::move(sequence), std::move(arrow_schema), batch_rows > 0 ? batch_rows : 64 * 1024));
+}
+
 Result<std::shared_ptr<arrow::RecordBatch>> SharedRowGroupScan::Next(Worker* worker, const std::atomic<bool>* stop) {
   while (!(stop && stop->load())) {
     if (!worker->cursor) {
-      ARROW_ASSIGN_OR_RAISE(auto next, Take());
+      RowGroupSequence::Taken next;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        ARROW_ASSIGN_OR_RAISE(next, sequence_.Take());
+      }
       if (!next.file) break;
       ARROW_ASSIGN_OR_RAISE(auto opened, next.file->OpenRowGroup(next.row_group, batch_rows_, stop));
-      Count(opened.outcome, *counters_);
+      Count(opened.outcome, sequence_.counters());
       worker->cursor = std::move(opened.cursor);
       continue;
     }

@@ -41,10 +41,39 @@ struct RowGroupStreamOptions {
   bool ordered = true;
 };
 
+// The row groups of `files` one after another, each file's footer opened when it is reached;
+// row groups whose statistics rule them out are skipped and counted. Not thread-safe.
+class RowGroupSequence {
+ public:
+  RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
+                   std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema,
+                   std::shared_ptr<RowGroupCounters> counters);
+
+  struct Taken {
+    std::shared_ptr<ParquetDataFile> file;  // null when every row group has been taken
+    int row_group = 0;
+  };
+  // The next row group. A file that cannot be opened is an error, now and on every later call.
+  Result<Taken> Take();
+
+  RowGroupCounters& counters() { return *counters_; }
+
+ private:
+  std::shared_ptr<FileIO> io_;
+  std::vector<std::string> files_;
+  spec::SchemaPtr projection_;
+  std::vector<ColumnPredicate> predicates_;
+  spec::SchemaPtr schema_;
+  std::shared_ptr<RowGroupCounters> counters_;
+  Status error_;
+  size_t next_file_ = 0;
+  std::shared_ptr<ParquetDataFile> file_;
+  int next_row_group_ = 0;
+};
+
 // The row groups of `files`, shared out among workers that each decode one row group at a
-// time, a batch per call, for consumers that take rows in any order. Footers are opened as
-// the first row group of each file is taken; row groups the predicates rule out are skipped
-// and counted. Thread-safe; a Worker is used by one thread at a time.
+// time, a batch per call, for consumers that take rows in any order. Thread-safe; a Worker is
+// used by one thread at a time.
 class SharedRowGroupScan {
  public:
   struct Worker {
@@ -64,27 +93,13 @@ class SharedRowGroupScan {
   const std::shared_ptr<arrow::Schema>& schema() const { return arrow_schema_; }
 
  private:
-  SharedRowGroupScan() = default;
-  struct Taken {
-    std::shared_ptr<ParquetDataFile> file;  // null when every row group has been taken
-    int row_group = 0;
-  };
-  Result<Taken> Take();
-
-  std::shared_ptr<FileIO> io_;
-  std::vector<std::string> files_;
-  spec::SchemaPtr projection_;
-  std::shared_ptr<arrow::Schema> arrow_schema_;
-  std::vector<ColumnPredicate> predicates_;
-  spec::SchemaPtr schema_;
-  std::shared_ptr<RowGroupCounters> counters_;
-  int64_t batch_rows_ = 0;
+  SharedRowGroupScan(RowGroupSequence sequence, std::shared_ptr<arrow::Schema> arrow_schema, int64_t batch_rows)
+      : sequence_(std::move(sequence)), arrow_schema_(std::move(arrow_schema)), batch_rows_(batch_rows) {}
 
   std::mutex mutex_;
-  Status error_;
-  size_t next_file_ = 0;
-  std::shared_ptr<ParquetDataFile> file_;
-  int next_row_group_ = 0;
+  RowGroupSequence sequence_;
+  std::shared_ptr<arrow::Schema> arrow_schema_;
+  int64_t batch_rows_ = 0;
 };
 
 // Streams the rows of `files` in order (file by file, row group by row group) in batches of

@@ -135,6 +135,18 @@ class RowGroupStreamTest : public ::testing::Test {
                      "/" + std::to_string(c.skipped_by_filter_columns)};
   }
 
+  // Streams two copies of a file of 200 row groups in batches of 100 rows and reads one batch.
+  std::shared_ptr<arrow::RecordBatchReader> FirstOfTwoLargeFiles(bool ordered, std::shared_ptr<arrow::RecordBatch>* first) {
+    std::string path = Write(*Rows(Range(0, 200000)), {.row_group_rows = 1000});
+    RowGroupStreamOptions options;
+    options.ordered = ordered;
+    options.batch_rows = 100;
+    auto reader = Stream({path, path}, {}, nullptr, options).ValueOrDie();
+    EXPECT_OK(reader->ReadNext(first));
+    EXPECT_TRUE(*first && (*first)->num_rows() == 100);
+    return reader;
+  }
+
   floe::testing::TempDir dir_;
   std::shared_ptr<FileIO> io_;
   std::shared_ptr<RowGroupCounters> counters_;
@@ -243,14 +255,9 @@ TEST_F(RowGroupStreamTest, PageIndexSkipsRowGroupWhoseGapHoldsTheValue) {
 }
 
 TEST_F(RowGroupStreamTest, DestroyingAfterOneBatchStopsTheRest) {
-  std::string path = Write(*Rows(Range(0, 200000)), {.row_group_rows = 1000});
-  RowGroupStreamOptions options;
-  options.batch_rows = 100;
-  ASSERT_OK_AND_ASSIGN(auto reader, Stream({path, path}, {}, nullptr, options));
   std::shared_ptr<arrow::RecordBatch> batch;
-  ASSERT_OK(reader->ReadNext(&batch));
+  auto reader = FirstOfTwoLargeFiles(/*ordered=*/true, &batch);
   ASSERT_NE(batch, nullptr);
-  EXPECT_EQ(batch->num_rows(), 100);
   const auto& ids = static_cast<const arrow::Int64Array&>(*batch->column(0));
   EXPECT_EQ(ids.Value(0), 0);
   EXPECT_EQ(ids.Value(99), 99);
@@ -372,16 +379,12 @@ TEST_F(RowGroupStreamTest, AnyOrderHoldsAFewBatchesWhileTheConsumerWaits) {
 }
 
 TEST_F(RowGroupStreamTest, AnyOrderStopsEarlyAndReportsDamage) {
-  std::string path = Write(*Rows(Range(0, 200000)), {.row_group_rows = 1000});
+  std::shared_ptr<arrow::RecordBatch> batch;
+  auto reader = FirstOfTwoLargeFiles(/*ordered=*/false, &batch);
+  ASSERT_NE(batch, nullptr);
+  reader.reset();
   RowGroupStreamOptions options;
   options.ordered = false;
-  options.batch_rows = 100;
-  ASSERT_OK_AND_ASSIGN(auto reader, Stream({path, path}, {}, nullptr, options));
-  std::shared_ptr<arrow::RecordBatch> batch;
-  ASSERT_OK(reader->ReadNext(&batch));
-  ASSERT_NE(batch, nullptr);
-  EXPECT_EQ(batch->num_rows(), 100);
-  reader.reset();
   EXPECT_LT(counters_->total, 400);
 
   std::string bad = dir_.str() + "/bad.parquet";

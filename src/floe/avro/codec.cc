@@ -4,6 +4,7 @@
 #include <array>
 
 #include <arrow/util/compression.h>
+#include <libdeflate.h>
 
 namespace floe::avro {
 
@@ -78,16 +79,16 @@ Result<std::unique_ptr<BlockCodec>> BlockCodec::Make(Codec codec, std::optional<
   switch (codec) {
     case Codec::kNull:
       return out;
-    case Codec::kDeflate: {
-      // Avro's deflate is raw RFC 1951 data, without zlib or gzip framing.
-      arrow::util::GZipCodecOptions options;
-      options.gzip_format = arrow::util::GZipFormat::DEFLATE;
-      options.compression_level = arrow_level;
-      ARROW_ASSIGN_OR_RAISE(out->arrow_codec_,
-                            arrow::util::Codec::Create(arrow::Compression::GZIP, options));
-      ARROW_ASSIGN_OR_RAISE(out->decompressor_, out->arrow_codec_->MakeDecompressor());
+    case Codec::kDeflate:
+      // Avro's deflate is raw RFC 1951 data, without zlib or gzip framing. Levels are
+      // zlib's (0-9, default 6), which libdeflate reads the same way.
+      if (level && (*level < 0 || *level > 9)) {
+        return Status::Invalid("deflate compression level ", *level, " is not between 0 and 9");
+      }
+      out->deflate_level_ = level.value_or(6);
+      out->inflater_.reset(libdeflate_alloc_decompressor());
+      if (!out->inflater_) return Status::OutOfMemory("cannot allocate a deflate decompressor");
       return out;
-    }
     case Codec::kSnappy:
       type = arrow::Compression::SNAPPY;
       break;
@@ -113,6 +114,7 @@ Status BlockCodec::Compress(std::string_view input, std::string* out) {
     out->append(input);
     return Status::OK();
   }
+  if (codec_ == Codec::kDeflate) return Deflate(input, out);
   const auto* in = reinterpret_cast<const uint8_t*>(input.data());
   const auto in_len = static_cast<int64_t>(input.size());
   const size_t start = out->size();
@@ -145,6 +147,8 @@ Status BlockCodec::Decompress(std::string_view input, int64_t max_size, std::str
       return Status::OK();
     case Codec::kSnappy:
       return Snappy(input, max_size, out);
+    case Codec::kDeflate:
+      return Inflate(input, max_size, out);
     default:
       return Stream(input, max_size, out);
   }
@@ -181,6 +185,57 @@ Status BlockCodec::Snappy(std::string_view input, int64_t max_size, std::string*
   return Status::OK();
 }
 
+void BlockCodec::FreeDeflate::operator()(libdeflate_compressor* c) const {
+  libdeflate_free_compressor(c);
+}
+void BlockCodec::FreeDeflate::operator()(libdeflate_decompressor* d) const {
+  libdeflate_free_decompressor(d);
+}
+
+Status BlockCodec::Deflate(std::string_view input, std::string* out) {
+  if (!deflater_) {
+    deflater_.reset(libdeflate_alloc_compressor(deflate_level_));
+    if (!deflater_) return Status::OutOfMemory("cannot allocate a deflate compressor");
+  }
+  const size_t start = out->size();
+  out->resize(start + libdeflate_deflate_compress_bound(deflater_.get(), input.size()));
+  const size_t written = libdeflate_deflate_compress(deflater_.get(), input.data(), input.size(),
+                                                     out->data() + start, out->size() - start);
+  out->resize(start + written);
+  // The bound always fits; nothing written means libdeflate failed.
+  if (written == 0) return Status::UnknownError("deflate compression failed");
+  return Status::OK();
+}
+
+// The decompressed size is not recorded: start from the largest block seen so far (a file's
+// blocks are alike) and double while the output does not fit, up to `max_size`.
+Status BlockCodec::Inflate(std::string_view input, int64_t max_size, std::string* out) {
+  out->clear();
+  if (input.empty()) return Status::OK();
+  const auto limit = static_cast<size_t>(max_size);
+  size_t room = std::min(limit, std::max({size_t{64} << 10, 4 * input.size(), inflated_max_}));
+  while (true) {
+    out->resize(room);
+    size_t written = 0;
+    const libdeflate_result r = libdeflate_deflate_decompress(
+        inflater_.get(), input.data(), input.size(), out->data(), out->size(), &written);
+    if (r == LIBDEFLATE_SUCCESS) {
+      out->resize(written);
+      inflated_max_ = std::max(inflated_max_, written);
+      return Status::OK();
+    }
+    if (r != LIBDEFLATE_INSUFFICIENT_SPACE) {
+      out->clear();
+      return Status::Invalid("deflate data is truncated or corrupt");
+    }
+    if (room >= limit) {
+      out->clear();
+      return Status::Invalid("decompressed block exceeds the limit of ", max_size, " bytes");
+    }
+    room = std::min(limit, room * 2);
+  }
+}
+
 Status BlockCodec::Stream(std::string_view input, int64_t max_size, std::string* out) {
   const auto* in = reinterpret_cast<const uint8_t*>(input.data());
   const auto in_len = static_cast<int64_t>(input.size());
@@ -205,7 +260,7 @@ Status BlockCodec::Stream(std::string_view input, int64_t max_size, std::string*
     in_pos += r.bytes_read;
     out_pos += static_cast<size_t>(r.bytes_written);
     if (decompressor_->IsFinished()) {
-      if (in_pos == in_len || codec_ != Codec::kZstandard) break;
+      if (in_pos == in_len) break;
       // Zstandard data may hold several frames, one after the other.
       ARROW_RETURN_NOT_OK(decompressor_->Reset());
       continue;

@@ -505,5 +505,23 @@ TEST(CodecTest, DeflateIsRawWithoutZlibHeader) {
   EXPECT_EQ(back, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
 }
 
+TEST(CodecTest, DeflateBlocksLargerThanTheFirstGuessGrowTheOutput) {
+  // Compresses about 50:1, so the output outgrows four times the input several times over.
+  std::string text;
+  for (int i = 0; text.size() < (3 << 20); ++i) text += "row " + std::to_string(i % 97) + ";";
+  for (int level : {0, 1, 6, 9}) {
+    SCOPED_TRACE(level);
+    ASSERT_OK_AND_ASSIGN(auto codec, BlockCodec::Make(Codec::kDeflate, level));
+    std::string packed, back;
+    ASSERT_OK(codec->Compress(text, &packed));
+    ASSERT_OK(codec->Decompress(packed, 16 << 20, &back));
+    EXPECT_EQ(back, text);
+    ASSERT_RAISES_WITH_MESSAGE("decompressed block exceeds the limit of 1048576 bytes",
+                               codec->Decompress(packed, 1 << 20, &back));
+  }
+  ASSERT_RAISES_WITH_MESSAGE("deflate compression level 10 is not between 0 and 9",
+                             BlockCodec::Make(Codec::kDeflate, 10));
+}
+
 }  // namespace
 }  // namespace floe::avro

@@ -145,9 +145,11 @@ class Decoder {
 
  private:
   [[gnu::noinline]] Status ReadLongSlow(int64_t* out) {
+    // With ten bytes left (the longest varint) no byte needs its own bounds check.
+    const bool room = end_ - pos_ >= 10;
     uint64_t n = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ == end_) return Truncated("varint");
+      if (!room && pos_ == end_) return Truncated("varint");
       uint8_t b = *pos_++;
       if (shift == 63 && b > 1) return Status::Invalid("Avro varint overflows 64 bits");
       n |= static_cast<uint64_t>(b & 0x7f) << shift;

@@ -1,6 +1,7 @@
 #include "floe/manifest/entry_decoder.h"
 
 #include <algorithm>
+#include <type_traits>
 
 #include <arrow/util/decimal.h>
 
@@ -225,6 +226,62 @@ Status SkipValue(const avro::Schema& schema, const Node& n, Decoder* d) {
   }
 }
 
+// A varint read without a Status per value, for the loops below; false when malformed.
+inline bool ReadVarint(const uint8_t*& p, const uint8_t* end, int64_t* out) {
+  uint64_t n = 0;
+  for (int shift = 0; shift < 64; shift += 7) {
+    if (p == end) return false;
+    const uint8_t b = *p++;
+    n |= static_cast<uint64_t>(b & 0x7f) << shift;
+    if (b < 0x80) {
+      if (shift == 63 && b > 1) return false;
+      *out = static_cast<int64_t>((n >> 1) ^ (~(n & 1) + 1));
+      return true;
+    }
+  }
+  return false;
+}
+
+// Iceberg's own layout of an int-keyed map, an array of {key: int, value: long or bytes}
+// records with the key first, read in one tight loop: planning reads some fifty of these
+// items per data file. False when the bytes are malformed, leaving `d` where it was; the
+// caller then reads them again the general way, which names the problem.
+template <typename V, typename Keep>
+bool ReadKeyValueArray(Decoder* d, IdMap<V>* out, Keep keep, int64_t max_kept) {
+  const uint8_t* p = d->current();
+  const uint8_t* const end = p + d->remaining();
+  while (true) {
+    int64_t count = 0;
+    if (!ReadVarint(p, end, &count)) return false;
+    if (count == 0) break;
+    if (count < 0) {
+      int64_t size = 0;
+      if (count == INT64_MIN || !ReadVarint(p, end, &size) || size < 0 || size > end - p) return false;
+      count = -count;
+    }
+    // Every item takes at least two bytes.
+    if (count > (end - p) / 2) return false;
+    out->reserve(out->size() + static_cast<size_t>(std::min(count, max_kept)));
+    for (int64_t i = 0; i < count; ++i) {
+      int64_t key = 0;
+      if (!ReadVarint(p, end, &key)) return false;
+      if constexpr (std::is_same_v<V, std::string>) {
+        int64_t len = 0;
+        if (!ReadVarint(p, end, &len) || len < 0 || len > end - p) return false;
+        if (keep(static_cast<int32_t>(key))) {
+          (*out)[static_cast<int32_t>(key)].assign(reinterpret_cast<const char*>(p), static_cast<size_t>(len));
+        }
+        p += len;
+      } else {
+        int64_t value = 0;
+        if (!ReadVarint(p, end, &value)) return false;
+        if (keep(static_cast<int32_t>(key))) (*out)[static_cast<int32_t>(key)] = value;
+      }
+    }
+  }
+  return d->Skip(static_cast<size_t>(p - d->current())).ok();
+}
+
 // The shape of an int-keyed map, resolved once per manifest.
 struct MapShape {
   bool valid = false;
@@ -232,6 +289,9 @@ struct MapShape {
   int key_index = 0;
   const Node* key = nullptr;
   const Node* value = nullptr;
+  // Key first, both integers, or an integer key and a bytes value: ReadKeyValueArray.
+  bool int_values = false;
+  bool bytes_values = false;
 };
 
 MapShape ResolveMapShape(const avro::Schema& schema, const Node& n) {
@@ -244,6 +304,13 @@ MapShape ResolveMapShape(const avro::Schema& schema, const Node& n) {
     shape.key = &schema.Resolve(record.fields[shape.key_index].type);
     shape.value = &schema.Resolve(record.fields[1 - shape.key_index].type);
     shape.valid = true;
+    const auto is_integer = [](const Node* node) {
+      return node->type == avro::Type::kInt || node->type == avro::Type::kLong;
+    };
+    if (shape.key_index == 0 && is_integer(shape.key)) {
+      shape.int_values = is_integer(shape.value);
+      shape.bytes_values = shape.value->type == avro::Type::kBytes;
+    }
   } else if (n.type == avro::Type::kMap) {
     shape.value = &schema.Resolve(n.values());
     shape.valid = true;
@@ -257,6 +324,11 @@ template <typename V, typename ReadValue, typename Keep>
 Status ReadIdMapAs(const avro::Schema& schema, const MapShape& shape, Decoder* d, IdMap<V>* out,
                    ReadValue read_value, Keep keep, int64_t max_kept) {
   if (!shape.valid) return Status::Invalid("malformed int-keyed map");
+  constexpr bool kBytes = std::is_same_v<V, std::string>;
+  if (kBytes ? shape.bytes_values : shape.int_values) {
+    if (ReadKeyValueArray(d, out, keep, max_kept)) return Status::OK();
+    out->clear();
+  }
   while (true) {
     int64_t count = 0;
     ARROW_RETURN_NOT_OK(d->ReadBlockCount(&count));

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -12,12 +13,14 @@ namespace floe::manifest {
 // A map from field id to a value kept as one sorted vector. Column metrics have a handful
 // of entries per data file and are read a million times a second while planning, where a
 // node per entry (std::map) would dominate; ids usually arrive in order, so inserts append.
+// A map of one item keeps it inline: planning with a filter keeps the metrics of one column,
+// and four allocations per data file would cost more than decoding it.
 template <typename V>
 class IdMap {
  public:
   using value_type = std::pair<int32_t, V>;
-  using const_iterator = typename std::vector<value_type>::const_iterator;
-  using iterator = typename std::vector<value_type>::iterator;
+  using const_iterator = const value_type*;
+  using iterator = value_type*;
 
   IdMap() = default;
   IdMap(std::initializer_list<value_type> items) {
@@ -25,43 +28,65 @@ class IdMap {
   }
 
   V& operator[](int32_t id) {
-    if (items_.empty() || items_.back().first < id) {
-      items_.emplace_back(id, V{});
-      return items_.back().second;
+    if (many_.empty()) {
+      if (one_) {
+        if (one_->first == id) return one_->second;
+        many_.reserve(4);
+        many_.push_back(std::move(*one_));
+        one_.reset();
+      } else if (many_.capacity() < 2) {
+        return one_.emplace(id, V{}).second;
+      }
     }
-    auto it = Lower(id);
-    if (it != items_.end() && it->first == id) return it->second;
-    return items_.insert(it, value_type(id, V{}))->second;
+    if (many_.empty() || many_.back().first < id) {
+      many_.emplace_back(id, V{});
+      return many_.back().second;
+    }
+    auto it = std::lower_bound(many_.begin(), many_.end(), id,
+                               [](const value_type& a, int32_t b) { return a.first < b; });
+    if (it != many_.end() && it->first == id) return it->second;
+    return many_.insert(it, value_type(id, V{}))->second;
   }
 
   const_iterator find(int32_t id) const {
-    auto it = std::lower_bound(items_.begin(), items_.end(), id,
+    auto it = std::lower_bound(begin(), end(), id,
                                [](const value_type& a, int32_t b) { return a.first < b; });
-    return it != items_.end() && it->first == id ? it : items_.end();
+    return it != end() && it->first == id ? it : end();
   }
-  size_t count(int32_t id) const { return find(id) != items_.end() ? 1 : 0; }
+  size_t count(int32_t id) const { return find(id) != end() ? 1 : 0; }
   bool contains(int32_t id) const { return count(id) > 0; }
   const V& at(int32_t id) const {
     auto it = find(id);
-    if (it == items_.end()) throw std::out_of_range("IdMap::at");
+    if (it == end()) throw std::out_of_range("IdMap::at");
     return it->second;
   }
 
-  void reserve(size_t n) { items_.reserve(n); }
-  void clear() { items_.clear(); }
-  size_t size() const { return items_.size(); }
-  bool empty() const { return items_.empty(); }
-  const_iterator begin() const { return items_.begin(); }
-  const_iterator end() const { return items_.end(); }
+  // Room for `n` items; one item needs none.
+  void reserve(size_t n) {
+    if (n < 2) return;
+    if (one_ && many_.empty()) {
+      many_.reserve(n);
+      many_.push_back(std::move(*one_));
+      one_.reset();
+    }
+    many_.reserve(n);
+  }
+  void clear() {
+    one_.reset();
+    many_.clear();
+  }
+  size_t size() const { return one_ ? 1 : many_.size(); }
+  bool empty() const { return size() == 0; }
+  const_iterator begin() const { return one_ ? &*one_ : many_.data(); }
+  const_iterator end() const { return begin() + size(); }
 
-  bool operator==(const IdMap& other) const = default;
+  bool operator==(const IdMap& other) const {
+    return std::equal(begin(), end(), other.begin(), other.end());
+  }
 
  private:
-  iterator Lower(int32_t id) {
-    return std::lower_bound(items_.begin(), items_.end(), id,
-                            [](const value_type& a, int32_t b) { return a.first < b; });
-  }
-  std::vector<value_type> items_;
+  std::optional<value_type> one_;  // the only item, while there is one and no room reserved
+  std::vector<value_type> many_;   // all items otherwise
 };
 
 }  // namespace floe::manifest

@@ -4,6 +4,9 @@
 #include <unordered_map>
 
 #include <arrow/buffer.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "floe/avro/container_reader.h"
 #include "floe/avro/container_writer.h"
@@ -60,6 +63,21 @@ Result<std::string> GetBytes(const avro::Value& v) {
   return std::string(s);
 }
 
+// A large manifest's entries fill tens of megabytes that are written once, front to back:
+// backed by huge pages they fault in 2 MB at a time instead of 4 KB.
+void AdviseHugePages(void* data, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  if (bytes < 2 * kHuge) return;
+  const auto start = (reinterpret_cast<uintptr_t>(data) + kHuge - 1) & ~(kHuge - 1);
+  const auto end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHuge - 1);
+  if (end > start) madvise(reinterpret_cast<void*>(start), end - start, MADV_HUGEPAGE);
+#else
+  (void)data;
+  (void)bytes;
+#endif
+}
+
 Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFile& manifest,
                                                     const spec::TableMetadata& metadata,
                                                     const ReadManifestOptions& options) {
@@ -93,6 +111,7 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
   // The manifest list knows how many entries there are (zero when a writer left it out).
   entries.reserve(static_cast<size_t>(std::max<int64_t>(
       0, int64_t{manifest.added_files_count} + manifest.existing_files_count + manifest.deleted_files_count)));
+  AdviseHugePages(entries.data(), entries.capacity() * sizeof(ManifestEntry));
   // Entries are decoded in place: no temporary to reset and move per entry.
   auto decode = [&](avro::Decoder* d) { return decoder->DecodeNew(d, &entries.emplace_back()); };
   while (true) {

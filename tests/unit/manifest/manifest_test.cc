@@ -1,3 +1,5 @@
+#include <filesystem>
+
 #include <arrow/buffer.h>
 
 #include "floe/avro/container_reader.h"
@@ -230,6 +232,80 @@ TEST_F(ManifestProjectionTest, DecodesOnlyTheMetricsOfTheProjectedColumns) {
     EXPECT_EQ(projected[i].snapshot_id, 5);
     EXPECT_EQ(projected[i].sequence_number, 3);
     EXPECT_EQ(projected[i].file_sequence_number, 3);
+  }
+}
+
+}  // namespace
+}  // namespace floe::manifest
+
+namespace floe::manifest {
+namespace {
+
+TEST(IdMapTest, OneItemInlineThenSortedWhenItGrows) {
+  IdMap<std::string> m;
+  EXPECT_TRUE(m.empty());
+  EXPECT_EQ(m.begin(), m.end());
+  m[7] = "seven";
+  m[7] += "!";
+  ASSERT_EQ(m.size(), 1u);
+  EXPECT_EQ(m.at(7), "seven!");
+  EXPECT_FALSE(m.contains(3));
+  m[3] = "three";  // out of order: moves to the vector, sorted
+  m[9] = "nine";
+  std::vector<int32_t> ids;
+  for (const auto& [id, v] : m) ids.push_back(id);
+  EXPECT_EQ(ids, (std::vector<int32_t>{3, 7, 9}));
+  EXPECT_EQ(m.at(7), "seven!");
+  EXPECT_THROW(m.at(8), std::out_of_range);
+
+  // Equal by content, wherever the items are kept.
+  IdMap<std::string> one{{7, "x"}};
+  IdMap<std::string> reserved;
+  reserved.reserve(4);
+  reserved[7] = "x";
+  EXPECT_EQ(one, reserved);
+  m.clear();
+  m[7] = "x";
+  EXPECT_EQ(m, one);
+  one.reserve(3);  // moves the inline item over
+  one[2] = "two";
+  EXPECT_EQ(one.size(), 2u);
+  EXPECT_EQ(one.begin()->first, 2);
+  IdMap<std::string> copy = one;
+  EXPECT_EQ(copy, one);
+  EXPECT_NE(copy, m);
+}
+
+class ManifestMalformedTest : public ManifestTest {};
+
+// Column metrics are read by a fast loop; malformed bytes there still fail with the error
+// the general reader gives.
+TEST_F(ManifestMalformedTest, AMalformedBoundFailsNamingTheManifest) {
+  std::string path = dir_.str() + "/bad.avro";
+  ASSERT_OK_AND_ASSIGN(auto writer, ManifestWriter::Make(io_, path, *schema_, spec_, 5,
+                                                         ManifestContent::kData, 2, "null"));
+  DataFile a = File("a.parquet", "eu", 3, 10);
+  a.lower_bounds[2] = "amsterdam";
+  ASSERT_OK(writer->Add(a));
+  ASSERT_OK_AND_ASSIGN(ManifestFile mf, writer->Close());
+  mf.sequence_number = 3;
+  ASSERT_OK_AND_ASSIGN(auto good, ReadManifest(*io_, mf, metadata_));
+  EXPECT_EQ(good[0].data_file.lower_bounds.at(2), "amsterdam");
+
+  ASSERT_OK_AND_ASSIGN(auto buffer, io_->ReadFile(path, FileKind::kManifest));
+  std::string bytes = buffer->ToString();
+  const size_t at = bytes.find(std::string("\x12") + "amsterdam");
+  ASSERT_NE(at, std::string::npos);
+  bytes[at] = '\x01';  // a length of -1
+  std::filesystem::remove(path);
+  ASSERT_OK(io_->WriteFile(path, FileKind::kManifest, bytes));
+  for (bool projected : {false, true}) {
+    ReadManifestOptions options;
+    if (projected) options.projection.metric_ids = std::vector<int32_t>{2};
+    auto result = ReadManifest(*io_, mf, metadata_, options);
+    ASSERT_FALSE(result.ok());
+    EXPECT_EQ(result.status().message(),
+              "Invalid Avro file " + path + ": Avro length is negative: -1 in block 1 (object 1)");
   }
 }
 

@@ -1,4 +1,5 @@
 #include "floe/sql/expression_binder_internal.h"
+#include "floe/sql/integer_remainder.h"
 
 namespace floe::sql::binding {
 
@@ -212,12 +213,7 @@ Result<BoundExpr> ExpressionBinder::Arithmetic(BinaryOp op, BoundExpr l, BoundEx
       auto rem = cp::call("subtract", {a, cp::call("multiply", {q, b})});
       return BoundExpr{cp::call("if_else", {zero, null_value, rem}), common, name};
     }
-    // x % -1 is 0 like x % 1, and dividing by 1 cannot overflow at the minimum value.
-    auto one_or_zero = cp::or_(zero, cp::equal(b, CastTo(cp::literal(-1), arrow::int32(), common)));
-    auto safe_b = cp::call("if_else", {one_or_zero, CastTo(cp::literal(1), arrow::int32(), common), b});
-    auto q = cp::call("divide", {a, safe_b});
-    auto rem = cp::call("subtract", {a, cp::call("multiply", {q, safe_b})});
-    return BoundExpr{cp::call("if_else", {zero, cp::literal(arrow::MakeNullScalar(common)), rem}), common, name};
+    return BoundExpr{IntegerRemainder(a, b), common, name};
   }
   const char* fn = op == BinaryOp::kAdd ? "add" : op == BinaryOp::kSubtract ? "subtract" : "multiply";
   auto common = CommonType(l.type, r.type);

@@ -1,13 +1,14 @@
 #include "floe/sql/integer_remainder.h"
 
+#include <algorithm>
 #include <mutex>
-#include <type_traits>
 
 #include <arrow/compute/api.h>
 #include <arrow/compute/kernel.h>
 #include <arrow/compute/registry.h>
 #include <arrow/scalar.h>
 #include <arrow/util/bit_util.h>
+#include <arrow/util/bitmap_ops.h>
 
 namespace floe::sql {
 
@@ -46,18 +47,10 @@ struct Operand {
   int64_t offset = 0;
 };
 
+// n % d as Java has it: x % -1 is 0 (in C++ the minimum % -1 overflows).
 template <typename T>
-uint64_t Magnitude(T v) {
-  // In unsigned arithmetic, so that the minimum value has one too.
-  using U = std::make_unsigned_t<T>;
-  return v < 0 ? uint64_t{static_cast<U>(U{0} - static_cast<U>(v))} : uint64_t{static_cast<U>(v)};
-}
-
-// n % d with the dividend's sign, given |d|'s modulus.
-template <typename T>
-T Remainder(T n, const Modulus& m) {
-  const uint64_t r = m.Of(Magnitude(n));
-  return static_cast<T>(n < 0 ? T{0} - static_cast<T>(r) : static_cast<T>(r));
+T Remainder(T n, T d) {
+  return d == T{-1} ? T{0} : static_cast<T>(n % d);
 }
 
 template <typename ArrowType>
@@ -68,21 +61,33 @@ arrow::Status Exec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult
   T* values = o->GetValues<T>(1);
   uint8_t* validity = o->buffers[0].data;
   const int64_t n = batch.length;
+  const int64_t at = o->offset;
   if (b.scalar) {
-    // A constant divisor, the usual case: its modulus is worked out once.
-    const bool by_zero = !b.valid || b.value == 0;
-    const Modulus m(by_zero ? 1 : Magnitude(b.value));
-    for (int64_t i = 0; i < n; ++i) {
-      const bool valid = !by_zero && a.Valid(i);
-      values[i] = valid ? Remainder(a.Value(i), m) : T{0};
-      arrow::bit_util::SetBitTo(validity, o->offset + i, valid);
+    // A constant divisor, the usual case: the rows' validity is the dividend's.
+    if (!b.valid || b.value == 0) {
+      std::fill(values, values + n, T{0});
+      arrow::bit_util::SetBitsTo(validity, at, n, false);
+    } else {
+      const T d = b.value;
+      if (a.scalar) {
+        std::fill(values, values + n, a.valid ? Remainder(a.value, d) : T{0});
+        arrow::bit_util::SetBitsTo(validity, at, n, a.valid);
+      } else {
+        // Values under NULL slots are computed too; they are never read.
+        for (int64_t i = 0; i < n; ++i) values[i] = Remainder(a.values[i], d);
+        if (a.validity) {
+          arrow::internal::CopyBitmap(a.validity, a.offset, n, validity, at);
+        } else {
+          arrow::bit_util::SetBitsTo(validity, at, n, true);
+        }
+      }
     }
   } else {
     for (int64_t i = 0; i < n; ++i) {
       const T d = b.Value(i);
       const bool valid = a.Valid(i) && b.Valid(i) && d != 0;
-      values[i] = valid ? Remainder(a.Value(i), Modulus(Magnitude(d))) : T{0};
-      arrow::bit_util::SetBitTo(validity, o->offset + i, valid);
+      values[i] = valid ? Remainder(a.Value(i), d) : T{0};
+      arrow::bit_util::SetBitTo(validity, at + i, valid);
     }
   }
   o->null_count = arrow::kUnknownNullCount;

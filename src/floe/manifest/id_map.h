@@ -31,9 +31,7 @@ class IdMap {
     if (many_.empty()) {
       if (one_) {
         if (one_->first == id) return one_->second;
-        many_.reserve(4);
-        many_.push_back(std::move(*one_));
-        one_.reset();
+        reserve(4);
       } else if (many_.capacity() < 2) {
         return one_.emplace(id, V{}).second;
       }
@@ -61,15 +59,14 @@ class IdMap {
     return it->second;
   }
 
-  // Room for `n` items; one item needs none.
+  // Room for `n` items; one item needs none. Room for more moves an inline item over.
   void reserve(size_t n) {
     if (n < 2) return;
-    if (one_ && many_.empty()) {
-      many_.reserve(n);
+    many_.reserve(n);
+    if (one_) {
       many_.push_back(std::move(*one_));
       one_.reset();
     }
-    many_.reserve(n);
   }
   void clear() {
     one_.reset();

@@ -205,10 +205,10 @@ Result<BoundExpr> ExpressionBinder::Arithmetic(BinaryOp op, BoundExpr l, BoundEx
     if (!common || IsNullType(*common)) common = arrow::int32();
     auto a = CastTo(l.expr, l.type, common);
     auto b = CastTo(r.expr, r.type, common);
-    auto zero = cp::equal(b, CastTo(cp::literal(0), arrow::int32(), common));
-    auto null_value = cp::literal(arrow::MakeNullScalar(common));
     if (IsFloating(*common)) {
       // x % 0 is NULL for every numeric type (Spark without ANSI mode).
+      auto zero = cp::equal(b, CastTo(cp::literal(0), arrow::int32(), common));
+      auto null_value = cp::literal(arrow::MakeNullScalar(common));
       auto q = cp::call("trunc", {cp::call("divide", {a, b})});
       auto rem = cp::call("subtract", {a, cp::call("multiply", {q, b})});
       return BoundExpr{cp::call("if_else", {zero, null_value, rem}), common, name};

@@ -1,5 +1,6 @@
 #include "floe/scan/parquet_file_reader.h"
 
+#include <algorithm>
 #include <functional>
 
 #include <arrow/array.h>
@@ -56,6 +57,21 @@ const spec::NestedField* TopLevelField(const spec::Schema& schema, int32_t id) {
     if (f.id == id) return &f;
   }
   return nullptr;
+}
+
+// A column of `rows` nulls for a field the file does not have. The row count comes from the
+// footer alone, so it is not trusted to size one allocation: the column repeats one null
+// array of at most kNullChunkRows rows, and memory stays the same for any row count.
+constexpr int64_t kNullChunkRows = 64 * 1024;
+
+Result<std::shared_ptr<arrow::ChunkedArray>> NullColumn(const std::shared_ptr<arrow::DataType>& type, int64_t rows) {
+  if (rows < 0) return Status::Invalid("negative row count ", rows);
+  ARROW_ASSIGN_OR_RAISE(auto chunk, arrow::MakeArrayOfNull(type, std::min(rows, kNullChunkRows)));
+  arrow::ArrayVector chunks;
+  for (int64_t left = rows; left > 0; left -= chunk->length()) {
+    chunks.push_back(left >= chunk->length() ? chunk : chunk->Slice(0, left));
+  }
+  return std::make_shared<arrow::ChunkedArray>(std::move(chunks), type);
 }
 
 // Runs `fn`, turning a Parquet exception into a Status.
@@ -174,6 +190,11 @@ Status ParquetDataFile::ReadFieldsInto(parquet::arrow::FileReader& reader, int r
   for (int i : projected) {
     const int raw_index = RawIndexOf(*raw->schema(), i);
     if (raw_index < 0) return Status::Invalid("Column '", projection_->fields()[i].name, "' missing after read");
+    const int64_t declared = metadata_->RowGroup(row_group)->num_rows();
+    if (raw->column(raw_index)->length() != declared) {
+      return Status::IOError("Row group ", row_group, " declares ", declared, " rows but column '",
+                             projection_->fields()[i].name, "' holds ", raw->column(raw_index)->length());
+    }
     ARROW_ASSIGN_OR_RAISE((*columns)[i], table::ConformChunkedArray(raw->column(raw_index), *read_schema_->field(i)));
   }
   return Status::OK();
@@ -276,8 +297,7 @@ Result<ParquetDataFile::RowGroup> ParquetDataFile::ReadRowGroupImpl(int row_grou
   ARROW_RETURN_NOT_OK(ReadFieldsInto(*reader, row_group, rest, &columns));
   for (size_t i = 0; i < n; ++i) {
     if (columns[i]) continue;
-    ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(read_schema_->field(static_cast<int>(i))->type(), rows));
-    columns[i] = std::make_shared<arrow::ChunkedArray>(nulls);
+    ARROW_ASSIGN_OR_RAISE(columns[i], NullColumn(read_schema_->field(static_cast<int>(i))->type(), rows));
   }
   out.rows = arrow::Table::Make(read_schema_, std::move(columns), rows);
   return out;
@@ -303,18 +323,27 @@ class SlicingCursor : public ParquetDataFile::Cursor {
 };
 
 // Decodes a row group's pages as batches are asked for, and conforms each batch to the
-// projection (missing columns read as nulls).
+// projection (missing columns read as nulls). At the end, the rows handed out must be the
+// rows the footer declares: pages that stop short mean a damaged file, not fewer rows.
 class DecodingCursor : public ParquetDataFile::Cursor {
  public:
   using Fill = std::function<Result<std::shared_ptr<arrow::RecordBatch>>(const arrow::RecordBatch&)>;
-  DecodingCursor(std::string location, std::unique_ptr<parquet::arrow::FileReader> reader,
-                 std::unique_ptr<arrow::RecordBatchReader> batches, Fill fill)
-      : location_(std::move(location)), reader_(std::move(reader)), batches_(std::move(batches)),
-        fill_(std::move(fill)) {}
+  DecodingCursor(std::string location, int row_group, int64_t declared_rows,
+                 std::unique_ptr<parquet::arrow::FileReader> reader, std::unique_ptr<arrow::RecordBatchReader> batches,
+                 Fill fill)
+      : location_(std::move(location)), row_group_(row_group), declared_rows_(declared_rows),
+        reader_(std::move(reader)), batches_(std::move(batches)), fill_(std::move(fill)) {}
   Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     std::shared_ptr<arrow::RecordBatch> raw;
     ARROW_RETURN_NOT_OK(NameFile(location_, Guard([&]() -> Status { return batches_->ReadNext(&raw); })));
-    if (!raw) return raw;
+    if (!raw) {
+      if (rows_ != declared_rows_) {
+        return NameFile(location_, Status::IOError("Row group ", row_group_, " declares ", declared_rows_,
+                                                   " rows but its columns hold ", rows_));
+      }
+      return raw;
+    }
+    rows_ += raw->num_rows();
     auto filled = fill_(*raw);
     if (!filled.ok()) return NameFile(location_, filled.status());
     return filled;
@@ -322,6 +351,9 @@ class DecodingCursor : public ParquetDataFile::Cursor {
 
  private:
   std::string location_;
+  int row_group_;
+  int64_t declared_rows_;
+  int64_t rows_ = 0;
   std::unique_ptr<parquet::arrow::FileReader> reader_;  // outlives the batch reader it made
   std::unique_ptr<arrow::RecordBatchReader> batches_;
   Fill fill_;
@@ -360,8 +392,8 @@ Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroupImpl(int ro
     const int64_t rows = metadata_->RowGroup(row_group)->num_rows();
     arrow::ChunkedArrayVector columns;
     for (int i = 0; i < n; ++i) {
-      ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(read_schema_->field(i)->type(), rows));
-      columns.push_back(std::make_shared<arrow::ChunkedArray>(nulls));
+      ARROW_ASSIGN_OR_RAISE(auto nulls, NullColumn(read_schema_->field(i)->type(), rows));
+      columns.push_back(std::move(nulls));
     }
     out.cursor = std::make_unique<SlicingCursor>(arrow::Table::Make(read_schema_, std::move(columns), rows), batch_rows);
     return out;
@@ -387,7 +419,8 @@ Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroupImpl(int ro
     }
     return arrow::RecordBatch::Make(schema, raw.num_rows(), std::move(columns));
   };
-  out.cursor = std::make_unique<DecodingCursor>(location_, std::move(reader), std::move(batches), std::move(fill));
+  out.cursor = std::make_unique<DecodingCursor>(location_, row_group, metadata_->RowGroup(row_group)->num_rows(),
+                                                std::move(reader), std::move(batches), std::move(fill));
   return out;
 }
 

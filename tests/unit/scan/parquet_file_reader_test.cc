@@ -5,6 +5,8 @@
 #include <arrow/json/from_string.h>
 #include <arrow/util/key_value_metadata.h>
 #include <parquet/arrow/writer.h>
+#include <parquet/file_reader.h>
+#include <parquet/metadata.h>
 
 #include "floe_test.h"
 
@@ -80,6 +82,80 @@ TEST_F(ParquetFileReaderTest, MissingRequiredColumnIsAnError) {
   spec::Schema projection(0, {spec::Required(9, "must", Type::Long())});
   ASSERT_RAISES_WITH_MESSAGE("Missing required field 'must' (id 9)", ReadParquetFile(*io_, path, projection));
   ASSERT_RAISES_WITH_MESSAGE(path, ReadParquetFile(*io_, path, projection));
+}
+
+TEST_F(ParquetFileReaderTest, MissingColumnsShareOneBoundedNullBuffer) {
+  // Nulls for a column the file lacks are sized by the footer's row count alone: they must
+  // not cost memory in proportion to it.
+  const int64_t rows = 1'000'000;
+  arrow::Int64Builder ids;
+  for (int64_t i = 0; i < rows; ++i) ASSERT_OK(ids.Append(i));
+  std::shared_ptr<arrow::Array> id_column;
+  ASSERT_OK(ids.Finish(&id_column));
+  std::string path = Write(arrow::schema({Field("id", arrow::int64(), 1)}), {id_column});
+  spec::Schema projection(0, {spec::Optional(2, "added_later", Type::Long())});
+  ASSERT_OK_AND_ASSIGN(auto table, ReadParquetFile(*io_, path, projection));
+  auto nulls = table->column(0);
+  EXPECT_EQ(nulls->length(), rows);
+  EXPECT_EQ(nulls->null_count(), rows);
+  ASSERT_GT(nulls->num_chunks(), 1);
+  const auto* shared = nulls->chunk(0)->data()->buffers[1].get();
+  for (const auto& chunk : nulls->chunks()) {
+    EXPECT_EQ(chunk->data()->buffers[1].get(), shared);
+    EXPECT_LE(chunk->length(), 64 * 1024);
+  }
+}
+
+// Rewrites the one-byte row count of row group 0 in a footer written by Arrow: the Thrift
+// compact bytes are total_byte_size's field header and varint, then num_rows' header and
+// varint.
+void PatchRowGroupRowCount(const std::string& path, int64_t old_rows, int64_t new_rows) {
+  auto reader = parquet::ParquetFileReader::OpenFile(path);
+  const int64_t total = reader->metadata()->RowGroup(0)->total_byte_size();
+  reader.reset();
+  auto varint = [](uint64_t v) {
+    std::string out;
+    for (; v >= 0x80; v >>= 7) out.push_back(static_cast<char>((v & 0x7f) | 0x80));
+    out.push_back(static_cast<char>(v));
+    return out;
+  };
+  auto zigzag = [](int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); };
+  ASSERT_LT(zigzag(old_rows), 0x80u);
+  ASSERT_LT(zigzag(new_rows), 0x80u);
+  std::string bytes = floe::testing::ReadFileBytes(path);
+  const std::string needle = "\x16" + varint(zigzag(total)) + "\x16" + varint(zigzag(old_rows));
+  const size_t at = bytes.rfind(needle);
+  ASSERT_NE(at, std::string::npos) << "row count not found in the footer";
+  ASSERT_EQ(bytes.find(needle), at) << "row count found twice in the footer";
+  bytes[at + needle.size() - 1] = static_cast<char>(zigzag(new_rows));
+  floe::testing::WriteFileBytes(path, bytes);
+}
+
+TEST_F(ParquetFileReaderTest, FooterRowCountThatColumnsDoNotHoldIsAnError) {
+  std::string path = Write(arrow::schema({Field("id", arrow::int64(), 1)}), {Json(arrow::int64(), "[1, 2, 3, 4, 5, 6, 7]")});
+  ASSERT_NO_FATAL_FAILURE(PatchRowGroupRowCount(path, 7, 60));
+  spec::Schema projection(0, {spec::Optional(1, "id", Type::Long()), spec::Optional(2, "added_later", Type::Long())});
+  auto read = ReadParquetFile(*io_, path, projection);
+  ASSERT_RAISES_WITH_MESSAGE("Cannot read data file " + path, read);
+  ASSERT_RAISES_WITH_MESSAGE("Row group 0 declares 60 rows but column 'id' holds 7", read);
+
+  // A scan a batch at a time finds it at the end of the row group.
+  ASSERT_OK_AND_ASSIGN(auto file, ParquetDataFile::Open(*io_, path, std::make_shared<const spec::Schema>(projection)));
+  ASSERT_OK_AND_ASSIGN(auto opened, file->OpenRowGroup(0, /*batch_rows=*/4));
+  ASSERT_NE(opened.cursor, nullptr);
+  int64_t rows = 0;
+  Status end;
+  while (true) {
+    auto batch = opened.cursor->Next();
+    if (!batch.ok()) {
+      end = batch.status();
+      break;
+    }
+    if (!*batch) break;
+    rows += (*batch)->num_rows();
+  }
+  EXPECT_EQ(rows, 7);
+  EXPECT_EQ(end.message(), "Cannot read data file " + path + ": Row group 0 declares 60 rows but its columns hold 7");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@ import pyarrow as pa
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = Path(os.environ.get("FLOE_BUILD_DIR", ROOT / "build"))
 DRIVER = BUILD / "tests" / "floe_interop"
+CLI = BUILD / "floe"
 
 
 class Floe:
@@ -62,6 +63,15 @@ class Floe:
         self.run(*args)
         with pa.ipc.open_file(out) as reader:
             return reader.read_all()
+
+    def sql(self, statement: str) -> list[dict]:
+        """The rows of one statement run by the floe CLI on this catalog, as JSON objects."""
+        cmd = [str(CLI), "sql", "--catalog", str(self.catalog_path), "--warehouse", str(self.warehouse)]
+        cmd += ["--catalog-name", self.catalog_name, "--format", "json", "-q", "-c", statement]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise RuntimeError(f"floe sql {statement!r} failed: {proc.stderr.strip()}")
+        return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
 
     def snapshots(self, name: str) -> list[dict]:
         return json.loads(self.run("snapshots", name))

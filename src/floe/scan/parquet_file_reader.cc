@@ -161,6 +161,12 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
 
 int ParquetDataFile::num_row_groups() const { return metadata_->num_row_groups(); }
 
+int64_t ParquetDataFile::RowGroupFirstRow(int row_group) const {
+  int64_t first = 0;
+  for (int rg = 0; rg < row_group && rg < num_row_groups(); ++rg) first += metadata_->RowGroup(rg)->num_rows();
+  return first;
+}
+
 const std::shared_ptr<arrow::Schema>& ParquetDataFile::read_schema() const { return read_schema_; }
 
 bool ParquetDataFile::StatsMayMatch(int row_group) const {

@@ -42,6 +42,8 @@ class ParquetDataFile {
 
   const std::string& location() const { return location_; }
   int num_row_groups() const;
+  // The position in the file of the first row of `row_group`: what position deletes count.
+  int64_t RowGroupFirstRow(int row_group) const;
   const std::shared_ptr<arrow::Schema>& read_schema() const;
   // False when the footer's column statistics rule the row group out.
   bool StatsMayMatch(int row_group) const;

@@ -28,11 +28,11 @@ void Count(ParquetDataFile::Outcome outcome, RowGroupCounters& counters) {
 }
 
 // Decodes one row group into batches of at most `batch_rows`, counting why it was skipped.
-Result<Batches> DecodeRowGroup(const ParquetDataFile& file, int row_group, RowGroupCounters& counters,
+Result<Batches> DecodeRowGroup(const RowGroupSequence::Taken& taken, RowGroupCounters& counters,
                                const std::atomic<bool>& stop, int64_t batch_rows) {
   Batches out;
   if (stop.load()) return out;
-  ARROW_ASSIGN_OR_RAISE(auto opened, file.OpenRowGroup(row_group, batch_rows, &stop));
+  ARROW_ASSIGN_OR_RAISE(auto opened, RowGroupSequence::Open(taken, batch_rows, &stop));
   Count(opened.outcome, counters);
   if (!opened.cursor) return out;
   while (!stop.load()) {
@@ -114,9 +114,9 @@ class RowGroupStream : public arrow::RecordBatchReader {
         return;
       }
       if (!next->file) return;
-      auto task = [file = next->file, row_group = next->row_group, counters = counters_, stop = stop_,
+      auto task = [taken = std::move(*next), counters = counters_, stop = stop_,
                    batch_rows = options_.batch_rows]() -> Result<Batches> {
-        return DecodeRowGroup(*file, row_group, *counters, *stop, batch_rows);
+        return DecodeRowGroup(taken, *counters, *stop, batch_rows);
       };
       // A reader driven from one of the pool's own threads decodes inline: waiting there
       // for the pool could leave no thread to run the tasks.
@@ -320,7 +320,7 @@ class UnorderedRowGroupStream : public arrow::RecordBatchReader {
 }  // namespace
 
 Result<std::shared_ptr<arrow::RecordBatchReader>> MakeRowGroupStream(
-    std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
+    std::shared_ptr<FileIO> io, std::vector<ScanFile> files, spec::SchemaPtr projection,
     std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
     RowGroupStreamOptions options) {
   ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*projection));
@@ -336,10 +336,11 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> MakeRowGroupStream(
   return std::make_shared<RowGroupStream>(std::move(sequence), std::move(arrow_schema), std::move(counters), options);
 }
 
-RowGroupSequence::RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<std::string> files,
+RowGroupSequence::RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<ScanFile> files,
                                    spec::SchemaPtr projection, std::vector<ColumnPredicate> predicates,
                                    spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters)
-    : io_(std::move(io)), files_(std::move(files)), projection_(std::move(projection)),
+    : io_(std::move(io)), files_(std::move(files)), deletes_(std::make_shared<PositionDeleteIndex>(io_)),
+      projection_(std::move(projection)),
       predicates_(std::move(predicates)), schema_(std::move(schema)),
       counters_(counters ? std::move(counters) : std::make_shared<RowGroupCounters>()) {}
 
@@ -348,12 +349,19 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
   while (true) {
     if (!file_ || next_row_group_ >= file_->num_row_groups()) {
       if (next_file_ >= files_.size()) return Taken{};
-      auto opened = ParquetDataFile::Open(*io_, files_[next_file_++], projection_, predicates_, schema_.get());
+      const ScanFile& next = files_[next_file_++];
+      auto opened = ParquetDataFile::Open(*io_, next.path, projection_, predicates_, schema_.get());
       if (!opened.ok()) {
         error_ = opened.status();
         return error_;
       }
+      auto deleted = deletes_->For(next.path, next.position_deletes);
+      if (!deleted.ok()) {
+        error_ = deleted.status();
+        return error_;
+      }
       file_ = *opened;
+      deleted_ = *deleted;
       next_row_group_ = 0;
       counters_->total += file_->num_row_groups();
       continue;
@@ -363,12 +371,22 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
       ++counters_->skipped_by_stats;
       continue;
     }
-    return Taken{file_, row_group};
+    return Taken{file_, row_group, deleted_};
   }
 }
 
+Result<ParquetDataFile::OpenedRowGroup> RowGroupSequence::Open(const Taken& taken, int64_t batch_rows,
+                                                               const std::atomic<bool>* cancel) {
+  ARROW_ASSIGN_OR_RAISE(auto opened, taken.file->OpenRowGroup(taken.row_group, batch_rows, cancel));
+  if (taken.deleted && opened.cursor) {
+    opened.cursor = WithoutDeletedRows(std::move(opened.cursor), taken.file->RowGroupFirstRow(taken.row_group),
+                                       taken.deleted);
+  }
+  return opened;
+}
+
 Result<std::shared_ptr<SharedRowGroupScan>> SharedRowGroupScan::Make(
-    std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
+    std::shared_ptr<FileIO> io, std::vector<ScanFile> files, spec::SchemaPtr projection,
     std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
     int64_t batch_rows) {
   ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*projection));
@@ -387,7 +405,7 @@ Result<std::shared_ptr<arrow::RecordBatch>> SharedRowGroupScan::Next(Worker* wor
         ARROW_ASSIGN_OR_RAISE(next, sequence_.Take());
       }
       if (!next.file) break;
-      ARROW_ASSIGN_OR_RAISE(auto opened, next.file->OpenRowGroup(next.row_group, batch_rows_, stop));
+      ARROW_ASSIGN_OR_RAISE(auto opened, RowGroupSequence::Open(next, batch_rows_, stop));
       Count(opened.outcome, sequence_.counters());
       worker->cursor = std::move(opened.cursor);
       continue;

@@ -11,6 +11,7 @@
 
 #include "floe/io/file_io.h"
 #include "floe/scan/parquet_file_reader.h"
+#include "floe/scan/position_deletes.h"
 #include "floe/scan/scan_filter.h"
 #include "floe/spec/schema.h"
 
@@ -29,6 +30,15 @@ struct RowGroupCounters {
   std::atomic<int64_t> skipped_by_filter_columns{0};
 };
 
+// A data file to read and the position delete files that may name rows of it.
+struct ScanFile {
+  ScanFile(std::string path) : path(std::move(path)) {}  // NOLINT(runtime/explicit): a file no delete applies to
+  ScanFile(std::string path, std::vector<std::string> position_deletes)
+      : path(std::move(path)), position_deletes(std::move(position_deletes)) {}
+  std::string path;
+  std::vector<std::string> position_deletes;
+};
+
 struct RowGroupStreamOptions {
   int64_t batch_rows = 64 * 1024;
   // Row groups decoded or waiting to be handed out at once; 0 means the pool's threads plus one.
@@ -41,26 +51,32 @@ struct RowGroupStreamOptions {
   bool ordered = true;
 };
 
-// The row groups of `files` one after another, each file's footer opened when it is reached;
-// row groups whose statistics rule them out are skipped and counted. Not thread-safe.
+// The row groups of `files` one after another, each file's footer (and the positions its
+// delete files delete) read when it is reached; row groups whose statistics rule them out are
+// skipped and counted. Not thread-safe.
 class RowGroupSequence {
  public:
-  RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
+  RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<ScanFile> files, spec::SchemaPtr projection,
                    std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema,
                    std::shared_ptr<RowGroupCounters> counters);
 
   struct Taken {
     std::shared_ptr<ParquetDataFile> file;  // null when every row group has been taken
     int row_group = 0;
+    std::shared_ptr<const DeletedPositions> deleted;  // of the file; null when none
   };
   // The next row group. A file that cannot be opened is an error, now and on every later call.
   Result<Taken> Take();
+  // Opens a taken row group for reading a batch at a time, without its deleted rows.
+  static Result<ParquetDataFile::OpenedRowGroup> Open(const Taken& taken, int64_t batch_rows,
+                                                      const std::atomic<bool>* cancel);
 
   RowGroupCounters& counters() { return *counters_; }
 
  private:
   std::shared_ptr<FileIO> io_;
-  std::vector<std::string> files_;
+  std::vector<ScanFile> files_;
+  std::shared_ptr<PositionDeleteIndex> deletes_;
   spec::SchemaPtr projection_;
   std::vector<ColumnPredicate> predicates_;
   spec::SchemaPtr schema_;
@@ -68,6 +84,7 @@ class RowGroupSequence {
   Status error_;
   size_t next_file_ = 0;
   std::shared_ptr<ParquetDataFile> file_;
+  std::shared_ptr<const DeletedPositions> deleted_;
   int next_row_group_ = 0;
 };
 
@@ -81,7 +98,7 @@ class SharedRowGroupScan {
   };
 
   static Result<std::shared_ptr<SharedRowGroupScan>> Make(
-      std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
+      std::shared_ptr<FileIO> io, std::vector<ScanFile> files, spec::SchemaPtr projection,
       std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
       int64_t batch_rows);
 
@@ -103,14 +120,14 @@ class SharedRowGroupScan {
 };
 
 // Streams the rows of `files` in order (file by file, row group by row group) in batches of
-// at most `batch_rows`, projected onto `projection`. Footers are opened as the stream reaches
+// at most `batch_rows`, projected onto `projection`, without the rows their position deletes name. Footers are opened as the stream reaches
 // each file; row groups are decoded as tasks on the executor, a bounded number ahead of the
 // consumer. Row groups the predicates rule out are skipped and counted in `counters`.
 // Destroying or closing the reader cancels the tasks not yet started and waits for the rest.
 // With `ordered` false, batches of different row groups interleave (each row group's stay in
 // order) and at most a few batches wait for the consumer.
 Result<std::shared_ptr<arrow::RecordBatchReader>> MakeRowGroupStream(
-    std::shared_ptr<FileIO> io, std::vector<std::string> files, spec::SchemaPtr projection,
+    std::shared_ptr<FileIO> io, std::vector<ScanFile> files, spec::SchemaPtr projection,
     std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
     RowGroupStreamOptions options = {});
 

@@ -1,6 +1,7 @@
 #include "floe/scan/table_scan.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include <arrow/io/interfaces.h>
 #include <arrow/table.h>
@@ -9,6 +10,7 @@
 
 #include "floe/manifest/manifest_cache.h"
 #include "floe/manifest/manifest_reader.h"
+#include "floe/scan/position_deletes.h"
 #include "floe/scan/row_group_stream.h"
 #include "floe/table/arrow_schema.h"
 
@@ -139,6 +141,8 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
   for (const auto& p : predicates_) {
     if (std::find(ids.begin(), ids.end(), p.field_id) == ids.end()) ids.push_back(p.field_id);
   }
+  // Position delete files name the data files they cover by their file_path bounds.
+  ids.push_back(kDeleteFilePathId);
   if (!all_stats_) options.projection.metric_ids = std::move(ids);
 
   // Cached manifests are taken as they are; the others are decoded in parallel on Arrow's
@@ -164,28 +168,100 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
   ARROW_RETURN_NOT_OK(arrow::internal::OptionalParallelFor(
       parallel, static_cast<int>(misses.size()), read_one, pool));
 
+  std::vector<manifest::ManifestCache::EntriesPtr> delete_manifests;
   for (size_t i = 0; i < to_read.size(); ++i) {
     const manifest::ManifestFile& mf = *to_read[i];
     const spec::PartitionSpec* spec = specs[i];
     ARROW_ASSIGN_OR_RAISE(auto entries, std::move(read[i]));
+    if (mf.content == manifest::ManifestContent::kDeletes) {
+      delete_manifests.push_back(std::move(entries));
+      continue;
+    }
     for (const auto& e : *entries) {
       if (e.status == manifest::EntryStatus::kDeleted) continue;
-      if (mf.content == manifest::ManifestContent::kData) {
-        ++metrics_.files;
-        if (!predicates_.empty() && spec && !FileMayMatch(e.data_file, predicates_, *spec)) {
-          ++metrics_.files_skipped;
-          continue;
-        }
+      ++metrics_.files;
+      if (!predicates_.empty() && spec && !FileMayMatch(e.data_file, predicates_, *spec)) {
+        ++metrics_.files_skipped;
+        continue;
       }
-      if (mf.content == manifest::ManifestContent::kDeletes) {
-        return Status::NotImplemented("Snapshot ", snap->snapshot_id, " of ", table_->name(),
-                                      " has row-level delete files (", e.data_file.file_path,
-                                      "); reading them is not supported yet");
-      }
-      tasks.push_back({e.data_file, e.sequence_number.value_or(0)});
+      tasks.push_back({e.data_file, e.sequence_number.value_or(0), {}});
     }
   }
+  if (!delete_manifests.empty()) ARROW_RETURN_NOT_OK(AssignDeletes(*md, *snap, delete_manifests, &tasks));
   return tasks;
+}
+
+namespace {
+
+// Delete files apply within their partition: data and delete files of one spec with equal
+// partition values share this key.
+std::string PartitionKey(const manifest::DataFile& file) {
+  std::string key = std::to_string(file.spec_id) + ":";
+  for (const auto& value : file.partition) {
+    if (value.is_null()) {
+      key += 'N';
+      continue;
+    }
+    const std::string bytes = spec::ToSingleValueBinary(value);
+    key += 'V' + std::to_string(bytes.size()) + ':' + bytes;
+  }
+  return key;
+}
+
+// Whether a position delete file's file_path bounds (when written) admit `path`.
+bool MayNamePath(const manifest::DataFile& deletes, const std::string& path) {
+  auto lower = deletes.lower_bounds.find(kDeleteFilePathId);
+  if (lower != deletes.lower_bounds.end() && path < lower->second) return false;
+  auto upper = deletes.upper_bounds.find(kDeleteFilePathId);
+  return upper == deletes.upper_bounds.end() || path <= upper->second;
+}
+
+}  // namespace
+
+// Spec, "Scan Planning": a position delete applies to data files of its partition (all of
+// them when its spec is unpartitioned) whose data sequence number is at most its own; an
+// equality delete only to those with a strictly smaller one.
+Status TableScan::AssignDeletes(const spec::TableMetadata& md, const spec::Snapshot& snap,
+                                const std::vector<manifest::ManifestCache::EntriesPtr>& delete_manifests,
+                                std::vector<FileScanTask>* tasks) const {
+  using Delete = const manifest::ManifestEntry*;
+  std::vector<Delete> global;
+  std::unordered_map<std::string, std::vector<Delete>> by_partition;
+  for (const auto& entries : delete_manifests) {
+    for (const auto& e : *entries) {
+      if (e.status == manifest::EntryStatus::kDeleted) continue;
+      const spec::PartitionSpec* spec = md.SpecById(e.data_file.spec_id);
+      if (!spec || spec->fields().empty()) {
+        global.push_back(&e);
+      } else {
+        by_partition[PartitionKey(e.data_file)].push_back(&e);
+      }
+    }
+  }
+  for (auto& task : *tasks) {
+    const std::vector<Delete>* local = nullptr;
+    if (!by_partition.empty()) {
+      auto it = by_partition.find(PartitionKey(task.file));
+      if (it != by_partition.end()) local = &it->second;
+    }
+    for (const std::vector<Delete>* list : {static_cast<const std::vector<Delete>*>(&global), local}) {
+      if (!list) continue;
+      for (Delete d : *list) {
+        const manifest::DataFile& file = d->data_file;
+        const int64_t seq = d->sequence_number.value_or(0);
+        if (file.content == manifest::FileContent::kPositionDeletes) {
+          if (seq < task.data_sequence_number || !MayNamePath(file, task.file.file_path)) continue;
+        } else if (file.content == manifest::FileContent::kEqualityDeletes) {
+          if (seq <= task.data_sequence_number) continue;
+          return Status::NotImplemented("Snapshot ", snap.snapshot_id, " of ", table_->name(),
+                                        " has equality delete files (", file.file_path,
+                                        "); reading them is not supported yet");
+        }
+        task.deletes.push_back(file);
+      }
+    }
+  }
+  return Status::OK();
 }
 
 Result<std::shared_ptr<arrow::Table>> TableScan::ToArrowTable() const {
@@ -205,7 +281,11 @@ Result<TableScan::Planned> TableScan::PlanRead() const {
   ARROW_ASSIGN_OR_RAISE(planned.schema, SnapshotSchema(*table_->metadata()));
   ARROW_ASSIGN_OR_RAISE(auto tasks, PlanFiles());
   planned.files.reserve(tasks.size());
-  for (auto& task : tasks) planned.files.push_back(std::move(task.file.file_path));
+  for (auto& task : tasks) {
+    std::vector<std::string> position_deletes;
+    for (const auto& d : task.deletes) position_deletes.push_back(d.file_path);
+    planned.files.emplace_back(std::move(task.file.file_path), std::move(position_deletes));
+  }
   row_groups_ = std::make_shared<RowGroupCounters>();
   return planned;
 }

@@ -8,6 +8,7 @@
 #include <arrow/type_fwd.h>
 
 #include "floe/manifest/data_file.h"
+#include "floe/manifest/manifest_cache.h"
 #include "floe/scan/row_group_stream.h"
 #include "floe/scan/scan_filter.h"
 #include "floe/table/table.h"
@@ -17,6 +18,8 @@ namespace floe::scan {
 struct FileScanTask {
   manifest::DataFile file;
   int64_t data_sequence_number = 0;
+  // The delete files that apply to `file` (position deletes that may name it).
+  std::vector<manifest::DataFile> deletes;
 };
 
 // Reads a table as of its current snapshot, a snapshot id or a named ref, by Iceberg field
@@ -71,9 +74,13 @@ class TableScan {
   Result<const spec::Snapshot*> ResolveSnapshot(const spec::TableMetadata& md) const;
   Result<spec::SchemaPtr> SnapshotSchema(const spec::TableMetadata& md) const;
   Result<std::shared_ptr<arrow::RecordBatchReader>> MakeReader(bool ordered) const;
+  // Gives each task the delete files that apply to it.
+  Status AssignDeletes(const spec::TableMetadata& md, const spec::Snapshot& snap,
+                       const std::vector<manifest::ManifestCache::EntriesPtr>& delete_manifests,
+                       std::vector<FileScanTask>* tasks) const;
   struct Planned {
     spec::SchemaPtr projection, schema;
-    std::vector<std::string> files;
+    std::vector<ScanFile> files;
   };
   // Plans the files and resets the row-group counters for a new read.
   Result<Planned> PlanRead() const;

@@ -96,8 +96,8 @@ bool PartitionValueSatisfies(const spec::Literal& value, const scan::ColumnPredi
 std::optional<MetadataAnswer> AnswerFromMetadata(const TableFacts& facts,
                                                  const std::vector<MetadataAggregate>& aggregates,
                                                  const std::vector<scan::ColumnPredicate>& where) {
-  // Delete files make record counts overstate the rows; planning refuses them today, and
-  // any planning error is left for the normal plan to report.
+  // Delete files make record counts overstate the rows: a file they apply to sends the query
+  // to the normal plan, as does any planning error, for it to report.
   scan::TableScan scan = facts.scan;
   std::vector<int32_t> stats_columns;
   for (const auto& a : aggregates) {
@@ -112,7 +112,7 @@ std::optional<MetadataAnswer> AnswerFromMetadata(const TableFacts& facts,
   std::vector<Extremes> extremes(aggregates.size());
   for (const auto& task : *tasks) {
     const manifest::DataFile& file = task.file;
-    if (file.content != manifest::FileContent::kData) return std::nullopt;
+    if (file.content != manifest::FileContent::kData || !task.deletes.empty()) return std::nullopt;
     // Every predicate must be decided by the file's partition value alone.
     bool matches = true;
     if (!where.empty()) {

@@ -156,8 +156,8 @@ def check_metadata_tables(spark, floe, table: str) -> list[dict]:
     for h in history:
         assert millis(h.made_current_at) == by_id[h.snapshot_id]["timestamp-ms"], f"{table}: made_current_at"
 
-    # Data files keep the sequence number of the snapshot that added them (floe's manifests
-    # may leave it to be inherited; Java must get it right either way).
+    # Data and delete files keep the sequence number of the snapshot that added them (floe's
+    # manifests may leave it to be inherited; Java must get it right either way).
     added = spark.sql(
         f"SELECT snapshot_id, sequence_number, file_sequence_number, data_file.content AS content "
         f"FROM lakehouse.{table}.all_entries WHERE status = 1"
@@ -165,7 +165,8 @@ def check_metadata_tables(spark, floe, table: str) -> list[dict]:
     assert added, f"{table}: no added entries"
     for e in added:
         s = by_id[e.snapshot_id]
-        assert e.content == 0, f"{table}: snapshot {e.snapshot_id} added a delete file"
+        # Data files, or position deletes of merge-on-read writes; never equality deletes.
+        assert e.content in (0, 1), f"{table}: snapshot {e.snapshot_id} added an equality delete file"
         where = f"{table}: a file added by snapshot {e.snapshot_id} ({s['operation']}, sequence number {s['sequence-number']})"
         assert e.file_sequence_number == s["sequence-number"], f"{where} has file sequence number {e.file_sequence_number}"
         if s["operation"] == "replace":  # compaction keeps the data sequence number it started from

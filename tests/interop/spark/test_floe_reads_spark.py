@@ -1,5 +1,5 @@
-"""floe reads every snapshot of tables Spark wrote: appends, INSERT OVERWRITE, and copy-on-write
-DELETE and UPDATE (merge-on-read delete files are not read by floe yet, so not tested here)."""
+"""floe reads every snapshot of tables Spark wrote: appends, INSERT OVERWRITE, and DELETE, UPDATE
+and MERGE INTO both copy-on-write and merge-on-read (position delete files)."""
 
 import pytest
 
@@ -42,6 +42,59 @@ def copy_on_write(spark, table: str) -> None:
     assert props["format-version"] == "2"
     for mode in ("write.delete.mode", "write.update.mode", "write.merge.mode"):
         assert props.get(mode, "copy-on-write") == "copy-on-write", f"{table}: {mode} = {props[mode]}"
+
+
+def merge_on_read(spark, table: str) -> None:
+    spark.sql(
+        f"ALTER TABLE lakehouse.{table} SET TBLPROPERTIES ('write.delete.mode' = 'merge-on-read', "
+        "'write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read')"
+    )
+
+
+@pytest.mark.parametrize("partitioned", [False, True], ids=["unpartitioned", "partitioned"])
+def test_floe_reads_spark_merge_on_read_deletes(spark, lakehouse, ns, partitioned):
+    table = f"{ns}.mor_{'partitioned' if partitioned else 'unpartitioned'}"
+    spec = " PARTITIONED BY (bucket(4, id))" if partitioned else ""
+    spark.sql(f"CREATE TABLE lakehouse.{table} ({SPARK_DDL}) USING iceberg{spec}")
+    merge_on_read(spark, table)
+    insert(spark, table, make_rows(1, 30))
+    insert(spark, table, make_rows(31, 20))
+    spark.sql(f"DELETE FROM lakehouse.{table} WHERE id % 4 = 0")
+    spark.sql(f"UPDATE lakehouse.{table} SET customer = 'vip', amount = amount * 2 WHERE id > 40")
+    # Rows appended after the deletes: their sequence number is above the delete files'.
+    insert(spark, table, make_rows(51, 10))
+    spark.sql(f"DELETE FROM lakehouse.{table} WHERE id IN (3, 45, 52)")
+    to_spark(spark, make_rows(55, 10)).createOrReplaceTempView("changes")
+    spark.sql(
+        f"MERGE INTO lakehouse.{table} t USING changes s ON t.id = s.id "
+        "WHEN MATCHED THEN UPDATE SET t.customer = 'merged' WHEN NOT MATCHED THEN INSERT *"
+    )
+
+    by_id = {r["id"]: r for r in make_rows(1, 64)}
+    want = []
+    for i, r in sorted(by_id.items()):
+        if (i <= 50 and i % 4 == 0) or i in (3, 45, 52):
+            continue
+        if 40 < i <= 50:
+            r = r | {"customer": "vip", "amount": r["amount"] * 2}
+        if 55 <= i <= 60:
+            r = r | {"customer": "merged"}
+        want.append(r)
+    assert spark_read(spark, table) == rows_of(want)
+
+    snapshots = check_floe_reads_every_snapshot(spark, lakehouse, table)
+    # Deletes alone commit a `delete`; deletes with new rows (UPDATE, MERGE) an `overwrite`.
+    operations = ["append", "append", "delete", "overwrite", "append", "delete", "overwrite"]
+    assert [s["operation"] for s in snapshots] == operations
+    assert int(snapshots[-1]["summary"]["total-position-deletes"]) > 0, "merge-on-read left no position deletes"
+    assert int(snapshots[-1]["summary"]["total-delete-files"]) > 0
+
+    # Counts are of the rows left, never of the data files' record counts.
+    for s in (snapshots[2], snapshots[-1]):
+        sid = s["snapshot-id"]
+        floe_count = lakehouse.sql(f"SELECT count(*) AS n FROM lakehouse.{table} VERSION AS OF {sid}")
+        spark_count = spark.sql(f"SELECT count(*) AS n FROM lakehouse.{table} VERSION AS OF {sid}").collect()[0].n
+        assert floe_count == [{"n": spark_count}], f"{table}: count(*) at snapshot {sid}"
 
 
 def test_unpartitioned_table_written_by_spark(spark, lakehouse, ns):

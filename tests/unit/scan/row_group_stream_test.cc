@@ -103,7 +103,7 @@ class RowGroupStreamTest : public ::testing::Test {
                                                            spec::SchemaPtr projection = nullptr,
                                                            RowGroupStreamOptions options = {}) {
     counters_ = std::make_shared<RowGroupCounters>();
-    return MakeRowGroupStream(io_, std::move(files), projection ? projection : Schema(), std::move(predicates),
+    return MakeRowGroupStream(io_, {files.begin(), files.end()}, projection ? projection : Schema(), std::move(predicates),
                               Schema(), counters_, options);
   }
 

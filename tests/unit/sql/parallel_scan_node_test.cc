@@ -36,7 +36,7 @@ class ParallelScanNodeTest : public ::testing::Test {
     auto schema = std::make_shared<const spec::Schema>(0, std::vector<spec::NestedField>{
                                                               spec::Optional(1, "id", spec::Type::Long())});
     counters_ = std::make_shared<scan::RowGroupCounters>();
-    return scan::SharedRowGroupScan::Make(io_, std::move(files), schema, {}, schema, counters_, batch_rows).ValueOrDie();
+    return scan::SharedRowGroupScan::Make(io_, {files.begin(), files.end()}, schema, {}, schema, counters_, batch_rows).ValueOrDie();
   }
 
   static ac::Declaration SumAndCount(ac::Declaration source) {

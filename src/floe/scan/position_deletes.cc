@@ -1,0 +1,122 @@
+#include "floe/scan/position_deletes.h"
+
+#include <algorithm>
+
+#include <arrow/array.h>
+#include <arrow/compute/api_vector.h>
+#include <arrow/datum.h>
+#include <arrow/record_batch.h>
+#include <arrow/table.h>
+#include <arrow/util/bit_util.h>
+
+#include "floe/spec/schema.h"
+
+namespace floe::scan {
+
+namespace {
+
+const spec::SchemaPtr& DeleteFileProjection() {
+  static const spec::SchemaPtr schema = std::make_shared<const spec::Schema>(
+      0, std::vector<spec::NestedField>{spec::Required(kDeleteFilePathId, "file_path", spec::Type::String()),
+                                        spec::Required(kDeletePosId, "pos", spec::Type::Long())});
+  return schema;
+}
+
+class DeletedRowsCursor : public ParquetDataFile::Cursor {
+ public:
+  DeletedRowsCursor(std::unique_ptr<ParquetDataFile::Cursor> rows, int64_t first_row,
+                    std::shared_ptr<const DeletedPositions> deleted)
+      : rows_(std::move(rows)), next_row_(first_row), deleted_(std::move(deleted)) {}
+
+  Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
+    while (true) {
+      ARROW_ASSIGN_OR_RAISE(auto batch, rows_->Next());
+      if (!batch) return batch;
+      const int64_t start = next_row_;
+      const int64_t n = batch->num_rows();
+      next_row_ += n;
+      auto lo = std::lower_bound(deleted_->begin(), deleted_->end(), start);
+      auto hi = std::lower_bound(lo, deleted_->end(), start + n);
+      if (lo == hi) return batch;
+      if (hi - lo == n) continue;  // every row of the batch is deleted
+      ARROW_ASSIGN_OR_RAISE(auto keep, arrow::AllocateBitmap(n));
+      arrow::bit_util::SetBitsTo(keep->mutable_data(), 0, n, true);
+      for (auto it = lo; it != hi; ++it) arrow::bit_util::ClearBit(keep->mutable_data(), *it - start);
+      arrow::BooleanArray mask(n, std::move(keep));
+      ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(mask.data())));
+      return kept.record_batch();
+    }
+  }
+
+ private:
+  std::unique_ptr<ParquetDataFile::Cursor> rows_;
+  int64_t next_row_;
+  std::shared_ptr<const DeletedPositions> deleted_;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<const PositionDeleteIndex::ByDataFile>> PositionDeleteIndex::Load(
+    const std::string& delete_file) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = loaded_.find(delete_file);
+    if (it != loaded_.end()) return it->second;
+  }
+  ARROW_ASSIGN_OR_RAISE(auto rows, ReadParquetFile(*io_, delete_file, *DeleteFileProjection()));
+  auto by_file = std::make_shared<ByDataFile>();
+  const auto& paths = *rows->column(0);
+  const auto& positions = *rows->column(1);
+  for (int c = 0; c < paths.num_chunks(); ++c) {
+    const auto& path = static_cast<const arrow::StringArray&>(*paths.chunk(c));
+    const auto& pos = static_cast<const arrow::Int64Array&>(*positions.chunk(c));
+    DeletedPositions* current = nullptr;
+    std::string_view current_path;
+    for (int64_t i = 0; i < path.length(); ++i) {
+      if (path.IsNull(i) || pos.IsNull(i)) {
+        return Status::IOError("Position delete file ", delete_file, " has a null file_path or pos in row ", i);
+      }
+      const std::string_view p = path.GetView(i);
+      // Rows come sorted by file path: look the file up only when it changes.
+      if (!current || p != current_path) {
+        current = &(*by_file)[std::string(p)];
+        current_path = p;
+      }
+      current->push_back(pos.Value(i));
+    }
+  }
+  for (auto& [path, deleted] : *by_file) {
+    std::sort(deleted.begin(), deleted.end());
+    deleted.erase(std::unique(deleted.begin(), deleted.end()), deleted.end());
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  return loaded_.emplace(delete_file, std::move(by_file)).first->second;
+}
+
+Result<std::shared_ptr<const DeletedPositions>> PositionDeleteIndex::For(
+    const std::string& data_file, const std::vector<std::string>& delete_files) {
+  std::shared_ptr<DeletedPositions> out;
+  for (const auto& delete_file : delete_files) {
+    ARROW_ASSIGN_OR_RAISE(auto by_file, Load(delete_file));
+    auto it = by_file->find(data_file);
+    if (it == by_file->end()) continue;
+    if (!out) {
+      out = std::make_shared<DeletedPositions>(it->second);
+      continue;
+    }
+    DeletedPositions merged;
+    merged.reserve(out->size() + it->second.size());
+    std::set_union(out->begin(), out->end(), it->second.begin(), it->second.end(), std::back_inserter(merged));
+    *out = std::move(merged);
+  }
+  return out;
+}
+
+std::unique_ptr<ParquetDataFile::Cursor> WithoutDeletedRows(std::unique_ptr<ParquetDataFile::Cursor> rows,
+                                                            int64_t first_row,
+                                                            std::shared_ptr<const DeletedPositions> deleted) {
+  if (!rows || !deleted || deleted->empty()) return rows;
+  return std::make_unique<DeletedRowsCursor>(std::move(rows), first_row, std::move(deleted));
+}
+
+}  // namespace floe::scan

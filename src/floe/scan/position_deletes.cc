@@ -3,11 +3,7 @@
 #include <algorithm>
 
 #include <arrow/array.h>
-#include <arrow/compute/api_vector.h>
-#include <arrow/datum.h>
-#include <arrow/record_batch.h>
 #include <arrow/table.h>
-#include <arrow/util/bit_util.h>
 
 #include "floe/spec/schema.h"
 
@@ -21,38 +17,6 @@ const spec::SchemaPtr& DeleteFileProjection() {
                                         spec::Required(kDeletePosId, "pos", spec::Type::Long())});
   return schema;
 }
-
-class DeletedRowsCursor : public ParquetDataFile::Cursor {
- public:
-  DeletedRowsCursor(std::unique_ptr<ParquetDataFile::Cursor> rows, int64_t first_row,
-                    std::shared_ptr<const DeletedPositions> deleted)
-      : rows_(std::move(rows)), next_row_(first_row), deleted_(std::move(deleted)) {}
-
-  Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
-    while (true) {
-      ARROW_ASSIGN_OR_RAISE(auto batch, rows_->Next());
-      if (!batch) return batch;
-      const int64_t start = next_row_;
-      const int64_t n = batch->num_rows();
-      next_row_ += n;
-      auto lo = std::lower_bound(deleted_->begin(), deleted_->end(), start);
-      auto hi = std::lower_bound(lo, deleted_->end(), start + n);
-      if (lo == hi) return batch;
-      if (hi - lo == n) continue;  // every row of the batch is deleted
-      ARROW_ASSIGN_OR_RAISE(auto keep, arrow::AllocateBitmap(n));
-      arrow::bit_util::SetBitsTo(keep->mutable_data(), 0, n, true);
-      for (auto it = lo; it != hi; ++it) arrow::bit_util::ClearBit(keep->mutable_data(), *it - start);
-      arrow::BooleanArray mask(n, std::move(keep));
-      ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(mask.data())));
-      return kept.record_batch();
-    }
-  }
-
- private:
-  std::unique_ptr<ParquetDataFile::Cursor> rows_;
-  int64_t next_row_;
-  std::shared_ptr<const DeletedPositions> deleted_;
-};
 
 }  // namespace
 
@@ -110,13 +74,6 @@ Result<std::shared_ptr<const DeletedPositions>> PositionDeleteIndex::For(
     *out = std::move(merged);
   }
   return out;
-}
-
-std::unique_ptr<ParquetDataFile::Cursor> WithoutDeletedRows(std::unique_ptr<ParquetDataFile::Cursor> rows,
-                                                            int64_t first_row,
-                                                            std::shared_ptr<const DeletedPositions> deleted) {
-  if (!rows || !deleted || deleted->empty()) return rows;
-  return std::make_unique<DeletedRowsCursor>(std::move(rows), first_row, std::move(deleted));
 }
 
 }  // namespace floe::scan

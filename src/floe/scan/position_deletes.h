@@ -41,10 +41,4 @@ class PositionDeleteIndex {
   std::unordered_map<std::string, std::shared_ptr<const ByDataFile>> loaded_;
 };
 
-// Hands out the batches of `rows` (a row group whose first row is at `first_row` in its file)
-// without the rows `deleted` names; batches left empty are not handed out.
-std::unique_ptr<ParquetDataFile::Cursor> WithoutDeletedRows(std::unique_ptr<ParquetDataFile::Cursor> rows,
-                                                            int64_t first_row,
-                                                            std::shared_ptr<const DeletedPositions> deleted);
-
 }  // namespace floe::scan

@@ -1,5 +1,6 @@
 #include "floe/scan/row_group_stream.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -17,6 +18,14 @@ namespace floe::scan {
 namespace {
 
 using Batches = std::vector<std::shared_ptr<arrow::RecordBatch>>;
+
+// The Arrow schema of the first `output_columns` fields of `projection` (all when negative).
+Result<std::shared_ptr<arrow::Schema>> OutputSchema(const spec::Schema& projection, int output_columns) {
+  ARROW_ASSIGN_OR_RAISE(auto schema, table::ToArrowSchema(projection));
+  if (output_columns < 0 || output_columns >= schema->num_fields()) return schema;
+  return arrow::schema(arrow::FieldVector(schema->fields().begin(), schema->fields().begin() + output_columns),
+                       schema->metadata());
+}
 
 void Count(ParquetDataFile::Outcome outcome, RowGroupCounters& counters) {
   switch (outcome) {
@@ -323,26 +332,50 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> MakeRowGroupStream(
     std::shared_ptr<FileIO> io, std::vector<ScanFile> files, spec::SchemaPtr projection,
     std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
     RowGroupStreamOptions options) {
-  ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*projection));
+  ARROW_ASSIGN_OR_RAISE(auto arrow_schema, OutputSchema(*projection, options.output_columns));
   if (!counters) counters = std::make_shared<RowGroupCounters>();
   if (!options.ordered) {
     ARROW_ASSIGN_OR_RAISE(auto scan, SharedRowGroupScan::Make(std::move(io), std::move(files), std::move(projection),
                                                               std::move(predicates), std::move(schema),
-                                                              std::move(counters), options.batch_rows));
+                                                              std::move(counters), options.batch_rows,
+                                                              options.output_columns));
     return std::make_shared<UnorderedRowGroupStream>(std::move(scan), options);
   }
   RowGroupSequence sequence(std::move(io), std::move(files), std::move(projection), std::move(predicates),
-                            std::move(schema), counters);
+                            std::move(schema), counters, options.output_columns);
   return std::make_shared<RowGroupStream>(std::move(sequence), std::move(arrow_schema), std::move(counters), options);
 }
 
 RowGroupSequence::RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<ScanFile> files,
                                    spec::SchemaPtr projection, std::vector<ColumnPredicate> predicates,
-                                   spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters)
-    : io_(std::move(io)), files_(std::move(files)), deletes_(std::make_shared<PositionDeleteIndex>(io_)),
-      projection_(std::move(projection)),
+                                   spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
+                                   int output_columns)
+    : io_(std::move(io)), files_(std::move(files)), projection_(std::move(projection)),
       predicates_(std::move(predicates)), schema_(std::move(schema)),
-      counters_(counters ? std::move(counters) : std::make_shared<RowGroupCounters>()) {}
+      counters_(counters ? std::move(counters) : std::make_shared<RowGroupCounters>()),
+      output_columns_(output_columns), position_deletes_(std::make_shared<PositionDeleteIndex>(io_)),
+      equality_deletes_(std::make_shared<EqualityDeleteIndex>(io_, projection_)) {}
+
+Result<std::shared_ptr<const FileDeletes>> RowGroupSequence::DeletesOf(const ScanFile& file) {
+  if (file.position_deletes.empty() && file.equality_deletes.empty()) return nullptr;
+  auto deletes = std::make_shared<FileDeletes>();
+  ARROW_ASSIGN_OR_RAISE(deletes->positions, position_deletes_->For(file.path, file.position_deletes));
+  const auto& fields = projection_->fields();
+  for (const auto& ref : file.equality_deletes) {
+    FileDeletes::Equality eq;
+    for (int32_t id : ref.field_ids) {
+      auto it = std::find_if(fields.begin(), fields.end(), [id](const spec::NestedField& f) { return f.id == id; });
+      if (it == fields.end()) {
+        return Status::Invalid("Equality delete file ", ref.path, " compares field id ", id,
+                               ", which the scan of ", file.path, " does not read");
+      }
+      eq.columns.push_back(static_cast<int>(it - fields.begin()));
+    }
+    ARROW_ASSIGN_OR_RAISE(eq.set, equality_deletes_->Load(ref));
+    deletes->equality.push_back(std::move(eq));
+  }
+  return deletes;
+}
 
 Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
   ARROW_RETURN_NOT_OK(error_);
@@ -355,13 +388,13 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
         error_ = opened.status();
         return error_;
       }
-      auto deleted = deletes_->For(next.path, next.position_deletes);
-      if (!deleted.ok()) {
-        error_ = deleted.status();
+      auto deletes = DeletesOf(next);
+      if (!deletes.ok()) {
+        error_ = deletes.status();
         return error_;
       }
       file_ = *opened;
-      deleted_ = *deleted;
+      deletes_ = *deletes;
       next_row_group_ = 0;
       counters_->total += file_->num_row_groups();
       continue;
@@ -371,16 +404,16 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
       ++counters_->skipped_by_stats;
       continue;
     }
-    return Taken{file_, row_group, deleted_};
+    return Taken{file_, row_group, deletes_, output_columns_};
   }
 }
 
 Result<ParquetDataFile::OpenedRowGroup> RowGroupSequence::Open(const Taken& taken, int64_t batch_rows,
                                                                const std::atomic<bool>* cancel) {
   ARROW_ASSIGN_OR_RAISE(auto opened, taken.file->OpenRowGroup(taken.row_group, batch_rows, cancel));
-  if (taken.deleted && opened.cursor) {
+  if (opened.cursor) {
     opened.cursor = WithoutDeletedRows(std::move(opened.cursor), taken.file->RowGroupFirstRow(taken.row_group),
-                                       taken.deleted);
+                                       taken.deletes, taken.output_columns);
   }
   return opened;
 }
@@ -388,10 +421,10 @@ Result<ParquetDataFile::OpenedRowGroup> RowGroupSequence::Open(const Taken& take
 Result<std::shared_ptr<SharedRowGroupScan>> SharedRowGroupScan::Make(
     std::shared_ptr<FileIO> io, std::vector<ScanFile> files, spec::SchemaPtr projection,
     std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
-    int64_t batch_rows) {
-  ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*projection));
+    int64_t batch_rows, int output_columns) {
+  ARROW_ASSIGN_OR_RAISE(auto arrow_schema, OutputSchema(*projection, output_columns));
   RowGroupSequence sequence(std::move(io), std::move(files), std::move(projection), std::move(predicates),
-                            std::move(schema), std::move(counters));
+                            std::move(schema), std::move(counters), output_columns);
   return std::shared_ptr<SharedRowGroupScan>(
       new SharedRowGroupScan(std::move(sequence), std::move(arrow_schema), batch_rows > 0 ? batch_rows : 64 * 1024));
 }

@@ -11,7 +11,7 @@
 
 #include "floe/io/file_io.h"
 #include "floe/scan/parquet_file_reader.h"
-#include "floe/scan/position_deletes.h"
+#include "floe/scan/delete_filter.h"
 #include "floe/scan/scan_filter.h"
 #include "floe/spec/schema.h"
 
@@ -30,13 +30,17 @@ struct RowGroupCounters {
   std::atomic<int64_t> skipped_by_filter_columns{0};
 };
 
-// A data file to read and the position delete files that may name rows of it.
+// A data file to read and the delete files that apply to it.
 struct ScanFile {
   ScanFile(std::string path) : path(std::move(path)) {}  // NOLINT(runtime/explicit): a file no delete applies to
-  ScanFile(std::string path, std::vector<std::string> position_deletes)
-      : path(std::move(path)), position_deletes(std::move(position_deletes)) {}
+  ScanFile(std::string path, std::vector<std::string> position_deletes,
+           std::vector<EqualityDeleteRef> equality_deletes = {})
+      : path(std::move(path)), position_deletes(std::move(position_deletes)),
+        equality_deletes(std::move(equality_deletes)) {}
   std::string path;
-  std::vector<std::string> position_deletes;
+  std::vector<std::string> position_deletes;  // position delete files that may name rows of it
+  // Their fields must be columns of the projection read.
+  std::vector<EqualityDeleteRef> equality_deletes;
 };
 
 struct RowGroupStreamOptions {
@@ -49,6 +53,9 @@ struct RowGroupStreamOptions {
   // then decoded a batch at a time by one worker per thread and handed out as they come, so
   // memory holds a few batches instead of a few row groups.
   bool ordered = true;
+  // Columns handed out: the first this many of the projection, the others being read only to
+  // apply equality deletes; negative: all.
+  int output_columns = -1;
 };
 
 // The row groups of `files` one after another, each file's footer (and the positions its
@@ -58,12 +65,13 @@ class RowGroupSequence {
  public:
   RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<ScanFile> files, spec::SchemaPtr projection,
                    std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema,
-                   std::shared_ptr<RowGroupCounters> counters);
+                   std::shared_ptr<RowGroupCounters> counters, int output_columns = -1);
 
   struct Taken {
     std::shared_ptr<ParquetDataFile> file;  // null when every row group has been taken
     int row_group = 0;
-    std::shared_ptr<const DeletedPositions> deleted;  // of the file; null when none
+    std::shared_ptr<const FileDeletes> deletes;  // of the file; null when none
+    int output_columns = -1;
   };
   // The next row group. A file that cannot be opened is an error, now and on every later call.
   Result<Taken> Take();
@@ -74,17 +82,21 @@ class RowGroupSequence {
   RowGroupCounters& counters() { return *counters_; }
 
  private:
+  Result<std::shared_ptr<const FileDeletes>> DeletesOf(const ScanFile& file);
+
   std::shared_ptr<FileIO> io_;
   std::vector<ScanFile> files_;
-  std::shared_ptr<PositionDeleteIndex> deletes_;
   spec::SchemaPtr projection_;
   std::vector<ColumnPredicate> predicates_;
   spec::SchemaPtr schema_;
   std::shared_ptr<RowGroupCounters> counters_;
+  int output_columns_;
+  std::shared_ptr<PositionDeleteIndex> position_deletes_;
+  std::shared_ptr<EqualityDeleteIndex> equality_deletes_;
   Status error_;
   size_t next_file_ = 0;
   std::shared_ptr<ParquetDataFile> file_;
-  std::shared_ptr<const DeletedPositions> deleted_;
+  std::shared_ptr<const FileDeletes> deletes_;
   int next_row_group_ = 0;
 };
 
@@ -100,7 +112,7 @@ class SharedRowGroupScan {
   static Result<std::shared_ptr<SharedRowGroupScan>> Make(
       std::shared_ptr<FileIO> io, std::vector<ScanFile> files, spec::SchemaPtr projection,
       std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema, std::shared_ptr<RowGroupCounters> counters,
-      int64_t batch_rows);
+      int64_t batch_rows, int output_columns = -1);
 
   // The next batch (never empty) for `worker`: of its row group, else of the next one not yet
   // taken; null when none is left or `stop` is set. A file that cannot be opened fails every

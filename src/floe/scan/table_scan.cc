@@ -10,6 +10,7 @@
 
 #include "floe/manifest/manifest_cache.h"
 #include "floe/manifest/manifest_reader.h"
+#include "floe/scan/equality_deletes.h"
 #include "floe/scan/position_deletes.h"
 #include "floe/scan/row_group_stream.h"
 #include "floe/table/arrow_schema.h"
@@ -253,9 +254,10 @@ Status TableScan::AssignDeletes(const spec::TableMetadata& md, const spec::Snaps
           if (seq < task.data_sequence_number || !MayNamePath(file, task.file.file_path)) continue;
         } else if (file.content == manifest::FileContent::kEqualityDeletes) {
           if (seq <= task.data_sequence_number) continue;
-          return Status::NotImplemented("Snapshot ", snap.snapshot_id, " of ", table_->name(),
-                                        " has equality delete files (", file.file_path,
-                                        "); reading them is not supported yet");
+          if (file.equality_ids.empty()) {
+            return Status::IOError("Equality delete file ", file.file_path, " of snapshot ", snap.snapshot_id, " of ",
+                                   table_->name(), " has no equality field ids");
+          }
         }
         task.deletes.push_back(file);
       }
@@ -275,16 +277,66 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::ToUnorderedRecordBa
   return MakeReader(false);
 }
 
+namespace {
+
+// The top-level column an equality delete file compares on: of the schema read, else of the
+// newest earlier schema that has it (a column dropped since the delete was written).
+Result<spec::NestedField> EqualityField(const spec::TableMetadata& md, const spec::Schema& schema, int32_t id,
+                                        const std::string& delete_file) {
+  auto find = [id](const spec::Schema& s) -> const spec::NestedField* {
+    for (const auto& f : s.fields()) {
+      if (f.id == id) return &f;
+    }
+    return nullptr;
+  };
+  const spec::NestedField* field = find(schema);
+  for (auto it = md.schemas.rbegin(); !field && it != md.schemas.rend(); ++it) field = find(**it);
+  if (!field) {
+    return Status::NotImplemented("Equality delete file ", delete_file, " compares field id ", id,
+                                  ", which is not a top-level column of the table");
+  }
+  spec::NestedField out = *field;
+  out.required = false;
+  return out;
+}
+
+}  // namespace
+
 Result<TableScan::Planned> TableScan::PlanRead() const {
   Planned planned;
   ARROW_ASSIGN_OR_RAISE(planned.projection, ReadSchema());
   ARROW_ASSIGN_OR_RAISE(planned.schema, SnapshotSchema(*table_->metadata()));
   ARROW_ASSIGN_OR_RAISE(auto tasks, PlanFiles());
   planned.files.reserve(tasks.size());
+  // Columns equality deletes compare on are read too, and dropped once they are applied.
+  std::vector<spec::NestedField> extra;
+  auto md = table_->metadata();
   for (auto& task : tasks) {
     std::vector<std::string> position_deletes;
-    for (const auto& d : task.deletes) position_deletes.push_back(d.file_path);
-    planned.files.emplace_back(std::move(task.file.file_path), std::move(position_deletes));
+    std::vector<EqualityDeleteRef> equality_deletes;
+    for (const auto& d : task.deletes) {
+      if (d.content == manifest::FileContent::kPositionDeletes) {
+        position_deletes.push_back(d.file_path);
+        continue;
+      }
+      equality_deletes.push_back({d.file_path, d.equality_ids});
+      for (int32_t id : d.equality_ids) {
+        auto read = [id](const std::vector<spec::NestedField>& fields) {
+          return std::any_of(fields.begin(), fields.end(), [id](const spec::NestedField& f) { return f.id == id; });
+        };
+        if (read(planned.projection->fields()) || read(extra)) continue;
+        ARROW_ASSIGN_OR_RAISE(auto field, EqualityField(*md, *planned.schema, id, d.file_path));
+        extra.push_back(std::move(field));
+      }
+    }
+    planned.files.emplace_back(std::move(task.file.file_path), std::move(position_deletes),
+                               std::move(equality_deletes));
+  }
+  if (!extra.empty()) {
+    planned.output_columns = static_cast<int>(planned.projection->fields().size());
+    std::vector<spec::NestedField> fields = planned.projection->fields();
+    fields.insert(fields.end(), extra.begin(), extra.end());
+    planned.projection = std::make_shared<const spec::Schema>(planned.projection->schema_id(), std::move(fields));
   }
   row_groups_ = std::make_shared<RowGroupCounters>();
   return planned;
@@ -294,6 +346,7 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::MakeReader(bool ord
   ARROW_ASSIGN_OR_RAISE(auto planned, PlanRead());
   RowGroupStreamOptions options;
   options.ordered = ordered;
+  options.output_columns = planned.output_columns;
   return MakeRowGroupStream(table_->io(), std::move(planned.files), std::move(planned.projection), predicates_,
                             std::move(planned.schema), row_groups_, options);
 }
@@ -301,7 +354,7 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> TableScan::MakeReader(bool ord
 Result<std::shared_ptr<SharedRowGroupScan>> TableScan::ToSharedRowGroupScan(int64_t batch_rows) const {
   ARROW_ASSIGN_OR_RAISE(auto planned, PlanRead());
   return SharedRowGroupScan::Make(table_->io(), std::move(planned.files), std::move(planned.projection), predicates_,
-                                  std::move(planned.schema), row_groups_, batch_rows);
+                                  std::move(planned.schema), row_groups_, batch_rows, planned.output_columns);
 }
 
 const TableScan::Metrics& TableScan::metrics() const {

@@ -18,7 +18,7 @@ namespace floe::scan {
 struct FileScanTask {
   manifest::DataFile file;
   int64_t data_sequence_number = 0;
-  // The delete files that apply to `file` (position deletes that may name it).
+  // The delete files that apply to `file`: position deletes that may name it, equality deletes.
   std::vector<manifest::DataFile> deletes;
 };
 
@@ -79,8 +79,9 @@ class TableScan {
                        const std::vector<manifest::ManifestCache::EntriesPtr>& delete_manifests,
                        std::vector<FileScanTask>* tasks) const;
   struct Planned {
-    spec::SchemaPtr projection, schema;
+    spec::SchemaPtr projection, schema;  // the projection may end in columns read for equality deletes
     std::vector<ScanFile> files;
+    int output_columns = -1;  // how many of the projection's columns the caller asked for; -1: all
   };
   // Plans the files and resets the row-group counters for a new read.
   Result<Planned> PlanRead() const;

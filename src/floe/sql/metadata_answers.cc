@@ -112,7 +112,7 @@ std::optional<MetadataAnswer> AnswerFromMetadata(const TableFacts& facts,
   std::vector<Extremes> extremes(aggregates.size());
   for (const auto& task : *tasks) {
     const manifest::DataFile& file = task.file;
-    if (file.content != manifest::FileContent::kData || !task.deletes.empty()) return std::nullopt;
+    if (file.content != manifest::FileContent::kData) return std::nullopt;
     // Every predicate must be decided by the file's partition value alone.
     bool matches = true;
     if (!where.empty()) {
@@ -138,6 +138,7 @@ std::optional<MetadataAnswer> AnswerFromMetadata(const TableFacts& facts,
       }
     }
     if (!matches) continue;
+    if (!task.deletes.empty()) return std::nullopt;
     rows += file.record_count;
     for (size_t a = 0; a < aggregates.size(); ++a) {
       const MetadataAggregate& agg = aggregates[a];

@@ -37,6 +37,28 @@ std::string PartitionKey(const DataFile& file) {
 
 struct Totals {
   int64_t records = 0, files_size = 0, data_files = 0;
+  int64_t delete_files = 0, position_delete_files = 0, equality_delete_files = 0;
+  int64_t position_deletes = 0, equality_deletes = 0;
+
+  void Add(const DataFile& f) {
+    files_size += f.file_size_in_bytes;
+    switch (f.content) {
+      case manifest::FileContent::kData:
+        records += f.record_count;
+        ++data_files;
+        break;
+      case manifest::FileContent::kPositionDeletes:
+        ++delete_files;
+        ++position_delete_files;
+        position_deletes += f.record_count;
+        break;
+      case manifest::FileContent::kEqualityDeletes:
+        ++delete_files;
+        ++equality_delete_files;
+        equality_deletes += f.record_count;
+        break;
+    }
+  }
 };
 
 // Spark's snapshot summary: what this snapshot added and removed, and running totals
@@ -48,21 +70,26 @@ std::map<std::string, std::string> BuildSummary(const std::vector<DataFile>& add
   Totals add, del;
   std::set<std::string> partitions;
   for (const auto& f : added) {
-    add.records += f.record_count;
-    add.files_size += f.file_size_in_bytes;
-    ++add.data_files;
+    add.Add(f);
     partitions.insert(PartitionKey(f));
   }
   for (const auto& f : deleted) {
-    del.records += f.record_count;
-    del.files_size += f.file_size_in_bytes;
-    ++del.data_files;
+    del.Add(f);
     partitions.insert(PartitionKey(f));
   }
   if (add.data_files > 0) {
     s["added-data-files"] = std::to_string(add.data_files);
     s["added-records"] = std::to_string(add.records);
-    s["added-files-size"] = std::to_string(add.files_size);
+  }
+  if (add.data_files > 0 || add.delete_files > 0) s["added-files-size"] = std::to_string(add.files_size);
+  if (add.delete_files > 0) s["added-delete-files"] = std::to_string(add.delete_files);
+  if (add.position_delete_files > 0) {
+    s["added-position-delete-files"] = std::to_string(add.position_delete_files);
+    s["added-position-deletes"] = std::to_string(add.position_deletes);
+  }
+  if (add.equality_delete_files > 0) {
+    s["added-equality-delete-files"] = std::to_string(add.equality_delete_files);
+    s["added-equality-deletes"] = std::to_string(add.equality_deletes);
   }
   if (del.data_files > 0) {
     s["deleted-data-files"] = std::to_string(del.data_files);
@@ -84,9 +111,9 @@ std::map<std::string, std::string> BuildSummary(const std::vector<DataFile>& add
   total("total-records", add.records, del.records);
   total("total-files-size", add.files_size, del.files_size);
   total("total-data-files", add.data_files, del.data_files);
-  total("total-delete-files", 0, 0);
-  total("total-position-deletes", 0, 0);
-  total("total-equality-deletes", 0, 0);
+  total("total-delete-files", add.delete_files, del.delete_files);
+  total("total-position-deletes", add.position_deletes, del.position_deletes);
+  total("total-equality-deletes", add.equality_deletes, del.equality_deletes);
   return s;
 }
 
@@ -176,16 +203,23 @@ class SnapshotProducer {
       ARROW_RETURN_NOT_OK(ValidateNoConflicts(changes, removal_.conflicts, removal_.isolation));
     }
 
-    // The manifest of added files does not depend on the base: write it once.
+    // The manifests of added files do not depend on the base: write them once, data and
+    // delete files apart, one per spec.
     if (added_manifests_.empty() && !added_.empty()) {
-      std::map<int32_t, std::vector<const DataFile*>> by_spec;
-      for (const auto& f : added_) by_spec[f.spec_id].push_back(&f);
-      for (const auto& [spec_id, files] : by_spec) {
+      std::map<std::pair<bool, int32_t>, std::vector<const DataFile*>> by_spec;
+      for (const auto& f : added_) by_spec[{f.content != manifest::FileContent::kData, f.spec_id}].push_back(&f);
+      for (const auto& [key, files] : by_spec) {
+        const auto& [deletes, spec_id] = key;
         const spec::PartitionSpec* file_spec = base->SpecById(spec_id);
         if (!file_spec) return Status::Invalid("Unknown partition spec id ", spec_id);
+        if (deletes && base->format_version < 2) {
+          return Status::Invalid("Delete files need format version 2; ", table_.name(), " is version ",
+                                 base->format_version);
+        }
         ARROW_ASSIGN_OR_RAISE(auto writer, manifest::ManifestWriter::Make(
-                                               io, ManifestLocation(*base), *schema, *file_spec,
-                                               snapshot_id_, manifest::ManifestContent::kData,
+                                               io, ManifestLocation(*base), *schema, *file_spec, snapshot_id_,
+                                               deletes ? manifest::ManifestContent::kDeletes
+                                                       : manifest::ManifestContent::kData,
                                                base->format_version));
         for (const DataFile* f : files) ARROW_RETURN_NOT_OK(writer->Add(*f));
         ARROW_ASSIGN_OR_RAISE(auto mf, writer->Close());
@@ -337,6 +371,30 @@ Result<std::vector<DataFile>> WriteDataFiles(const Table& table, const arrow::Ta
 
 Result<int64_t> AppendFiles(Table& table, std::vector<DataFile> files, const WriteOptions& options) {
   SnapshotProducer producer(table, "append", std::move(files), Removal{}, options);
+  return producer.Commit();
+}
+
+Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, std::vector<DataFile> delete_files,
+                               const WriteOptions& options) {
+  for (const auto& f : data_files) {
+    if (f.content != manifest::FileContent::kData) {
+      return Status::Invalid("Row delta on ", table.name(), ": ", f.file_path, " is a delete file, not a data file");
+    }
+  }
+  for (const auto& f : delete_files) {
+    if (f.content == manifest::FileContent::kData) {
+      return Status::Invalid("Row delta on ", table.name(), ": ", f.file_path, " is a data file, not a delete file");
+    }
+    if (f.content == manifest::FileContent::kEqualityDeletes && f.equality_ids.empty()) {
+      return Status::Invalid("Row delta on ", table.name(), ": equality delete file ", f.file_path,
+                             " has no equality field ids");
+    }
+  }
+  // Iceberg's operation names: deletes alone are a `delete`, data alone an `append`.
+  const char* operation = data_files.empty() ? "delete" : delete_files.empty() ? "append" : "overwrite";
+  std::vector<DataFile> added = std::move(data_files);
+  added.insert(added.end(), std::make_move_iterator(delete_files.begin()), std::make_move_iterator(delete_files.end()));
+  SnapshotProducer producer(table, operation, std::move(added), Removal{}, options);
   return producer.Commit();
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 
-// Writes that produce a snapshot: append and overwrite. Data files are written once;
+// Writes that produce a snapshot: append, overwrite and row deltas. Data files are written once;
 // each commit attempt re-reads the base snapshot's manifests, rewrites the ones that lose
 // files, writes a manifest list and a snapshot, and the commit loop swaps it in.
 
@@ -82,6 +82,14 @@ Status CheckOverwriteFilter(const Table& table, const OverwriteFilter& filter);
 // Commits already written data files (from another writer) as an `append` snapshot.
 Result<int64_t> AppendFiles(Table& table, std::vector<manifest::DataFile> files,
                             const WriteOptions& options = {});
+
+// Commits data files and row-level delete files written by the caller as one snapshot
+// (Iceberg's RowDelta): `delete` when it adds only delete files, `overwrite` with both. The
+// deletes apply to data files with a smaller sequence number (position deletes also to the
+// data files of this snapshot). Concurrent commits are not validated here: a caller that
+// computed the deletes from a snapshot checks what changed since with `options.validate`.
+Result<int64_t> CommitRowDelta(Table& table, std::vector<manifest::DataFile> data_files,
+                               std::vector<manifest::DataFile> delete_files, const WriteOptions& options = {});
 
 // Writes `data` as data files laid out by the table's default spec, without committing.
 Result<std::vector<manifest::DataFile>> WriteDataFiles(const Table& table, const arrow::Table& data);

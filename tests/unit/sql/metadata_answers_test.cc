@@ -1,8 +1,16 @@
 // Aggregates answered from manifests: each answer must equal the one the normal plan reads
 // from the data files (rows, names and types), and must not open a data file.
 
+#include <filesystem>
+
+#include <arrow/io/file.h>
+#include <arrow/util/key_value_metadata.h>
+#include <parquet/arrow/writer.h>
+
 #include "floe/scan/table_scan.h"
 #include "floe/sql/metadata_answers.h"
+#include "floe/table/snapshot_producer.h"
+#include "floe/table/table_catalog.h"
 #include "session_fixture.h"
 
 namespace floe::sql {
@@ -95,6 +103,52 @@ TEST_F(MetadataAnswersTest, CountFromRecordCounts) {
   a = Compare("SELECT count(*) FROM db.t HAVING count(*) > 100");
   EXPECT_TRUE(a.rows.empty());
   EXPECT_EQ(a.files_read, 0);
+}
+
+TEST_F(MetadataAnswersTest, DeleteFilesSendAggregatesToTheRows) {
+  Ok("CREATE NAMESPACE db");
+  Ok("CREATE TABLE db.t (id BIGINT, region STRING) USING iceberg PARTITIONED BY (region)");
+  Ok("INSERT INTO db.t SELECT id, 'eu' FROM range(10)");
+  Ok("INSERT INTO db.t SELECT id, 'us' FROM range(4)");
+  const std::string before = Value("SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at DESC LIMIT 1");
+
+  // An equality delete of ids 0 and 9 in partition region=eu, in Flink's layout.
+  table::TableCatalog tables(session_->catalog(), session_->io());
+  ASSERT_OK_AND_ASSIGN(auto t, tables.LoadTable(TableIdentifier{Namespace({"db"}), "t"}));
+  manifest::DataFile deletes;
+  deletes.content = manifest::FileContent::kEqualityDeletes;
+  deletes.file_path = t->metadata()->location + "/data/region=eu/eq-deletes.parquet";
+  deletes.partition = {spec::Literal::String("eu")};
+  deletes.spec_id = t->metadata()->default_spec_id;
+  deletes.equality_ids = {1};
+  deletes.record_count = 2;
+  {
+    auto schema = arrow::schema(
+        {arrow::field("id", arrow::int64(), false, arrow::key_value_metadata({"PARQUET:field_id"}, {"1"}))});
+    arrow::Int64Builder ids;
+    ASSERT_OK(ids.AppendValues({0, 9}));
+    auto rows = arrow::Table::Make(schema, {ids.Finish().ValueOrDie()});
+    ASSERT_OK_AND_ASSIGN(auto out, arrow::io::FileOutputStream::Open(deletes.file_path));
+    ASSERT_OK(parquet::arrow::WriteTable(*rows, arrow::default_memory_pool(), out));
+    ASSERT_OK(out->Close());
+    deletes.file_size_in_bytes = static_cast<int64_t>(std::filesystem::file_size(deletes.file_path));
+  }
+  ASSERT_OK(table::CommitRowDelta(*t, {}, {deletes}).status());
+
+  Answer a = Compare("SELECT count(*) FROM db.t");
+  EXPECT_EQ(a.rows, std::vector<std::string>({"12"}));
+  EXPECT_GT(a.files_read, 0);
+  a = Compare("SELECT count(*), min(id), max(id) FROM db.t WHERE region = 'eu'");
+  EXPECT_EQ(a.rows, std::vector<std::string>({"8|1|8"}));
+  EXPECT_GT(a.files_read, 0);
+  // The other partition and the snapshot before the deletes still answer from manifests.
+  a = Compare("SELECT count(*) FROM db.t WHERE region = 'us'");
+  EXPECT_EQ(a.rows, std::vector<std::string>({"4"}));
+  EXPECT_EQ(a.files_read, 0);
+  a = Compare("SELECT count(*) FROM db.t VERSION AS OF " + before);
+  EXPECT_EQ(a.rows, std::vector<std::string>({"14"}));
+  EXPECT_EQ(a.files_read, 0);
+  EXPECT_EQ(Value("SELECT count(*) FROM db.t.delete_files"), "1");
 }
 
 TEST_F(MetadataAnswersTest, WherePartitionValueMustDecideEveryFile) {

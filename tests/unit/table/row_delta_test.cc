@@ -1,0 +1,176 @@
+// Row deltas commit delete files beside data files; scans apply them by the spec's
+// sequence-number rules (equality deletes are written here in Flink's layout: the deleted
+// rows' equality columns under their field ids).
+#include <arrow/api.h>
+#include <arrow/io/file.h>
+#include <arrow/util/key_value_metadata.h>
+#include <parquet/arrow/writer.h>
+
+#include "floe/scan/position_deletes.h"
+#include "floe/scan/table_scan.h"
+#include "floe/table/snapshot_producer.h"
+#include "table_test_util.h"
+
+namespace floe::table {
+namespace {
+
+using manifest::DataFile;
+using manifest::FileContent;
+
+std::shared_ptr<arrow::Field> IdField(const std::string& name, std::shared_ptr<arrow::DataType> type, int64_t id) {
+  return arrow::field(name, std::move(type), true, arrow::key_value_metadata({"PARQUET:field_id"}, {std::to_string(id)}));
+}
+
+class RowDeltaTest : public floe::testing::PeopleTableTest {
+ protected:
+  // Writes `rows` as a delete file of `content` under the table's data directory.
+  DataFile WriteDeletes(const arrow::Table& rows, FileContent content, std::vector<int32_t> equality_ids = {}) {
+    DataFile f;
+    f.content = content;
+    f.file_path = table_->metadata()->location + "/data/deletes-" + std::to_string(++n_) + ".parquet";
+    auto out = arrow::io::FileOutputStream::Open(f.file_path).ValueOrDie();
+    EXPECT_OK(parquet::arrow::WriteTable(rows, arrow::default_memory_pool(), out));
+    EXPECT_OK(out->Close());
+    f.file_size_in_bytes = static_cast<int64_t>(std::filesystem::file_size(f.file_path));
+    f.record_count = rows.num_rows();
+    f.equality_ids = std::move(equality_ids);
+    return f;
+  }
+
+  DataFile EqualityDeletesOfIds(const std::vector<int64_t>& ids) {
+    arrow::Int64Builder b;
+    for (int64_t id : ids) EXPECT_OK(b.Append(id));
+    auto schema = arrow::schema({IdField("id", arrow::int64(), 1)});
+    return WriteDeletes(*arrow::Table::Make(schema, {b.Finish().ValueOrDie()}), FileContent::kEqualityDeletes, {1});
+  }
+
+  DataFile EqualityDeletesOfNames(const std::vector<std::optional<std::string>>& names) {
+    arrow::StringBuilder b;
+    for (const auto& n : names) EXPECT_OK(n ? b.Append(*n) : b.AppendNull());
+    auto schema = arrow::schema({IdField("name", arrow::utf8(), 2)});
+    return WriteDeletes(*arrow::Table::Make(schema, {b.Finish().ValueOrDie()}), FileContent::kEqualityDeletes, {2});
+  }
+
+  DataFile PositionDeletes(const std::string& data_file, const std::vector<int64_t>& positions) {
+    arrow::StringBuilder paths;
+    arrow::Int64Builder pos;
+    for (int64_t p : positions) {
+      EXPECT_OK(paths.Append(data_file));
+      EXPECT_OK(pos.Append(p));
+    }
+    auto schema = arrow::schema({IdField("file_path", arrow::utf8(), scan::kDeleteFilePathId),
+                                 IdField("pos", arrow::int64(), scan::kDeletePosId)});
+    return WriteDeletes(*arrow::Table::Make(schema, {paths.Finish().ValueOrDie(), pos.Finish().ValueOrDie()}),
+                        FileContent::kPositionDeletes);
+  }
+
+  std::vector<int64_t> IdsAt(int64_t snapshot_id) {
+    scan::TableScan scan(table_);
+    scan.UseSnapshot(snapshot_id);
+    auto rows = scan.ToArrowTable();
+    EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+    return rows.ok() ? floe::testing::SortedIds(**rows) : std::vector<int64_t>{};
+  }
+
+  int n_ = 0;
+};
+
+TEST_F(RowDeltaTest, EqualityAndPositionDeletesApplyToEarlierDataOnly) {
+  ASSERT_OK_AND_ASSIGN(int64_t s1, AppendData(*table_, *floe::testing::People(0, 10)));
+  ASSERT_OK_AND_ASSIGN(auto tasks, scan::TableScan(table_).PlanFiles());
+  ASSERT_EQ(tasks.size(), 1u);
+  const std::string first_file = tasks[0].file.file_path;
+
+  DataFile by_id = EqualityDeletesOfIds({2, 5, 42});
+  DataFile by_name = EqualityDeletesOfNames({"person-8", std::nullopt});
+  DataFile by_position = PositionDeletes(first_file, {0});
+  const int64_t delete_bytes = by_id.file_size_in_bytes + by_name.file_size_in_bytes + by_position.file_size_in_bytes;
+  ASSERT_OK_AND_ASSIGN(int64_t s2, CommitRowDelta(*table_, {}, {by_id, by_name, by_position}));
+  // Rows with ids 5, 6 and 7 again, and names that match no delete: added after the deletes.
+  ASSERT_OK_AND_ASSIGN(int64_t s3, AppendData(*table_, *floe::testing::People(5, 3)));
+
+  const spec::Snapshot* snap = table_->metadata()->SnapshotById(s2);
+  ASSERT_NE(snap, nullptr);
+  EXPECT_EQ(snap->operation, "delete");
+  std::map<std::string, std::string> want = {
+      {"added-delete-files", "3"},
+      {"added-equality-delete-files", "2"},
+      {"added-equality-deletes", "5"},
+      {"added-position-delete-files", "1"},
+      {"added-position-deletes", "1"},
+      {"added-files-size", std::to_string(delete_bytes)},
+      {"changed-partition-count", "1"},
+      {"total-records", "10"},
+      {"total-data-files", "1"},
+      {"total-delete-files", "3"},
+      {"total-equality-deletes", "5"},
+      {"total-position-deletes", "1"},
+  };
+  for (const auto& [key, value] : want) EXPECT_EQ(snap->summary.at(key), value) << key;
+  EXPECT_EQ(table_->metadata()->SnapshotById(s3)->summary.at("total-delete-files"), "3");
+
+  EXPECT_EQ(IdsAt(s1), floe::testing::Range(0, 10));
+  EXPECT_EQ(IdsAt(s2), (std::vector<int64_t>{1, 3, 4, 6, 7, 9}));
+  EXPECT_EQ(IdsAt(s3), (std::vector<int64_t>{1, 3, 4, 5, 6, 6, 7, 7, 9}));
+}
+
+TEST_F(RowDeltaTest, ColumnsReadOnlyForEqualityDeletesAreNotReturned) {
+  ASSERT_OK(AppendData(*table_, *floe::testing::People(0, 6)).status());
+  ASSERT_OK(CommitRowDelta(*table_, {}, {EqualityDeletesOfIds({1, 4})}).status());
+  for (bool ordered : {true, false}) {
+    SCOPED_TRACE(ordered ? "in order" : "any order");
+    scan::TableScan scan(table_);
+    scan.Select({"name"});
+    ASSERT_OK_AND_ASSIGN(auto reader, ordered ? scan.ToRecordBatchReader() : scan.ToUnorderedRecordBatchReader());
+    EXPECT_EQ(reader->schema()->ToString(), "name: string");
+    ASSERT_OK_AND_ASSIGN(auto rows, arrow::Table::FromRecordBatchReader(reader.get()));
+    ASSERT_OK_AND_ASSIGN(rows, rows->CombineChunks());
+    EXPECT_EQ(rows->schema()->ToString(), "name: string");
+    ASSERT_EQ(rows->num_rows(), 4);
+    std::vector<std::string> names;
+    const auto& a = static_cast<const arrow::StringArray&>(*rows->column(0)->chunk(0));
+    for (int64_t i = 0; i < a.length(); ++i) names.emplace_back(a.GetView(i));
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"person-0", "person-2", "person-3", "person-5"}));
+  }
+}
+
+TEST_F(RowDeltaTest, NullEqualsNullInEqualityDeletes) {
+  arrow::Int64Builder ids;
+  arrow::StringBuilder names;
+  ASSERT_OK(ids.AppendValues({1, 2, 3}));
+  ASSERT_OK(names.Append("a"));
+  ASSERT_OK(names.AppendNull());
+  ASSERT_OK(names.Append("c"));
+  auto schema = arrow::schema({arrow::field("id", arrow::int64(), false), arrow::field("name", arrow::utf8())});
+  ASSERT_OK(AppendData(*table_, *arrow::Table::Make(schema, {ids.Finish().ValueOrDie(), names.Finish().ValueOrDie()}))
+                .status());
+  ASSERT_OK_AND_ASSIGN(int64_t s2, CommitRowDelta(*table_, {}, {EqualityDeletesOfNames({std::nullopt})}));
+  EXPECT_EQ(IdsAt(s2), (std::vector<int64_t>{1, 3}));
+}
+
+TEST_F(RowDeltaTest, DataAndDeletesTogetherAreAnOverwrite) {
+  ASSERT_OK(AppendData(*table_, *floe::testing::People(0, 3)).status());
+  ASSERT_OK_AND_ASSIGN(auto data, WriteDataFiles(*table_, *floe::testing::People(100, 2)));
+  ASSERT_OK_AND_ASSIGN(int64_t s2, CommitRowDelta(*table_, data, {EqualityDeletesOfIds({0})}));
+  EXPECT_EQ(table_->metadata()->SnapshotById(s2)->operation, "overwrite");
+  EXPECT_EQ(table_->metadata()->SnapshotById(s2)->summary.at("total-records"), "5");
+  EXPECT_EQ(IdsAt(s2), (std::vector<int64_t>{1, 2, 100, 101}));
+}
+
+TEST_F(RowDeltaTest, MisfiledFilesAreRefusedBeforeAnythingIsCommitted) {
+  ASSERT_OK(AppendData(*table_, *floe::testing::People(0, 3)).status());
+  const std::string before = table_->metadata_location();
+  DataFile no_ids = EqualityDeletesOfIds({1});
+  no_ids.equality_ids.clear();
+  ASSERT_RAISES_WITH_MESSAGE("Row delta on " + table_->name() + ": equality delete file " + no_ids.file_path +
+                                 " has no equality field ids",
+                             CommitRowDelta(*table_, {}, {no_ids}));
+  ASSERT_OK_AND_ASSIGN(auto data, WriteDataFiles(*table_, *floe::testing::People(7, 1)));
+  ASSERT_RAISES_WITH_MESSAGE(" is a data file, not a delete file", CommitRowDelta(*table_, {}, data));
+  ASSERT_OK(table_->Refresh());
+  EXPECT_EQ(table_->metadata_location(), before);
+}
+
+}  // namespace
+}  // namespace floe::table

@@ -10,6 +10,7 @@
 
 #include "floe/manifest/manifest_cache.h"
 #include "floe/manifest/manifest_reader.h"
+#include "floe/manifest/partition_key.h"
 #include "floe/scan/equality_deletes.h"
 #include "floe/scan/position_deletes.h"
 #include "floe/scan/row_group_stream.h"
@@ -194,21 +195,6 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
 
 namespace {
 
-// Delete files apply within their partition: data and delete files of one spec with equal
-// partition values share this key.
-std::string PartitionKey(const manifest::DataFile& file) {
-  std::string key = std::to_string(file.spec_id) + ":";
-  for (const auto& value : file.partition) {
-    if (value.is_null()) {
-      key += 'N';
-      continue;
-    }
-    const std::string bytes = spec::ToSingleValueBinary(value);
-    key += 'V' + std::to_string(bytes.size()) + ':' + bytes;
-  }
-  return key;
-}
-
 // Whether a position delete file's file_path bounds (when written) admit `path`.
 bool MayNamePath(const manifest::DataFile& deletes, const std::string& path) {
   auto lower = deletes.lower_bounds.find(kDeleteFilePathId);
@@ -235,14 +221,14 @@ Status TableScan::AssignDeletes(const spec::TableMetadata& md, const spec::Snaps
       if (!spec || spec->fields().empty()) {
         global.push_back(&e);
       } else {
-        by_partition[PartitionKey(e.data_file)].push_back(&e);
+        by_partition[manifest::PartitionKey(e.data_file)].push_back(&e);
       }
     }
   }
   for (auto& task : *tasks) {
     const std::vector<Delete>* local = nullptr;
     if (!by_partition.empty()) {
-      auto it = by_partition.find(PartitionKey(task.file));
+      auto it = by_partition.find(manifest::PartitionKey(task.file));
       if (it != by_partition.end()) local = &it->second;
     }
     for (const std::vector<Delete>* list : {static_cast<const std::vector<Delete>*>(&global), local}) {

@@ -6,6 +6,7 @@
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
 
+#include "floe/manifest/partition_key.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
@@ -18,22 +19,6 @@ namespace floe::table {
 namespace {
 
 constexpr int64_t kRollCheckRows = 65536;
-
-std::string PartitionKey(const std::vector<spec::Literal>& partition) {
-  std::string key;
-  for (const auto& v : partition) {
-    if (v.is_null()) {
-      key.push_back('\0');
-      continue;
-    }
-    std::string bytes = spec::ToSingleValueBinary(v);
-    key.push_back('\1');
-    key += std::to_string(bytes.size());
-    key.push_back(':');
-    key += bytes;
-  }
-  return key;
-}
 
 }  // namespace
 
@@ -97,7 +82,7 @@ Status RollingDataWriter::WriteRows(const arrow::RecordBatch& rows) {
   ARROW_ASSIGN_OR_RAISE(auto slices, SplitByPartition(conformed, *schema_, *spec_));
   for (auto& slice : slices) {
     if (slice.rows->num_rows() == 0) continue;
-    const std::string key = PartitionKey(slice.partition);
+    const std::string key = manifest::PartitionKey(spec_->spec_id(), slice.partition);
     // Large batches go in pieces, so a file rolls close to its target.
     arrow::TableBatchReader pieces(*slice.rows);
     pieces.set_chunksize(kRollCheckRows);

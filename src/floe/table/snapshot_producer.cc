@@ -6,6 +6,7 @@
 
 #include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/manifest_writer.h"
+#include "floe/manifest/partition_key.h"
 #include "floe/table/commit.h"
 #include "floe/table/data_writer.h"
 #include "floe/table/location_policy.h"
@@ -23,17 +24,9 @@ using manifest::DataFile;
 using manifest::EntryStatus;
 using manifest::ManifestEntry;
 using manifest::ManifestFile;
+using manifest::PartitionKey;
 
 namespace {
-
-std::string PartitionKey(const DataFile& file) {
-  std::string key = std::to_string(file.spec_id) + ":";
-  for (const auto& v : file.partition) {
-    key += v.is_null() ? std::string("\0", 1) : "\1" + spec::ToSingleValueBinary(v);
-    key += '\2';
-  }
-  return key;
-}
 
 struct Totals {
   int64_t records = 0, files_size = 0, data_files = 0;

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include <arrow/array.h>
+#include <arrow/array/builder_primitive.h>
+#include <arrow/scalar.h>
 #include <arrow/compute/api_vector.h>
 #include <arrow/datum.h>
 #include <arrow/record_batch.h>
@@ -12,11 +14,12 @@ namespace floe::scan {
 
 namespace {
 
-class DeleteFilterCursor : public ParquetDataFile::Cursor {
+class FinishingCursor : public ParquetDataFile::Cursor {
  public:
-  DeleteFilterCursor(std::unique_ptr<ParquetDataFile::Cursor> rows, int64_t first_row,
-                     std::shared_ptr<const FileDeletes> deletes, int output_columns)
-      : rows_(std::move(rows)), next_row_(first_row), deletes_(std::move(deletes)), output_columns_(output_columns) {}
+  FinishingCursor(std::unique_ptr<ParquetDataFile::Cursor> rows, std::string path, int64_t first_row,
+                  std::shared_ptr<const FileDeletes> deletes, RowLayout layout)
+      : rows_(std::move(rows)), path_(std::move(path)), next_row_(first_row), deletes_(std::move(deletes)),
+        layout_(layout) {}
 
   Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     while (true) {
@@ -24,11 +27,13 @@ class DeleteFilterCursor : public ParquetDataFile::Cursor {
       if (!batch) return batch;
       const int64_t start = next_row_;
       next_row_ += batch->num_rows();
+      ARROW_ASSIGN_OR_RAISE(batch, FillMetadata(std::move(batch), start));
       ARROW_ASSIGN_OR_RAISE(batch, Filter(std::move(batch), start));
       if (batch->num_rows() == 0) continue;
-      if (output_columns_ >= 0 && batch->num_columns() > output_columns_) {
-        std::vector<int> keep(static_cast<size_t>(output_columns_));
-        for (int i = 0; i < output_columns_; ++i) keep[i] = i;
+      const int out = layout_.output_columns;
+      if (out >= 0 && batch->num_columns() > out) {
+        std::vector<int> keep(static_cast<size_t>(out));
+        for (int i = 0; i < out; ++i) keep[i] = i;
         ARROW_ASSIGN_OR_RAISE(batch, batch->SelectColumns(keep));
       }
       return batch;
@@ -36,6 +41,25 @@ class DeleteFilterCursor : public ParquetDataFile::Cursor {
   }
 
  private:
+  Result<std::shared_ptr<arrow::RecordBatch>> FillMetadata(std::shared_ptr<arrow::RecordBatch> batch,
+                                                           int64_t start) {
+    const int64_t n = batch->num_rows();
+    if (layout_.file_column >= 0) {
+      ARROW_ASSIGN_OR_RAISE(auto paths, arrow::MakeArrayFromScalar(arrow::StringScalar(path_), n));
+      ARROW_ASSIGN_OR_RAISE(batch, batch->SetColumn(layout_.file_column, batch->schema()->field(layout_.file_column),
+                                                    std::move(paths)));
+    }
+    if (layout_.pos_column >= 0) {
+      arrow::Int64Builder positions;
+      ARROW_RETURN_NOT_OK(positions.Reserve(n));
+      for (int64_t i = 0; i < n; ++i) positions.UnsafeAppend(start + i);
+      ARROW_ASSIGN_OR_RAISE(auto column, positions.Finish());
+      ARROW_ASSIGN_OR_RAISE(batch, batch->SetColumn(layout_.pos_column, batch->schema()->field(layout_.pos_column),
+                                                    std::move(column)));
+    }
+    return batch;
+  }
+
   Result<std::shared_ptr<arrow::RecordBatch>> Filter(std::shared_ptr<arrow::RecordBatch> batch, int64_t start) {
     if (!deletes_ || deletes_->empty()) return batch;
     const int64_t n = batch->num_rows();
@@ -75,19 +99,19 @@ class DeleteFilterCursor : public ParquetDataFile::Cursor {
   }
 
   std::unique_ptr<ParquetDataFile::Cursor> rows_;
+  std::string path_;
   int64_t next_row_;
   std::shared_ptr<const FileDeletes> deletes_;
-  int output_columns_;
+  RowLayout layout_;
 };
 
 }  // namespace
 
-std::unique_ptr<ParquetDataFile::Cursor> WithoutDeletedRows(std::unique_ptr<ParquetDataFile::Cursor> rows,
-                                                            int64_t first_row,
-                                                            std::shared_ptr<const FileDeletes> deletes,
-                                                            int output_columns) {
-  if (!rows || ((!deletes || deletes->empty()) && output_columns < 0)) return rows;
-  return std::make_unique<DeleteFilterCursor>(std::move(rows), first_row, std::move(deletes), output_columns);
+std::unique_ptr<ParquetDataFile::Cursor> FinishRows(std::unique_ptr<ParquetDataFile::Cursor> rows, std::string path,
+                                                    int64_t first_row, std::shared_ptr<const FileDeletes> deletes,
+                                                    RowLayout layout) {
+  if (!rows || ((!deletes || deletes->empty()) && layout.plain())) return rows;
+  return std::make_unique<FinishingCursor>(std::move(rows), std::move(path), first_row, std::move(deletes), layout);
 }
 
 }  // namespace floe::scan

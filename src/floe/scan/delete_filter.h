@@ -1,6 +1,7 @@
 #pragma once
 
-// Drops the rows that delete files delete from a data file as its row groups are read.
+// Finishes the rows of a data file as its row groups are read: fills the metadata columns
+// `_file` and `_pos`, and drops the rows that delete files delete.
 
 #include <cstdint>
 #include <memory>
@@ -24,13 +25,21 @@ struct FileDeletes {
   bool empty() const { return (!positions || positions->empty()) && equality.empty(); }
 };
 
-// Hands out the batches of `rows`, a row group whose first row is at `first_row` in its file,
-// without the rows `deletes` delete (null: none) and with their first `output_columns` columns
-// only (all when negative: columns read only for equality deletes go). Batches left empty are
-// not handed out.
-std::unique_ptr<ParquetDataFile::Cursor> WithoutDeletedRows(std::unique_ptr<ParquetDataFile::Cursor> rows,
-                                                            int64_t first_row,
-                                                            std::shared_ptr<const FileDeletes> deletes,
-                                                            int output_columns);
+// Where a scan's metadata columns sit among the columns read, and how many it hands out.
+struct RowLayout {
+  int output_columns = -1;  // the first this many; negative: all (others were read for equality deletes)
+  int file_column = -1;     // `_file`: the data file's path
+  int pos_column = -1;      // `_pos`: the row's position in the data file
+
+  bool plain() const { return output_columns < 0 && file_column < 0 && pos_column < 0; }
+};
+
+// Hands out the batches of `rows`, a row group of the data file `path` whose first row is at
+// `first_row`, with the metadata columns of `layout` filled in, without the rows `deletes`
+// delete (null: none), and with the columns `layout` hands out. Batches left empty are not
+// handed out.
+std::unique_ptr<ParquetDataFile::Cursor> FinishRows(std::unique_ptr<ParquetDataFile::Cursor> rows, std::string path,
+                                                    int64_t first_row, std::shared_ptr<const FileDeletes> deletes,
+                                                    RowLayout layout);
 
 }  // namespace floe::scan

@@ -10,6 +10,7 @@
 #include <arrow/util/future.h>
 #include <arrow/util/thread_pool.h>
 
+#include "floe/scan/metadata_columns.h"
 #include "floe/scan/parquet_file_reader.h"
 #include "floe/table/arrow_schema.h"
 
@@ -353,8 +354,15 @@ RowGroupSequence::RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<ScanF
     : io_(std::move(io)), files_(std::move(files)), projection_(std::move(projection)),
       predicates_(std::move(predicates)), schema_(std::move(schema)),
       counters_(counters ? std::move(counters) : std::make_shared<RowGroupCounters>()),
-      output_columns_(output_columns), position_deletes_(std::make_shared<PositionDeleteIndex>(io_)),
-      equality_deletes_(std::make_shared<EqualityDeleteIndex>(io_, projection_)) {}
+      position_deletes_(std::make_shared<PositionDeleteIndex>(io_)),
+      equality_deletes_(std::make_shared<EqualityDeleteIndex>(io_, projection_)) {
+  layout_.output_columns = output_columns;
+  const auto& fields = projection_->fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].id == kFileColumnId) layout_.file_column = static_cast<int>(i);
+    if (fields[i].id == kPosColumnId) layout_.pos_column = static_cast<int>(i);
+  }
+}
 
 Result<std::shared_ptr<const FileDeletes>> RowGroupSequence::DeletesOf(const ScanFile& file) {
   if (file.position_deletes.empty() && file.equality_deletes.empty()) return nullptr;
@@ -404,7 +412,7 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
       ++counters_->skipped_by_stats;
       continue;
     }
-    return Taken{file_, row_group, deletes_, output_columns_};
+    return Taken{file_, row_group, deletes_, layout_};
   }
 }
 
@@ -412,8 +420,8 @@ Result<ParquetDataFile::OpenedRowGroup> RowGroupSequence::Open(const Taken& take
                                                                const std::atomic<bool>* cancel) {
   ARROW_ASSIGN_OR_RAISE(auto opened, taken.file->OpenRowGroup(taken.row_group, batch_rows, cancel));
   if (opened.cursor) {
-    opened.cursor = WithoutDeletedRows(std::move(opened.cursor), taken.file->RowGroupFirstRow(taken.row_group),
-                                       taken.deletes, taken.output_columns);
+    opened.cursor = FinishRows(std::move(opened.cursor), taken.file->location(),
+                               taken.file->RowGroupFirstRow(taken.row_group), taken.deletes, taken.layout);
   }
   return opened;
 }

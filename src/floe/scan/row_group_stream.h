@@ -71,7 +71,7 @@ class RowGroupSequence {
     std::shared_ptr<ParquetDataFile> file;  // null when every row group has been taken
     int row_group = 0;
     std::shared_ptr<const FileDeletes> deletes;  // of the file; null when none
-    int output_columns = -1;
+    RowLayout layout;
   };
   // The next row group. A file that cannot be opened is an error, now and on every later call.
   Result<Taken> Take();
@@ -90,7 +90,7 @@ class RowGroupSequence {
   std::vector<ColumnPredicate> predicates_;
   spec::SchemaPtr schema_;
   std::shared_ptr<RowGroupCounters> counters_;
-  int output_columns_;
+  RowLayout layout_;
   std::shared_ptr<PositionDeleteIndex> position_deletes_;
   std::shared_ptr<EqualityDeleteIndex> equality_deletes_;
   Status error_;

@@ -12,6 +12,7 @@
 #include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/partition_key.h"
 #include "floe/scan/equality_deletes.h"
+#include "floe/scan/metadata_columns.h"
 #include "floe/scan/position_deletes.h"
 #include "floe/scan/row_group_stream.h"
 #include "floe/table/arrow_schema.h"
@@ -100,6 +101,12 @@ Result<spec::SchemaPtr> TableScan::ReadSchema() const {
   for (const auto& name : columns_) {
     const spec::NestedField* f = schema->FindFieldByName(name);
     if (!f) f = schema->FindFieldByNameCaseInsensitive(name);
+    if (!f) {
+      if (auto metadata = MetadataColumn(name)) {
+        fields.push_back(std::move(*metadata));
+        continue;
+      }
+    }
     bool top_level = false;
     for (const auto& top : schema->fields()) top_level |= f && top.id == f->id;
     if (!f || !top_level) {

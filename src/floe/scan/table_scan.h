@@ -31,7 +31,8 @@ class TableScan {
 
   TableScan& UseSnapshot(int64_t snapshot_id);
   TableScan& UseRef(std::string ref);
-  // Column names of the read schema; empty means all columns.
+  // Column names of the read schema, or the metadata columns `_file` and `_pos` (not in the
+  // table's schema); empty means all the table's columns.
   TableScan& Select(std::vector<std::string> columns);
   // Predicates (ANDed) used to skip manifests and files that cannot match. Rows are not
   // filtered: callers still apply their filter to what the scan returns.

@@ -248,12 +248,21 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
     // Read only the columns the query mentions, skip files the WHERE clause rules out, and
     // stream the files into the plan.
     ARROW_ASSIGN_OR_RAISE(auto read_schema, scan.ReadSchema());
-    if (!hints.all_columns) {
+    // Iceberg's metadata columns, read when named and hidden from `*`; a table column of
+    // the same name wins.
+    std::vector<std::string> metadata_columns;
+    for (const char* name : {"_file", "_pos"}) {
+      if (hints.columns.count(name) && !read_schema->FindFieldByNameCaseInsensitive(name)) {
+        metadata_columns.push_back(name);
+      }
+    }
+    if (!hints.all_columns || !metadata_columns.empty()) {
       std::vector<std::string> columns;
       for (const auto& f : read_schema->fields()) {
-        if (hints.columns.count(Lower(f.name))) columns.push_back(f.name);
+        if (hints.all_columns || hints.columns.count(Lower(f.name))) columns.push_back(f.name);
       }
-      if (columns.empty()) columns.push_back(read_schema->fields().front().name);
+      if (columns.empty() && metadata_columns.empty()) columns.push_back(read_schema->fields().front().name);
+      columns.insert(columns.end(), metadata_columns.begin(), metadata_columns.end());
       scan.Select(columns);
     }
     scan.Filter(PushablePredicates(hints.conjuncts, *read_schema));
@@ -265,6 +274,9 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
     } else {
       ARROW_ASSIGN_OR_RAISE(auto reader, scan.ToRecordBatchReader());
       streamed = RelFromReader(reader);
+    }
+    for (auto& column : streamed.columns) {
+      for (const auto& name : metadata_columns) column.hidden |= column.name == name;
     }
     const auto& m = scan.metrics();
     scan_notes_.push_back(StrCat(table->name(), ": manifests ", m.manifests, " (", m.manifests_skipped,

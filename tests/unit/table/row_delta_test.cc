@@ -135,6 +135,29 @@ TEST_F(RowDeltaTest, ColumnsReadOnlyForEqualityDeletesAreNotReturned) {
   }
 }
 
+TEST_F(RowDeltaTest, PositionsAreOfTheFileNotOfTheRowsLeft) {
+  ASSERT_OK(AppendData(*table_, *floe::testing::People(0, 5)).status());
+  ASSERT_OK_AND_ASSIGN(auto tasks, scan::TableScan(table_).PlanFiles());
+  ASSERT_EQ(tasks.size(), 1u);
+  const std::string path = tasks[0].file.file_path;
+  ASSERT_OK(CommitRowDelta(*table_, {}, {PositionDeletes(path, {0, 2}), EqualityDeletesOfIds({4})}).status());
+  scan::TableScan scan(table_);
+  scan.Select({"_pos", "_file", "name"});
+  ASSERT_OK_AND_ASSIGN(auto rows, scan.ToArrowTable());
+  ASSERT_OK_AND_ASSIGN(rows, rows->CombineChunks());
+  EXPECT_EQ(rows->schema()->ToString(), "_pos: int64\n_file: string\nname: string");
+  ASSERT_EQ(rows->num_rows(), 2);
+  const auto& pos = static_cast<const arrow::Int64Array&>(*rows->column(0)->chunk(0));
+  const auto& file = static_cast<const arrow::StringArray&>(*rows->column(1)->chunk(0));
+  const auto& name = static_cast<const arrow::StringArray&>(*rows->column(2)->chunk(0));
+  EXPECT_EQ(pos.Value(0), 1);
+  EXPECT_EQ(pos.Value(1), 3);
+  EXPECT_EQ(file.GetView(0), path);
+  EXPECT_EQ(file.GetView(1), path);
+  EXPECT_EQ(name.GetView(0), "person-1");
+  EXPECT_EQ(name.GetView(1), "person-3");
+}
+
 TEST_F(RowDeltaTest, NullEqualsNullInEqualityDeletes) {
   arrow::Int64Builder ids;
   arrow::StringBuilder names;

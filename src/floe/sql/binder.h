@@ -55,11 +55,13 @@ class Binder {
   const std::vector<std::string>& scan_notes() const { return scan_notes_; }
   const std::string& sql() const { return sql_; }
 
- private:
-  Rel WithQualifiers(Rel rel, const ResolvedName& resolved) const;
-  // WHERE conjuncts of the form `column op constant` as scan predicates (pruning only).
+  // WHERE conjuncts of the form `column op constant` as scan predicates, each stated exactly
+  // in its column's type; other conjuncts give none.
   std::vector<scan::ColumnPredicate> PushablePredicates(const std::vector<const Expr*>& conjuncts,
                                                         const spec::Schema& schema);
+
+ private:
+  Rel WithQualifiers(Rel rel, const ResolvedName& resolved) const;
 
   SessionState& state_;
   std::string sql_;

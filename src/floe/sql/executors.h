@@ -37,6 +37,8 @@ Result<StatementResult> ExecuteDropTable(ExecContext& ctx, const DropTable& d);
 Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTable& alter);
 // execute_insert.cc
 Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& insert);
+// execute_delete.cc
+Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del);
 // A query's rows as a stream of batches, for writes that must not hold them all; `names`
 // are the SQL names of its columns. Planning errors are those QueryPlanner::Run reports.
 struct QueryStream {

@@ -413,9 +413,11 @@ Status CheckOverwriteFilter(const Table& table, const OverwriteFilter& filter) {
   return Status::OK();
 }
 
-Result<int64_t> OverwriteFiles(Table& table, std::vector<DataFile> files, const OverwriteFilter& filter,
-                               const WriteOptions& options) {
-  ARROW_RETURN_NOT_OK(CheckOverwriteFilter(table, filter));
+namespace {
+
+// What `filter` removes, and the conflicts it checks; `files` are the files being added.
+Removal RemovalFor(const Table& table, const std::vector<DataFile>& files, const OverwriteFilter& filter,
+                   const WriteOptions& options) {
   Removal removal;
   removal.isolation = options.isolation;
   switch (filter.mode) {
@@ -453,7 +455,22 @@ Result<int64_t> OverwriteFiles(Table& table, std::vector<DataFile> files, const 
       break;
     }
   }
+  return removal;
+}
+
+}  // namespace
+
+Result<int64_t> OverwriteFiles(Table& table, std::vector<DataFile> files, const OverwriteFilter& filter,
+                               const WriteOptions& options) {
+  ARROW_RETURN_NOT_OK(CheckOverwriteFilter(table, filter));
+  Removal removal = RemovalFor(table, files, filter, options);
   SnapshotProducer producer(table, "overwrite", std::move(files), std::move(removal), options);
+  return producer.Commit();
+}
+
+Result<int64_t> DeleteFiles(Table& table, const OverwriteFilter& filter, const WriteOptions& options) {
+  ARROW_RETURN_NOT_OK(CheckOverwriteFilter(table, filter));
+  SnapshotProducer producer(table, "delete", {}, RemovalFor(table, {}, filter, options), options);
   return producer.Commit();
 }
 

@@ -76,6 +76,9 @@ Result<int64_t> OverwriteData(Table& table, const arrow::Table& data, const Over
 // snapshot (a streaming writer's output).
 Result<int64_t> OverwriteFiles(Table& table, std::vector<manifest::DataFile> files, const OverwriteFilter& filter,
                                const WriteOptions& options = {});
+// Removes the files chosen by `filter` as one `delete` snapshot (a DELETE that whole files
+// or partitions decide).
+Result<int64_t> DeleteFiles(Table& table, const OverwriteFilter& filter, const WriteOptions& options = {});
 // The filter's own errors, found before any file is written.
 Status CheckOverwriteFilter(const Table& table, const OverwriteFilter& filter);
 

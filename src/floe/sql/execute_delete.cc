@@ -265,7 +265,10 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
     for (auto& [path, p] : positions) std::sort(p.begin(), p.end());
     auto deletes = WritePositionDeletes(*table, positions, live);
     if (!deletes.ok()) return WithContext(deletes.status(), "Cannot delete from " + table->name());
-    auto committed = table::CommitRowDelta(*table, {}, std::move(deletes).ValueUnsafe(), options);
+    table::RowDeltaValidation validation{{may_match, condition}, {}};
+    for (const auto& [path, p] : positions) validation.referenced_data_files.push_back(path);
+    auto committed =
+        table::CommitRowDelta(*table, {}, std::move(deletes).ValueUnsafe(), std::move(validation), options);
     if (!committed.ok()) return WithContext(committed.status(), "Cannot delete from " + table->name());
     return Message("");
   }

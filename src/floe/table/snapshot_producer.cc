@@ -391,6 +391,34 @@ Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, s
   return producer.Commit();
 }
 
+Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, std::vector<DataFile> delete_files,
+                               RowDeltaValidation validation, WriteOptions options) {
+  if (!options.starting_snapshot_id) {
+    auto md = table.metadata();
+    auto ref = md->refs.find(options.branch);
+    if (ref != md->refs.end()) options.starting_snapshot_id = ref->second.snapshot_id;
+  }
+  auto earlier = std::move(options.validate);
+  options.validate = [&table, earlier, validation = std::move(validation), branch = options.branch,
+                      start = options.starting_snapshot_id,
+                      isolation = options.isolation](const spec::TableMetadata& base) -> Status {
+    if (earlier) ARROW_RETURN_NOT_OK(earlier(base));
+    std::optional<int64_t> head;
+    auto ref = base.refs.find(branch);
+    if (ref != base.refs.end()) head = ref->second.snapshot_id;
+    if (head == start) return Status::OK();
+    ARROW_ASSIGN_OR_RAISE(auto changes, CollectChangesSince(*table.io(), base, table.name(), head, start));
+    std::set<std::string> referenced(validation.referenced_data_files.begin(), validation.referenced_data_files.end());
+    std::string missing;
+    for (const auto& f : changes.deleted) {
+      if (referenced.count(f.file_path)) missing += (missing.empty() ? "" : ", ") + f.file_path;
+    }
+    if (!missing.empty()) return ValidationError("Cannot commit, missing data files: [", missing, "]");
+    return ValidateNoConflicts(changes, validation.conflicts, isolation);
+  };
+  return CommitRowDelta(table, std::move(data_files), std::move(delete_files), options);
+}
+
 Result<int64_t> AppendData(Table& table, const arrow::Table& data, const WriteOptions& options) {
   ARROW_ASSIGN_OR_RAISE(auto files, WriteDataFiles(table, data));
   return AppendFiles(table, std::move(files), options);

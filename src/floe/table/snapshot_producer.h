@@ -94,6 +94,18 @@ Result<int64_t> AppendFiles(Table& table, std::vector<manifest::DataFile> files,
 Result<int64_t> CommitRowDelta(Table& table, std::vector<manifest::DataFile> data_files,
                                std::vector<manifest::DataFile> delete_files, const WriteOptions& options = {});
 
+// What a row delta computed from `options.starting_snapshot_id` depends on. Checked against
+// every snapshot committed on the branch since then, as Iceberg's RowDelta validations do:
+// no data file the deletes name may have been removed, no removed file may match
+// `conflicts`, and under serializable isolation no added one either.
+struct RowDeltaValidation {
+  ConflictFilter conflicts;
+  std::vector<std::string> referenced_data_files;
+};
+Result<int64_t> CommitRowDelta(Table& table, std::vector<manifest::DataFile> data_files,
+                               std::vector<manifest::DataFile> delete_files, RowDeltaValidation validation,
+                               WriteOptions options);
+
 // Writes `data` as data files laid out by the table's default spec, without committing.
 Result<std::vector<manifest::DataFile>> WriteDataFiles(const Table& table, const arrow::Table& data);
 

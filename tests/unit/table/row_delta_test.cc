@@ -158,6 +158,39 @@ TEST_F(RowDeltaTest, PositionsAreOfTheFileNotOfTheRowsLeft) {
   EXPECT_EQ(name.GetView(1), "person-3");
 }
 
+TEST_F(RowDeltaTest, DeletesOfAFileRemovedMeanwhileAreRefused) {
+  ASSERT_OK_AND_ASSIGN(int64_t s1, AppendData(*table_, *floe::testing::People(0, 5)));
+  ASSERT_OK_AND_ASSIGN(auto tasks, scan::TableScan(table_).PlanFiles());
+  const std::string path = tasks.at(0).file.file_path;
+  // Another writer replaces the file after the delete read it.
+  ASSERT_OK(OverwriteData(*table_, *floe::testing::People(100, 1), OverwriteFilter::All()).status());
+  const std::string before = table_->metadata_location();
+  DataFile deletes = PositionDeletes(path, {3});
+  WriteOptions options;
+  options.starting_snapshot_id = s1;
+  RowDeltaValidation validation{{[](const DataFile&) { return true; }, "id = 3"}, {path}};
+  ASSERT_RAISES_WITH_MESSAGE("Cannot commit, missing data files: [" + path + "]",
+                             CommitRowDelta(*table_, {}, {deletes}, validation, options));
+  ASSERT_OK(table_->Refresh());
+  EXPECT_EQ(table_->metadata_location(), before);
+  EXPECT_FALSE(std::filesystem::exists(deletes.file_path)) << "a failed commit leaves its delete file behind";
+}
+
+TEST_F(RowDeltaTest, AppendsMatchingTheConditionConflictUnderSerializableOnly) {
+  ASSERT_OK_AND_ASSIGN(int64_t s1, AppendData(*table_, *floe::testing::People(0, 5)));
+  ASSERT_OK_AND_ASSIGN(auto tasks, scan::TableScan(table_).PlanFiles());
+  const std::string path = tasks.at(0).file.file_path;
+  ASSERT_OK(AppendData(*table_, *floe::testing::People(10, 2)).status());
+  RowDeltaValidation validation{{[](const DataFile&) { return true; }, "id >= 3"}, {path}};
+  WriteOptions options;
+  options.starting_snapshot_id = s1;
+  ASSERT_RAISES_WITH_MESSAGE("Found conflicting files that can contain records matching id >= 3",
+                             CommitRowDelta(*table_, {}, {PositionDeletes(path, {3, 4})}, validation, options));
+  options.isolation = IsolationLevel::kSnapshot;
+  ASSERT_OK_AND_ASSIGN(int64_t s3, CommitRowDelta(*table_, {}, {PositionDeletes(path, {3, 4})}, validation, options));
+  EXPECT_EQ(IdsAt(s3), (std::vector<int64_t>{0, 1, 2, 10, 11}));
+}
+
 TEST_F(RowDeltaTest, NullEqualsNullInEqualityDeletes) {
   arrow::Int64Builder ids;
   arrow::StringBuilder names;

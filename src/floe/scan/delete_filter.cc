@@ -4,10 +4,10 @@
 
 #include <arrow/array.h>
 #include <arrow/array/builder_primitive.h>
-#include <arrow/scalar.h>
 #include <arrow/compute/api_vector.h>
 #include <arrow/datum.h>
 #include <arrow/record_batch.h>
+#include <arrow/scalar.h>
 #include <arrow/util/bit_util.h>
 
 namespace floe::scan {
@@ -16,9 +16,12 @@ namespace {
 
 class FinishingCursor : public ParquetDataFile::Cursor {
  public:
-  FinishingCursor(std::unique_ptr<ParquetDataFile::Cursor> rows, std::string path, int64_t first_row,
-                  std::shared_ptr<const FileDeletes> deletes, RowLayout layout)
-      : rows_(std::move(rows)), path_(std::move(path)), next_row_(first_row), deletes_(std::move(deletes)),
+  FinishingCursor(std::unique_ptr<ParquetDataFile::Cursor> rows, std::string path,
+                  int64_t first_row, std::shared_ptr<const FileDeletes> deletes, RowLayout layout)
+      : rows_(std::move(rows)),
+        path_(std::move(path)),
+        next_row_(first_row),
+        deletes_(std::move(deletes)),
         layout_(layout) {}
 
   Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
@@ -41,26 +44,29 @@ class FinishingCursor : public ParquetDataFile::Cursor {
   }
 
  private:
-  Result<std::shared_ptr<arrow::RecordBatch>> FillMetadata(std::shared_ptr<arrow::RecordBatch> batch,
-                                                           int64_t start) {
+  Result<std::shared_ptr<arrow::RecordBatch>> FillMetadata(
+      std::shared_ptr<arrow::RecordBatch> batch, int64_t start) {
     const int64_t n = batch->num_rows();
     if (layout_.file_column >= 0) {
       ARROW_ASSIGN_OR_RAISE(auto paths, arrow::MakeArrayFromScalar(arrow::StringScalar(path_), n));
-      ARROW_ASSIGN_OR_RAISE(batch, batch->SetColumn(layout_.file_column, batch->schema()->field(layout_.file_column),
-                                                    std::move(paths)));
+      ARROW_ASSIGN_OR_RAISE(
+          batch, batch->SetColumn(layout_.file_column, batch->schema()->field(layout_.file_column),
+                                  std::move(paths)));
     }
     if (layout_.pos_column >= 0) {
       arrow::Int64Builder positions;
       ARROW_RETURN_NOT_OK(positions.Reserve(n));
       for (int64_t i = 0; i < n; ++i) positions.UnsafeAppend(start + i);
       ARROW_ASSIGN_OR_RAISE(auto column, positions.Finish());
-      ARROW_ASSIGN_OR_RAISE(batch, batch->SetColumn(layout_.pos_column, batch->schema()->field(layout_.pos_column),
-                                                    std::move(column)));
+      ARROW_ASSIGN_OR_RAISE(
+          batch, batch->SetColumn(layout_.pos_column, batch->schema()->field(layout_.pos_column),
+                                  std::move(column)));
     }
     return batch;
   }
 
-  Result<std::shared_ptr<arrow::RecordBatch>> Filter(std::shared_ptr<arrow::RecordBatch> batch, int64_t start) {
+  Result<std::shared_ptr<arrow::RecordBatch>> Filter(std::shared_ptr<arrow::RecordBatch> batch,
+                                                     int64_t start) {
     if (!deletes_ || deletes_->empty()) return batch;
     const int64_t n = batch->num_rows();
     std::shared_ptr<arrow::Buffer> keep;
@@ -94,7 +100,8 @@ class FinishingCursor : public ParquetDataFile::Cursor {
     if (dropped == 0) return batch;
     if (dropped == n) return batch->Slice(0, 0);
     arrow::BooleanArray mask(n, std::move(keep));
-    ARROW_ASSIGN_OR_RAISE(auto kept, arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(mask.data())));
+    ARROW_ASSIGN_OR_RAISE(auto kept,
+                          arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(mask.data())));
     return kept.record_batch();
   }
 
@@ -107,11 +114,13 @@ class FinishingCursor : public ParquetDataFile::Cursor {
 
 }  // namespace
 
-std::unique_ptr<ParquetDataFile::Cursor> FinishRows(std::unique_ptr<ParquetDataFile::Cursor> rows, std::string path,
-                                                    int64_t first_row, std::shared_ptr<const FileDeletes> deletes,
+std::unique_ptr<ParquetDataFile::Cursor> FinishRows(std::unique_ptr<ParquetDataFile::Cursor> rows,
+                                                    std::string path, int64_t first_row,
+                                                    std::shared_ptr<const FileDeletes> deletes,
                                                     RowLayout layout) {
   if (!rows || ((!deletes || deletes->empty()) && layout.plain())) return rows;
-  return std::make_unique<FinishingCursor>(std::move(rows), std::move(path), first_row, std::move(deletes), layout);
+  return std::make_unique<FinishingCursor>(std::move(rows), std::move(path), first_row,
+                                           std::move(deletes), layout);
 }
 
 }  // namespace floe::scan

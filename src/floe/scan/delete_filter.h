@@ -27,9 +27,10 @@ struct FileDeletes {
 
 // Where a scan's metadata columns sit among the columns read, and how many it hands out.
 struct RowLayout {
-  int output_columns = -1;  // the first this many; negative: all (others were read for equality deletes)
-  int file_column = -1;     // `_file`: the data file's path
-  int pos_column = -1;      // `_pos`: the row's position in the data file
+  int output_columns =
+      -1;  // the first this many; negative: all (others were read for equality deletes)
+  int file_column = -1;  // `_file`: the data file's path
+  int pos_column = -1;   // `_pos`: the row's position in the data file
 
   bool plain() const { return output_columns < 0 && file_column < 0 && pos_column < 0; }
 };
@@ -38,8 +39,9 @@ struct RowLayout {
 // `first_row`, with the metadata columns of `layout` filled in, without the rows `deletes`
 // delete (null: none), and with the columns `layout` hands out. Batches left empty are not
 // handed out.
-std::unique_ptr<ParquetDataFile::Cursor> FinishRows(std::unique_ptr<ParquetDataFile::Cursor> rows, std::string path,
-                                                    int64_t first_row, std::shared_ptr<const FileDeletes> deletes,
+std::unique_ptr<ParquetDataFile::Cursor> FinishRows(std::unique_ptr<ParquetDataFile::Cursor> rows,
+                                                    std::string path, int64_t first_row,
+                                                    std::shared_ptr<const FileDeletes> deletes,
                                                     RowLayout layout);
 
 }  // namespace floe::scan

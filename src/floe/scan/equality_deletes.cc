@@ -58,14 +58,16 @@ Status AppendValueKey(const arrow::Array& array, int64_t row, std::string* key) 
     const int width = array.type()->byte_width();
     if (width > 0) {
       const uint8_t* values = array.data()->buffers[1]->data();
-      key->append(reinterpret_cast<const char*>(values + (array.offset() + row) * width), static_cast<size_t>(width));
+      key->append(reinterpret_cast<const char*>(values + (array.offset() + row) * width),
+                  static_cast<size_t>(width));
       return Status::OK();
     }
   }
   return Status::NotImplemented("Equality deletes on ", array.type()->ToString(), " columns");
 }
 
-Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeleteIndex::Load(const EqualityDeleteRef& file) {
+Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeleteIndex::Load(
+    const EqualityDeleteRef& file) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = loaded_.find(file.path);
@@ -95,7 +97,8 @@ Result<std::shared_ptr<const EqualityDeleteSet>> EqualityDeleteIndex::Load(const
     key.clear();
     for (int c = 0; c < rows->num_columns(); ++c) {
       auto st = AppendValueKey(*rows->column(c)->chunk(0), r, &key);
-      if (!st.ok()) return Status(st.code(), "Equality delete file " + file.path + ": " + st.message());
+      if (!st.ok())
+        return Status(st.code(), "Equality delete file " + file.path + ": " + st.message());
     }
     set->keys.insert(key);
   }

@@ -13,8 +13,9 @@ namespace {
 
 const spec::SchemaPtr& DeleteFileProjection() {
   static const spec::SchemaPtr schema = std::make_shared<const spec::Schema>(
-      0, std::vector<spec::NestedField>{spec::Required(kDeleteFilePathId, "file_path", spec::Type::String()),
-                                        spec::Required(kDeletePosId, "pos", spec::Type::Long())});
+      0, std::vector<spec::NestedField>{
+             spec::Required(kDeleteFilePathId, "file_path", spec::Type::String()),
+             spec::Required(kDeletePosId, "pos", spec::Type::Long())});
   return schema;
 }
 
@@ -38,7 +39,8 @@ Result<std::shared_ptr<const PositionDeleteIndex::ByDataFile>> PositionDeleteInd
     std::string_view current_path;
     for (int64_t i = 0; i < path.length(); ++i) {
       if (path.IsNull(i) || pos.IsNull(i)) {
-        return Status::IOError("Position delete file ", delete_file, " has a null file_path or pos in row ", i);
+        return Status::IOError("Position delete file ", delete_file,
+                               " has a null file_path or pos in row ", i);
       }
       const std::string_view p = path.GetView(i);
       // Rows come sorted by file path: look the file up only when it changes.
@@ -70,7 +72,8 @@ Result<std::shared_ptr<const DeletedPositions>> PositionDeleteIndex::For(
     }
     DeletedPositions merged;
     merged.reserve(out->size() + it->second.size());
-    std::set_union(out->begin(), out->end(), it->second.begin(), it->second.end(), std::back_inserter(merged));
+    std::set_union(out->begin(), out->end(), it->second.begin(), it->second.end(),
+                   std::back_inserter(merged));
     *out = std::move(merged);
   }
   return out;

@@ -39,6 +39,8 @@ Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTabl
 Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& insert);
 // execute_delete.cc
 Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del);
+// execute_update.cc
+Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& update);
 // A query's rows as a stream of batches, for writes that must not hold them all; `names`
 // are the SQL names of its columns. Planning errors are those QueryPlanner::Run reports.
 struct QueryStream {

@@ -137,29 +137,34 @@ def test_every_transform_matches_java(spark, lakehouse, ns):
 
 @pytest.mark.parametrize("mode", ["copy-on-write", "merge-on-read"])
 @pytest.mark.parametrize("partitioned", [False, True], ids=["unpartitioned", "partitioned"])
-def test_spark_reads_floe_deletes(spark, lakehouse, ns, mode, partitioned):
-    """floe's DELETE in either mode: Spark reads the same rows as floe at every snapshot."""
+def test_spark_reads_floe_deletes_and_updates(spark, lakehouse, ns, mode, partitioned):
+    """floe's DELETE and UPDATE in either mode: Spark reads the same rows as floe at every snapshot."""
     floe = lakehouse
     table = f"{ns}.deletes_{mode.replace('-', '_')}_{'p' if partitioned else 'u'}"
     floe.create(table, to_arrow(make_rows(1, 30)), *(["bucket(4,id)"] if partitioned else []))
-    floe.sql(f"ALTER TABLE lakehouse.{table} SET TBLPROPERTIES ('write.delete.mode' = '{mode}')")
+    floe.sql(
+        f"ALTER TABLE lakehouse.{table} SET TBLPROPERTIES "
+        f"('write.delete.mode' = '{mode}', 'write.update.mode' = '{mode}')"
+    )
     floe.append(table, to_arrow(make_rows(1, 30)))
     floe.append(table, to_arrow(make_rows(31, 20)))
     floe.sql(f"DELETE FROM lakehouse.{table} WHERE id % 3 = 0")
     floe.sql(f"DELETE FROM lakehouse.{table} WHERE customer = 'c2' AND id > 10")
     floe.append(table, to_arrow(make_rows(51, 5)))
     floe.sql(f"DELETE FROM lakehouse.{table} WHERE id IN (1, 52)")
+    floe.sql(f"UPDATE lakehouse.{table} SET customer = 'vip', amount = amount * 2 WHERE id > 40")
 
     # The first two deletes came before rows 51-55 were appended; a NULL customer is not 'c2'.
     want = [
         r for r in make_rows(1, 50)
         if r["id"] % 3 and not (r["customer"] == "c2" and r["id"] > 10) and r["id"] != 1
     ] + [r for r in make_rows(51, 5) if r["id"] != 52]
+    want = [r | {"customer": "vip", "amount": r["amount"] * 2} if r["id"] > 40 else r for r in want]
     assert rows_of(floe.read(table)) == rows_of(want)
     ours = check_metadata_tables(spark, floe, table)
     operations = [s["operation"] for s in ours]
     row_level = "overwrite" if mode == "copy-on-write" else "delete"
-    assert operations == ["append", "append", row_level, row_level, "append", row_level], operations
+    assert operations == ["append", "append", row_level, row_level, "append", row_level, "overwrite"], operations
     for s in ours:
         assert spark_read(spark, table, s["snapshot-id"]) == rows_of(floe.read(table, s["snapshot-id"]))
     assert spark_read(spark, table) == rows_of(want)

@@ -14,8 +14,8 @@
 namespace floe::scan {
 namespace {
 
-std::shared_ptr<arrow::Field> Field(const std::string& name, std::shared_ptr<arrow::DataType> type, int64_t id,
-                                    bool nullable = false) {
+std::shared_ptr<arrow::Field> Field(const std::string& name, std::shared_ptr<arrow::DataType> type,
+                                    int64_t id, bool nullable = false) {
   return arrow::field(name, std::move(type), nullable,
                       arrow::key_value_metadata({"PARQUET:field_id"}, {std::to_string(id)}));
 }
@@ -41,7 +41,8 @@ class PositionDeletesTest : public ::testing::Test {
   }
 
   // A position delete file of (file_path, pos) rows, in the order given.
-  std::string WriteDeletes(const std::vector<std::pair<std::string, std::optional<int64_t>>>& rows) {
+  std::string WriteDeletes(
+      const std::vector<std::pair<std::string, std::optional<int64_t>>>& rows) {
     arrow::StringBuilder paths;
     arrow::Int64Builder positions;
     for (const auto& [path, pos] : rows) {
@@ -50,13 +51,14 @@ class PositionDeletesTest : public ::testing::Test {
     }
     auto schema = arrow::schema({Field("file_path", arrow::utf8(), kDeleteFilePathId),
                                  Field("pos", arrow::int64(), kDeletePosId, true)});
-    return WriteTable(*arrow::Table::Make(schema, {paths.Finish().ValueOrDie(), positions.Finish().ValueOrDie()}),
-                      1 << 20);
+    return WriteTable(
+        *arrow::Table::Make(schema, {paths.Finish().ValueOrDie(), positions.Finish().ValueOrDie()}),
+        1 << 20);
   }
 
   spec::SchemaPtr Ids() const {
-    return std::make_shared<const spec::Schema>(0,
-                                                std::vector<spec::NestedField>{spec::Optional(1, "id", spec::Type::Long())});
+    return std::make_shared<const spec::Schema>(
+        0, std::vector<spec::NestedField>{spec::Optional(1, "id", spec::Type::Long())});
   }
 
   // Every id `files` read as, in the order read (sorted when `ordered` is false).
@@ -64,7 +66,8 @@ class PositionDeletesTest : public ::testing::Test {
     RowGroupStreamOptions options;
     options.ordered = ordered;
     options.batch_rows = batch_rows;
-    ARROW_ASSIGN_OR_RAISE(auto reader, MakeRowGroupStream(io_, std::move(files), Ids(), {}, Ids(), nullptr, options));
+    ARROW_ASSIGN_OR_RAISE(
+        auto reader, MakeRowGroupStream(io_, std::move(files), Ids(), {}, Ids(), nullptr, options));
     std::vector<int64_t> out;
     while (true) {
       std::shared_ptr<arrow::RecordBatch> batch;
@@ -87,11 +90,13 @@ TEST_F(PositionDeletesTest, RowsAreCountedAcrossRowGroupsAndBatches) {
   // Rows 0..9 in row groups of 4, read in batches of 3: positions 5, 6 and 7 straddle both.
   std::string data = WriteData(100, 10, 4);
   std::string other = WriteData(500, 3, 4);
-  std::string first = WriteDeletes({{data, 0}, {data, 5}, {data, 6}, {data, 7}, {data, 9}, {other, 1}});
+  std::string first =
+      WriteDeletes({{data, 0}, {data, 5}, {data, 6}, {data, 7}, {data, 9}, {other, 1}});
   std::string second = WriteDeletes({{data, 2}, {data, 5}});  // overlaps the first
   for (bool ordered : {true, false}) {
     SCOPED_TRACE(ordered ? "in order" : "any order");
-    ASSERT_OK_AND_ASSIGN(auto ids, Read({ScanFile(data, {first, second}), ScanFile(other, {first})}, ordered, 3));
+    ASSERT_OK_AND_ASSIGN(
+        auto ids, Read({ScanFile(data, {first, second}), ScanFile(other, {first})}, ordered, 3));
     EXPECT_EQ(ids, (std::vector<int64_t>{101, 103, 104, 108, 500, 502}));
   }
 }
@@ -114,7 +119,8 @@ TEST_F(PositionDeletesTest, NullPositionIsAnErrorNamingTheDeleteFile) {
   std::string data = WriteData(0, 3, 10);
   std::string deletes = WriteDeletes({{data, 1}, {data, std::nullopt}});
   auto ids = Read({ScanFile(data, {deletes})}, true, 100);
-  ASSERT_RAISES_WITH_MESSAGE("Position delete file " + deletes + " has a null file_path or pos in row 1", ids);
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Position delete file " + deletes + " has a null file_path or pos in row 1", ids);
 }
 
 TEST_F(PositionDeletesTest, MissingDeleteFileIsAnErrorNamingIt) {

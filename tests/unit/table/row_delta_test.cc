@@ -17,17 +17,21 @@ namespace {
 using manifest::DataFile;
 using manifest::FileContent;
 
-std::shared_ptr<arrow::Field> IdField(const std::string& name, std::shared_ptr<arrow::DataType> type, int64_t id) {
-  return arrow::field(name, std::move(type), true, arrow::key_value_metadata({"PARQUET:field_id"}, {std::to_string(id)}));
+std::shared_ptr<arrow::Field> IdField(const std::string& name,
+                                      std::shared_ptr<arrow::DataType> type, int64_t id) {
+  return arrow::field(name, std::move(type), true,
+                      arrow::key_value_metadata({"PARQUET:field_id"}, {std::to_string(id)}));
 }
 
 class RowDeltaTest : public floe::testing::PeopleTableTest {
  protected:
   // Writes `rows` as a delete file of `content` under the table's data directory.
-  DataFile WriteDeletes(const arrow::Table& rows, FileContent content, std::vector<int32_t> equality_ids = {}) {
+  DataFile WriteDeletes(const arrow::Table& rows, FileContent content,
+                        std::vector<int32_t> equality_ids = {}) {
     DataFile f;
     f.content = content;
-    f.file_path = table_->metadata()->location + "/data/deletes-" + std::to_string(++n_) + ".parquet";
+    f.file_path =
+        table_->metadata()->location + "/data/deletes-" + std::to_string(++n_) + ".parquet";
     auto out = arrow::io::FileOutputStream::Open(f.file_path).ValueOrDie();
     EXPECT_OK(parquet::arrow::WriteTable(rows, arrow::default_memory_pool(), out));
     EXPECT_OK(out->Close());
@@ -41,14 +45,16 @@ class RowDeltaTest : public floe::testing::PeopleTableTest {
     arrow::Int64Builder b;
     for (int64_t id : ids) EXPECT_OK(b.Append(id));
     auto schema = arrow::schema({IdField("id", arrow::int64(), 1)});
-    return WriteDeletes(*arrow::Table::Make(schema, {b.Finish().ValueOrDie()}), FileContent::kEqualityDeletes, {1});
+    return WriteDeletes(*arrow::Table::Make(schema, {b.Finish().ValueOrDie()}),
+                        FileContent::kEqualityDeletes, {1});
   }
 
   DataFile EqualityDeletesOfNames(const std::vector<std::optional<std::string>>& names) {
     arrow::StringBuilder b;
     for (const auto& n : names) EXPECT_OK(n ? b.Append(*n) : b.AppendNull());
     auto schema = arrow::schema({IdField("name", arrow::utf8(), 2)});
-    return WriteDeletes(*arrow::Table::Make(schema, {b.Finish().ValueOrDie()}), FileContent::kEqualityDeletes, {2});
+    return WriteDeletes(*arrow::Table::Make(schema, {b.Finish().ValueOrDie()}),
+                        FileContent::kEqualityDeletes, {2});
   }
 
   DataFile PositionDeletes(const std::string& data_file, const std::vector<int64_t>& positions) {
@@ -60,8 +66,9 @@ class RowDeltaTest : public floe::testing::PeopleTableTest {
     }
     auto schema = arrow::schema({IdField("file_path", arrow::utf8(), scan::kDeleteFilePathId),
                                  IdField("pos", arrow::int64(), scan::kDeletePosId)});
-    return WriteDeletes(*arrow::Table::Make(schema, {paths.Finish().ValueOrDie(), pos.Finish().ValueOrDie()}),
-                        FileContent::kPositionDeletes);
+    return WriteDeletes(
+        *arrow::Table::Make(schema, {paths.Finish().ValueOrDie(), pos.Finish().ValueOrDie()}),
+        FileContent::kPositionDeletes);
   }
 
   std::vector<int64_t> IdsAt(int64_t snapshot_id) {
@@ -84,7 +91,8 @@ TEST_F(RowDeltaTest, EqualityAndPositionDeletesApplyToEarlierDataOnly) {
   DataFile by_id = EqualityDeletesOfIds({2, 5, 42});
   DataFile by_name = EqualityDeletesOfNames({"person-8", std::nullopt});
   DataFile by_position = PositionDeletes(first_file, {0});
-  const int64_t delete_bytes = by_id.file_size_in_bytes + by_name.file_size_in_bytes + by_position.file_size_in_bytes;
+  const int64_t delete_bytes =
+      by_id.file_size_in_bytes + by_name.file_size_in_bytes + by_position.file_size_in_bytes;
   ASSERT_OK_AND_ASSIGN(int64_t s2, CommitRowDelta(*table_, {}, {by_id, by_name, by_position}));
   // Rows with ids 5, 6 and 7 again, and names that match no delete: added after the deletes.
   ASSERT_OK_AND_ASSIGN(int64_t s3, AppendData(*table_, *floe::testing::People(5, 3)));
@@ -93,18 +101,12 @@ TEST_F(RowDeltaTest, EqualityAndPositionDeletesApplyToEarlierDataOnly) {
   ASSERT_NE(snap, nullptr);
   EXPECT_EQ(snap->operation, "delete");
   std::map<std::string, std::string> want = {
-      {"added-delete-files", "3"},
-      {"added-equality-delete-files", "2"},
-      {"added-equality-deletes", "5"},
-      {"added-position-delete-files", "1"},
-      {"added-position-deletes", "1"},
-      {"added-files-size", std::to_string(delete_bytes)},
-      {"changed-partition-count", "1"},
-      {"total-records", "10"},
-      {"total-data-files", "1"},
-      {"total-delete-files", "3"},
-      {"total-equality-deletes", "5"},
-      {"total-position-deletes", "1"},
+      {"added-delete-files", "3"},      {"added-equality-delete-files", "2"},
+      {"added-equality-deletes", "5"},  {"added-position-delete-files", "1"},
+      {"added-position-deletes", "1"},  {"added-files-size", std::to_string(delete_bytes)},
+      {"changed-partition-count", "1"}, {"total-records", "10"},
+      {"total-data-files", "1"},        {"total-delete-files", "3"},
+      {"total-equality-deletes", "5"},  {"total-position-deletes", "1"},
   };
   for (const auto& [key, value] : want) EXPECT_EQ(snap->summary.at(key), value) << key;
   EXPECT_EQ(table_->metadata()->SnapshotById(s3)->summary.at("total-delete-files"), "3");
@@ -121,7 +123,8 @@ TEST_F(RowDeltaTest, ColumnsReadOnlyForEqualityDeletesAreNotReturned) {
     SCOPED_TRACE(ordered ? "in order" : "any order");
     scan::TableScan scan(table_);
     scan.Select({"name"});
-    ASSERT_OK_AND_ASSIGN(auto reader, ordered ? scan.ToRecordBatchReader() : scan.ToUnorderedRecordBatchReader());
+    ASSERT_OK_AND_ASSIGN(
+        auto reader, ordered ? scan.ToRecordBatchReader() : scan.ToUnorderedRecordBatchReader());
     EXPECT_EQ(reader->schema()->ToString(), "name: string");
     ASSERT_OK_AND_ASSIGN(auto rows, arrow::Table::FromRecordBatchReader(reader.get()));
     ASSERT_OK_AND_ASSIGN(rows, rows->CombineChunks());
@@ -140,7 +143,8 @@ TEST_F(RowDeltaTest, PositionsAreOfTheFileNotOfTheRowsLeft) {
   ASSERT_OK_AND_ASSIGN(auto tasks, scan::TableScan(table_).PlanFiles());
   ASSERT_EQ(tasks.size(), 1u);
   const std::string path = tasks[0].file.file_path;
-  ASSERT_OK(CommitRowDelta(*table_, {}, {PositionDeletes(path, {0, 2}), EqualityDeletesOfIds({4})}).status());
+  ASSERT_OK(CommitRowDelta(*table_, {}, {PositionDeletes(path, {0, 2}), EqualityDeletesOfIds({4})})
+                .status());
   scan::TableScan scan(table_);
   scan.Select({"_pos", "_file", "name"});
   ASSERT_OK_AND_ASSIGN(auto rows, scan.ToArrowTable());
@@ -163,7 +167,8 @@ TEST_F(RowDeltaTest, DeletesOfAFileRemovedMeanwhileAreRefused) {
   ASSERT_OK_AND_ASSIGN(auto tasks, scan::TableScan(table_).PlanFiles());
   const std::string path = tasks.at(0).file.file_path;
   // Another writer replaces the file after the delete read it.
-  ASSERT_OK(OverwriteData(*table_, *floe::testing::People(100, 1), OverwriteFilter::All()).status());
+  ASSERT_OK(
+      OverwriteData(*table_, *floe::testing::People(100, 1), OverwriteFilter::All()).status());
   const std::string before = table_->metadata_location();
   DataFile deletes = PositionDeletes(path, {3});
   WriteOptions options;
@@ -173,7 +178,8 @@ TEST_F(RowDeltaTest, DeletesOfAFileRemovedMeanwhileAreRefused) {
                              CommitRowDelta(*table_, {}, {deletes}, validation, options));
   ASSERT_OK(table_->Refresh());
   EXPECT_EQ(table_->metadata_location(), before);
-  EXPECT_FALSE(std::filesystem::exists(deletes.file_path)) << "a failed commit leaves its delete file behind";
+  EXPECT_FALSE(std::filesystem::exists(deletes.file_path))
+      << "a failed commit leaves its delete file behind";
 }
 
 TEST_F(RowDeltaTest, AppendsMatchingTheConditionConflictUnderSerializableOnly) {
@@ -184,10 +190,12 @@ TEST_F(RowDeltaTest, AppendsMatchingTheConditionConflictUnderSerializableOnly) {
   RowDeltaValidation validation{{[](const DataFile&) { return true; }, "id >= 3"}, {path}};
   WriteOptions options;
   options.starting_snapshot_id = s1;
-  ASSERT_RAISES_WITH_MESSAGE("Found conflicting files that can contain records matching id >= 3",
-                             CommitRowDelta(*table_, {}, {PositionDeletes(path, {3, 4})}, validation, options));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Found conflicting files that can contain records matching id >= 3",
+      CommitRowDelta(*table_, {}, {PositionDeletes(path, {3, 4})}, validation, options));
   options.isolation = IsolationLevel::kSnapshot;
-  ASSERT_OK_AND_ASSIGN(int64_t s3, CommitRowDelta(*table_, {}, {PositionDeletes(path, {3, 4})}, validation, options));
+  ASSERT_OK_AND_ASSIGN(int64_t s3, CommitRowDelta(*table_, {}, {PositionDeletes(path, {3, 4})},
+                                                  validation, options));
   EXPECT_EQ(IdsAt(s3), (std::vector<int64_t>{0, 1, 2, 10, 11}));
 }
 
@@ -198,10 +206,13 @@ TEST_F(RowDeltaTest, NullEqualsNullInEqualityDeletes) {
   ASSERT_OK(names.Append("a"));
   ASSERT_OK(names.AppendNull());
   ASSERT_OK(names.Append("c"));
-  auto schema = arrow::schema({arrow::field("id", arrow::int64(), false), arrow::field("name", arrow::utf8())});
-  ASSERT_OK(AppendData(*table_, *arrow::Table::Make(schema, {ids.Finish().ValueOrDie(), names.Finish().ValueOrDie()}))
+  auto schema = arrow::schema(
+      {arrow::field("id", arrow::int64(), false), arrow::field("name", arrow::utf8())});
+  ASSERT_OK(AppendData(*table_, *arrow::Table::Make(schema, {ids.Finish().ValueOrDie(),
+                                                             names.Finish().ValueOrDie()}))
                 .status());
-  ASSERT_OK_AND_ASSIGN(int64_t s2, CommitRowDelta(*table_, {}, {EqualityDeletesOfNames({std::nullopt})}));
+  ASSERT_OK_AND_ASSIGN(int64_t s2,
+                       CommitRowDelta(*table_, {}, {EqualityDeletesOfNames({std::nullopt})}));
   EXPECT_EQ(IdsAt(s2), (std::vector<int64_t>{1, 3}));
 }
 
@@ -219,11 +230,12 @@ TEST_F(RowDeltaTest, MisfiledFilesAreRefusedBeforeAnythingIsCommitted) {
   const std::string before = table_->metadata_location();
   DataFile no_ids = EqualityDeletesOfIds({1});
   no_ids.equality_ids.clear();
-  ASSERT_RAISES_WITH_MESSAGE("Row delta on " + table_->name() + ": equality delete file " + no_ids.file_path +
-                                 " has no equality field ids",
+  ASSERT_RAISES_WITH_MESSAGE("Row delta on " + table_->name() + ": equality delete file " +
+                                 no_ids.file_path + " has no equality field ids",
                              CommitRowDelta(*table_, {}, {no_ids}));
   ASSERT_OK_AND_ASSIGN(auto data, WriteDataFiles(*table_, *floe::testing::People(7, 1)));
-  ASSERT_RAISES_WITH_MESSAGE(" is a data file, not a delete file", CommitRowDelta(*table_, {}, data));
+  ASSERT_RAISES_WITH_MESSAGE(" is a data file, not a delete file",
+                             CommitRowDelta(*table_, {}, data));
   ASSERT_OK(table_->Refresh());
   EXPECT_EQ(table_->metadata_location(), before);
 }

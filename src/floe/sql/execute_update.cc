@@ -1,0 +1,238 @@
+// UPDATE t SET c = e, ... [WHERE cond], as Spark with Iceberg does it, per write.update.mode:
+//   - copy-on-write (the default) rewrites each data file holding a matching row, with the
+//     new values in the matching rows (an `overwrite`);
+//   - merge-on-read writes position delete files naming the matching rows and new data files
+//     with their new values (an `overwrite` too).
+// Values are stored as INSERT stores them (Spark's store assignment); rows where the condition
+// is NULL keep their values.
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <arrow/api.h>
+#include <arrow/compute/api.h>
+
+#include "floe/sql/binder.h"
+#include "floe/sql/executors.h"
+#include "floe/sql/insert_conform.h"
+#include "floe/sql/parse_error.h"
+#include "floe/sql/result_tables.h"
+#include "floe/sql/row_level.h"
+#include "floe/table/arrow_schema.h"
+#include "floe/table/rolling_writer.h"
+#include "floe/table/snapshot_producer.h"
+#include "floe/util/str_cat.h"
+
+namespace floe::sql {
+
+namespace {
+
+// The rows of `batch` (the table's columns first, then `extra` columns: _file and the
+// condition, or _file, _pos and the condition, then one value per assignment) with the
+// assigned columns replaced where `matched` is set.
+struct Assigned {
+  int column;  // the table column written
+  int value;   // the batch column holding its new value
+  std::shared_ptr<arrow::Field> field;
+};
+
+Result<std::shared_ptr<arrow::RecordBatch>> ApplyAssignments(
+    const arrow::RecordBatch& batch, const std::shared_ptr<arrow::Schema>& table_schema,
+    const std::vector<Assigned>& assigned, const std::shared_ptr<arrow::Array>& matched,
+    const std::string& table_sql, const std::string& sql, SourcePos pos) {
+  arrow::ArrayVector columns;
+  for (int i = 0; i < table_schema->num_fields(); ++i) columns.push_back(batch.column(i));
+  for (const auto& a : assigned) {
+    auto value = std::make_shared<arrow::ChunkedArray>(batch.column(a.value));
+    auto conformed = ConformForInsert(value, *a.field, table_sql);
+    if (!conformed.ok()) return ErrorAt(sql, pos, conformed.status().message());
+    ARROW_ASSIGN_OR_RAISE(auto updated,
+                          arrow::compute::CallFunction(
+                              "if_else", {matched, arrow::Datum(*conformed), columns[a.column]}));
+    if (updated.is_chunked_array()) {
+      ARROW_ASSIGN_OR_RAISE(auto flat, arrow::Concatenate(updated.chunked_array()->chunks()));
+      columns[a.column] = std::move(flat);
+    } else {
+      columns[a.column] = updated.make_array();
+    }
+  }
+  return arrow::RecordBatch::Make(table_schema, batch.num_rows(), std::move(columns));
+}
+
+// TRUE where `condition` is TRUE (NULL counts as FALSE); all TRUE without a condition.
+Result<std::shared_ptr<arrow::Array>> Matched(const arrow::RecordBatch& batch,
+                                              int condition_column) {
+  if (condition_column < 0) {
+    return arrow::MakeArrayFromScalar(arrow::BooleanScalar(true), batch.num_rows());
+  }
+  ARROW_ASSIGN_OR_RAISE(
+      auto filled, arrow::compute::CallFunction(
+                       "coalesce", {batch.column(condition_column),
+                                    arrow::Datum(std::make_shared<arrow::BooleanScalar>(false))}));
+  return filled.make_array();
+}
+
+}  // namespace
+
+Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& update) {
+  const std::string& sql = ctx.sql;
+  const RowLevelTarget target{update.table, update.alias, update.where};
+  ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, ctx.binder.BindName(update.table, true));
+  if (!resolved.suffix.empty() || !ctx.state.Setting(kWapBranchKey, "").empty()) {
+    return ErrorAt(
+        sql, update.table.pos,
+        StrCat("UPDATE ", ToSql(update.table), ": updating a branch is not supported yet"));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto table, ctx.binder.LoadTable(update.table));
+  auto md = table->metadata();
+  auto schema = md->current_schema();
+  ARROW_ASSIGN_OR_RAISE(auto table_schema, table::ToArrowSchema(*schema));
+
+  // SET targets: top-level columns of the table, each at most once.
+  std::vector<Assigned> assigned;
+  std::set<int32_t> seen;
+  for (const auto& a : update.assignments) {
+    const Identifier& column = a.target.back();
+    const spec::NestedField* field = schema->FindFieldByNameCaseInsensitive(column.name);
+    bool top_level = false;
+    int index = 0;
+    for (size_t i = 0; i < schema->fields().size(); ++i) {
+      if (field && schema->fields()[i].id == field->id) {
+        top_level = true;
+        index = static_cast<int>(i);
+      }
+    }
+    // `t.c` names column c of the target; `s.f` a field of struct column s, not updated yet.
+    if (a.target.size() > 1) {
+      const std::string qualifier = Lower(a.target[a.target.size() - 2].name);
+      const bool qualified = a.target.size() == 2 &&
+                             (update.alias ? qualifier == Lower(update.alias->name)
+                                           : qualifier == Lower(update.table.parts.back().name));
+      if (!qualified) {
+        return ErrorAt(sql, a.target.front().pos,
+                       "Updating fields of struct columns is not supported yet");
+      }
+    }
+    if (!field || !top_level) {
+      return ErrorAt(
+          sql, column.pos,
+          StrCat("[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column or function parameter with name `",
+                 column.name, "` cannot be resolved."));
+    }
+    if (!seen.insert(field->id).second) {
+      return ErrorAt(sql, column.pos, StrCat("Multiple assignments for '", field->name, "'"));
+    }
+    assigned.push_back({index, 0, table_schema->field(index)});
+  }
+
+  // Every row with its file, position, the condition and the new values; binding it first
+  // reports errors in the condition or the values before anything is read.
+  ARROW_ASSIGN_OR_RAISE(auto rows_query,
+                        TargetQuery("SELECT *, _file, _pos FROM t", target, false));
+  auto* select = std::get_if<Select>(&rows_query.body);
+  const int columns = table_schema->num_fields();
+  int condition_column = -1;
+  if (update.where) {
+    condition_column = columns + 2;
+    select->items.push_back(SelectItem{*update.where, std::nullopt});
+  }
+  const int first_value = columns + 2 + (update.where ? 1 : 0);
+  for (size_t i = 0; i < update.assignments.size(); ++i) {
+    select->items.push_back(SelectItem{update.assignments[i].value, std::nullopt});
+    assigned[i].value = first_value + static_cast<int>(i);
+  }
+  {
+    QueryPlanner planner = ctx.binder.Planner();
+    ARROW_RETURN_NOT_OK(StreamQuery(planner, rows_query).status());
+  }
+  const spec::Snapshot* head = md->current_snapshot();
+  if (!head) return Message("");
+  ARROW_ASSIGN_OR_RAISE(auto plan, PlanRowLevel(ctx, table, target, "update"));
+  const std::string table_sql =
+      StrCat("`", ctx.state.catalog->name(), "`.`", table->ident().ns.ToString(), "`.`",
+             table->ident().name, "`");
+
+  auto writer = table::RollingDataWriter::Make(*table);
+  if (!writer.ok()) return WithContext(writer.status(), "Cannot update " + table->name());
+  std::vector<int> table_columns(static_cast<size_t>(columns));
+  for (int i = 0; i < columns; ++i) table_columns[i] = i;
+
+  if (plan.merge_on_read) {
+    // The matching rows: deleted where they are, written again with their new values.
+    ARROW_ASSIGN_OR_RAISE(auto reader, StreamRows(ctx, rows_query));
+    std::map<std::string, std::vector<int64_t>> positions;
+    while (true) {
+      std::shared_ptr<arrow::RecordBatch> batch;
+      ARROW_RETURN_NOT_OK(reader->ReadNext(&batch));
+      if (!batch) break;
+      ARROW_ASSIGN_OR_RAISE(auto matched, Matched(*batch, condition_column));
+      ARROW_ASSIGN_OR_RAISE(auto picked,
+                            arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(matched)));
+      auto rows = picked.record_batch();
+      if (rows->num_rows() == 0) continue;
+      const auto& files = static_cast<const arrow::StringArray&>(*rows->column(columns));
+      const auto& pos = static_cast<const arrow::Int64Array&>(*rows->column(columns + 1));
+      for (int64_t i = 0; i < rows->num_rows(); ++i)
+        positions[std::string(files.GetView(i))].push_back(pos.Value(i));
+      ARROW_ASSIGN_OR_RAISE(
+          auto all, arrow::MakeArrayFromScalar(arrow::BooleanScalar(true), rows->num_rows()));
+      ARROW_ASSIGN_OR_RAISE(auto updated, ApplyAssignments(*rows, table_schema, assigned, all,
+                                                           table_sql, sql, update.table.pos));
+      Status written = (*writer)->Write(*updated);
+      if (!written.ok()) return WithContext(written, "Cannot update " + table->name());
+    }
+    auto data = (*writer)->Finish();
+    if (!data.ok()) return WithContext(data.status(), "Cannot update " + table->name());
+    if (positions.empty()) return Message("");
+    for (auto& [path, p] : positions) std::sort(p.begin(), p.end());
+    auto deletes = WritePositionDeletes(*table, positions, plan.live);
+    if (!deletes.ok()) {
+      for (const auto& f : *data) (void)table->io()->DeleteFile(f.file_path, FileKind::kData);
+      return WithContext(deletes.status(), "Cannot update " + table->name());
+    }
+    table::RowDeltaValidation validation{{plan.may_match, plan.condition}, {}};
+    for (const auto& [path, p] : positions) validation.referenced_data_files.push_back(path);
+    auto committed = table::CommitRowDelta(*table, std::move(data).ValueUnsafe(),
+                                           std::move(deletes).ValueUnsafe(), std::move(validation),
+                                           plan.options);
+    if (!committed.ok()) return WithContext(committed.status(), "Cannot update " + table->name());
+    return Message("");
+  }
+
+  // Copy-on-write: the files holding a matching row, rewritten whole.
+  ARROW_ASSIGN_OR_RAISE(auto affected, AffectedFiles(ctx, target));
+  if (affected.empty()) return Message("");
+  ARROW_ASSIGN_OR_RAISE(auto reader, StreamRows(ctx, rows_query));
+  while (true) {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    ARROW_RETURN_NOT_OK(reader->ReadNext(&batch));
+    if (!batch) break;
+    const auto& files = static_cast<const arrow::StringArray&>(*batch->column(columns));
+    arrow::BooleanBuilder in_affected;
+    ARROW_RETURN_NOT_OK(in_affected.Reserve(batch->num_rows()));
+    for (int64_t i = 0; i < batch->num_rows(); ++i) {
+      in_affected.UnsafeAppend(affected.count(std::string(files.GetView(i))) > 0);
+    }
+    ARROW_ASSIGN_OR_RAISE(auto keep, in_affected.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto picked,
+                          arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(keep)));
+    auto rows = picked.record_batch();
+    if (rows->num_rows() == 0) continue;
+    ARROW_ASSIGN_OR_RAISE(auto matched, Matched(*rows, condition_column));
+    ARROW_ASSIGN_OR_RAISE(auto updated, ApplyAssignments(*rows, table_schema, assigned, matched,
+                                                         table_sql, sql, update.table.pos));
+    Status written = (*writer)->Write(*updated);
+    if (!written.ok()) return WithContext(written, "Cannot update " + table->name());
+  }
+  auto files = (*writer)->Finish();
+  if (!files.ok()) return WithContext(files.status(), "Cannot update " + table->name());
+  std::vector<std::string> paths(affected.begin(), affected.end());
+  auto committed = table::OverwriteFiles(
+      *table, std::move(files).ValueUnsafe(),
+      table::OverwriteFilter::Files(paths, plan.may_match, plan.condition), plan.options);
+  if (!committed.ok()) return WithContext(committed.status(), "Cannot update " + table->name());
+  return Message("");
+}
+
+}  // namespace floe::sql

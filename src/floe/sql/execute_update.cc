@@ -28,15 +28,15 @@ namespace floe::sql {
 
 namespace {
 
-// The rows of `batch` (the table's columns first, then `extra` columns: _file and the
-// condition, or _file, _pos and the condition, then one value per assignment) with the
-// assigned columns replaced where `matched` is set.
+// One SET target.
 struct Assigned {
   int column;  // the table column written
   int value;   // the batch column holding its new value
   std::shared_ptr<arrow::Field> field;
 };
 
+// The table's columns of `batch` (they come first; then _file, _pos, the condition and one
+// value per assignment), with the assigned columns taking their new values where `matched`.
 Result<std::shared_ptr<arrow::RecordBatch>> ApplyAssignments(
     const arrow::RecordBatch& batch, const std::shared_ptr<arrow::Schema>& table_schema,
     const std::vector<Assigned>& assigned, const std::shared_ptr<arrow::Array>& matched,

@@ -26,15 +26,8 @@
 namespace floe::sql {
 
 Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) {
-  const std::string& sql = ctx.sql;
   const RowLevelTarget target{del.table, del.alias, del.where};
-  ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, ctx.binder.BindName(del.table, true));
-  if (!resolved.suffix.empty() || !ctx.state.Setting(kWapBranchKey, "").empty()) {
-    return ErrorAt(
-        sql, del.table.pos,
-        StrCat("DELETE FROM ", ToSql(del.table), ": deleting from a branch is not supported yet"));
-  }
-  ARROW_ASSIGN_OR_RAISE(auto table, ctx.binder.LoadTable(del.table));
+  ARROW_ASSIGN_OR_RAISE(auto table, LoadTargetTable(ctx, target, "DELETE FROM", "deleting from"));
   if (del.where) {
     // The condition is bound before anything else, so that its errors come first, even on
     // an empty table or when partition values decide it.
@@ -65,26 +58,16 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
   if (plan.merge_on_read) {
     ARROW_ASSIGN_OR_RAISE(auto query, TargetQuery("SELECT _file, _pos FROM t", target, true));
     ARROW_ASSIGN_OR_RAISE(auto reader, StreamRows(ctx, query));
-    std::map<std::string, std::vector<int64_t>> positions;
+    FilePositions positions;
     while (true) {
       std::shared_ptr<arrow::RecordBatch> batch;
       ARROW_RETURN_NOT_OK(reader->ReadNext(&batch));
       if (!batch) break;
-      const auto& files = static_cast<const arrow::StringArray&>(*batch->column(0));
-      const auto& pos = static_cast<const arrow::Int64Array&>(*batch->column(1));
-      for (int64_t i = 0; i < batch->num_rows(); ++i)
-        positions[std::string(files.GetView(i))].push_back(pos.Value(i));
+      CollectPositions(static_cast<const arrow::StringArray&>(*batch->column(0)),
+                       static_cast<const arrow::Int64Array&>(*batch->column(1)), &positions);
     }
-    if (positions.empty()) return Message("");
-    for (auto& [path, p] : positions) std::sort(p.begin(), p.end());
-    auto deletes = WritePositionDeletes(*table, positions, plan.live);
-    if (!deletes.ok()) return WithContext(deletes.status(), "Cannot delete from " + table->name());
-    table::RowDeltaValidation validation{{plan.may_match, plan.condition}, {}};
-    for (const auto& [path, p] : positions) validation.referenced_data_files.push_back(path);
-    auto committed = table::CommitRowDelta(*table, {}, std::move(deletes).ValueUnsafe(),
-                                           std::move(validation), options);
-    if (!committed.ok())
-      return WithContext(committed.status(), "Cannot delete from " + table->name());
+    Status committed = CommitPositionDeletes(*table, plan, std::move(positions), {});
+    if (!committed.ok()) return WithContext(committed, "Cannot delete from " + table->name());
     return Message("");
   }
 
@@ -112,19 +95,14 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
     std::shared_ptr<arrow::RecordBatch> batch;
     ARROW_RETURN_NOT_OK(rows_reader->ReadNext(&batch));
     if (!batch) break;
-    const auto& files = static_cast<const arrow::StringArray&>(*batch->column(columns));
-    const arrow::BooleanArray* matches =
-        del.where ? &static_cast<const arrow::BooleanArray&>(*batch->column(columns + 1)) : nullptr;
-    arrow::BooleanBuilder keep;
-    ARROW_RETURN_NOT_OK(keep.Reserve(batch->num_rows()));
-    for (int64_t i = 0; i < batch->num_rows(); ++i) {
-      const bool deleted = !matches || (matches->IsValid(i) && matches->Value(i));
-      keep.UnsafeAppend(affected.count(std::string(files.GetView(i))) > 0 && !deleted);
-    }
-    ARROW_ASSIGN_OR_RAISE(auto mask, keep.Finish());
+    // Rows of the rewritten files that the condition does not match stay.
+    ARROW_ASSIGN_OR_RAISE(
+        auto in_files,
+        RowsOfFiles(static_cast<const arrow::StringArray&>(*batch->column(columns)), affected));
+    ARROW_ASSIGN_OR_RAISE(auto matched, Matched(*batch, del.where ? columns + 1 : -1));
+    ARROW_ASSIGN_OR_RAISE(auto mask, arrow::compute::CallFunction("and_not", {in_files, matched}));
     ARROW_ASSIGN_OR_RAISE(auto data, batch->SelectColumns(kept_columns));
-    ARROW_ASSIGN_OR_RAISE(auto filtered,
-                          arrow::compute::Filter(arrow::Datum(data), arrow::Datum(mask)));
+    ARROW_ASSIGN_OR_RAISE(auto filtered, arrow::compute::Filter(arrow::Datum(data), mask));
     auto filtered_rows = filtered.record_batch();
     if (filtered_rows->num_rows() == 0) continue;
     // The plan's columns, under the table's names.

@@ -60,31 +60,12 @@ Result<std::shared_ptr<arrow::RecordBatch>> ApplyAssignments(
   return arrow::RecordBatch::Make(table_schema, batch.num_rows(), std::move(columns));
 }
 
-// TRUE where `condition` is TRUE (NULL counts as FALSE); all TRUE without a condition.
-Result<std::shared_ptr<arrow::Array>> Matched(const arrow::RecordBatch& batch,
-                                              int condition_column) {
-  if (condition_column < 0) {
-    return arrow::MakeArrayFromScalar(arrow::BooleanScalar(true), batch.num_rows());
-  }
-  ARROW_ASSIGN_OR_RAISE(
-      auto filled, arrow::compute::CallFunction(
-                       "coalesce", {batch.column(condition_column),
-                                    arrow::Datum(std::make_shared<arrow::BooleanScalar>(false))}));
-  return filled.make_array();
-}
-
 }  // namespace
 
 Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& update) {
   const std::string& sql = ctx.sql;
   const RowLevelTarget target{update.table, update.alias, update.where};
-  ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, ctx.binder.BindName(update.table, true));
-  if (!resolved.suffix.empty() || !ctx.state.Setting(kWapBranchKey, "").empty()) {
-    return ErrorAt(
-        sql, update.table.pos,
-        StrCat("UPDATE ", ToSql(update.table), ": updating a branch is not supported yet"));
-  }
-  ARROW_ASSIGN_OR_RAISE(auto table, ctx.binder.LoadTable(update.table));
+  ARROW_ASSIGN_OR_RAISE(auto table, LoadTargetTable(ctx, target, "UPDATE", "updating"));
   auto md = table->metadata();
   auto schema = md->current_schema();
   ARROW_ASSIGN_OR_RAISE(auto table_schema, table::ToArrowSchema(*schema));
@@ -161,7 +142,7 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
   if (plan.merge_on_read) {
     // The matching rows: deleted where they are, written again with their new values.
     ARROW_ASSIGN_OR_RAISE(auto reader, StreamRows(ctx, rows_query));
-    std::map<std::string, std::vector<int64_t>> positions;
+    FilePositions positions;
     while (true) {
       std::shared_ptr<arrow::RecordBatch> batch;
       ARROW_RETURN_NOT_OK(reader->ReadNext(&batch));
@@ -171,10 +152,9 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
                             arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(matched)));
       auto rows = picked.record_batch();
       if (rows->num_rows() == 0) continue;
-      const auto& files = static_cast<const arrow::StringArray&>(*rows->column(columns));
-      const auto& pos = static_cast<const arrow::Int64Array&>(*rows->column(columns + 1));
-      for (int64_t i = 0; i < rows->num_rows(); ++i)
-        positions[std::string(files.GetView(i))].push_back(pos.Value(i));
+      CollectPositions(static_cast<const arrow::StringArray&>(*rows->column(columns)),
+                       static_cast<const arrow::Int64Array&>(*rows->column(columns + 1)),
+                       &positions);
       ARROW_ASSIGN_OR_RAISE(
           auto all, arrow::MakeArrayFromScalar(arrow::BooleanScalar(true), rows->num_rows()));
       ARROW_ASSIGN_OR_RAISE(auto updated, ApplyAssignments(*rows, table_schema, assigned, all,
@@ -184,19 +164,9 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
     }
     auto data = (*writer)->Finish();
     if (!data.ok()) return WithContext(data.status(), "Cannot update " + table->name());
-    if (positions.empty()) return Message("");
-    for (auto& [path, p] : positions) std::sort(p.begin(), p.end());
-    auto deletes = WritePositionDeletes(*table, positions, plan.live);
-    if (!deletes.ok()) {
-      for (const auto& f : *data) (void)table->io()->DeleteFile(f.file_path, FileKind::kData);
-      return WithContext(deletes.status(), "Cannot update " + table->name());
-    }
-    table::RowDeltaValidation validation{{plan.may_match, plan.condition}, {}};
-    for (const auto& [path, p] : positions) validation.referenced_data_files.push_back(path);
-    auto committed = table::CommitRowDelta(*table, std::move(data).ValueUnsafe(),
-                                           std::move(deletes).ValueUnsafe(), std::move(validation),
-                                           plan.options);
-    if (!committed.ok()) return WithContext(committed.status(), "Cannot update " + table->name());
+    Status committed =
+        CommitPositionDeletes(*table, plan, std::move(positions), std::move(data).ValueUnsafe());
+    if (!committed.ok()) return WithContext(committed, "Cannot update " + table->name());
     return Message("");
   }
 
@@ -208,13 +178,9 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
     std::shared_ptr<arrow::RecordBatch> batch;
     ARROW_RETURN_NOT_OK(reader->ReadNext(&batch));
     if (!batch) break;
-    const auto& files = static_cast<const arrow::StringArray&>(*batch->column(columns));
-    arrow::BooleanBuilder in_affected;
-    ARROW_RETURN_NOT_OK(in_affected.Reserve(batch->num_rows()));
-    for (int64_t i = 0; i < batch->num_rows(); ++i) {
-      in_affected.UnsafeAppend(affected.count(std::string(files.GetView(i))) > 0);
-    }
-    ARROW_ASSIGN_OR_RAISE(auto keep, in_affected.Finish());
+    ARROW_ASSIGN_OR_RAISE(
+        auto keep,
+        RowsOfFiles(static_cast<const arrow::StringArray&>(*batch->column(columns)), affected));
     ARROW_ASSIGN_OR_RAISE(auto picked,
                           arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(keep)));
     auto rows = picked.record_batch();

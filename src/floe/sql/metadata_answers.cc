@@ -93,6 +93,29 @@ bool PartitionValueSatisfies(const spec::Literal& value, const scan::ColumnPredi
   }
 }
 
+std::optional<bool> PartitionValuesSatisfy(const spec::TableMetadata& md, const manifest::DataFile& file,
+                                           const std::vector<scan::ColumnPredicate>& predicates) {
+  if (predicates.empty()) return true;
+  const spec::PartitionSpec* spec = md.SpecById(file.spec_id);
+  if (!spec || spec->fields().size() != file.partition.size()) return std::nullopt;
+  for (const auto& p : predicates) {
+    std::optional<size_t> slot;
+    for (size_t i = 0; i < spec->fields().size(); ++i) {
+      const auto& f = spec->fields()[i];
+      if (f.source_id == p.field_id && f.transform.kind() == spec::TransformKind::kIdentity) slot = i;
+    }
+    if (!slot) return std::nullopt;
+    const spec::Literal& value = file.partition[*slot];
+    const bool compares = p.op != Op::kIsNull && p.op != Op::kNotNull;
+    if (compares && !value.is_null() &&
+        (!value.type() || !p.value.type() || value.type()->id() != p.value.type()->id())) {
+      return std::nullopt;
+    }
+    if (!PartitionValueSatisfies(value, p)) return false;  // no row of the file matches
+  }
+  return true;
+}
+
 std::optional<MetadataAnswer> AnswerFromMetadata(const TableFacts& facts,
                                                  const std::vector<MetadataAggregate>& aggregates,
                                                  const std::vector<scan::ColumnPredicate>& where) {
@@ -114,30 +137,9 @@ std::optional<MetadataAnswer> AnswerFromMetadata(const TableFacts& facts,
     const manifest::DataFile& file = task.file;
     if (file.content != manifest::FileContent::kData) return std::nullopt;
     // Every predicate must be decided by the file's partition value alone.
-    bool matches = true;
-    if (!where.empty()) {
-      const spec::PartitionSpec* spec = md->SpecById(file.spec_id);
-      if (!spec || spec->fields().size() != file.partition.size()) return std::nullopt;
-      for (const auto& p : where) {
-        std::optional<size_t> slot;
-        for (size_t i = 0; i < spec->fields().size(); ++i) {
-          const auto& f = spec->fields()[i];
-          if (f.source_id == p.field_id && f.transform.kind() == spec::TransformKind::kIdentity) slot = i;
-        }
-        if (!slot) return std::nullopt;
-        const spec::Literal& value = file.partition[*slot];
-        const bool compares = p.op != Op::kIsNull && p.op != Op::kNotNull;
-        if (compares && !value.is_null() &&
-            (!value.type() || !p.value.type() || value.type()->id() != p.value.type()->id())) {
-          return std::nullopt;
-        }
-        if (!PartitionValueSatisfies(value, p)) {
-          matches = false;
-          break;
-        }
-      }
-    }
-    if (!matches) continue;
+    const std::optional<bool> matches = PartitionValuesSatisfy(*md, file, where);
+    if (!matches) return std::nullopt;
+    if (!*matches) continue;
     if (!task.deletes.empty()) return std::nullopt;
     rows += file.record_count;
     for (size_t a = 0; a < aggregates.size(); ++a) {

@@ -49,4 +49,10 @@ std::optional<MetadataAnswer> AnswerFromMetadata(const TableFacts& facts,
 // `value op constant` as a WHERE filter decides it, with SQL's NULL giving false.
 bool PartitionValueSatisfies(const spec::Literal& value, const scan::ColumnPredicate& predicate);
 
+// Whether every row of `file` satisfies every predicate, decided by its identity partition
+// values alone (all rows of a file share them); nullopt when some predicate's column is not
+// an identity partition of the file's spec or its value cannot be compared.
+std::optional<bool> PartitionValuesSatisfy(const spec::TableMetadata& md, const manifest::DataFile& file,
+                                           const std::vector<scan::ColumnPredicate>& predicates);
+
 }  // namespace floe::sql

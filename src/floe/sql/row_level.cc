@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include <arrow/api.h>
+#include <arrow/compute/api.h>
 #include <arrow/util/key_value_metadata.h>
 #include <parquet/arrow/writer.h>
 
@@ -12,6 +13,7 @@
 #include "floe/sql/metadata_answers.h"
 #include "floe/sql/parse_error.h"
 #include "floe/sql/parser.h"
+#include "floe/sql/session_state.h"
 #include "floe/table/metadata_files.h"
 #include "floe/util/ids.h"
 #include "floe/util/str_cat.h"
@@ -54,33 +56,15 @@ std::optional<std::set<std::string>> WholeFiles(
     const std::vector<scan::FileScanTask>& tasks) {
   std::set<std::string> out;
   for (const auto& task : tasks) {
-    const spec::PartitionSpec* spec = md.SpecById(task.file.spec_id);
-    if (!spec || spec->fields().size() != task.file.partition.size()) return std::nullopt;
-    bool all = true;
-    for (const auto& p : predicates) {
-      std::optional<size_t> slot;
-      for (size_t i = 0; i < spec->fields().size(); ++i) {
-        const auto& f = spec->fields()[i];
-        if (f.source_id == p.field_id && f.transform.kind() == spec::TransformKind::kIdentity)
-          slot = i;
-      }
-      if (!slot) return std::nullopt;
-      const spec::Literal& value = task.file.partition[*slot];
-      const bool compares =
-          p.op != scan::ColumnPredicate::Op::kIsNull && p.op != scan::ColumnPredicate::Op::kNotNull;
-      if (compares && !value.is_null() &&
-          (!value.type() || !p.value.type() || value.type()->id() != p.value.type()->id())) {
-        return std::nullopt;
-      }
-      all = all && PartitionValueSatisfies(value, p);
-    }
-    if (all) out.insert(task.file.file_path);
+    const std::optional<bool> all = PartitionValuesSatisfy(md, task.file, predicates);
+    if (!all) return std::nullopt;
+    if (*all) out.insert(task.file.file_path);
   }
   return out;
 }
 
 Result<std::vector<manifest::DataFile>> WritePositionDeletes(
-    const table::Table& table, const std::map<std::string, std::vector<int64_t>>& positions,
+    const table::Table& table, const FilePositions& positions,
     const std::map<std::string, const manifest::DataFile*>& data_files) {
   auto md = table.metadata();
   std::map<std::string, std::vector<const std::string*>> by_partition;  // paths sorted within
@@ -191,10 +175,23 @@ Result<RowLevelPlan> PlanRowLevel(ExecContext& ctx, const std::shared_ptr<table:
   return plan;
 }
 
-Result<std::set<std::string>> AffectedFiles(ExecContext& ctx, const RowLevelTarget& target) {
+Result<std::shared_ptr<table::Table>> LoadTargetTable(ExecContext& ctx,
+                                                      const RowLevelTarget& target,
+                                                      const std::string& statement,
+                                                      const std::string& doing) {
+  ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, ctx.binder.BindName(target.table, true));
+  if (!resolved.suffix.empty() || !ctx.state.Setting(kWapBranchKey, "").empty()) {
+    return ErrorAt(
+        ctx.sql, target.table.pos,
+        StrCat(statement, " ", ToSql(target.table), ": ", doing, " a branch is not supported yet"));
+  }
+  return ctx.binder.LoadTable(target.table);
+}
+
+Result<FileSet> AffectedFiles(ExecContext& ctx, const RowLevelTarget& target) {
   ARROW_ASSIGN_OR_RAISE(auto query, TargetQuery("SELECT DISTINCT _file FROM t", target, true));
   ARROW_ASSIGN_OR_RAISE(auto reader, StreamRows(ctx, query));
-  std::set<std::string> affected;
+  FileSet affected;
   while (true) {
     std::shared_ptr<arrow::RecordBatch> batch;
     ARROW_RETURN_NOT_OK(reader->ReadNext(&batch));
@@ -203,6 +200,62 @@ Result<std::set<std::string>> AffectedFiles(ExecContext& ctx, const RowLevelTarg
     for (int64_t i = 0; i < batch->num_rows(); ++i) affected.emplace(files.GetView(i));
   }
   return affected;
+}
+
+Result<std::shared_ptr<arrow::Array>> RowsOfFiles(const arrow::StringArray& paths,
+                                                  const FileSet& files) {
+  arrow::BooleanBuilder out;
+  ARROW_RETURN_NOT_OK(out.Reserve(paths.length()));
+  for (int64_t i = 0; i < paths.length(); ++i)
+    out.UnsafeAppend(files.find(paths.GetView(i)) != files.end());
+  return out.Finish();
+}
+
+Result<std::shared_ptr<arrow::Array>> Matched(const arrow::RecordBatch& batch, int condition) {
+  if (condition < 0)
+    return arrow::MakeArrayFromScalar(arrow::BooleanScalar(true), batch.num_rows());
+  ARROW_ASSIGN_OR_RAISE(
+      auto filled, arrow::compute::CallFunction(
+                       "coalesce", {batch.column(condition),
+                                    arrow::Datum(std::make_shared<arrow::BooleanScalar>(false))}));
+  return filled.make_array();
+}
+
+void CollectPositions(const arrow::StringArray& paths, const arrow::Int64Array& pos,
+                      FilePositions* out) {
+  // Rows of one data file come together: look the path up only when it changes.
+  std::vector<int64_t>* current = nullptr;
+  std::string_view current_path;
+  for (int64_t i = 0; i < paths.length(); ++i) {
+    const std::string_view path = paths.GetView(i);
+    if (!current || path != current_path) {
+      current = &(*out)[std::string(path)];
+      current_path = path;
+    }
+    current->push_back(pos.Value(i));
+  }
+}
+
+Status CommitPositionDeletes(table::Table& table, const RowLevelPlan& plan, FilePositions positions,
+                             std::vector<manifest::DataFile> data_files) {
+  auto remove_data = [&] {
+    for (const auto& f : data_files) (void)table.io()->DeleteFile(f.file_path, FileKind::kData);
+  };
+  if (positions.empty()) {
+    remove_data();
+    return Status::OK();
+  }
+  for (auto& [path, p] : positions) std::sort(p.begin(), p.end());
+  auto deletes = WritePositionDeletes(table, positions, plan.live);
+  if (!deletes.ok()) {
+    remove_data();
+    return deletes.status();
+  }
+  table::RowDeltaValidation validation{{plan.may_match, plan.condition}, {}};
+  for (const auto& [path, p] : positions) validation.referenced_data_files.push_back(path);
+  return table::CommitRowDelta(table, std::move(data_files), std::move(deletes).ValueUnsafe(),
+                               std::move(validation), plan.options)
+      .status();
 }
 
 }  // namespace floe::sql

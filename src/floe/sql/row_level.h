@@ -9,7 +9,10 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <arrow/type_fwd.h>
 
 #include "floe/manifest/data_file.h"
 #include "floe/scan/scan_filter.h"
@@ -28,6 +31,13 @@ struct RowLevelTarget {
   const ExprBox& where;
 };
 
+// The target table of a row-level `statement` ("DELETE FROM", "UPDATE"). Only the main
+// branch is written: a branch suffix or spark.wap.branch is refused (`doing`: "deleting from").
+Result<std::shared_ptr<table::Table>> LoadTargetTable(ExecContext& ctx,
+                                                      const RowLevelTarget& target,
+                                                      const std::string& statement,
+                                                      const std::string& doing);
+
 // What a row-level write (`op`: "delete" or "update") of a table's current snapshot works
 // from: its mode and isolation level from the table's properties, and the live data files
 // its condition may touch.
@@ -45,8 +55,31 @@ struct RowLevelPlan {
 Result<RowLevelPlan> PlanRowLevel(ExecContext& ctx, const std::shared_ptr<table::Table>& table,
                                   const RowLevelTarget& target, const std::string& op);
 
+// Data file paths, looked up by the string views of a batch's `_file` column.
+using FileSet = std::set<std::string, std::less<>>;
+// Position lists by data file path.
+using FilePositions = std::map<std::string, std::vector<int64_t>>;
+
 // The data files holding a row the target's condition matches.
-Result<std::set<std::string>> AffectedFiles(ExecContext& ctx, const RowLevelTarget& target);
+Result<FileSet> AffectedFiles(ExecContext& ctx, const RowLevelTarget& target);
+
+// TRUE for the rows of `paths` (a batch's `_file` column) read from one of `files`.
+Result<std::shared_ptr<arrow::Array>> RowsOfFiles(const arrow::StringArray& paths,
+                                                  const FileSet& files);
+
+// TRUE where column `condition` of `batch` is TRUE, FALSE where it is FALSE or NULL; all TRUE
+// when `condition` is negative (no condition).
+Result<std::shared_ptr<arrow::Array>> Matched(const arrow::RecordBatch& batch, int condition);
+
+// Adds each row's position (`pos`) to the list of its data file (`paths`).
+void CollectPositions(const arrow::StringArray& paths, const arrow::Int64Array& pos,
+                      FilePositions* out);
+
+// Commits merge-on-read changes: position delete files naming `positions`, and `data_files`
+// (rows an UPDATE wrote anew), validated against what was committed since `plan` read.
+// Nothing is committed when no position is named; a failure removes every file written.
+Status CommitPositionDeletes(table::Table& table, const RowLevelPlan& plan, FilePositions positions,
+                             std::vector<manifest::DataFile> data_files);
 
 // The conjuncts of `e` (its AND operands, recursively).
 void SplitConjuncts(const Expr& e, std::vector<const Expr*>* out);
@@ -68,7 +101,7 @@ std::optional<std::set<std::string>> WholeFiles(
 // Writes merge-on-read position delete files naming `positions` (sorted, per data file path),
 // one per partition of the data files, beside them. `data_files` are the live data files.
 Result<std::vector<manifest::DataFile>> WritePositionDeletes(
-    const table::Table& table, const std::map<std::string, std::vector<int64_t>>& positions,
+    const table::Table& table, const FilePositions& positions,
     const std::map<std::string, const manifest::DataFile*>& data_files);
 
 }  // namespace floe::sql

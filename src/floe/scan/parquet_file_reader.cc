@@ -108,6 +108,12 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
     ARROW_ASSIGN_OR_RAISE(file->input_, io.OpenInputFile(location, FileKind::kData));
     auto parquet_reader = parquet::ParquetFileReader::Open(file->input_, ReaderProperties());
     file->metadata_ = parquet_reader->metadata();
+    file->first_rows_.reserve(static_cast<size_t>(file->metadata_->num_row_groups()));
+    int64_t first = 0;
+    for (int rg = 0; rg < file->metadata_->num_row_groups(); ++rg) {
+      file->first_rows_.push_back(first);
+      first += file->metadata_->RowGroup(rg)->num_rows();
+    }
     std::unique_ptr<parquet::arrow::FileReader> reader;
     ARROW_RETURN_NOT_OK(parquet::arrow::FileReader::Make(arrow::default_memory_pool(), std::move(parquet_reader),
                                                          ArrowProperties(), &reader));
@@ -161,11 +167,7 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
 
 int ParquetDataFile::num_row_groups() const { return metadata_->num_row_groups(); }
 
-int64_t ParquetDataFile::RowGroupFirstRow(int row_group) const {
-  int64_t first = 0;
-  for (int rg = 0; rg < row_group && rg < num_row_groups(); ++rg) first += metadata_->RowGroup(rg)->num_rows();
-  return first;
-}
+int64_t ParquetDataFile::RowGroupFirstRow(int row_group) const { return first_rows_.at(row_group); }
 
 const std::shared_ptr<arrow::Schema>& ParquetDataFile::read_schema() const { return read_schema_; }
 

@@ -87,6 +87,7 @@ class ParquetDataFile {
   std::string location_;
   std::shared_ptr<arrow::io::RandomAccessFile> input_;
   std::shared_ptr<parquet::FileMetaData> metadata_;
+  std::vector<int64_t> first_rows_;  // per row group: the position of its first row in the file
   spec::SchemaPtr projection_;
   std::shared_ptr<arrow::Schema> read_schema_;
   std::vector<std::shared_ptr<arrow::Field>> file_fields_;  // the file's top-level fields

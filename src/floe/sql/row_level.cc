@@ -14,6 +14,7 @@
 #include "floe/sql/parse_error.h"
 #include "floe/sql/parser.h"
 #include "floe/sql/session_state.h"
+#include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/util/ids.h"
 #include "floe/util/str_cat.h"
@@ -67,6 +68,7 @@ Result<std::vector<manifest::DataFile>> WritePositionDeletes(
     const table::Table& table, const FilePositions& positions,
     const std::map<std::string, const manifest::DataFile*>& data_files) {
   auto md = table.metadata();
+  ARROW_RETURN_NOT_OK(table::CheckTableLocations(table, *md));
   std::map<std::string, std::vector<const std::string*>> by_partition;  // paths sorted within
   for (const auto& [path, pos] : positions) {
     auto it = data_files.find(path);

@@ -91,7 +91,7 @@ Result<ResolvedName> Binder::BindName(const ObjectName& name, bool allow_suffix)
 
 Result<std::shared_ptr<table::Table>> Binder::LoadTable(const ObjectName& name) {
   ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, BindName(name, false));
-  auto table = state_.tables.LoadTable(resolved.ident);
+  auto table = LoadIdent(resolved.ident);
   if (!table.ok() && IsNotFound(table.status())) {
     return ErrorAt(sql_, name.pos,
                    StrCat("[TABLE_OR_VIEW_NOT_FOUND] The table or view `", state_.catalog->name(), "`.`",
@@ -100,9 +100,18 @@ Result<std::shared_ptr<table::Table>> Binder::LoadTable(const ObjectName& name) 
   return table;
 }
 
+void Binder::PinTable(std::shared_ptr<table::Table> table) { pinned_.push_back(std::move(table)); }
+
+Result<std::shared_ptr<table::Table>> Binder::LoadIdent(const TableIdentifier& ident) {
+  for (const auto& t : pinned_) {
+    if (t->ident() == ident) return t;
+  }
+  return state_.tables.LoadTable(ident);
+}
+
 Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
   ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, BindName(ref.name, true));
-  auto loaded = state_.tables.LoadTable(resolved.ident);
+  auto loaded = LoadIdent(resolved.ident);
   if (!loaded.ok()) {
     if (!IsNotFound(loaded.status())) return loaded.status();
     // Suggest tables of the same namespace with a close name.

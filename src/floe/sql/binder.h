@@ -48,6 +48,9 @@ class Binder {
   // A table reference in FROM (with its time-travel clause) -> a relation whose columns carry
   // the table's qualifiers: a scan of the chosen snapshot, or a metadata table.
   Result<Rel> BindTableRef(const TableRef& ref, const ScanHints& hints);
+  // From now on, `table` (as loaded) answers every reference to its identifier, so that all
+  // reads of a statement that writes it see the same snapshot and schema.
+  void PinTable(std::shared_ptr<table::Table> table);
 
   // Which snapshot each table read resolved to (EXPLAIN prints these).
   const std::vector<std::string>& resolution_notes() const { return resolution_notes_; }
@@ -63,8 +66,11 @@ class Binder {
  private:
   Rel WithQualifiers(Rel rel, const ResolvedName& resolved) const;
 
+  Result<std::shared_ptr<table::Table>> LoadIdent(const TableIdentifier& ident);
+
   SessionState& state_;
   std::string sql_;
+  std::vector<std::shared_ptr<table::Table>> pinned_;
   std::vector<std::string> resolution_notes_;
   std::vector<std::string> scan_notes_;
 };

@@ -15,9 +15,10 @@
 
 #include "floe/sql/binder.h"
 #include "floe/sql/executors.h"
-#include "floe/sql/insert_conform.h"
 #include "floe/sql/parse_error.h"
+#include "floe/sql/relation.h"
 #include "floe/sql/result_tables.h"
+#include "floe/sql/row_assignments.h"
 #include "floe/sql/row_level.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/rolling_writer.h"
@@ -25,42 +26,6 @@
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {
-
-namespace {
-
-// One SET target.
-struct Assigned {
-  int column;  // the table column written
-  int value;   // the batch column holding its new value
-  std::shared_ptr<arrow::Field> field;
-};
-
-// The table's columns of `batch` (they come first; then _file, _pos, the condition and one
-// value per assignment), with the assigned columns taking their new values where `matched`.
-Result<std::shared_ptr<arrow::RecordBatch>> ApplyAssignments(
-    const arrow::RecordBatch& batch, const std::shared_ptr<arrow::Schema>& table_schema,
-    const std::vector<Assigned>& assigned, const std::shared_ptr<arrow::Array>& matched,
-    const std::string& table_sql, const std::string& sql, SourcePos pos) {
-  arrow::ArrayVector columns;
-  for (int i = 0; i < table_schema->num_fields(); ++i) columns.push_back(batch.column(i));
-  for (const auto& a : assigned) {
-    auto value = std::make_shared<arrow::ChunkedArray>(batch.column(a.value));
-    auto conformed = ConformForInsert(value, *a.field, table_sql);
-    if (!conformed.ok()) return ErrorAt(sql, pos, conformed.status().message());
-    ARROW_ASSIGN_OR_RAISE(auto updated,
-                          arrow::compute::CallFunction(
-                              "if_else", {matched, arrow::Datum(*conformed), columns[a.column]}));
-    if (updated.is_chunked_array()) {
-      ARROW_ASSIGN_OR_RAISE(auto flat, arrow::Concatenate(updated.chunked_array()->chunks()));
-      columns[a.column] = std::move(flat);
-    } else {
-      columns[a.column] = updated.make_array();
-    }
-  }
-  return arrow::RecordBatch::Make(table_schema, batch.num_rows(), std::move(columns));
-}
-
-}  // namespace
 
 Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& update) {
   const std::string& sql = ctx.sql;
@@ -70,42 +35,9 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
   auto schema = md->current_schema();
   ARROW_ASSIGN_OR_RAISE(auto table_schema, table::ToArrowSchema(*schema));
 
-  // SET targets: top-level columns of the table, each at most once.
-  std::vector<Assigned> assigned;
-  std::set<int32_t> seen;
-  for (const auto& a : update.assignments) {
-    const Identifier& column = a.target.back();
-    const spec::NestedField* field = schema->FindFieldByNameCaseInsensitive(column.name);
-    bool top_level = false;
-    int index = 0;
-    for (size_t i = 0; i < schema->fields().size(); ++i) {
-      if (field && schema->fields()[i].id == field->id) {
-        top_level = true;
-        index = static_cast<int>(i);
-      }
-    }
-    // `t.c` names column c of the target; `s.f` a field of struct column s, not updated yet.
-    if (a.target.size() > 1) {
-      const std::string qualifier = Lower(a.target[a.target.size() - 2].name);
-      const bool qualified = a.target.size() == 2 &&
-                             (update.alias ? qualifier == Lower(update.alias->name)
-                                           : qualifier == Lower(update.table.parts.back().name));
-      if (!qualified) {
-        return ErrorAt(sql, a.target.front().pos,
-                       "Updating fields of struct columns is not supported yet");
-      }
-    }
-    if (!field || !top_level) {
-      return ErrorAt(
-          sql, column.pos,
-          StrCat("[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column or function parameter with name `",
-                 column.name, "` cannot be resolved."));
-    }
-    if (!seen.insert(field->id).second) {
-      return ErrorAt(sql, column.pos, StrCat("Multiple assignments for '", field->name, "'"));
-    }
-    assigned.push_back({index, 0, table_schema->field(index)});
-  }
+  ARROW_ASSIGN_OR_RAISE(auto assigned,
+                        ResolveAssignments(sql, *schema, *table_schema, update.assignments,
+                                           update.table, update.alias));
 
   // Every row with its file, position, the condition and the new values; binding it first
   // reports errors in the condition or the values before anything is read.

@@ -41,6 +41,8 @@ Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& inser
 Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del);
 // execute_update.cc
 Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& update);
+// execute_merge.cc
+Result<StatementResult> ExecuteMerge(ExecContext& ctx, const sql::Merge& merge);
 // A query's rows as a stream of batches, for writes that must not hold them all; `names`
 // are the SQL names of its columns. Planning errors are those QueryPlanner::Run reports.
 struct QueryStream {

@@ -99,7 +99,7 @@ Result<int> ResolveColumn(const std::vector<Identifier>& parts, const std::vecto
   // Suggest the closest visible columns.
   std::vector<std::pair<size_t, std::string>> ranked;
   for (const auto& c : columns) {
-    if (c.hidden) continue;
+    if (c.hidden || c.name.starts_with(kInternalColumnPrefix)) continue;
     std::string shown = (c.qualifiers.empty() ? "" : QuoteName(c.qualifiers[0].back()) + ".") + QuoteName(c.name);
     ranked.push_back({EditDistance(Lower(parts.back().name), Lower(c.name)), shown});
   }

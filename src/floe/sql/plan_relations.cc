@@ -50,7 +50,11 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
         }
       }
     }
-    ARROW_ASSIGN_OR_RAISE(Rel rel, env_.resolve_table(*t, env_.pushdown ? hints : ScanHints()));
+    // Without pushdown every column is read; the metadata columns still only when named.
+    ScanHints every_column;
+    every_column.columns = hints.columns;
+    every_column.all_columns = true;
+    ARROW_ASSIGN_OR_RAISE(Rel rel, env_.resolve_table(*t, env_.pushdown ? hints : every_column));
     if (t->alias) {
       for (auto& c : rel.columns) c.qualifiers = {{Lower(t->alias->name.name)}};
       for (size_t i = 0; i < t->alias->columns.size() && i < rel.columns.size(); ++i) {

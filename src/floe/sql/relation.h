@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <arrow/acero/exec_plan.h>
@@ -37,6 +38,10 @@ struct Rel {
 };
 
 std::string Lower(std::string s);
+
+// Columns a statement adds to the queries it runs for itself (MERGE's row file, position and
+// source marker) start with this; error messages never suggest them.
+inline constexpr std::string_view kInternalColumnPrefix = "__floe_";
 
 // Runs a relation to completion.
 Result<std::shared_ptr<arrow::Table>> Execute(const Rel& rel);

@@ -187,7 +187,11 @@ Result<std::shared_ptr<table::Table>> LoadTargetTable(ExecContext& ctx,
         ctx.sql, target.table.pos,
         StrCat(statement, " ", ToSql(target.table), ": ", doing, " a branch is not supported yet"));
   }
-  return ctx.binder.LoadTable(target.table);
+  ARROW_ASSIGN_OR_RAISE(auto table, ctx.binder.LoadTable(target.table));
+  // Every read of the statement (the rows, the affected files, a source naming the target)
+  // sees the snapshot its changes are computed and validated from.
+  ctx.binder.PinTable(table);
+  return table;
 }
 
 Result<FileSet> AffectedFiles(ExecContext& ctx, const RowLevelTarget& target) {
@@ -243,10 +247,7 @@ Status CommitPositionDeletes(table::Table& table, const RowLevelPlan& plan, File
   auto remove_data = [&] {
     for (const auto& f : data_files) (void)table.io()->DeleteFile(f.file_path, FileKind::kData);
   };
-  if (positions.empty()) {
-    remove_data();
-    return Status::OK();
-  }
+  if (positions.empty() && data_files.empty()) return Status::OK();
   for (auto& [path, p] : positions) std::sort(p.begin(), p.end());
   auto deletes = WritePositionDeletes(table, positions, plan.live);
   if (!deletes.ok()) {

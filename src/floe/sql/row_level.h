@@ -77,7 +77,8 @@ void CollectPositions(const arrow::StringArray& paths, const arrow::Int64Array& 
 
 // Commits merge-on-read changes: position delete files naming `positions`, and `data_files`
 // (rows an UPDATE wrote anew), validated against what was committed since `plan` read.
-// Nothing is committed when no position is named; a failure removes every file written.
+// Nothing is committed when there is nothing to commit; with no position named, the data
+// files are an `append`. A failure removes every file written.
 Status CommitPositionDeletes(table::Table& table, const RowLevelPlan& plan, FilePositions positions,
                              std::vector<manifest::DataFile> data_files);
 

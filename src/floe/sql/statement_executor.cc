@@ -34,7 +34,7 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
   if (auto* s = statement.As<sql::Insert>()) return ExecuteInsert(ctx, *s);
   if (auto* s = statement.As<sql::Delete>()) return ExecuteDelete(ctx, *s);
   if (auto* s = statement.As<sql::Update>()) return ExecuteUpdate(ctx, *s);
-  if (statement.As<Merge>()) return ErrorAt(sql, statement.pos, "MERGE INTO is not supported by floe yet");
+  if (auto* s = statement.As<sql::Merge>()) return ExecuteMerge(ctx, *s);
   if (auto* s = statement.As<sql::Call>()) return ExecuteCall(ctx, *s);
   if (auto* s = statement.As<SetConfig>()) return ExecuteSetConfig(ctx, *s);
   if (auto* s = statement.As<SetTimeZone>()) return ExecuteSetTimeZone(ctx, *s);

@@ -3,6 +3,7 @@
 import pytest
 
 from .support import (
+    SPARK_DDL,
     check_file_metrics,
     check_metadata_tables,
     check_schema_seen_by_spark,
@@ -174,3 +175,82 @@ def test_spark_reads_floe_deletes_and_updates(spark, lakehouse, ns, mode, partit
         assert count > 0
     else:
         assert ours[-1]["summary"]["total-delete-files"] == "0"
+
+
+MERGES = [
+    # An upsert whose source holds deletes too: matched rows updated or deleted, new ones inserted.
+    "MERGE INTO lakehouse.{t} t USING lakehouse.{s} s ON t.id = s.id "
+    "WHEN MATCHED AND s.id % 5 = 0 THEN DELETE "
+    "WHEN MATCHED THEN UPDATE SET t.customer = s.customer, t.amount = t.amount + s.amount "
+    "WHEN NOT MATCHED AND s.id % 2 = 0 THEN INSERT *",
+    # Target rows no source row joins, by the source's day: closed out or deleted.
+    "MERGE INTO lakehouse.{t} t USING (SELECT * FROM lakehouse.{s} WHERE id < 40) s "
+    "ON t.id = s.id AND t.day = s.day "
+    "WHEN MATCHED THEN UPDATE SET * "
+    "WHEN NOT MATCHED BY SOURCE AND t.id > 60 THEN DELETE "
+    "WHEN NOT MATCHED BY SOURCE THEN UPDATE SET customer = 'closed'",
+    # Only new rows: an append.
+    "MERGE INTO lakehouse.{t} t USING (SELECT id + 100 AS id, customer, amount, score, ts, "
+    "local_ts, day FROM lakehouse.{s}) s ON t.id = s.id WHEN NOT MATCHED THEN INSERT *",
+]
+
+
+@pytest.mark.parametrize("mode", ["copy-on-write", "merge-on-read"])
+@pytest.mark.parametrize("partitioned", [False, True], ids=["unpartitioned", "partitioned"])
+def test_spark_reads_floe_merges(spark, lakehouse, ns, mode, partitioned):
+    """floe's MERGE INTO in either mode leaves the rows Spark's own MERGE leaves on a twin
+    table, and Spark reads every snapshot floe wrote as floe does."""
+    floe = lakehouse
+    suffix = f"{mode.replace('-', '_')}_{'p' if partitioned else 'u'}"
+    table, twin, source = f"{ns}.merge_{suffix}", f"{ns}.merge_twin_{suffix}", f"{ns}.merge_src_{suffix}"
+    spec = ["bucket(4,id)"] if partitioned else []
+    floe.create(table, to_arrow(make_rows(1, 1)), *spec)
+    floe.sql(f"ALTER TABLE lakehouse.{table} SET TBLPROPERTIES ('write.merge.mode' = '{mode}')")
+    floe.append(table, to_arrow(make_rows(1, 40)))
+    floe.append(table, to_arrow(make_rows(41, 30)))
+    floe.create(source, to_arrow(make_rows(1, 1)))
+    floe.append(source, to_arrow([r | {"customer": "new", "amount": r["amount"] + 1} for r in make_rows(30, 20)]))
+
+    partitioning = " PARTITIONED BY (bucket(4, id))" if partitioned else ""
+    spark.sql(f"CREATE TABLE lakehouse.{twin} ({SPARK_DDL}) USING iceberg{partitioning} "
+              f"TBLPROPERTIES ('write.merge.mode' = '{mode}')")
+    spark.sql(f"INSERT INTO lakehouse.{twin} SELECT * FROM lakehouse.{table}")
+
+    for merge in MERGES:
+        floe.sql(merge.format(t=table, s=source))
+        spark.sql(merge.format(t=twin, s=source))
+        assert rows_of(floe.read(table)) == spark_read(spark, twin), merge
+
+    ours = check_metadata_tables(spark, floe, table)
+    operations = [s["operation"] for s in ours]
+    assert operations == ["append", "append", "overwrite", "overwrite", "append"], operations
+    for s in ours:
+        assert spark_read(spark, table, s["snapshot-id"]) == rows_of(floe.read(table, s["snapshot-id"]))
+    if mode == "merge-on-read":
+        assert int(ours[-1]["summary"]["total-position-deletes"]) > 0
+    else:
+        assert ours[-1]["summary"]["total-delete-files"] == "0"
+
+
+def test_merge_cardinality_violation_as_spark_reports_it(spark, lakehouse, ns):
+    """A target row two source rows match: floe fails as Spark does and commits nothing."""
+    floe = lakehouse
+    table, source = f"{ns}.merge_twice", f"{ns}.merge_twice_src"
+    floe.create(table, to_arrow(make_rows(1, 1)))
+    floe.append(table, to_arrow(make_rows(1, 10)))
+    floe.create(source, to_arrow(make_rows(1, 1)))
+    floe.append(source, to_arrow(make_rows(5, 2) + make_rows(5, 1)))
+    merge = (f"MERGE INTO lakehouse.{table} t USING lakehouse.{source} s ON t.id = s.id "
+             "WHEN MATCHED THEN UPDATE SET customer = 'twice'")
+    before = floe.snapshots(table)
+    with pytest.raises(Exception) as spark_error:
+        spark.sql(merge).collect()
+    with pytest.raises(Exception) as floe_error:
+        floe.sql(merge)
+    message = (
+        "[MERGE_CARDINALITY_VIOLATION] The ON search condition of the MERGE statement matched a single row "
+        "from the target table with multiple rows of the source table."
+    )
+    assert message in str(spark_error.value)
+    assert message in str(floe_error.value)
+    assert floe.snapshots(table) == before

@@ -101,13 +101,16 @@ Status RunDemo(sql::Session& session, std::ostream& out) {
 
   demo.Heading("The bad write: a faulty join doubles the report");
   demo.Say("The join with currency_rates forgets `AND r.is_current`: every rouble order matches twice.\n");
-  ARROW_RETURN_NOT_OK(demo.Show(StrCat("INSERT OVERWRITE ", kReport, "\nSELECT\n"
-                                       "    CAST(o.updated_at AS DATE) AS report_date,\n"
-                                       "    COUNT(*)                   AS total_orders,\n"
-                                       "    SUM(o.amount * r.rate)     AS total_revenue\n"
-                                       "FROM lakehouse.analytics.orders o\nJOIN lakehouse.ref.currency_rates r\n"
-                                       "    ON o.currency = r.currency_code\nWHERE o.status != 'cancelled'\n"
-                                       "GROUP BY CAST(o.updated_at AS DATE)"))
+  ARROW_RETURN_NOT_OK(demo.Show(StrCat("MERGE INTO ", kReport, " t\nUSING (\n    SELECT\n"
+                                       "        CAST(o.updated_at AS DATE) AS report_date,\n"
+                                       "        COUNT(*)                   AS total_orders,\n"
+                                       "        SUM(o.amount * r.rate)     AS total_revenue\n"
+                                       "    FROM lakehouse.analytics.orders o\n    JOIN lakehouse.ref.currency_rates r\n"
+                                       "        ON o.currency = r.currency_code\n    WHERE o.status != 'cancelled'\n"
+                                       "    GROUP BY CAST(o.updated_at AS DATE)\n) s\n"
+                                       "ON t.report_date = s.report_date\nWHEN MATCHED THEN UPDATE SET\n"
+                                       "    t.total_orders  = s.total_orders,\n"
+                                       "    t.total_revenue = s.total_revenue"))
                           .status());
   ARROW_RETURN_NOT_OK(demo.Show(StrCat("SELECT * FROM ", kReport, " ORDER BY report_date")).status());
 

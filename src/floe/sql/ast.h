@@ -317,13 +317,17 @@ struct Cast {
   bool operator==(const Cast&) const = default;
 };
 
-// f(args), count(*), count(DISTINCT a). Bare CURRENT_DATE / CURRENT_TIMESTAMP are calls
-// with no arguments.
+struct WindowSpec;
+
+// f(args), count(*), count(DISTINCT a), and window functions f(args) OVER (...). Bare
+// CURRENT_DATE / CURRENT_TIMESTAMP are calls with no arguments.
 struct FunctionCall {
   ObjectName name;
   std::vector<Expr> args;
   bool distinct = false;
   bool star = false;  // f(*)
+  bool ignore_nulls = false;  // f(x) IGNORE NULLS OVER (...)
+  Box<WindowSpec> over;
 
   bool operator==(const FunctionCall&) const = default;
 };
@@ -499,6 +503,36 @@ struct OrderItem {
   NullsOrder nulls = NullsOrder::kDefault;  // default: FIRST when ascending, else LAST
 
   bool operator==(const OrderItem&) const = default;
+};
+
+// A window frame: ROWS | RANGE BETWEEN <start> AND <end> (a lone <start> ends at CURRENT ROW).
+enum class FrameUnit { kRows, kRange };
+enum class FrameBoundKind { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+
+struct FrameBound {
+  FrameBoundKind kind = FrameBoundKind::kCurrentRow;
+  ExprBox offset;  // kPreceding / kFollowing
+
+  bool operator==(const FrameBound&) const = default;
+};
+
+struct WindowFrame {
+  FrameUnit unit = FrameUnit::kRows;
+  FrameBound start;
+  FrameBound end;
+  SourcePos pos;
+
+  bool operator==(const WindowFrame&) const = default;
+};
+
+// OVER ([PARTITION BY ...] [ORDER BY ...] [frame])
+struct WindowSpec {
+  std::vector<Expr> partition_by;
+  std::vector<OrderItem> order_by;
+  std::optional<WindowFrame> frame;
+  SourcePos pos;
+
+  bool operator==(const WindowSpec&) const = default;
 };
 
 struct Cte {

@@ -285,10 +285,55 @@ class Printer {
                    EqualsUpper(part, "RIGHT"));
       name += bare ? part : QuoteIdentifier(part);
     }
-    if (f.star) return name + "(*)";
-    std::vector<std::string> args;
-    for (const Expr& a : f.args) args.push_back(Expression(a));
-    return name + "(" + (f.distinct ? "DISTINCT " : "") + JoinStrings(args, ", ") + ")";
+    std::string out;
+    if (f.star) {
+      out = name + "(*)";
+    } else {
+      std::vector<std::string> args;
+      for (const Expr& a : f.args) args.push_back(Expression(a));
+      out = name + "(" + (f.distinct ? "DISTINCT " : "") + JoinStrings(args, ", ") + ")";
+    }
+    if (f.ignore_nulls) out += " IGNORE NULLS";
+    if (f.over) out += " OVER (" + Window(*f.over) + ")";
+    return out;
+  }
+
+  std::string OrderItems(const std::vector<OrderItem>& order_by) {
+    std::vector<std::string> items;
+    for (const OrderItem& item : order_by) {
+      std::string s = Expression(item.expr);
+      if (!item.ascending) s += " DESC";
+      if (item.nulls == NullsOrder::kFirst) s += " NULLS FIRST";
+      if (item.nulls == NullsOrder::kLast) s += " NULLS LAST";
+      items.push_back(std::move(s));
+    }
+    return JoinStrings(items, ", ");
+  }
+
+  std::string Bound(const FrameBound& b) {
+    switch (b.kind) {
+      case FrameBoundKind::kUnboundedPreceding: return "UNBOUNDED PRECEDING";
+      case FrameBoundKind::kPreceding: return Expression(*b.offset) + " PRECEDING";
+      case FrameBoundKind::kCurrentRow: return "CURRENT ROW";
+      case FrameBoundKind::kFollowing: return Expression(*b.offset) + " FOLLOWING";
+      case FrameBoundKind::kUnboundedFollowing: return "UNBOUNDED FOLLOWING";
+    }
+    return "";
+  }
+
+  std::string Window(const WindowSpec& w) {
+    std::vector<std::string> parts;
+    if (!w.partition_by.empty()) {
+      std::vector<std::string> keys;
+      for (const Expr& e : w.partition_by) keys.push_back(Expression(e));
+      parts.push_back("PARTITION BY " + JoinStrings(keys, ", "));
+    }
+    if (!w.order_by.empty()) parts.push_back("ORDER BY " + OrderItems(w.order_by));
+    if (w.frame) {
+      parts.push_back(std::string(w.frame->unit == FrameUnit::kRows ? "ROWS" : "RANGE") + " BETWEEN " +
+                      Bound(w.frame->start) + " AND " + Bound(w.frame->end));
+    }
+    return JoinStrings(parts, " ");
   }
 
   std::string Node(const Subscript& s, const Expr&) {
@@ -322,17 +367,7 @@ class Printer {
       out += " ";
     }
     out += std::visit([&](const auto& body) { return Body(body); }, q.body);
-    if (!q.order_by.empty()) {
-      std::vector<std::string> items;
-      for (const OrderItem& item : q.order_by) {
-        std::string s = Expression(item.expr);
-        if (!item.ascending) s += " DESC";
-        if (item.nulls == NullsOrder::kFirst) s += " NULLS FIRST";
-        if (item.nulls == NullsOrder::kLast) s += " NULLS LAST";
-        items.push_back(std::move(s));
-      }
-      out += " ORDER BY " + JoinStrings(items, ", ");
-    }
+    if (!q.order_by.empty()) out += " ORDER BY " + OrderItems(q.order_by);
     if (q.limit) out += " LIMIT " + Expression(*q.limit);
     if (q.offset) out += " OFFSET " + Expression(*q.offset);
     return out;

@@ -1,6 +1,7 @@
 #include "floe/sql/expression_binder.h"
 
 #include "floe/sql/expression_binder_internal.h"
+#include "floe/sql/window_spec.h"
 
 namespace floe::sql {
 
@@ -128,7 +129,9 @@ std::string GeneratedName(const Expr& expr) {
     if (f->star || (name == "count" && f->args.empty())) return name + "(1)";
     std::vector<std::string> args;
     for (const auto& a : f->args) args.push_back(GeneratedName(a));
-    return name + "(" + (f->distinct ? "DISTINCT " : "") + JoinStrings(args, ", ") + ")";
+    std::string out = name + "(" + (f->distinct ? "DISTINCT " : "") + JoinStrings(args, ", ") + ")";
+    if (f->over) out += " OVER (" + WindowText(*f) + ")";
+    return out;
   }
   if (auto* b = expr.As<Binary>()) {
     return "(" + GeneratedName(*b->left) + " " + BinaryOpName(b->op) + " " + GeneratedName(*b->right) + ")";
@@ -288,6 +291,12 @@ Result<BoundExpr> ExpressionBinder::PlanNode(const Cast& c, const Expr& /*e*/) {
 
 Result<BoundExpr> ExpressionBinder::PlanNode(const FunctionCall& f, const Expr& e) {
   std::string fn = Lower(f.name.parts.back().name);
+  // Window functions are computed before the SELECT list; reaching here means another clause.
+  if (f.over) {
+    return Error(e.pos, StrCat("It is not allowed to use window functions inside WHERE, GROUP BY, HAVING or "
+                               "join conditions: ",
+                               ToSql(e)));
+  }
   if (IsAggregateFunction(fn)) {
     return Error(e.pos, StrCat("[MISSING_GROUP_BY] The aggregate function ", fn,
                                " is not allowed here (use it in the SELECT list or HAVING of an aggregate query)"));

@@ -534,11 +534,81 @@ Result<Expr> Parser::ParseFunctionCall(ObjectName name) {
     } while (AcceptKind(TokenKind::kComma));
     ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
   }
-  if ((Peek("OVER") || Peek("FILTER")) && PeekKind(TokenKind::kLParen, 1)) {
-    return ErrorAt(sql_, Cur().pos,
-                   StrCat(AsciiUpper(Cur().text), " clauses of functions are not supported"));
+  if ((Peek("IGNORE") || Peek("RESPECT")) && Peek("NULLS", 1)) {
+    call.ignore_nulls = Peek("IGNORE");
+    i_ += 2;
+  }
+  if (Peek("OVER") && PeekKind(TokenKind::kLParen, 1)) {
+    Bump();
+    ARROW_ASSIGN_OR_RAISE(WindowSpec spec, ParseWindowSpec());
+    call.over = std::move(spec);
+  } else if (Peek("FILTER") && PeekKind(TokenKind::kLParen, 1)) {
+    return ErrorAt(sql_, Cur().pos, "FILTER clauses of functions are not supported");
   }
   return MakeExpr(std::move(call), pos);
+}
+
+Result<WindowSpec> Parser::ParseWindowSpec() {
+  WindowSpec spec;
+  spec.pos = Cur().pos;
+  ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kLParen));
+  if (Peek("PARTITION") && Peek("BY", 1)) {
+    i_ += 2;
+    do {
+      ARROW_ASSIGN_OR_RAISE(Expr e, ParseExpr());
+      spec.partition_by.push_back(std::move(e));
+    } while (AcceptKind(TokenKind::kComma));
+  }
+  if (Peek("ORDER") && Peek("BY", 1)) {
+    i_ += 2;
+    ARROW_ASSIGN_OR_RAISE(spec.order_by, ParseOrderItems());
+  }
+  if (Peek("ROWS") || Peek("RANGE")) {
+    WindowFrame frame;
+    frame.pos = Cur().pos;
+    frame.unit = Peek("ROWS") ? FrameUnit::kRows : FrameUnit::kRange;
+    Bump();
+    if (Accept("BETWEEN")) {
+      ARROW_ASSIGN_OR_RAISE(frame.start, ParseFrameBound());
+      ARROW_RETURN_NOT_OK(Expect("AND"));
+      ARROW_ASSIGN_OR_RAISE(frame.end, ParseFrameBound());
+    } else {
+      ARROW_ASSIGN_OR_RAISE(frame.start, ParseFrameBound());
+      frame.end.kind = FrameBoundKind::kCurrentRow;
+    }
+    spec.frame = std::move(frame);
+  }
+  ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
+  return spec;
+}
+
+Result<FrameBound> Parser::ParseFrameBound() {
+  FrameBound bound;
+  if (Accept("UNBOUNDED")) {
+    if (Accept("PRECEDING")) {
+      bound.kind = FrameBoundKind::kUnboundedPreceding;
+    } else if (Accept("FOLLOWING")) {
+      bound.kind = FrameBoundKind::kUnboundedFollowing;
+    } else {
+      return ErrorHere("expected PRECEDING or FOLLOWING");
+    }
+    return bound;
+  }
+  if (Peek("CURRENT") && Peek("ROW", 1)) {
+    i_ += 2;
+    bound.kind = FrameBoundKind::kCurrentRow;
+    return bound;
+  }
+  ARROW_ASSIGN_OR_RAISE(Expr offset, ParseExpr());
+  bound.offset = std::move(offset);
+  if (Accept("PRECEDING")) {
+    bound.kind = FrameBoundKind::kPreceding;
+  } else if (Accept("FOLLOWING")) {
+    bound.kind = FrameBoundKind::kFollowing;
+  } else {
+    return ErrorHere("expected PRECEDING or FOLLOWING");
+  }
+  return bound;
 }
 
 Result<Expr> Parser::ParseCase() {

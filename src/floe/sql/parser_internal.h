@@ -250,6 +250,8 @@ class Parser {
   Result<Expr> ParseNameExpr();
 
   Result<Expr> ParseFunctionCall(ObjectName name);
+  Result<WindowSpec> ParseWindowSpec();
+  Result<FrameBound> ParseFrameBound();
 
   Result<Expr> ParseCase();
 

@@ -93,6 +93,10 @@ void ForEachChild(const Expr& e, const std::function<void(const Expr&)>& fn) {
           if (node.else_result) fn(*node.else_result);
         } else if constexpr (std::is_same_v<T, FunctionCall>) {
           for (const auto& x : node.args) fn(x);
+          if (node.over) {
+            for (const auto& x : node.over->partition_by) fn(x);
+            for (const auto& o : node.over->order_by) fn(o.expr);
+          }
         } else if constexpr (std::is_same_v<T, Subscript>) {
           fn(*node.base);
           fn(*node.index);
@@ -106,13 +110,24 @@ void ForEachChild(const Expr& e, const std::function<void(const Expr&)>& fn) {
 // Collects aggregate calls (not descending into subqueries) by their canonical SQL.
 void CollectAggregates(const Expr& e, std::map<std::string, const FunctionCall*>* out, std::vector<std::string>* order) {
   if (auto* f = e.As<FunctionCall>()) {
-    if (IsAggregateFunction(Lower(f->name.parts.back().name))) {
+    // sum(x) OVER (...) is a window function; aggregates may still sit in its arguments.
+    if (!f->over && IsAggregateFunction(Lower(f->name.parts.back().name))) {
       std::string key = ToSql(e);
       if (out->emplace(key, f).second) order->push_back(key);
       return;
     }
   }
   ForEachChild(e, [&](const Expr& child) { CollectAggregates(child, out, order); });
+}
+
+// Collects window function calls (not descending into subqueries) by their canonical SQL.
+void CollectWindows(const Expr& e, std::map<std::string, const Expr*>* out, std::vector<std::string>* order) {
+  if (auto* f = e.As<FunctionCall>(); f && f->over) {
+    std::string key = ToSql(e);
+    if (out->emplace(key, &e).second) order->push_back(key);
+    return;
+  }
+  ForEachChild(e, [&](const Expr& child) { CollectWindows(child, out, order); });
 }
 
 // Column names an expression mentions (every name part, lower case); sets `star` for *.
@@ -749,11 +764,24 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
     }
   }
 
+  // Window functions
+  std::map<std::string, const Expr*> windows;
+  std::vector<std::string> window_order;
+  for (const auto& item : select.items) CollectWindows(item.expr, &windows, &window_order);
+  if (order_by) {
+    for (const auto& o : *order_by) CollectWindows(o.expr, &windows, &window_order);
+  }
+  if (!windows.empty()) {
+    std::vector<const Expr*> calls;
+    for (const auto& key : window_order) calls.push_back(windows[key]);
+    ARROW_ASSIGN_OR_RAISE(scope, PlanWindows(std::move(scope), calls, aggregated, &computed));
+  }
+
   // Projection
   std::vector<cp::Expression> exprs;
   std::vector<std::string> names;
   std::vector<Column> columns;
-  const std::map<std::string, int>* comp = aggregated ? &computed : nullptr;
+  const std::map<std::string, int>* comp = aggregated || !windows.empty() ? &computed : nullptr;
   for (const auto& item : select.items) {
     if (auto* star = item.expr.As<Star>()) {
       std::vector<std::string> q;

@@ -63,6 +63,11 @@ class QueryPlanner {
   Result<Rel> PlanValues(const Values& values);
   Result<Rel> PlanSetOperation(const SetOperation& op);
   Result<Rel> ApplyOrderLimit(Rel rel, const Query& query);
+  // `scope` with one more column per window function call of `calls` (its canonical SQL
+  // in `computed` names the column); `aggregated` when `computed` already holds the group
+  // keys and aggregates the calls may use.
+  Result<Rel> PlanWindows(Rel scope, const std::vector<const Expr*>& calls, bool aggregated,
+                          std::map<std::string, int>* computed);
   ExprContext Context(const std::vector<Column>& columns,
                       const std::map<std::string, int>* computed = nullptr);
 

@@ -82,10 +82,10 @@ TEST(ErrorTest, StatementErrors) {
             "Syntax error at or near 'TIMESTAMP' (line 1, column 33)\n"
             "SELECT * FROM t VERSION AS OF 1 TIMESTAMP AS OF '2025-01-01'\n" +
             Caret(33));
-  EXPECT_EQ(ErrorText("SELECT count(*) OVER (PARTITION BY a) FROM t"),
-            "OVER clauses of functions are not supported (line 1, column 17)\n"
-            "SELECT count(*) OVER (PARTITION BY a) FROM t\n" +
-            Caret(17));
+  EXPECT_EQ(ErrorText("SELECT count(*) OVER (PARTITION BY a ROWS BETWEEN 1 AND 2) FROM t"),
+            "Syntax error at or near ')': expected PRECEDING or FOLLOWING (line 1, column 58)\n"
+            "SELECT count(*) OVER (PARTITION BY a ROWS BETWEEN 1 AND 2) FROM t\n" +
+            Caret(58));
   EXPECT_EQ(ErrorText("SELECT 1; SELECT 2"),
             "Syntax error at or near ';' (line 1, column 9)\n"
             "SELECT 1; SELECT 2\n" +

@@ -112,8 +112,15 @@ def test_unpartitioned_table_written_by_spark(spark, lakehouse, ns):
         [r | ({"customer": "vip", "amount": r["amount"] * 2} if r["id"] > 108 else {})
          for r in make_rows(100, 12) if r["id"] % 3]
     )
+    # A copy-on-write MERGE: matched rows deleted or updated, new ones inserted.
+    to_spark(spark, make_rows(105, 12)).createOrReplaceTempView("changes")
+    spark.sql(
+        f"MERGE INTO lakehouse.{table} t USING changes s ON t.id = s.id "
+        "WHEN MATCHED AND s.id % 2 = 0 THEN DELETE WHEN MATCHED THEN UPDATE SET t.customer = 'merged' "
+        "WHEN NOT MATCHED THEN INSERT *"
+    )
     snapshots = check_floe_reads_every_snapshot(spark, lakehouse, table)
-    assert [s["operation"] for s in snapshots] == ["append"] * 3 + ["overwrite"] * 3
+    assert [s["operation"] for s in snapshots] == ["append"] * 3 + ["overwrite"] * 4
     for s in snapshots:
         assert s["summary"]["total-delete-files"] == "0", "copy-on-write leaves no delete files"
 

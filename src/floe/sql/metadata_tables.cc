@@ -10,6 +10,7 @@
 #include "floe/table/arrow_literal.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/history.h"
+#include "floe/util/str_cat.h"
 
 namespace floe::sql {
 
@@ -142,6 +143,11 @@ Result<std::shared_ptr<arrow::Scalar>> PartitionScalar(const manifest::DataFile&
   arrow::ScalarVector values;
   for (const auto& v : spec::CoercePartition(table_type, md, f.spec_id, f.partition)) {
     ARROW_ASSIGN_OR_RAISE(auto s, table::LiteralToScalar(v));
+    // A value written before its source column was widened (int -> long) shows in the new type.
+    const auto& want = type->field(static_cast<int>(values.size()))->type();
+    if (!s->type->Equals(*want)) {
+      ARROW_ASSIGN_OR_RAISE(s, s->CastTo(want));
+    }
     values.push_back(s);
   }
   return std::make_shared<arrow::StructScalar>(values, type);
@@ -486,17 +492,23 @@ Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const sp
   for (const auto& e : entries) {
     const auto& f = e.entry.data_file;
     if (f.content != manifest::FileContent::kData) continue;
+    // Keyed by the shown tuple, so a value from before its column was widened meets its equal.
+    std::shared_ptr<arrow::Scalar> partition;
+    if (partitioned) {
+      ARROW_ASSIGN_OR_RAISE(partition, PartitionScalar(f, *md, *table_type, ptype));
+    }
     std::string key;
-    for (const auto& v : spec::CoercePartition(*table_type, *md, f.spec_id, f.partition)) {
-      key += (v.is_null() ? "N" : "V" + spec::ToSingleValueBinary(v)) + "\x1f";
+    if (partition) {
+      for (const auto& v : static_cast<const arrow::StructScalar&>(*partition).value) {
+        const std::string text = v->is_valid ? v->ToString() : "";
+        key += v->is_valid ? StrCat("V", text.size(), ":", text) : std::string("N");
+      }
     }
     auto [it, inserted] = groups.try_emplace(key);
     if (inserted) {
       order.push_back(key);
       it->second.spec_id = f.spec_id;
-      if (partitioned) {
-        ARROW_ASSIGN_OR_RAISE(it->second.partition, PartitionScalar(f, *md, *table_type, ptype));
-      }
+      it->second.partition = std::move(partition);
     }
     auto& g = it->second;
     g.records += f.record_count;

@@ -812,7 +812,7 @@ struct ExecuteProcedure {
   bool operator==(const ExecuteProcedure&) const = default;
 };
 
-// Iceberg: ADD PARTITION FIELD f [AS name] / DROP PARTITION FIELD f
+// Iceberg: ADD PARTITION FIELD f [AS name] / DROP PARTITION FIELD f (a transform or a field name)
 struct AddPartitionField {
   PartitionField field;
   std::optional<Identifier> as;
@@ -826,11 +826,20 @@ struct DropPartitionField {
   bool operator==(const DropPartitionField&) const = default;
 };
 
+// Iceberg: REPLACE PARTITION FIELD f WITH g [AS name]
+struct ReplacePartitionField {
+  PartitionField from;
+  PartitionField to;
+  std::optional<Identifier> as;
+
+  bool operator==(const ReplacePartitionField&) const = default;
+};
+
 struct AlterTable {
   using Action =
       std::variant<SetProperties, UnsetProperties, AddColumns, RenameColumn, DropColumns,
                    AlterColumn, RenameTable, CreateRef, DropRef, ExecuteProcedure,
-                   AddPartitionField, DropPartitionField>;
+                   AddPartitionField, DropPartitionField, ReplacePartitionField>;
   ObjectName name;
   Action action;
 

@@ -697,6 +697,11 @@ class Printer {
     return out;
   }
   std::string Action(const DropPartitionField& a) { return "DROP PARTITION FIELD " + Partition(a.field); }
+  std::string Action(const ReplacePartitionField& a) {
+    std::string out = "REPLACE PARTITION FIELD " + Partition(a.from) + " WITH " + Partition(a.to);
+    if (a.as) out += " AS " + QuoteIdentifier(a.as->name);
+    return out;
+  }
 
   std::string Stmt(const AlterTable& a) {
     return "ALTER TABLE " + ToSql(a.name) + " " +

@@ -9,6 +9,7 @@
 #include "floe/sql/table_definition.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/snapshot_management.h"
+#include "floe/table/update_partition_spec.h"
 #include "floe/table/update_properties.h"
 #include "floe/table/update_schema.h"
 #include "floe/util/str_cat.h"
@@ -27,14 +28,16 @@ Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTabl
     if (st.ok() || error.change == SIZE_MAX) return st;
     return ErrorAt(sql, error.part == Part::kTable ? alter.name.pos : where(error), st.message());
   };
-  auto top_level = [&](const std::vector<Identifier>& name) -> Status {
-    if (name.size() != 1) return ErrorAt(sql, name[0].pos, "Nested columns cannot be altered yet");
-    return Status::OK();
+  auto path = [](const std::vector<Identifier>& name) {
+    std::vector<std::string> parts;
+    for (const auto& part : name) parts.push_back(part.name);
+    return table::ColumnPath(std::move(parts));
   };
+  // AFTER names a sibling of the column moved or added.
   auto position = [](const ColumnPosition& p) {
     table::ColumnPosition out;
     out.first = p.first;
-    if (!p.first) out.after = p.after[0].name;
+    if (!p.first) out.after = p.after.back().name;
     return out;
   };
   if (auto* s = alter.As<SetProperties>()) {
@@ -64,26 +67,23 @@ Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTabl
   if (auto* a = alter.As<AddColumns>()) {
     table::UpdateSchema update(*table);
     for (const auto& c : a->columns) {
-      if (c.name.size() != 1) return ErrorAt(sql, c.name[0].pos, "Adding nested columns is not supported yet");
-      if (c.position && !c.position->first) ARROW_RETURN_NOT_OK(top_level(c.position->after));
       int32_t placeholder = 0;
       ARROW_ASSIGN_OR_RAISE(auto type, IcebergType(c.type, &placeholder));
       std::optional<table::ColumnPosition> pos;
       if (c.position) pos = position(*c.position);
-      update.AddColumn(c.name[0].name, type, c.comment, pos, c.not_null);
+      update.AddColumn(path(c.name), type, c.comment, pos, c.not_null);
     }
     ARROW_RETURN_NOT_OK(evolve(update, [&](const table::SchemaChangeError& e) {
       const auto& c = a->columns[e.change];
-      return e.part == Part::kAfter ? c.position->after[0].pos : c.name[0].pos;
+      return e.part == Part::kAfter ? c.position->after.back().pos : c.name.back().pos;
     }));
     return Message("");
   }
   if (auto* r = alter.As<RenameColumn>()) {
-    ARROW_RETURN_NOT_OK(top_level(r->column));
     table::UpdateSchema update(*table);
-    update.RenameColumn(r->column[0].name, r->new_name.name);
+    update.RenameColumn(path(r->column), r->new_name.name);
     ARROW_RETURN_NOT_OK(evolve(update, [&](const table::SchemaChangeError& e) {
-      return e.part == Part::kNewName ? r->new_name.pos : r->column[0].pos;
+      return e.part == Part::kNewName ? r->new_name.pos : r->column.back().pos;
     }));
     return Message("");
   }
@@ -91,20 +91,15 @@ Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTabl
     table::UpdateSchema update(*table);
     std::vector<SourcePos> positions;
     for (const auto& col : d->columns) {
-      if (col.size() != 1) {
-        if (d->if_exists) continue;
-        return top_level(col);
-      }
-      update.DeleteColumn(col[0].name, d->if_exists);
-      positions.push_back(col[0].pos);
+      update.DeleteColumn(path(col), d->if_exists);
+      positions.push_back(col.back().pos);
     }
     ARROW_RETURN_NOT_OK(evolve(update, [&](const table::SchemaChangeError& e) { return positions[e.change]; }));
     return Message("");
   }
   if (auto* ac = alter.As<AlterColumn>()) {
-    ARROW_RETURN_NOT_OK(top_level(ac->column));
     table::UpdateSchema update(*table);
-    const std::string& name = ac->column[0].name;
+    const table::ColumnPath name = path(ac->column);
     switch (ac->action) {
       case AlterColumnAction::kType: {
         int32_t placeholder = 0;
@@ -122,13 +117,56 @@ Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTabl
         update.UpdateColumnDoc(name, ac->comment);
         break;
       case AlterColumnAction::kPosition:
-        if (!ac->position.first) ARROW_RETURN_NOT_OK(top_level(ac->position.after));
         update.MoveColumn(name, position(ac->position));
         break;
     }
     ARROW_RETURN_NOT_OK(evolve(update, [&](const table::SchemaChangeError& e) {
-      return e.part == Part::kAfter ? ac->position.after[0].pos : ac->column[0].pos;
+      return e.part == Part::kAfter ? ac->position.after.back().pos : ac->column.back().pos;
     }));
+    return Message("");
+  }
+  // Partition fields go through table::UpdatePartitionSpec; a failure points at the field of
+  // the change that failed.
+  auto term = [](const PartitionField& f) {
+    return table::PartitionTerm{JoinNames(f.column), ToTransform(f)};
+  };
+  // As Iceberg's Spark extensions decide: a bare name that is no column names a partition field.
+  auto remove = [&](table::UpdatePartitionSpec& update, const PartitionField& f) {
+    auto schema = table->metadata()->current_schema();
+    if (f.transform == TransformKind::kIdentity && f.column.size() == 1 && schema &&
+        !schema->FindFieldByName(f.column[0].name)) {
+      update.RemoveField(f.column[0].name);
+    } else {
+      update.RemoveField(term(f));
+    }
+  };
+  auto evolve_spec = [&](table::UpdatePartitionSpec& update, const std::vector<SourcePos>& positions) -> Status {
+    size_t failed = SIZE_MAX;
+    Status st = update.Commit(&failed);
+    if (st.ok() || failed >= positions.size()) return st;
+    return ErrorAt(sql, positions[failed], st.message());
+  };
+  if (auto* a = alter.As<AddPartitionField>()) {
+    table::UpdatePartitionSpec update(*table);
+    std::optional<std::string> name;
+    if (a->as) name = a->as->name;
+    update.AddField(name, term(a->field));
+    ARROW_RETURN_NOT_OK(evolve_spec(update, {a->field.pos}));
+    return Message("");
+  }
+  if (auto* d = alter.As<DropPartitionField>()) {
+    table::UpdatePartitionSpec update(*table);
+    remove(update, d->field);
+    ARROW_RETURN_NOT_OK(evolve_spec(update, {d->field.pos}));
+    return Message("");
+  }
+  if (auto* r = alter.As<ReplacePartitionField>()) {
+    table::UpdatePartitionSpec update(*table);
+    remove(update, r->from);
+    std::optional<std::string> name;
+    if (r->as) name = r->as->name;
+    update.AddField(name, term(r->to));
+    ARROW_RETURN_NOT_OK(evolve_spec(update, {r->from.pos, r->to.pos}));
     return Message("");
   }
   if (auto* r = alter.As<RenameTable>()) {

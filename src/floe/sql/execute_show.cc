@@ -102,6 +102,21 @@ Result<StatementResult> ExecuteShowTblProperties(ExecContext& ctx, const ShowTbl
   return Rows(StringTable({"key", "value"}, rows));
 }
 
+namespace {
+
+// The default spec's fields as Spark sees them: void ones (fields a v1 table dropped) are left out.
+std::vector<spec::PartitionField> ShownPartitionFields(const spec::TableMetadata& md) {
+  std::vector<spec::PartitionField> out;
+  if (const spec::PartitionSpec* spec = md.default_spec()) {
+    for (const auto& f : spec->fields()) {
+      if (f.transform.kind() != spec::TransformKind::kVoid) out.push_back(f);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 Result<StatementResult> ExecuteDescribe(ExecContext& ctx, const sql::Describe& describe) {
   ARROW_ASSIGN_OR_RAISE(auto table, ctx.binder.LoadTable(describe.name));
   auto md = table->metadata();
@@ -110,12 +125,25 @@ Result<StatementResult> ExecuteDescribe(ExecContext& ctx, const sql::Describe& d
   for (const auto& f : schema->fields()) {
     rows.push_back({f.name, SparkTypeName(*f.type), f.doc.empty() ? std::nullopt : std::optional<std::string>(f.doc)});
   }
-  const spec::PartitionSpec* spec = md->default_spec();
-  if (spec && !spec->fields().empty()) {
+  // Spark lists identity-only partitioning as partition columns, any other as transforms.
+  const std::vector<spec::PartitionField> parts = ShownPartitionFields(*md);
+  const bool columns_only = std::all_of(parts.begin(), parts.end(), [](const spec::PartitionField& f) {
+    return f.transform.kind() == spec::TransformKind::kIdentity;
+  });
+  if (!parts.empty() && columns_only) {
+    rows.push_back({"# Partition Information", "", ""});
+    rows.push_back({"# col_name", "data_type", "comment"});
+    for (const auto& f : parts) {
+      const spec::NestedField* source = schema->FindFieldById(f.source_id);
+      if (!source) continue;
+      rows.push_back({schema->FindColumnName(f.source_id), SparkTypeName(*source->type),
+                      source->doc.empty() ? std::nullopt : std::optional<std::string>(source->doc)});
+    }
+  } else if (!parts.empty()) {
     rows.push_back({"", "", ""});
     rows.push_back({"# Partitioning", "", ""});
-    for (size_t i = 0; i < spec->fields().size(); ++i) {
-      rows.push_back({StrCat("Part ", i), PartitionFieldText(spec->fields()[i], *schema), ""});
+    for (size_t i = 0; i < parts.size(); ++i) {
+      rows.push_back({StrCat("Part ", i), PartitionFieldText(parts[i], *schema), ""});
     }
   }
   if (describe.extended) {
@@ -155,11 +183,11 @@ Result<StatementResult> ExecuteShowCreateTable(ExecContext& ctx, const sql::Show
     text += i + 1 < schema->fields().size() ? ",\n" : ")\n";
   }
   text += "USING iceberg\n";
-  const spec::PartitionSpec* spec = md->default_spec();
-  if (spec && !spec->fields().empty()) {
+  const std::vector<spec::PartitionField> parts = ShownPartitionFields(*md);
+  if (!parts.empty()) {
     text += "PARTITIONED BY (";
-    for (size_t i = 0; i < spec->fields().size(); ++i) {
-      text += (i ? ", " : "") + PartitionFieldText(spec->fields()[i], *schema);
+    for (size_t i = 0; i < parts.size(); ++i) {
+      text += (i ? ", " : "") + PartitionFieldText(parts[i], *schema);
     }
     text += ")\n";
   }

@@ -6,9 +6,11 @@
 #include <arrow/api.h>
 
 #include "floe/manifest/manifest_reader.h"
+#include "floe/spec/table_partition_type.h"
 #include "floe/table/arrow_literal.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/history.h"
+#include "floe/util/str_cat.h"
 
 namespace floe::sql {
 
@@ -133,18 +135,22 @@ Result<std::shared_ptr<arrow::Table>> MetadataLog(const table::Table& t) {
   return arrow::Table::Make(schema, {a, b, c, d, e});
 }
 
-// The partition tuple as a struct scalar of the spec's partition type.
+// The partition tuple as a struct scalar of the table's partition type (every spec's fields,
+// NULL where the file's spec has none of them).
 Result<std::shared_ptr<arrow::Scalar>> PartitionScalar(const manifest::DataFile& f, const spec::TableMetadata& md,
-                                                       std::shared_ptr<arrow::DataType>* type) {
-  const spec::PartitionSpec* ps = md.SpecById(f.spec_id);
-  ARROW_ASSIGN_OR_RAISE(auto ptype, ps->PartitionType(*md.current_schema()));
-  ARROW_ASSIGN_OR_RAISE(*type, table::ToArrowType(*ptype));
+                                                       const spec::Type& table_type,
+                                                       const std::shared_ptr<arrow::DataType>& type) {
   arrow::ScalarVector values;
-  for (const auto& v : f.partition) {
+  for (const auto& v : spec::CoercePartition(table_type, md, f.spec_id, f.partition)) {
     ARROW_ASSIGN_OR_RAISE(auto s, table::LiteralToScalar(v));
+    // A value written before its source column was widened (int -> long) shows in the new type.
+    const auto& want = type->field(static_cast<int>(values.size()))->type();
+    if (!s->type->Equals(*want)) {
+      ARROW_ASSIGN_OR_RAISE(s, s->CastTo(want));
+    }
     values.push_back(s);
   }
-  return std::make_shared<arrow::StructScalar>(values, *type);
+  return std::make_shared<arrow::StructScalar>(values, type);
 }
 
 struct Entry {
@@ -201,11 +207,10 @@ Result<std::shared_ptr<arrow::Table>> FilesOf(const table::Table& t, const std::
   arrow::StringBuilder path, format;
   arrow::Int64Builder records, size;
   arrow::ScalarVector partitions;
+  ARROW_ASSIGN_OR_RAISE(auto table_type, spec::TablePartitionType(*md));
   std::shared_ptr<arrow::DataType> partition_type;
-  const spec::PartitionSpec* default_spec = md->default_spec();
-  if (default_spec) {
-    ARROW_ASSIGN_OR_RAISE(auto ptype, default_spec->PartitionType(*md->current_schema()));
-    ARROW_ASSIGN_OR_RAISE(partition_type, table::ToArrowType(*ptype));
+  if (!table_type->fields().empty()) {
+    ARROW_ASSIGN_OR_RAISE(partition_type, table::ToArrowType(*table_type));
   }
   for (const auto& e : entries) {
     const auto& f = e.entry.data_file;
@@ -218,12 +223,9 @@ Result<std::shared_ptr<arrow::Table>> FilesOf(const table::Table& t, const std::
     ARROW_RETURN_NOT_OK(spec_id.Append(f.spec_id));
     ARROW_RETURN_NOT_OK(records.Append(f.record_count));
     ARROW_RETURN_NOT_OK(size.Append(f.file_size_in_bytes));
-    if (partition_type && f.spec_id == md->default_spec_id) {
-      std::shared_ptr<arrow::DataType> t2;
-      ARROW_ASSIGN_OR_RAISE(auto p, PartitionScalar(f, *md, &t2));
+    if (partition_type) {
+      ARROW_ASSIGN_OR_RAISE(auto p, PartitionScalar(f, *md, *table_type, partition_type));
       partitions.push_back(p);
-    } else if (partition_type) {
-      partitions.push_back(arrow::MakeNullScalar(partition_type));
     }
   }
   arrow::FieldVector fields = {arrow::field("content", arrow::int32()), arrow::field("file_path", arrow::utf8()),
@@ -479,20 +481,34 @@ Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const sp
   };
   std::map<std::string, Agg> groups;
   std::vector<std::string> order;
+  // Files group by their partition in the table's partition type, whatever spec wrote them,
+  // as Spark groups them; spec_id is that of the file updated last.
+  ARROW_ASSIGN_OR_RAISE(auto table_type, spec::TablePartitionType(*md));
   std::shared_ptr<arrow::DataType> ptype;
-  bool partitioned = md->default_spec() && !md->default_spec()->fields().empty();
+  const bool partitioned = !table_type->fields().empty();
+  if (partitioned) {
+    ARROW_ASSIGN_OR_RAISE(ptype, table::ToArrowType(*table_type));
+  }
   for (const auto& e : entries) {
     const auto& f = e.entry.data_file;
     if (f.content != manifest::FileContent::kData) continue;
-    std::string key = std::to_string(f.spec_id) + ":";
-    for (const auto& v : f.partition) key += (v.is_null() ? "N" : spec::ToSingleValueBinary(v)) + "\x1f";
+    // Keyed by the shown tuple, so a value from before its column was widened meets its equal.
+    std::shared_ptr<arrow::Scalar> partition;
+    if (partitioned) {
+      ARROW_ASSIGN_OR_RAISE(partition, PartitionScalar(f, *md, *table_type, ptype));
+    }
+    std::string key;
+    if (partition) {
+      for (const auto& v : static_cast<const arrow::StructScalar&>(*partition).value) {
+        const std::string text = v->is_valid ? v->ToString() : "";
+        key += v->is_valid ? StrCat("V", text.size(), ":", text) : std::string("N");
+      }
+    }
     auto [it, inserted] = groups.try_emplace(key);
     if (inserted) {
       order.push_back(key);
       it->second.spec_id = f.spec_id;
-      if (partitioned) {
-        ARROW_ASSIGN_OR_RAISE(it->second.partition, PartitionScalar(f, *md, &ptype));
-      }
+      it->second.partition = std::move(partition);
     }
     auto& g = it->second;
     g.records += f.record_count;
@@ -502,6 +518,7 @@ Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const sp
     if (s && s->timestamp_ms >= g.last_ts) {
       g.last_ts = s->timestamp_ms;
       g.last_snapshot = s->snapshot_id;
+      g.spec_id = f.spec_id;
     }
   }
   arrow::Int32Builder spec_id, files;

@@ -566,6 +566,17 @@ Result<Statement> Parser::ParseAlter(Statement s) {
     DropPartitionField a;
     ARROW_ASSIGN_OR_RAISE(a.field, ParsePartitionField());
     alter.action = std::move(a);
+  } else if (Peek("REPLACE") && Peek("PARTITION", 1) && Peek("FIELD", 2)) {
+    i_ += 3;
+    ReplacePartitionField a;
+    ARROW_ASSIGN_OR_RAISE(a.from, ParsePartitionField());
+    ARROW_RETURN_NOT_OK(Expect("WITH"));
+    ARROW_ASSIGN_OR_RAISE(a.to, ParsePartitionField());
+    if (Accept("AS")) {
+      ARROW_ASSIGN_OR_RAISE(Identifier as, ParseIdent(true));
+      a.as = std::move(as);
+    }
+    alter.action = std::move(a);
   } else if (Peek("RENAME") && Peek("COLUMN", 1)) {
     i_ += 2;
     RenameColumn a;

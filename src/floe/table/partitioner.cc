@@ -77,6 +77,25 @@ Result<std::shared_ptr<arrow::Table>> ConformToSchema(const arrow::Table& data,
   return arrow::Table::Make(target, std::move(columns), data.num_rows());
 }
 
+namespace {
+
+// The values of field `id` when `field` is it or a struct holding it at any depth, a null
+// struct making its fields null; nullptr when neither.
+Result<std::shared_ptr<arrow::Array>> SourceArray(const arrow::Field& field, const std::shared_ptr<arrow::Array>& array,
+                                                  int32_t id) {
+  if (FieldIdOf(field) == id) return array;
+  if (field.type()->id() != arrow::Type::STRUCT) return nullptr;
+  const auto& st = static_cast<const arrow::StructArray&>(*array);
+  for (int k = 0; k < field.type()->num_fields(); ++k) {
+    ARROW_ASSIGN_OR_RAISE(auto child, st.GetFlattenedField(k));
+    ARROW_ASSIGN_OR_RAISE(auto found, SourceArray(*field.type()->field(k), child, id));
+    if (found) return found;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 Result<std::vector<PartitionSlice>> SplitByPartition(const std::shared_ptr<arrow::Table>& data,
                                                      const spec::Schema& schema,
                                                      const spec::PartitionSpec& spec) {
@@ -88,16 +107,17 @@ Result<std::vector<PartitionSlice>> SplitByPartition(const std::shared_ptr<arrow
   };
   std::vector<Source> sources;
   for (const auto& pf : spec.fields()) {
-    int column = -1;
-    for (int c = 0; c < combined->num_columns(); ++c) {
-      if (FieldIdOf(*combined->schema()->field(c)) == pf.source_id) column = c;
+    std::shared_ptr<arrow::Array> array;
+    for (int c = 0; c < combined->num_columns() && !array; ++c) {
+      ARROW_ASSIGN_OR_RAISE(array, SourceArray(*combined->schema()->field(c), combined->column(c)->chunk(0),
+                                               pf.source_id));
     }
     const spec::NestedField* field = schema.FindFieldById(pf.source_id);
-    if (column < 0 || !field) {
-      return Status::NotImplemented("Partitioning by nested or unknown source field ", pf.source_id,
-                                    " (", pf.name, ") is not supported");
+    if (!array || !field) {
+      return Status::NotImplemented("Partitioning by unknown source field ", pf.source_id, " (", pf.name,
+                                    ") is not supported");
     }
-    sources.push_back({combined->column(column)->chunk(0), field->type});
+    sources.push_back({std::move(array), field->type});
   }
   std::unordered_map<std::string, size_t> slice_of;
   std::vector<PartitionSlice> slices;

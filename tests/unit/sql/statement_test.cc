@@ -159,6 +159,8 @@ TEST(StatementTest, AlterTableColumns) {
             "ALTER TABLE t ADD PARTITION FIELD bucket(8, id) AS shard");
   EXPECT_EQ(Canonical("ALTER TABLE t DROP PARTITION FIELD days(ts)"),
             "ALTER TABLE t DROP PARTITION FIELD days(ts)");
+  EXPECT_EQ(Canonical("ALTER TABLE t REPLACE PARTITION FIELD ts_day WITH hours(ts) AS h"),
+            "ALTER TABLE t REPLACE PARTITION FIELD ts_day WITH hours(ts) AS h");
 }
 
 TEST(StatementTest, AlterTableRefs) {

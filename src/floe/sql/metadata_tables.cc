@@ -254,13 +254,18 @@ Result<std::shared_ptr<arrow::Table>> FilesOf(const table::Table& t, const std::
     if ((content_filter == 0 && kind != 0) || (content_filter == 1 && kind == 0)) continue;
     kept.push_back(&e.entry.data_file);
   }
-  // One map<int, V> column of a metric kept per field id.
-  auto metric_map = [&](const char* name, auto member, auto value_builder) -> Status {
+  // One map<int, V> column of a metric kept per field id: NULL where the manifest has no map
+  // (as Spark shows floe's and Java's position delete files), {} where it has an empty one.
+  auto metric_map = [&](const char* name, auto member, uint8_t bit, auto value_builder) -> Status {
     using ValueBuilder = typename decltype(value_builder)::element_type;
     auto type = arrow::map(arrow::int32(), value_builder->type());
     arrow::MapBuilder builder(arrow::default_memory_pool(), std::make_shared<arrow::Int32Builder>(),
                               value_builder, type);
     for (const auto* f : kept) {
+      if ((f->*member).empty() && !(f->empty_metric_maps & bit)) {
+        ARROW_RETURN_NOT_OK(builder.AppendNull());
+        continue;
+      }
       ARROW_RETURN_NOT_OK(builder.Append());
       for (const auto& [id, v] : f->*member) {
         ARROW_RETURN_NOT_OK(static_cast<arrow::Int32Builder*>(builder.key_builder())->Append(id));
@@ -272,14 +277,15 @@ Result<std::shared_ptr<arrow::Table>> FilesOf(const table::Table& t, const std::
     arrays.push_back(array);
     return Status::OK();
   };
+  using DF = manifest::DataFile;
   auto longs = [] { return std::make_shared<arrow::Int64Builder>(); };
   auto bytes = [] { return std::make_shared<arrow::BinaryBuilder>(); };
-  ARROW_RETURN_NOT_OK(metric_map("column_sizes", &manifest::DataFile::column_sizes, longs()));
-  ARROW_RETURN_NOT_OK(metric_map("value_counts", &manifest::DataFile::value_counts, longs()));
-  ARROW_RETURN_NOT_OK(metric_map("null_value_counts", &manifest::DataFile::null_value_counts, longs()));
-  ARROW_RETURN_NOT_OK(metric_map("nan_value_counts", &manifest::DataFile::nan_value_counts, longs()));
-  ARROW_RETURN_NOT_OK(metric_map("lower_bounds", &manifest::DataFile::lower_bounds, bytes()));
-  ARROW_RETURN_NOT_OK(metric_map("upper_bounds", &manifest::DataFile::upper_bounds, bytes()));
+  ARROW_RETURN_NOT_OK(metric_map("column_sizes", &DF::column_sizes, manifest::kColumnSizesMap, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("value_counts", &DF::value_counts, manifest::kValueCountsMap, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("null_value_counts", &DF::null_value_counts, manifest::kNullValueCountsMap, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("nan_value_counts", &DF::nan_value_counts, manifest::kNanValueCountsMap, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("lower_bounds", &DF::lower_bounds, manifest::kLowerBoundsMap, bytes()));
+  ARROW_RETURN_NOT_OK(metric_map("upper_bounds", &DF::upper_bounds, manifest::kUpperBoundsMap, bytes()));
   arrow::ListBuilder offsets(arrow::default_memory_pool(), std::make_shared<arrow::Int64Builder>());
   arrow::ListBuilder equality(arrow::default_memory_pool(), std::make_shared<arrow::Int32Builder>());
   arrow::Int32Builder sort_order;

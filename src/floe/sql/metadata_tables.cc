@@ -473,15 +473,17 @@ Result<std::shared_ptr<arrow::Table>> AllManifests(const table::Table& t) {
   return ManifestsOf(t, manifests, &references);
 }
 
+// Iceberg's partitions table: the live data and delete files of the snapshot by partition,
+// with the snapshot that last added one (ties keep the first seen, as Java's strict `>`).
 Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const spec::Snapshot* snap) {
   auto md = t.metadata();
   ARROW_ASSIGN_OR_RAISE(auto entries, LiveEntries(t, snap));
   struct Agg {
     std::shared_ptr<arrow::Scalar> partition;
     int32_t spec_id = 0;
-    int64_t records = 0, size = 0;
-    int32_t files = 0;
-    int64_t last_snapshot = 0, last_ts = 0;
+    int64_t records = 0, size = 0, pos_records = 0, eq_records = 0;
+    int32_t files = 0, pos_files = 0, eq_files = 0;
+    std::optional<int64_t> last_snapshot, last_ts;
   };
   std::map<std::string, Agg> groups;
   std::vector<std::string> order;
@@ -489,30 +491,41 @@ Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const sp
   bool partitioned = md->default_spec() && !md->default_spec()->fields().empty();
   for (const auto& e : entries) {
     const auto& f = e.entry.data_file;
-    if (f.content != manifest::FileContent::kData) continue;
     std::string key = std::to_string(f.spec_id) + ":";
     for (const auto& v : f.partition) key += (v.is_null() ? "N" : spec::ToSingleValueBinary(v)) + "\x1f";
     auto [it, inserted] = groups.try_emplace(key);
     if (inserted) {
       order.push_back(key);
-      it->second.spec_id = f.spec_id;
       if (partitioned) {
         ARROW_ASSIGN_OR_RAISE(it->second.partition, PartitionScalar(f, *md, &ptype));
       }
     }
     auto& g = it->second;
-    g.records += f.record_count;
-    g.size += f.file_size_in_bytes;
-    ++g.files;
+    // An expired snapshot leaves the partition's last update unknown, as in Java.
     const spec::Snapshot* s = e.entry.snapshot_id ? md->SnapshotById(*e.entry.snapshot_id) : nullptr;
-    if (s && s->timestamp_ms >= g.last_ts) {
+    if (s && (!g.last_ts || s->timestamp_ms > *g.last_ts)) {
       g.last_ts = s->timestamp_ms;
       g.last_snapshot = s->snapshot_id;
+      g.spec_id = f.spec_id;
+    }
+    switch (f.content) {
+      case manifest::FileContent::kData:
+        g.records += f.record_count;
+        g.size += f.file_size_in_bytes;
+        ++g.files;
+        break;
+      case manifest::FileContent::kPositionDeletes:
+        g.pos_records += f.record_count;
+        ++g.pos_files;
+        break;
+      case manifest::FileContent::kEqualityDeletes:
+        g.eq_records += f.record_count;
+        ++g.eq_files;
+        break;
     }
   }
-  arrow::Int32Builder spec_id, files;
-  arrow::Int64Builder records, size, zero64, last_snapshot;
-  arrow::Int32Builder zero32;
+  arrow::Int32Builder spec_id, files, pos_files, eq_files;
+  arrow::Int64Builder records, size, pos_records, eq_records, last_snapshot;
   arrow::TimestampBuilder last_ts(Ts(), arrow::default_memory_pool());
   for (const auto& k : order) {
     const auto& g = groups[k];
@@ -520,10 +533,12 @@ Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const sp
     ARROW_RETURN_NOT_OK(records.Append(g.records));
     ARROW_RETURN_NOT_OK(files.Append(g.files));
     ARROW_RETURN_NOT_OK(size.Append(g.size));
-    ARROW_RETURN_NOT_OK(zero64.Append(0));
-    ARROW_RETURN_NOT_OK(zero32.Append(0));
-    ARROW_RETURN_NOT_OK(last_ts.Append(g.last_ts * 1000));
-    ARROW_RETURN_NOT_OK(last_snapshot.Append(g.last_snapshot));
+    ARROW_RETURN_NOT_OK(pos_records.Append(g.pos_records));
+    ARROW_RETURN_NOT_OK(pos_files.Append(g.pos_files));
+    ARROW_RETURN_NOT_OK(eq_records.Append(g.eq_records));
+    ARROW_RETURN_NOT_OK(eq_files.Append(g.eq_files));
+    ARROW_RETURN_NOT_OK(g.last_ts ? last_ts.Append(*g.last_ts * 1000) : last_ts.AppendNull());
+    ARROW_RETURN_NOT_OK(g.last_snapshot ? last_snapshot.Append(*g.last_snapshot) : last_snapshot.AppendNull());
   }
   arrow::FieldVector fields;
   arrow::ArrayVector arrays;
@@ -538,18 +553,18 @@ Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const sp
     ARROW_ASSIGN_OR_RAISE(auto s, spec_id.Finish());
     arrays.push_back(s);
   }
-  ARROW_ASSIGN_OR_RAISE(auto r, records.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto fc, files.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto sz, size.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto z64, zero64.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto z32, zero32.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto lt, last_ts.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto ls, last_snapshot.Finish());
-  for (auto [name, array] : std::vector<std::pair<const char*, std::shared_ptr<arrow::Array>>>{
-           {"record_count", r}, {"file_count", fc}, {"total_data_file_size_in_bytes", sz},
-           {"position_delete_record_count", z64}, {"position_delete_file_count", z32},
-           {"equality_delete_record_count", z64}, {"equality_delete_file_count", z32},
-           {"last_updated_at", lt}, {"last_updated_snapshot_id", ls}}) {
+  std::vector<std::pair<const char*, arrow::ArrayBuilder*>> columns = {
+      {"record_count", &records},
+      {"file_count", &files},
+      {"total_data_file_size_in_bytes", &size},
+      {"position_delete_record_count", &pos_records},
+      {"position_delete_file_count", &pos_files},
+      {"equality_delete_record_count", &eq_records},
+      {"equality_delete_file_count", &eq_files},
+      {"last_updated_at", &last_ts},
+      {"last_updated_snapshot_id", &last_snapshot}};
+  for (auto [name, builder] : columns) {
+    ARROW_ASSIGN_OR_RAISE(auto array, builder->Finish());
     fields.push_back(arrow::field(name, array->type()));
     arrays.push_back(array);
   }

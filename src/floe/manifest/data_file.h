@@ -14,6 +14,16 @@ namespace floe::manifest {
 enum class FileContent : int32_t { kData = 0, kPositionDeletes = 1, kEqualityDeletes = 2 };
 enum class EntryStatus : int32_t { kExisting = 0, kAdded = 1, kDeleted = 2 };
 
+// Bits of DataFile::empty_metric_maps, one a metric map.
+enum MetricMap : uint8_t {
+  kColumnSizesMap = 1 << 0,
+  kValueCountsMap = 1 << 1,
+  kNullValueCountsMap = 1 << 2,
+  kNanValueCountsMap = 1 << 3,
+  kLowerBoundsMap = 1 << 4,
+  kUpperBoundsMap = 1 << 5,
+};
+
 // Spec: "Manifests", the data_file struct (field ids 100-145). Bounds are kept in the
 // spec's single-value binary form, exactly as they travel in the Avro file.
 struct DataFile {
@@ -30,6 +40,10 @@ struct DataFile {
   IdMap<int64_t> nan_value_counts;
   IdMap<std::string> lower_bounds;
   IdMap<std::string> upper_bounds;
+  // The metric maps the manifest held empty rather than null (MetricMap bits). Java writes
+  // an empty nan_value_counts for a table without float columns, floe writes none, and
+  // Spark's files tables tell the two apart ({} and NULL); a writer keeps them as read.
+  uint8_t empty_metric_maps = 0;
   std::optional<std::string> key_metadata;
   std::vector<int64_t> split_offsets;
   std::vector<int32_t> equality_ids;

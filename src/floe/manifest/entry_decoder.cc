@@ -598,6 +598,7 @@ Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d,
         break;
       case Target::kColumnSizes:
         ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.column_sizes, read_long, keep, max_kept));
+        if (!ids && f.column_sizes.empty()) f.empty_metric_maps |= kColumnSizesMap;
         break;
       case Target::kSkipMap: {
         if (!map.valid || (map.as_array && map.key_index == 1)) {
@@ -610,18 +611,23 @@ Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d,
       }
       case Target::kValueCounts:
         ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.value_counts, read_long, keep, max_kept));
+        if (!ids && f.value_counts.empty()) f.empty_metric_maps |= kValueCountsMap;
         break;
       case Target::kNullCounts:
         ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.null_value_counts, read_long, keep, max_kept));
+        if (!ids && f.null_value_counts.empty()) f.empty_metric_maps |= kNullValueCountsMap;
         break;
       case Target::kNanCounts:
         ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.nan_value_counts, read_long, keep, max_kept));
+        if (!ids && f.nan_value_counts.empty()) f.empty_metric_maps |= kNanValueCountsMap;
         break;
       case Target::kLowerBounds:
         ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.lower_bounds, read_bytes, keep, max_kept));
+        if (!ids && f.lower_bounds.empty()) f.empty_metric_maps |= kLowerBoundsMap;
         break;
       case Target::kUpperBounds:
         ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.upper_bounds, read_bytes, keep, max_kept));
+        if (!ids && f.upper_bounds.empty()) f.empty_metric_maps |= kUpperBoundsMap;
         break;
       case Target::kKeyMetadata:
         ARROW_RETURN_NOT_OK(ReadRaw(*n, d, &view));

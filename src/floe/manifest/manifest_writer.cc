@@ -14,9 +14,10 @@ avro::Value OptionalLong(std::optional<int64_t> v) {
   return v ? avro::Value::Union(1, avro::Value::Long(*v)) : avro::Value::Union(0, avro::Value::Null());
 }
 
+// An empty map is written as null unless `keep_empty` (it was read as an empty map).
 template <typename V, typename MakeValue>
-avro::Value OptionalIntMap(const IdMap<V>& map, MakeValue make) {
-  if (map.empty()) return avro::Value::Union(0, avro::Value::Null());
+avro::Value OptionalIntMap(const IdMap<V>& map, bool keep_empty, MakeValue make) {
+  if (map.empty() && !keep_empty) return avro::Value::Union(0, avro::Value::Null());
   std::vector<avro::Value> items;
   items.reserve(map.size());
   for (const auto& [k, v] : map) {
@@ -41,12 +42,12 @@ avro::Value DataFileToAvro(const DataFile& f) {
       avro::Value::Record(std::move(partition)),
       avro::Value::Long(f.record_count),
       avro::Value::Long(f.file_size_in_bytes),
-      OptionalIntMap(f.column_sizes, long_value),
-      OptionalIntMap(f.value_counts, long_value),
-      OptionalIntMap(f.null_value_counts, long_value),
-      OptionalIntMap(f.nan_value_counts, long_value),
-      OptionalIntMap(f.lower_bounds, bytes_value),
-      OptionalIntMap(f.upper_bounds, bytes_value),
+      OptionalIntMap(f.column_sizes, f.empty_metric_maps & kColumnSizesMap, long_value),
+      OptionalIntMap(f.value_counts, f.empty_metric_maps & kValueCountsMap, long_value),
+      OptionalIntMap(f.null_value_counts, f.empty_metric_maps & kNullValueCountsMap, long_value),
+      OptionalIntMap(f.nan_value_counts, f.empty_metric_maps & kNanValueCountsMap, long_value),
+      OptionalIntMap(f.lower_bounds, f.empty_metric_maps & kLowerBoundsMap, bytes_value),
+      OptionalIntMap(f.upper_bounds, f.empty_metric_maps & kUpperBoundsMap, bytes_value),
       f.key_metadata ? avro::Value::Union(1, avro::Value::Bytes(*f.key_metadata))
                      : avro::Value::Union(0, avro::Value::Null()),
       f.split_offsets.empty() ? avro::Value::Union(0, avro::Value::Null())

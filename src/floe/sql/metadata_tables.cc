@@ -256,13 +256,18 @@ Result<std::shared_ptr<arrow::Table>> FilesOf(const table::Table& t, const std::
     if ((content_filter == 0 && kind != 0) || (content_filter == 1 && kind == 0)) continue;
     kept.push_back(&e.entry.data_file);
   }
-  // One map<int, V> column of a metric kept per field id.
-  auto metric_map = [&](const char* name, auto member, auto value_builder) -> Status {
+  // One map<int, V> column of a metric kept per field id: NULL where the manifest has no map
+  // (as Spark shows floe's and Java's position delete files), {} where it has an empty one.
+  auto metric_map = [&](const char* name, auto member, uint8_t bit, auto value_builder) -> Status {
     using ValueBuilder = typename decltype(value_builder)::element_type;
     auto type = arrow::map(arrow::int32(), value_builder->type());
     arrow::MapBuilder builder(arrow::default_memory_pool(), std::make_shared<arrow::Int32Builder>(),
                               value_builder, type);
     for (const auto* f : kept) {
+      if ((f->*member).empty() && !(f->empty_metric_maps & bit)) {
+        ARROW_RETURN_NOT_OK(builder.AppendNull());
+        continue;
+      }
       ARROW_RETURN_NOT_OK(builder.Append());
       for (const auto& [id, v] : f->*member) {
         ARROW_RETURN_NOT_OK(static_cast<arrow::Int32Builder*>(builder.key_builder())->Append(id));
@@ -274,14 +279,15 @@ Result<std::shared_ptr<arrow::Table>> FilesOf(const table::Table& t, const std::
     arrays.push_back(array);
     return Status::OK();
   };
+  using DF = manifest::DataFile;
   auto longs = [] { return std::make_shared<arrow::Int64Builder>(); };
   auto bytes = [] { return std::make_shared<arrow::BinaryBuilder>(); };
-  ARROW_RETURN_NOT_OK(metric_map("column_sizes", &manifest::DataFile::column_sizes, longs()));
-  ARROW_RETURN_NOT_OK(metric_map("value_counts", &manifest::DataFile::value_counts, longs()));
-  ARROW_RETURN_NOT_OK(metric_map("null_value_counts", &manifest::DataFile::null_value_counts, longs()));
-  ARROW_RETURN_NOT_OK(metric_map("nan_value_counts", &manifest::DataFile::nan_value_counts, longs()));
-  ARROW_RETURN_NOT_OK(metric_map("lower_bounds", &manifest::DataFile::lower_bounds, bytes()));
-  ARROW_RETURN_NOT_OK(metric_map("upper_bounds", &manifest::DataFile::upper_bounds, bytes()));
+  ARROW_RETURN_NOT_OK(metric_map("column_sizes", &DF::column_sizes, manifest::kColumnSizesMap, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("value_counts", &DF::value_counts, manifest::kValueCountsMap, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("null_value_counts", &DF::null_value_counts, manifest::kNullValueCountsMap, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("nan_value_counts", &DF::nan_value_counts, manifest::kNanValueCountsMap, longs()));
+  ARROW_RETURN_NOT_OK(metric_map("lower_bounds", &DF::lower_bounds, manifest::kLowerBoundsMap, bytes()));
+  ARROW_RETURN_NOT_OK(metric_map("upper_bounds", &DF::upper_bounds, manifest::kUpperBoundsMap, bytes()));
   arrow::ListBuilder offsets(arrow::default_memory_pool(), std::make_shared<arrow::Int64Builder>());
   arrow::ListBuilder equality(arrow::default_memory_pool(), std::make_shared<arrow::Int32Builder>());
   arrow::Int32Builder sort_order;
@@ -469,15 +475,17 @@ Result<std::shared_ptr<arrow::Table>> AllManifests(const table::Table& t) {
   return ManifestsOf(t, manifests, &references);
 }
 
+// Iceberg's partitions table: the live data and delete files of the snapshot by partition,
+// with the snapshot that last added one (ties keep the first seen, as Java's strict `>`).
 Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const spec::Snapshot* snap) {
   auto md = t.metadata();
   ARROW_ASSIGN_OR_RAISE(auto entries, LiveEntries(t, snap));
   struct Agg {
     std::shared_ptr<arrow::Scalar> partition;
     int32_t spec_id = 0;
-    int64_t records = 0, size = 0;
-    int32_t files = 0;
-    int64_t last_snapshot = 0, last_ts = 0;
+    int64_t records = 0, size = 0, pos_records = 0, eq_records = 0;
+    int32_t files = 0, pos_files = 0, eq_files = 0;
+    std::optional<int64_t> last_snapshot, last_ts;
   };
   std::map<std::string, Agg> groups;
   std::vector<std::string> order;
@@ -491,7 +499,6 @@ Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const sp
   }
   for (const auto& e : entries) {
     const auto& f = e.entry.data_file;
-    if (f.content != manifest::FileContent::kData) continue;
     // Keyed by the shown tuple, so a value from before its column was widened meets its equal.
     std::shared_ptr<arrow::Scalar> partition;
     if (partitioned) {
@@ -511,19 +518,31 @@ Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const sp
       it->second.partition = std::move(partition);
     }
     auto& g = it->second;
-    g.records += f.record_count;
-    g.size += f.file_size_in_bytes;
-    ++g.files;
+    // An expired snapshot leaves the partition's last update unknown, as in Java.
     const spec::Snapshot* s = e.entry.snapshot_id ? md->SnapshotById(*e.entry.snapshot_id) : nullptr;
-    if (s && s->timestamp_ms >= g.last_ts) {
+    if (s && (!g.last_ts || s->timestamp_ms > *g.last_ts)) {
       g.last_ts = s->timestamp_ms;
       g.last_snapshot = s->snapshot_id;
       g.spec_id = f.spec_id;
     }
+    switch (f.content) {
+      case manifest::FileContent::kData:
+        g.records += f.record_count;
+        g.size += f.file_size_in_bytes;
+        ++g.files;
+        break;
+      case manifest::FileContent::kPositionDeletes:
+        g.pos_records += f.record_count;
+        ++g.pos_files;
+        break;
+      case manifest::FileContent::kEqualityDeletes:
+        g.eq_records += f.record_count;
+        ++g.eq_files;
+        break;
+    }
   }
-  arrow::Int32Builder spec_id, files;
-  arrow::Int64Builder records, size, zero64, last_snapshot;
-  arrow::Int32Builder zero32;
+  arrow::Int32Builder spec_id, files, pos_files, eq_files;
+  arrow::Int64Builder records, size, pos_records, eq_records, last_snapshot;
   arrow::TimestampBuilder last_ts(Ts(), arrow::default_memory_pool());
   for (const auto& k : order) {
     const auto& g = groups[k];
@@ -531,10 +550,12 @@ Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const sp
     ARROW_RETURN_NOT_OK(records.Append(g.records));
     ARROW_RETURN_NOT_OK(files.Append(g.files));
     ARROW_RETURN_NOT_OK(size.Append(g.size));
-    ARROW_RETURN_NOT_OK(zero64.Append(0));
-    ARROW_RETURN_NOT_OK(zero32.Append(0));
-    ARROW_RETURN_NOT_OK(last_ts.Append(g.last_ts * 1000));
-    ARROW_RETURN_NOT_OK(last_snapshot.Append(g.last_snapshot));
+    ARROW_RETURN_NOT_OK(pos_records.Append(g.pos_records));
+    ARROW_RETURN_NOT_OK(pos_files.Append(g.pos_files));
+    ARROW_RETURN_NOT_OK(eq_records.Append(g.eq_records));
+    ARROW_RETURN_NOT_OK(eq_files.Append(g.eq_files));
+    ARROW_RETURN_NOT_OK(g.last_ts ? last_ts.Append(*g.last_ts * 1000) : last_ts.AppendNull());
+    ARROW_RETURN_NOT_OK(g.last_snapshot ? last_snapshot.Append(*g.last_snapshot) : last_snapshot.AppendNull());
   }
   arrow::FieldVector fields;
   arrow::ArrayVector arrays;
@@ -549,18 +570,18 @@ Result<std::shared_ptr<arrow::Table>> Partitions(const table::Table& t, const sp
     ARROW_ASSIGN_OR_RAISE(auto s, spec_id.Finish());
     arrays.push_back(s);
   }
-  ARROW_ASSIGN_OR_RAISE(auto r, records.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto fc, files.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto sz, size.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto z64, zero64.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto z32, zero32.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto lt, last_ts.Finish());
-  ARROW_ASSIGN_OR_RAISE(auto ls, last_snapshot.Finish());
-  for (auto [name, array] : std::vector<std::pair<const char*, std::shared_ptr<arrow::Array>>>{
-           {"record_count", r}, {"file_count", fc}, {"total_data_file_size_in_bytes", sz},
-           {"position_delete_record_count", z64}, {"position_delete_file_count", z32},
-           {"equality_delete_record_count", z64}, {"equality_delete_file_count", z32},
-           {"last_updated_at", lt}, {"last_updated_snapshot_id", ls}}) {
+  std::vector<std::pair<const char*, arrow::ArrayBuilder*>> columns = {
+      {"record_count", &records},
+      {"file_count", &files},
+      {"total_data_file_size_in_bytes", &size},
+      {"position_delete_record_count", &pos_records},
+      {"position_delete_file_count", &pos_files},
+      {"equality_delete_record_count", &eq_records},
+      {"equality_delete_file_count", &eq_files},
+      {"last_updated_at", &last_ts},
+      {"last_updated_snapshot_id", &last_snapshot}};
+  for (auto [name, builder] : columns) {
+    ARROW_ASSIGN_OR_RAISE(auto array, builder->Finish());
     fields.push_back(arrow::field(name, array->type()));
     arrays.push_back(array);
   }

@@ -3,6 +3,7 @@ Spark and of Arrow turned into the same plain Python values."""
 
 from __future__ import annotations
 
+import base64
 import calendar
 import datetime as dt
 import decimal
@@ -173,7 +174,94 @@ def check_metadata_tables(spark, floe, table: str) -> list[dict]:
             assert e.sequence_number <= s["sequence-number"], f"{where} has sequence number {e.sequence_number}"
         else:
             assert e.sequence_number == s["sequence-number"], f"{where} has sequence number {e.sequence_number}"
+    check_partitions_table(spark, floe, table)
+    check_files_tables(spark, floe, table)
     return ours
+
+
+def as_floe_text(value):
+    """A value Spark returned as floe's JSON output writes it: dates and timestamps as their
+    text (timestamps in UTC, the fraction only when non-zero), struct fields by name."""
+    if isinstance(value, dt.datetime):
+        text = plain(value).isoformat(sep=" ")
+        return text.rstrip("0") if "." in text else text
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {k: as_floe_text(v) for k, v in value.items()}
+    return value
+
+
+def check_partitions_table(spark, floe, table: str) -> None:
+    """floe's partitions table is Spark's: per partition the data files' records, files and
+    bytes, the position and equality delete files' records and files, and the snapshot that
+    last added a file to it."""
+    rows = spark.sql(f"SELECT * FROM lakehouse.{table}.partitions").collect()
+    theirs = [as_floe_text(r.asDict(recursive=True)) for r in rows]
+    ours = floe.sql(f"SELECT * FROM lakehouse.{table}.partitions")
+    key = lambda r: repr(sorted(r.items()))  # noqa: E731
+    assert sorted(ours, key=key) == sorted(theirs, key=key), f"{table}: partitions table"
+
+
+# The files table's columns floe has, with how floe's JSON writes each map's values.
+FILE_METRIC_MAPS = {
+    "column_sizes": int,
+    "value_counts": int,
+    "null_value_counts": int,
+    "nan_value_counts": int,
+    "lower_bounds": base64.b64decode,
+    "upper_bounds": base64.b64decode,
+}
+FILE_COLUMNS = ["content", "file_path", "file_format", "spec_id", "record_count", "file_size_in_bytes",
+                *FILE_METRIC_MAPS, "split_offsets", "equality_ids", "sort_order_id"]
+
+
+def _floe_file_row(row: dict) -> dict:
+    out = dict(row)
+    for name, value_of in FILE_METRIC_MAPS.items():
+        if out[name] is not None:
+            out[name] = {int(k): value_of(v) for k, v in out[name].items()}
+    return out
+
+
+def _spark_file_row(row) -> dict:
+    out = row.asDict(recursive=True)
+    for name in ("lower_bounds", "upper_bounds"):
+        if out[name] is not None:
+            out[name] = {k: bytes(v) for k, v in out[name].items()}
+    return out
+
+
+def check_files_tables(spark, floe, table: str) -> None:
+    """Every file of floe's files, delete_files and all_files tables, with the metric maps as
+    the manifests hold them (NULL where a manifest has no map, {} where it has an empty one,
+    as for a position delete file's value counts), is Spark's; and so are the entries table's
+    statuses and contents and the all_manifests table's file counts."""
+    columns = ", ".join(FILE_COLUMNS)
+    for metadata_table in ("files", "delete_files", "all_files", "all_delete_files"):
+        sql = f"SELECT {columns} FROM lakehouse.{table}.{metadata_table}"
+        theirs = sorted((_spark_file_row(r) for r in spark.sql(sql).collect()), key=repr)
+        ours = sorted((_floe_file_row(r) for r in floe.sql(sql)), key=repr)
+        assert len(ours) == len(theirs), f"{table}.{metadata_table}: {len(ours)} files, Spark {len(theirs)}"
+        for a, b in zip(ours, theirs):
+            assert a == b, f"{table}.{metadata_table}: floe {a}, Spark {b}"
+
+    sql = (
+        f"SELECT status, snapshot_id, data_file.content AS content, data_file.file_path AS path, "
+        f"data_file.value_counts IS NULL AS no_value_counts FROM lakehouse.{table}.entries"
+    )
+    theirs = sorted(tuple(r) for r in spark.sql(sql).collect())
+    ours = sorted(tuple(r.values()) for r in floe.sql(sql))
+    assert ours == theirs, f"{table}.entries"
+
+    sql = (
+        f"SELECT content, path, added_data_files_count, existing_data_files_count, deleted_data_files_count, "
+        f"added_delete_files_count, existing_delete_files_count, deleted_delete_files_count, "
+        f"reference_snapshot_id FROM lakehouse.{table}.all_manifests"
+    )
+    theirs = sorted(tuple(r) for r in spark.sql(sql).collect())
+    ours = sorted(tuple(r.values()) for r in floe.sql(sql))
+    assert ours == theirs, f"{table}.all_manifests"
 
 
 def partition_of(spark, rows: list[dict], transforms: str) -> dict[int, tuple]:

@@ -184,6 +184,35 @@ TEST(AvroNamesTest, MatchesJavasEscaping) {
   EXPECT_EQ(AvroCompatibleName("$x"), "_x24x");
 }
 
+// Java writes an empty map where a file has no such metric (nan_value_counts of a table
+// without float columns); floe writes none. Reading keeps the difference, writing keeps it.
+TEST_F(ManifestTest, EmptyMetricMapsStayApartFromMissingOnes) {
+  std::string path = dir_.str() + "/empty_maps.avro";
+  ASSERT_OK_AND_ASSIGN(auto writer, ManifestWriter::Make(io_, path, *schema_, spec_, 9));
+  DataFile java = File("java.parquet", "eu", 1, 4);
+  java.nan_value_counts = {};
+  java.column_sizes = {};
+  java.empty_metric_maps = kNanValueCountsMap | kColumnSizesMap;
+  DataFile ours = File("floe.parquet", "eu", 1, 4);
+  ours.nan_value_counts = {};
+  ours.column_sizes = {};
+  ASSERT_OK(writer->Add(java));
+  ASSERT_OK(writer->Add(ours));
+  ASSERT_OK_AND_ASSIGN(ManifestFile mf, writer->Close());
+  mf.sequence_number = 1;
+  ASSERT_OK_AND_ASSIGN(auto entries, ReadManifest(*io_, mf, metadata_));
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].data_file, java);
+  EXPECT_EQ(entries[0].data_file.empty_metric_maps, kNanValueCountsMap | kColumnSizesMap);
+  EXPECT_EQ(entries[1].data_file, ours);
+  EXPECT_EQ(entries[1].data_file.empty_metric_maps, 0);
+  // A projected read cannot tell an empty map from one whose ids it left out.
+  ReadManifestOptions options;
+  options.projection.metric_ids = std::vector<int32_t>{3};
+  ASSERT_OK_AND_ASSIGN(auto projected, ReadManifest(*io_, mf, metadata_, options));
+  EXPECT_EQ(projected[0].data_file.empty_metric_maps, 0);
+}
+
 }  // namespace
 }  // namespace floe::manifest
 

@@ -475,8 +475,7 @@ def carried_over(out: Path, groups: set[str]) -> dict:
     kept["notes"] = [n if isinstance(n, dict) else {"group": note_group(n), "text": n}
                      for n in old["notes"] if note_group(n) not in groups]
     kept["mismatches"] = [m for m in old["mismatches"] if m.split("/", 1)[0] not in groups]
-    tables_used = {r.get("table") for r in kept["runs"]}
-    kept["tables"] = {t: v for t, v in old["tables"].items() if t in tables_used}
+    kept["tables"] = dict(old["tables"])  # the groups run now overwrite the tables they write
     return kept
 
 

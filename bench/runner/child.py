@@ -148,6 +148,11 @@ def run_spark(spec: dict) -> tuple[list, float]:
         n = int(spec["append_rows"])
         spark.sql(f"INSERT INTO {name} SELECT id, id * 0.5 FROM range({n})").collect()
         rows = [[n]]
+    elif op == "dml":
+        # A row-level write (DELETE, MERGE INTO); what it left is read back by the runner.
+        src = f"lakehouse.{spec['source']}" if spec.get("source") else ""
+        spark.sql(spec["sql"].format(t=name, src=src)).collect()
+        rows = []
     else:
         raise SystemExit(f"spark cannot run {op}")
     elapsed = (time.perf_counter() - start) * 1000

@@ -11,7 +11,7 @@ import time
 import uuid
 from pathlib import Path
 
-from .workloads import size_label
+from .workloads import MERGE_INSERTS, MERGE_UPDATES, MODES, size_label
 
 STAMP_FORMAT = 1
 BIG_FILE_BYTES = 64 * 1024**3  # larger than any table here: one data file per insert
@@ -233,3 +233,66 @@ class Data:
         """An empty unpartitioned (id, v) table for appends; recreated for every run."""
         self._fresh(name, "id BIGINT, v DOUBLE", {"write.target-file-size-bytes": BIG_FILE_BYTES})
         return f"db.{name}"
+
+    def metadata(self, table: str) -> tuple[str, dict]:
+        """The table's current metadata file (as the catalog points to it) and its JSON."""
+        ns, name = table.split(".")
+        with sqlite3.connect(self.floe.catalog) as con:
+            (loc,) = con.execute(
+                "SELECT metadata_location FROM iceberg_tables WHERE table_namespace = ? AND table_name = ?",
+                (ns, name),
+            ).fetchone()
+        path = loc.removeprefix("file:").removeprefix("//")
+        return path, json.loads(Path(path).read_text())
+
+    def rowlevel_table(self, rows: int, mode: str) -> dict:
+        """db.rl_<mode>_<size>: `range(rows)` as (id, id * 0.5) in one snapshot, the state every
+        row-level write starts from; write.delete/update/merge.mode set to the mode."""
+        name = f"rl_{mode}_{size_label(rows)}"
+        props = {f"write.{op}.mode": MODES[mode] for op in ("delete", "update", "merge")}
+        props["write.target-file-size-bytes"] = BIG_FILE_BYTES
+        spec = {"rows": rows, "props": props}
+        info = self._cached(name, spec)
+        if info:
+            return info
+        self.log(f"data: writing db.{name} ({rows} rows, {MODES[mode]})")
+        t0 = time.perf_counter()
+        self._fresh(name, "id BIGINT, v DOUBLE", props)
+        self.floe.sql(f"INSERT INTO db.{name} SELECT id, id * 0.5 FROM range({rows})")
+        snaps = self.snapshots(name)
+        _, meta = self.metadata(f"db.{name}")
+        info = {
+            "table": f"db.{name}",
+            "rows": rows,
+            "snapshot_id": int(snaps[0]["snapshot_id"]),
+            "data_files": self.file_count(name, int(snaps[0]["snapshot_id"])),
+            "location": meta["location"].removeprefix("file:").removeprefix("//"),
+            "write_s": round(time.perf_counter() - t0, 2),
+        }
+        return self._record(name, spec, info)
+
+    def merge_source(self, rows: int) -> dict:
+        """db.rl_src_<size>: MERGE_UPDATES rows whose ids are spread evenly over range(rows),
+        with v = id * 0.5 + 1 (an update of every matched row), and MERGE_INSERTS rows with ids
+        from `rows` on (inserts)."""
+        name = f"rl_src_{size_label(rows)}"
+        step = rows // MERGE_UPDATES
+        spec = {"rows": rows, "updates": MERGE_UPDATES, "inserts": MERGE_INSERTS, "step": step}
+        info = self._cached(name, spec)
+        if info:
+            return info
+        self.log(f"data: writing db.{name} ({MERGE_UPDATES} updates, {MERGE_INSERTS} inserts)")
+        t0 = time.perf_counter()
+        self._fresh(name, "id BIGINT, v DOUBLE", {"write.target-file-size-bytes": BIG_FILE_BYTES})
+        self.floe.sql(
+            f"INSERT INTO db.{name} SELECT id * {step} AS id, id * {step} * 0.5 + 1 AS v FROM range({MERGE_UPDATES})",
+            f"INSERT INTO db.{name} SELECT id + {rows} AS id, id * 0.5 AS v FROM range({MERGE_INSERTS})",
+        )
+        info = {
+            "table": f"db.{name}",
+            "rows": MERGE_UPDATES + MERGE_INSERTS,
+            "updates": MERGE_UPDATES,
+            "inserts": MERGE_INSERTS,
+            "write_s": round(time.perf_counter() - t0, 2),
+        }
+        return self._record(name, spec, info)

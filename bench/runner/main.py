@@ -14,9 +14,11 @@ import time
 from pathlib import Path
 
 from . import setup
-from .workloads import ENGINES, PLANNING, SCANS, TIME_TRAVEL, parse_size, size_label
+from .workloads import (ENGINES, MODES, PLANNING, ROWLEVEL_DELETE, ROWLEVEL_MERGE, SCANS, TIME_TRAVEL, parse_size,
+                        size_label)
 
 ROOT = setup.ROOT
+GROUPS = ("scan", "timetravel", "planning", "rollback", "append", "expire", "rowlevel")
 
 
 def log(msg: str) -> None:
@@ -30,11 +32,14 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--reps", type=int, default=5, help="runs per engine and workload (default 5)")
     ap.add_argument("--history", default="10K,100K", help="snapshot counts of the time-travel tables")
     ap.add_argument("--append-rows", default="10M", help="rows per append run (default 10M)")
+    ap.add_argument("--rowlevel-sizes", default="10M", help="rows of the tables the rowlevel group writes to (default 10M)")
     ap.add_argument(
         "--groups",
-        default="scan,timetravel,planning,rollback,append,expire",
-        help="comma-separated groups to run: scan, timetravel, planning, rollback, append, expire (default: all)",
+        default=",".join(GROUPS),
+        help=f"comma-separated groups to run: {', '.join(GROUPS)} (default: all); the report keeps the "
+        "last figures of the groups not run",
     )
+    ap.add_argument("--floe", default=str(ROOT / "build" / "floe"), help="the floe binary (default build/floe)")
     ap.add_argument("--data", default=str(ROOT / "build" / "bench-data"), help="warehouse of the tables (default build/bench-data)")
     ap.add_argument("--out", default=str(ROOT / "build" / "bench-results" / "side_by_side.json"),
                     help="JSON of every run and the summary (default build/bench-results/side_by_side.json)")
@@ -52,7 +57,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.sizes = [parse_size(s) for s in args.sizes.split(",") if s.strip()]
     args.history = [parse_size(s) for s in args.history.split(",") if s.strip()]
     args.append_rows = parse_size(args.append_rows)
+    args.rowlevel_sizes = [parse_size(s) for s in args.rowlevel_sizes.split(",") if s.strip()]
     args.groups = {g.strip() for g in args.groups.split(",") if g.strip()}
+    for g in args.groups:
+        if g not in GROUPS:
+            ap.error(f"unknown group '{g}' (known: {', '.join(GROUPS)})")
     return args
 
 
@@ -69,7 +78,7 @@ class Runner:
         from .data import Data, Floe
 
         self.args = args
-        self.floe = Floe(ROOT / "build" / "floe", Path(args.data).resolve())
+        self.floe = Floe(Path(args.floe).resolve(), Path(args.data).resolve())
         if not self.floe.binary.exists():
             raise SystemExit(f"{self.floe.binary} is missing: scripts/build.sh release --target floe")
         self.floe.warehouse.mkdir(parents=True, exist_ok=True)
@@ -79,7 +88,7 @@ class Runner:
         if "spark" in args.engines:
             self.spark_python, self.spark_classpath = setup.ensure_spark()
         self.runs: list[dict] = []
-        self.notes: list[str] = []
+        self.notes: list[tuple[str, str]] = []  # (group, text)
         self.mismatches: list[str] = []
         self.tables: dict[str, dict] = {}
         self.done: dict[tuple, dict] = {}
@@ -89,6 +98,10 @@ class Runner:
                 if run["error"] is None:
                     self.done[self._run_key(run, run["engine"], run["rep"])] = run
             log(f"resume: {len(self.done)} finished runs kept from {args.out}")
+
+    def note(self, group: str, text: str) -> None:
+        if (group, text) not in self.notes:
+            self.notes.append((group, text))
 
     @staticmethod
     def _run_key(key: dict, engine: str, rep: int) -> tuple:
@@ -157,7 +170,8 @@ class Runner:
                 self.record(key, result, rep)
                 if result["error"] and result["error"].startswith("timed out"):
                     gave_up.add(engine)
-                    self.notes.append(
+                    self.note(
+                        key["group"],
                         f"{key['group']}/{key['workload']} on {key.get('table')}: {engine} did not finish "
                         f"within {self.args.timeout:.0f} s, so it was not run again."
                     )
@@ -180,7 +194,8 @@ class Runner:
                     files_of_one = info["data_files"]
                 elif info["data_files"] == files_of_one:
                     # The writer did not split it: the same layout again would tell nothing new.
-                    self.notes.append(
+                    self.note(
+                        "scan",
                         f"{info['table']} (target file size 64 MB) got {info['data_files']} data file(s), "
                         f"as many as the one-file table: its scans are not run."
                     )
@@ -246,7 +261,7 @@ class Runner:
         n = self.args.append_rows
         engines = [e for e in self.args.engines if e != "duckdb"]
         if "duckdb" in self.args.engines:
-            self.notes.append("append: DuckDB's iceberg extension inserts only into tables of an attached Iceberg REST "
+            self.note("append", "append: DuckDB's iceberg extension inserts only into tables of an attached Iceberg REST "
                 "catalog, not through this SQLite (JDBC) catalog, so it is left out.")
         # One key for all engines, so their answers are compared and the ratios computed.
         key = {"group": "append", "workload": "append", "size": n, "label": f"{size_label(n)} rows", "table": "db.append_<engine>"}
@@ -262,16 +277,117 @@ class Runner:
                 res["rows"] = [[r["n"], r["s"]] for r in self.floe.sql(f"SELECT count(*) AS n, sum(v) AS s FROM {t}")]
                 self.record(key, res, rep)
 
+    # Row-level writes: every run starts from the table's first snapshot (rolled back to it,
+    # untimed, before the run), and what it committed is read back by floe.
+    def _restore(self, info: dict) -> None:
+        t, base = info["table"], info["snapshot_id"]
+        _, meta = self.data.metadata(t)
+        if meta.get("current-snapshot-id") != base:
+            self.floe.sql(f"CALL lakehouse.system.rollback_to_snapshot('{t}', {base})")
+            _, meta = self.data.metadata(t)
+        if meta.get("current-snapshot-id") != base:
+            raise RuntimeError(f"{t} did not go back to snapshot {base}")
+
+    @staticmethod
+    def _files(root: str) -> dict[str, int]:
+        out = {}
+        for path in Path(root).rglob("*"):
+            if path.is_file():
+                out[str(path)] = path.stat().st_size
+        return out
+
+    def _write_run(self, key: dict, engine: str, rep: int, info: dict, sql: str, source: str | None) -> int | None:
+        """One timed DELETE or MERGE by one engine from the table's first snapshot; returns
+        the snapshot it committed."""
+        t = info["table"]
+        self._restore(info)
+        before = self._files(info["location"])
+        spec = {"op": "dml", "workload": key["workload"], "table": t, "sql": sql, "source": source}
+        res = self.measure(engine, spec, sql.format(t=t, src=source or ""))
+        _, meta = self.data.metadata(t)
+        sid = meta.get("current-snapshot-id")
+        snap = next((s for s in meta["snapshots"] if s["snapshot-id"] == sid), None)
+        if res["error"] is None and (snap is None or sid == info["snapshot_id"]):
+            res["error"] = f"{engine} committed nothing to {t}"
+        elif res["error"] is None and snap.get("parent-snapshot-id") != info["snapshot_id"]:
+            res["error"] = f"{engine}'s commit to {t} does not follow snapshot {info['snapshot_id']}"
+        if res["error"] is None:
+            summary = snap["summary"]
+            new = {p: n for p, n in self._files(info["location"]).items() if p not in before}
+            meta_dir = str(Path(info["location"]) / "metadata")
+            res["written"] = {
+                # What the snapshot summary says the commit added (data and delete files) ...
+                "added_files_size": int(summary.get("added-files-size", 0)),
+                "added_data_files": int(summary.get("added-data-files", 0)),
+                "added_delete_files": int(summary.get("added-delete-files", 0)),
+                "added_position_deletes": int(summary.get("added-position-deletes", 0)),
+                # ... and what appeared on disk: the same files, plus the metadata.
+                "new_file_bytes": sum(n for p, n in new.items() if not p.startswith(meta_dir)),
+                "metadata_bytes": sum(n for p, n in new.items() if p.startswith(meta_dir)),
+            }
+            res["snapshot_id"] = sid
+            # The answer every engine must agree on: what the table holds after the write.
+            got = self.floe.sql(f"SELECT count(*) AS n, sum(v) AS s FROM {t} VERSION AS OF {sid}")
+            res["rows"] = [[r["n"], r["s"]] for r in got]
+        self.record(key, res, rep)
+        return sid if res["error"] is None else None
+
+    def rowlevel(self) -> None:
+        writers = [e for e in self.args.engines if e in ("floe", "spark")]
+        skipped = [e for e in self.args.engines if e not in writers]
+        if skipped:
+            self.note(
+                "rowlevel",
+                "rowlevel: DELETE and MERGE INTO are run by floe and Spark only: DuckDB's iceberg extension "
+                "commits only to an Iceberg REST catalog, and PyIceberg 0.12 has no MERGE INTO nor an `id % 100` "
+                "filter expression (its `delete` takes a boolean expression over columns, and it only copies on "
+                "write). Every engine scans the table floe's DELETE left; all but Spark also scan the one Spark's left."
+            )
+        for rows in self.args.rowlevel_sizes:
+            src = self.data.merge_source(rows)
+            self.tables[src["table"]] = src
+            for mode, mode_name in MODES.items():
+                info = self.data.rowlevel_table(rows, mode)
+                self.tables[info["table"]] = info
+                t = info["table"]
+                deleted_by: dict[str, int] = {}
+                try:
+                    for op, sql, source in (("delete", ROWLEVEL_DELETE, None), ("merge", ROWLEVEL_MERGE, src["table"])):
+                        key = {"group": "rowlevel", "workload": f"{op}_{mode}", "size": rows,
+                               "label": f"{size_label(rows)} rows", "table": t}
+                        for rep in range(self.args.reps):
+                            for i in range(len(writers)):
+                                engine = writers[(rep + i) % len(writers)]
+                                if self.resumed(key, engine, rep):
+                                    continue
+                                sid = self._write_run(key, engine, rep, info, sql, source)
+                                if op == "delete" and sid is not None:
+                                    deleted_by[engine] = sid
+                        self.on_progress()
+                finally:
+                    self._restore(info)
+                # Full scans of what each engine's DELETE left (its last run's snapshot). Spark
+                # reads floe's, the same input floe reads; the other engines read both.
+                for writer, sid in deleted_by.items():
+                    readers = [e for e in self.args.engines if writer == "floe" or e != "spark"]
+                    key = {"group": "rowlevel", "workload": f"scan_{mode}", "size": rows,
+                           "label": f"{size_label(rows)} rows, DELETE by {writer}", "table": f"{t}@{writer}"}
+                    sql = SCANS["count_sum"][1]
+                    spec = {"op": "query", "workload": "count_sum", "sql": sql, "table": t, "snapshot_id": sid}
+                    floe_sql = sql.format(t=f"{t} VERSION AS OF {sid}")
+                    self.alternate(key, readers, lambda e: (spec, floe_sql))
+
     def expire(self) -> None:
         if "expire_snapshots" not in self.floe.procedures():
-            self.notes.append(
+            self.note(
+                "expire",
                 "expire_snapshots over 10K snapshots: skipped, floe has no `expire_snapshots` procedure "
                 "yet (SHOW PROCEDURES)."
             )
             log("expire: skipped (no expire_snapshots procedure)")
             return
-        self.notes.append(
-            "expire_snapshots exists now (SHOW PROCEDURES) but is not timed yet: add it to bench/runner/main.py."
+        self.note(
+            "expire", "expire_snapshots exists now (SHOW PROCEDURES) but is not timed yet: add it to bench/runner/main.py."
         )
 
     def check(self) -> None:
@@ -320,6 +436,9 @@ class Runner:
                     "agrees": all(r.get("agrees") is not False for r in runs),
                 }
             )
+            written = [r["written"] for r in runs if r.get("written")]
+            if written:
+                out[-1]["written"] = {k: statistics.median(w[k] for w in written) for k in written[0]}
         floe = {(s["group"], s["workload"], s["table"], s["size"]): s["median_ms"] for s in out if s["engine"] == "floe"}
         for s in out:
             if s["median_ms"] is None:
@@ -327,6 +446,37 @@ class Runner:
             f = floe.get((s["group"], s["workload"], s["table"], s["size"]))
             s["ratio_floe_to_peer"] = None if f is None or s["engine"] == "floe" else round(f / s["median_ms"], 3)
         return out
+
+
+def note_group(note) -> str:
+    """The group a note belongs to (notes of older results are plain strings)."""
+    if isinstance(note, dict):
+        return note["group"]
+    head = note.split(" ", 1)[0].split(":", 1)[0].split("/", 1)[0]
+    if head in GROUPS:
+        return head
+    if head.startswith("expire"):
+        return "expire"
+    return "scan"  # the only other notes: the several-files tables that were not split
+
+
+def carried_over(out: Path, groups: set[str]) -> dict:
+    """What an earlier result in `out` measured for the groups other than `groups`."""
+    kept = {"sections": {}, "runs": [], "summary": [], "notes": [], "tables": {}, "mismatches": []}
+    if not out.exists() or groups >= set(GROUPS):
+        return kept
+    old = json.loads(out.read_text())
+    sections = old.get("sections") or {
+        g: {k: old[k] for k in ("started", "finished", "options", "machine")} for g in old["options"]["groups"]
+    }
+    kept["sections"] = {g: v for g, v in sections.items() if g not in groups}
+    kept["runs"] = [r for r in old["runs"] if r["group"] not in groups]
+    kept["summary"] = [s for s in old["summary"] if s["group"] not in groups]
+    kept["notes"] = [n if isinstance(n, dict) else {"group": note_group(n), "text": n}
+                     for n in old["notes"] if note_group(n) not in groups]
+    kept["mismatches"] = [m for m in old["mismatches"] if m.split("/", 1)[0] not in groups]
+    kept["tables"] = dict(old["tables"])  # the groups run now overwrite the tables they write
+    return kept
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -340,33 +490,48 @@ def main(argv: list[str] | None = None) -> None:
         return
 
     started = dt.datetime.now(dt.timezone.utc)
+    load_at_start = [round(x, 2) for x in os.getloadavg()]
     runner = Runner(args)
     log(f"bench: engines {', '.join(args.engines)}; sizes {', '.join(map(size_label, args.sizes))}; {args.reps} reps")
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
+    # The groups this run leaves out keep their last figures: their runs, notes, tables and
+    # the description of the run that measured them are carried over from --out.
+    kept = carried_over(out, args.groups)
+    if kept["sections"]:
+        log(f"bench: keeping the last figures of {', '.join(sorted(kept['sections']))} from {out}")
 
     def save() -> dict:
         runner.check()
-        result = {
+        options = {
+            "sizes": args.sizes, "engines": args.engines, "reps": args.reps, "history": args.history,
+            "append_rows": args.append_rows, "rowlevel_sizes": args.rowlevel_sizes, "groups": sorted(args.groups),
+        }
+        this_run = {
             "started": started.isoformat(timespec="seconds"),
             "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
-            "options": {
-                "sizes": args.sizes, "engines": args.engines, "reps": args.reps, "history": args.history,
-                "append_rows": args.append_rows, "groups": sorted(args.groups),
-            },
+            "options": options,
             "machine": machine.describe(args.engines, runner.spark_python),
-            "tables": runner.tables,
-            "notes": runner.notes,
-            "mismatches": runner.mismatches,
-            "summary": runner.summary(),
-            "runs": runner.runs,
+            "load_at_start": load_at_start,
+        }
+        runs = kept["runs"] + runner.runs
+        mismatches = kept["mismatches"] + runner.mismatches
+        result = {
+            **this_run,
+            "sections": {**kept["sections"], **{g: this_run for g in sorted(args.groups)}},
+            "tables": {**kept["tables"], **runner.tables},
+            "notes": kept["notes"] + [{"group": g, "text": t} for g, t in runner.notes],
+            "mismatches": mismatches,
+            "summary": kept["summary"] + runner.summary(),
+            "runs": runs,
         }
         out.write_text(json.dumps(result, indent=1))
         return result
 
     runner.on_progress = save  # a run that stops half-way leaves every finished workload on disk
     steps = [("scan", runner.scans), ("timetravel", runner.time_travel), ("planning", runner.planning),
-             ("rollback", runner.rollback), ("append", runner.append), ("expire", runner.expire)]
+             ("rollback", runner.rollback), ("append", runner.append), ("expire", runner.expire),
+             ("rowlevel", runner.rowlevel)]
     for name, step in steps:
         if name in args.groups:
             log(f"== {name}")

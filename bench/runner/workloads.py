@@ -32,6 +32,24 @@ PLANNING: dict[str, tuple[str, str]] = {
     "plan_p7": ("count(*) WHERE p = 7", "SELECT count(*) FROM {t} WHERE p = 7"),
 }
 
+# Row-level writes on db.rl_<mode>_<size> (id BIGINT, v DOUBLE; range(N) in one snapshot),
+# one table per write mode. `{t}` is the target, `{src}` the MERGE source (db.rl_src_<size>).
+MODES: dict[str, str] = {"cow": "copy-on-write", "mor": "merge-on-read"}
+ROWLEVEL_DELETE = "DELETE FROM {t} WHERE id % 100 = 0"
+ROWLEVEL_MERGE = (
+    "MERGE INTO {t} t USING {src} s ON t.id = s.id "
+    "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *"
+)
+MERGE_UPDATES = 90_000  # source rows that match a target row (spread evenly over the ids)
+MERGE_INSERTS = 10_000  # source rows with new ids
+ROWLEVEL: dict[str, str] = {
+    **{f"delete_{m}": f"DELETE FROM t WHERE id % 100 = 0 (1% of the rows, spread over the table), {name}"
+       for m, name in MODES.items()},
+    **{f"scan_{m}": f"count(*), sum(v) of the table a {name} DELETE left" for m, name in MODES.items()},
+    **{f"merge_{m}": f"MERGE INTO t of {MERGE_UPDATES // 1000}k updated and {MERGE_INSERTS // 1000}k new rows, {name}"
+       for m, name in MODES.items()},
+}
+
 ENGINES = ("floe", "duckdb", "pyiceberg", "spark")
 
 

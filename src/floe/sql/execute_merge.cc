@@ -23,6 +23,7 @@
 
 #include "floe/sql/binder.h"
 #include "floe/sql/executors.h"
+#include "floe/sql/expr_children.h"
 #include "floe/sql/insert_conform.h"
 #include "floe/sql/parse_error.h"
 #include "floe/sql/parser.h"
@@ -65,41 +66,24 @@ Expr Column(std::vector<std::string> parts, SourcePos pos) {
 }
 
 // Whether every column `e` names is qualified by `qualifier` (and it names one at least): a
-// conjunct of ON that only the target's rows decide.
+// conjunct of ON that only the target's rows decide. Functions, subqueries and the rest are
+// left to the join.
 bool OnlyQualifiedBy(const Expr& e, const std::string& qualifier) {
   bool any = false, other = false;
   std::function<void(const Expr&)> walk = [&](const Expr& x) {
-    std::visit(
-        [&](const auto& n) {
-          using T = std::decay_t<decltype(n)>;
-          if constexpr (std::is_same_v<T, ColumnRef>) {
-            if (n.parts.size() == 2 && Lower(n.parts[0].name) == qualifier) {
-              any = true;
-            } else {
-              other = true;
-            }
-          } else if constexpr (std::is_same_v<T, Unary>) {
-            walk(*n.operand);
-          } else if constexpr (std::is_same_v<T, Binary>) {
-            walk(*n.left);
-            walk(*n.right);
-          } else if constexpr (std::is_same_v<T, IsNull> || std::is_same_v<T, IsBool>) {
-            walk(*n.operand);
-          } else if constexpr (std::is_same_v<T, Between>) {
-            walk(*n.operand);
-            walk(*n.low);
-            walk(*n.high);
-          } else if constexpr (std::is_same_v<T, InList>) {
-            walk(*n.operand);
-            for (const auto& v : n.list) walk(v);
-          } else if constexpr (std::is_same_v<T, Cast>) {
-            walk(*n.operand);
-          } else if constexpr (std::is_same_v<T, Literal>) {
-          } else {
-            other = true;  // functions, subqueries and the rest: not decided here
-          }
-        },
-        x.node);
+    if (auto* c = x.As<ColumnRef>()) {
+      const bool target = c->parts.size() == 2 && Lower(c->parts[0].name) == qualifier;
+      any |= target;
+      other |= !target;
+      return;
+    }
+    const bool plain = x.Is<Literal>() || x.Is<Unary>() || x.Is<Binary>() || x.Is<IsNull>() || x.Is<IsBool>() ||
+                       x.Is<Between>() || x.Is<InList>() || x.Is<Cast>();
+    if (!plain) {
+      other = true;
+      return;
+    }
+    ForEachChild(x, walk);
   };
   walk(e);
   return any && !other;

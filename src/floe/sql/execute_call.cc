@@ -83,10 +83,56 @@ Result<StatementResult> ExecuteCall(ExecContext& ctx, const sql::Call& call) {
       case ProcedureArgType::kString:
         bound.args.SetString(name, value->ToString());
         break;
+      case ProcedureArgType::kInteger: {
+        if (!arrow::is_integer(value->type->id())) return wrong_type("IntegerType");
+        ARROW_ASSIGN_OR_RAISE(auto cast, value->CastTo(arrow::int64()));
+        int64_t v = static_cast<const arrow::Int64Scalar&>(*cast).value;
+        if (v < INT32_MIN || v > INT32_MAX) return wrong_type("IntegerType");
+        bound.args.SetLong(name, v);
+        break;
+      }
       case ProcedureArgType::kLong: {
         if (!arrow::is_integer(value->type->id())) return wrong_type("LongType");
         ARROW_ASSIGN_OR_RAISE(auto cast, value->CastTo(arrow::int64()));
         bound.args.SetLong(name, static_cast<const arrow::Int64Scalar&>(*cast).value);
+        break;
+      }
+      case ProcedureArgType::kBoolean:
+        if (value->type->id() != arrow::Type::BOOL) return wrong_type("BooleanType");
+        bound.args.SetBool(name, static_cast<const arrow::BooleanScalar&>(*value).value);
+        break;
+      case ProcedureArgType::kLongArray: {
+        const char* want = "ArrayType(LongType,true)";
+        if (value->type->id() != arrow::Type::LIST) return wrong_type(want);
+        const auto& items = *static_cast<const arrow::ListScalar&>(*value).value;
+        // array() with no elements has null-typed items.
+        if (items.type_id() != arrow::Type::NA && !arrow::is_integer(items.type_id())) return wrong_type(want);
+        std::vector<int64_t> ids;
+        for (int64_t i = 0; i < items.length(); ++i) {
+          ARROW_ASSIGN_OR_RAISE(auto item, items.GetScalar(i));
+          if (!item->is_valid) {
+            return ErrorAt(sql, arg_pos[name], StrCat("Argument ", name, " of procedure ", proc, " cannot hold NULL"));
+          }
+          ARROW_ASSIGN_OR_RAISE(auto cast, item->CastTo(arrow::int64()));
+          ids.push_back(static_cast<const arrow::Int64Scalar&>(*cast).value);
+        }
+        bound.args.SetLongArray(name, std::move(ids));
+        break;
+      }
+      case ProcedureArgType::kStringMap: {
+        const char* want = "MapType(StringType,StringType,true)";
+        if (value->type->id() != arrow::Type::MAP) return wrong_type(want);
+        const auto& entries = static_cast<const arrow::StructArray&>(*static_cast<const arrow::MapScalar&>(*value).value);
+        std::vector<std::pair<std::string, std::string>> pairs;
+        for (int64_t i = 0; i < entries.length(); ++i) {
+          ARROW_ASSIGN_OR_RAISE(auto k, entries.field(0)->GetScalar(i));
+          ARROW_ASSIGN_OR_RAISE(auto v, entries.field(1)->GetScalar(i));
+          if (!k->is_valid || !v->is_valid) {
+            return ErrorAt(sql, arg_pos[name], StrCat("Argument ", name, " of procedure ", proc, " cannot hold NULL"));
+          }
+          pairs.emplace_back(k->ToString(), v->ToString());
+        }
+        bound.args.SetStringMap(name, std::move(pairs));
         break;
       }
       case ProcedureArgType::kTimestamp: {
@@ -127,6 +173,7 @@ Result<StatementResult> ExecuteCall(ExecContext& ctx, const sql::Call& call) {
                    NotFound("Couldn't load table '", table_name, "' in catalog '", ctx.state.catalog->name(), "'"));
   }
   bound.table = *loaded;
+  bound.ctx = &ctx;
   auto rows = procedure->run(bound);
   if (!rows.ok()) return ErrorAt(sql, call.procedure.pos, rows.status());
   return Rows(*rows);

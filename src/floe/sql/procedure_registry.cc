@@ -23,10 +23,34 @@ std::optional<int64_t> ProcedureArgs::Long(const std::string& name) const {
 
 std::optional<int64_t> ProcedureArgs::TimestampMillis(const std::string& name) const { return Long(name); }
 
+namespace {
+template <typename T>
+std::optional<T> Find(const std::vector<std::pair<std::string, T>>& values, const std::string& name) {
+  for (const auto& [n, v] : values) {
+    if (n == name) return v;
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<bool> ProcedureArgs::Bool(const std::string& name) const { return Find(bools_, name); }
+
+std::optional<std::vector<int64_t>> ProcedureArgs::LongArray(const std::string& name) const {
+  return Find(long_arrays_, name);
+}
+
+std::optional<std::vector<std::pair<std::string, std::string>>> ProcedureArgs::StringMap(
+    const std::string& name) const {
+  return Find(string_maps_, name);
+}
+
 const std::vector<Procedure>& AllProcedures() {
   static const std::vector<Procedure> procedures = [] {
     std::vector<Procedure> out;
     AddSnapshotProcedures(&out);
+    AddExpiryProcedures(&out);
+    AddCompactionProcedures(&out);
+    AddOrphanFileProcedures(&out);
     std::sort(out.begin(), out.end(), [](const Procedure& a, const Procedure& b) { return a.name < b.name; });
     return out;
   }();
@@ -50,8 +74,12 @@ std::string ClosestProcedureName(std::string_view name) {
 std::string ProcedureArgTypeName(ProcedureArgType type) {
   switch (type) {
     case ProcedureArgType::kString: return "STRING";
+    case ProcedureArgType::kInteger: return "INT";
     case ProcedureArgType::kLong: return "BIGINT";
+    case ProcedureArgType::kBoolean: return "BOOLEAN";
     case ProcedureArgType::kTimestamp: return "TIMESTAMP";
+    case ProcedureArgType::kLongArray: return "ARRAY<BIGINT>";
+    case ProcedureArgType::kStringMap: return "MAP<STRING, STRING>";
   }
   return "STRING";
 }

@@ -20,7 +20,7 @@
 namespace floe::sql {
 
 // Parameter types, as Iceberg declares them (and names them in its errors).
-enum class ProcedureArgType { kString, kLong, kTimestamp };
+enum class ProcedureArgType { kString, kInteger, kLong, kBoolean, kTimestamp, kLongArray, kStringMap };
 
 struct ProcedureParameter {
   std::string name;
@@ -32,21 +32,40 @@ struct ProcedureParameter {
 class ProcedureArgs {
  public:
   std::optional<std::string> String(const std::string& name) const;
+  // kInteger and kLong parameters.
   std::optional<int64_t> Long(const std::string& name) const;
+  std::optional<bool> Bool(const std::string& name) const;
   // Milliseconds since the epoch (snapshot-log times are millis).
   std::optional<int64_t> TimestampMillis(const std::string& name) const;
+  std::optional<std::vector<int64_t>> LongArray(const std::string& name) const;
+  // Keys in the order the map literal gave them.
+  std::optional<std::vector<std::pair<std::string, std::string>>> StringMap(const std::string& name) const;
 
   void SetString(const std::string& name, std::string value) { strings_.emplace_back(name, std::move(value)); }
   void SetLong(const std::string& name, int64_t value) { longs_.emplace_back(name, value); }
+  void SetBool(const std::string& name, bool value) { bools_.emplace_back(name, value); }
+  void SetLongArray(const std::string& name, std::vector<int64_t> value) {
+    long_arrays_.emplace_back(name, std::move(value));
+  }
+  void SetStringMap(const std::string& name, std::vector<std::pair<std::string, std::string>> value) {
+    string_maps_.emplace_back(name, std::move(value));
+  }
 
  private:
   std::vector<std::pair<std::string, std::string>> strings_;
   std::vector<std::pair<std::string, int64_t>> longs_;
+  std::vector<std::pair<std::string, bool>> bools_;
+  std::vector<std::pair<std::string, std::vector<int64_t>>> long_arrays_;
+  std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> string_maps_;
 };
+
+struct ExecContext;
 
 struct ProcedureCall {
   std::shared_ptr<table::Table> table;  // the `table` argument, loaded
   ProcedureArgs args;
+  // The statement's session, for procedures that bind SQL text of their own (a `where`).
+  ExecContext* ctx = nullptr;
 };
 
 struct Procedure {
@@ -65,10 +84,13 @@ const std::vector<Procedure>& AllProcedures();
 const Procedure* FindProcedure(std::string_view name);
 // The registered name closest to `name`, for "Did you mean".
 std::string ClosestProcedureName(std::string_view name);
-// "STRING", "BIGINT", "TIMESTAMP".
+// "STRING", "INT", "BIGINT", "BOOLEAN", "TIMESTAMP", "ARRAY<BIGINT>", "MAP<STRING, STRING>".
 std::string ProcedureArgTypeName(ProcedureArgType type);
 
 // Each group file adds its procedures.
-void AddSnapshotProcedures(std::vector<Procedure>* out);
+void AddSnapshotProcedures(std::vector<Procedure>* out);     // snapshot_procedures.cc
+void AddExpiryProcedures(std::vector<Procedure>* out);       // expiry_procedures.cc
+void AddCompactionProcedures(std::vector<Procedure>* out);   // compaction_procedures.cc
+void AddOrphanFileProcedures(std::vector<Procedure>* out);   // orphan_file_procedures.cc
 
 }  // namespace floe::sql

@@ -2,6 +2,7 @@
 //   floe sql        the SQL shell (interactive, -c, -f or a script on stdin)
 //   floe demo       the rollback story: a report, a bad write, the audit, the rollback
 //   floe history T  the history of table T (the snapshot-log, as the history table shows it)
+//   floe retention T  how far back T reads, what history costs, whether expiry keeps a horizon
 
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "floe/cli/demo.h"
 #include "floe/cli/line_editor.h"
 #include "floe/cli/result_format.h"
+#include "floe/cli/retention_command.h"
 #include "floe/cli/session_executor.h"
 #include "floe/cli/shell.h"
 #include "floe/cli/sql_command.h"
@@ -220,6 +222,15 @@ int RunHistoryCommand(const CatalogArgs& args, const std::string& table) {
   return kExitOk;
 }
 
+int RunRetentionCommand(const CatalogArgs& args, const std::string& table, const std::string& require, bool json) {
+  auto session = OpenSession(args);
+  if (!session.ok()) {
+    std::cerr << "Error: " << session.status().message() << "\n";
+    return kExitFailed;
+  }
+  return RunRetention(**session, table, require, json, std::cout, std::cerr);
+}
+
 }  // namespace
 }  // namespace floe::cli
 
@@ -245,6 +256,18 @@ int Main(int argc, char** argv) {
   floe::cli::AddCatalogOptions(history, &history_args);
   history->add_option("table", history_table, "The table, e.g. db.orders or lakehouse.db.orders")->required();
 
+  floe::cli::CatalogArgs retention_args;
+  std::string retention_table, retention_require;
+  bool retention_json = false;
+  CLI::App* retention = app.add_subcommand(
+      "retention", "How far back a table can be read, the bytes only its history keeps, and whether its expiry "
+                   "settings keep a required horizon (exit 2 when they do not).");
+  floe::cli::AddCatalogOptions(retention, &retention_args);
+  retention->add_option("table", retention_table, "The table, e.g. db.orders or lakehouse.db.orders")->required();
+  retention->add_option("--require", retention_require,
+                        "The horizon main must stay readable for, e.g. 90d, 12h, 2w");
+  retention->add_flag("--json", retention_json, "Print the report as one JSON object");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -254,6 +277,9 @@ int Main(int argc, char** argv) {
   if (sql->parsed()) return floe::cli::RunSql(sql_args, *sql);
   if (demo->parsed()) return floe::cli::RunDemoCommand(demo_args);
   if (history->parsed()) return floe::cli::RunHistoryCommand(history_args, history_table);
+  if (retention->parsed()) {
+    return floe::cli::RunRetentionCommand(retention_args, retention_table, retention_require, retention_json);
+  }
   return floe::cli::kExitUsage;
 }
 

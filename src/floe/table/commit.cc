@@ -85,6 +85,10 @@ Status Commit(Table& table, const ApplyFn& apply) {
       return updated.status();
     }
     std::shared_ptr<spec::TableMetadata> metadata = std::move(updated).ValueUnsafe();
+    if (!metadata) {
+      RemoveFiles(io, attempt_files);
+      return Status::OK();
+    }
     if (Status confined = CheckTableLocations(table, *metadata); !confined.ok()) {
       RemoveFiles(io, attempt_files);
       return confined;

@@ -22,7 +22,8 @@ struct RetryPolicy {
 
 // One attempt of a change: given the base metadata, produce the new metadata. Files the
 // attempt writes (a manifest list, say) are registered with `attempt_files` so a failed
-// attempt removes them. A non-OK result aborts the commit without retrying.
+// attempt removes them. A non-OK result aborts the commit without retrying; a null result
+// means there is nothing to change, and the commit ends without writing anything.
 using ApplyFn = std::function<Result<std::shared_ptr<spec::TableMetadata>>(
     const spec::TableMetadataPtr& base, std::vector<std::string>* attempt_files)>;
 

@@ -87,7 +87,16 @@ std::map<std::string, std::string> BuildSummary(const std::vector<DataFile>& add
   if (del.data_files > 0) {
     s["deleted-data-files"] = std::to_string(del.data_files);
     s["deleted-records"] = std::to_string(del.records);
-    s["removed-files-size"] = std::to_string(del.files_size);
+  }
+  if (del.data_files > 0 || del.delete_files > 0) s["removed-files-size"] = std::to_string(del.files_size);
+  if (del.delete_files > 0) s["removed-delete-files"] = std::to_string(del.delete_files);
+  if (del.position_delete_files > 0) {
+    s["removed-position-delete-files"] = std::to_string(del.position_delete_files);
+    s["removed-position-deletes"] = std::to_string(del.position_deletes);
+  }
+  if (del.equality_delete_files > 0) {
+    s["removed-equality-delete-files"] = std::to_string(del.equality_delete_files);
+    s["removed-equality-deletes"] = std::to_string(del.equality_deletes);
   }
   s["changed-partition-count"] = std::to_string(partitions.size());
   auto total = [&](const char* key, int64_t added_n, int64_t deleted_n) {
@@ -118,6 +127,10 @@ std::string ManifestLocation(const spec::TableMetadata& md) {
 struct Removal {
   std::function<bool(const DataFile&)> remove;  // null: an append
   ConflictFilter conflicts;
+  // Delete files removed with the data: those whose every row the overwrite replaces (all
+  // of them, or those of the replaced partitions), as Iceberg drops deletes a row filter
+  // covers. Unset: delete files stay.
+  std::function<bool(const DataFile&)> remove_deletes;
   std::vector<std::string> required_paths;  // kFiles: each must be live in the base
   IsolationLevel isolation = IsolationLevel::kSerializable;
 };
@@ -230,18 +243,19 @@ class SnapshotProducer {
       for (const auto& mf : existing) {
         // A manifest left with only the deletions of an earlier snapshot holds nothing live:
         // carrying it forward would grow every later snapshot (Iceberg drops it too).
-        if (mf.content == manifest::ManifestContent::kData && mf.added_files_count == 0 &&
-            mf.existing_files_count == 0 && mf.deleted_files_count > 0) {
+        if (mf.added_files_count == 0 && mf.existing_files_count == 0 && mf.deleted_files_count > 0) {
           continue;
         }
-        if (!removal_.remove || mf.content != manifest::ManifestContent::kData) {
+        const bool data = mf.content == manifest::ManifestContent::kData;
+        const auto& remove = data ? removal_.remove : removal_.remove_deletes;
+        if (!remove) {
           manifests.push_back(mf);
           continue;
         }
         ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(*io, mf, *base));
         bool touched = false;
         for (const auto& e : entries) {
-          if (e.status != EntryStatus::kDeleted && removal_.remove(e.data_file)) touched = true;
+          if (e.status != EntryStatus::kDeleted && remove(e.data_file)) touched = true;
         }
         if (!touched) {
           manifests.push_back(mf);
@@ -253,12 +267,11 @@ class SnapshotProducer {
         attempt_files->push_back(location);
         own_files.insert(location);
         ARROW_ASSIGN_OR_RAISE(auto writer, manifest::ManifestWriter::Make(
-                                               io, location, *schema, *mf_spec, snapshot_id_,
-                                               manifest::ManifestContent::kData,
+                                               io, location, *schema, *mf_spec, snapshot_id_, mf.content,
                                                base->format_version));
         for (const auto& e : entries) {
           if (e.status == EntryStatus::kDeleted) continue;
-          if (removal_.remove(e.data_file)) {
+          if (remove(e.data_file)) {
             deleted.push_back(e.data_file);
             ARROW_RETURN_NOT_OK(writer->Delete(e));
           } else {
@@ -451,6 +464,7 @@ Removal RemovalFor(const Table& table, const std::vector<DataFile>& files, const
   switch (filter.mode) {
     case OverwriteFilter::Mode::kAll:
       removal.remove = [](const DataFile&) { return true; };
+      removal.remove_deletes = removal.remove;
       removal.conflicts = {removal.remove, "true"};
       break;
     case OverwriteFilter::Mode::kDynamicPartitions: {
@@ -464,6 +478,7 @@ Removal RemovalFor(const Table& table, const std::vector<DataFile>& files, const
                       (spec ? spec->PartitionPath(f.partition) : PartitionKey(f));
       }
       removal.remove = [keys](const DataFile& f) { return keys->count(PartitionKey(f)) > 0; };
+      removal.remove_deletes = removal.remove;
       removal.conflicts = {removal.remove, "partitions [" + partitions + "]"};
       break;
     }

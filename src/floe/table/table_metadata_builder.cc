@@ -255,6 +255,22 @@ Status TableMetadataBuilder::RemoveSnapshots(const std::set<int64_t>& snapshot_i
   return Status::OK();
 }
 
+void TableMetadataBuilder::RemovePartitionSpecs(const std::set<int32_t>& spec_ids) {
+  const size_t before = md_->partition_specs.size();
+  std::erase_if(md_->partition_specs, [&](const spec::PartitionSpec& s) {
+    return s.spec_id() != md_->default_spec_id && spec_ids.count(s.spec_id()) > 0;
+  });
+  if (md_->partition_specs.size() != before) changed_ = true;
+}
+
+void TableMetadataBuilder::RemoveSchemas(const std::set<int32_t>& schema_ids) {
+  const size_t before = md_->schemas.size();
+  std::erase_if(md_->schemas, [&](const spec::SchemaPtr& s) {
+    return s->schema_id() != md_->current_schema_id && schema_ids.count(s->schema_id()) > 0;
+  });
+  if (md_->schemas.size() != before) changed_ = true;
+}
+
 void TableMetadataBuilder::SetProperties(const std::map<std::string, std::string>& updates) {
   for (const auto& [key, value] : updates) {
     auto [it, inserted] = md_->properties.try_emplace(key, value);

@@ -76,6 +76,11 @@ class TableMetadataBuilder {
   // ignored.
   Status RemoveSnapshots(const std::set<int64_t>& snapshot_ids);
 
+  // Removes partition specs and schemas by id, as an expiry that cleans expired metadata
+  // does; the default spec and the current schema are never removed. Unknown ids are ignored.
+  void RemovePartitionSpecs(const std::set<int32_t>& spec_ids);
+  void RemoveSchemas(const std::set<int32_t>& schema_ids);
+
   // ---- properties ----
   void SetProperties(const std::map<std::string, std::string>& updates);
   void RemoveProperties(const std::set<std::string>& keys);

@@ -41,6 +41,7 @@ std::string Iso(int64_t ms) {
 
 std::string Age(int64_t ms) {
   const int64_t day = 86400000, hour = 3600000, minute = 60000;
+  if (ms >= day && ms % day == 0) return StrCat(ms / day, "d");
   if (ms >= day) return StrCat(ms / day, "d ", (ms % day) / hour, "h");
   if (ms >= hour) return StrCat(ms / hour, "h ", (ms % hour) / minute, "m");
   return StrCat(ms / minute, "m");

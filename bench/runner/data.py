@@ -296,3 +296,35 @@ class Data:
             "write_s": round(time.perf_counter() - t0, 2),
         }
         return self._record(name, spec, info)
+
+    def compaction_table(self, files: int, rows_per_file: int) -> dict:
+        """db.compact_<files>: `files` appends of `rows_per_file` rows (id, id * 0.5) each, so
+        `files` small data files, the state every compaction run starts from."""
+        name = f"compact_{size_label(files)}"
+        props = {"write.target-file-size-bytes": BIG_FILE_BYTES}
+        spec = {"files": files, "rows_per_file": rows_per_file, "props": props}
+        info = self._cached(name, spec)
+        if info:
+            return info
+        self.log(f"data: writing db.{name} ({files} appends of {rows_per_file} rows)")
+        t0 = time.perf_counter()
+        self._fresh(name, "id BIGINT, v DOUBLE", props)
+        batch = 100  # statements per floe process
+        for first in range(0, files, batch):
+            self.floe.sql(*[
+                f"INSERT INTO db.{name} SELECT id + {i * rows_per_file}, (id + {i * rows_per_file}) * 0.5 "
+                f"FROM range({rows_per_file})"
+                for i in range(first, min(first + batch, files))
+            ])
+        snaps = self.snapshots(name)
+        last = int(snaps[-1]["snapshot_id"])
+        _, meta = self.metadata(f"db.{name}")
+        info = {
+            "table": f"db.{name}",
+            "rows": files * rows_per_file,
+            "snapshot_id": last,
+            "data_files": self.file_count(name, last),
+            "location": meta["location"].removeprefix("file:").removeprefix("//"),
+            "write_s": round(time.perf_counter() - t0, 2),
+        }
+        return self._record(name, spec, info)

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 from . import setup
-from .workloads import (ENGINES, MODES, PLANNING, ROWLEVEL_DELETE, ROWLEVEL_MERGE, SCANS, TIME_TRAVEL, parse_size,
+from .workloads import (COMPACTION_CALL, COMPACTION_ROWS_PER_FILE, ENGINES, MODES, PLANNING, ROWLEVEL_DELETE, ROWLEVEL_MERGE, SCANS, TIME_TRAVEL, parse_size,
                         size_label)
 
 ROOT = setup.ROOT
-GROUPS = ("scan", "timetravel", "planning", "rollback", "append", "expire", "rowlevel")
+GROUPS = ("scan", "timetravel", "planning", "rollback", "append", "expire", "rowlevel", "compaction")
 
 
 def log(msg: str) -> None:
@@ -33,6 +33,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--history", default="10K,100K", help="snapshot counts of the time-travel tables")
     ap.add_argument("--append-rows", default="10M", help="rows per append run (default 10M)")
     ap.add_argument("--rowlevel-sizes", default="10M", help="rows of the tables the rowlevel group writes to (default 10M)")
+    ap.add_argument("--compaction-files", default="1K", help="small files of the table the compaction group rewrites (default 1K)")
     ap.add_argument(
         "--groups",
         default=",".join(GROUPS),
@@ -58,6 +59,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.history = [parse_size(s) for s in args.history.split(",") if s.strip()]
     args.append_rows = parse_size(args.append_rows)
     args.rowlevel_sizes = [parse_size(s) for s in args.rowlevel_sizes.split(",") if s.strip()]
+    args.compaction_files = parse_size(args.compaction_files)
     args.groups = {g.strip() for g in args.groups.split(",") if g.strip()}
     for g in args.groups:
         if g not in GROUPS:
@@ -377,6 +379,36 @@ class Runner:
                     floe_sql = sql.format(t=f"{t} VERSION AS OF {sid}")
                     self.alternate(key, readers, lambda e: (spec, floe_sql))
 
+    def compaction(self) -> None:
+        """rewrite_data_files of a table of many small files, by floe and Spark (the engines
+        with the procedure), each run from the table's first state; floe then reads what the
+        run left, which must be the same rows."""
+        writers = [e for e in self.args.engines if e in ("floe", "spark")]
+        skipped = [e for e in self.args.engines if e not in writers]
+        if skipped:
+            self.note(
+                "compaction",
+                "compaction: rewrite_data_files is run by floe and Spark only (DuckDB and PyIceberg 0.12 have no "
+                "compaction). Every run starts from the table's state before any rewrite (rollback_to_snapshot, "
+                "untimed); floe then reads count(*), sum(v) of what the run committed."
+            )
+        files = self.args.compaction_files
+        info = self.data.compaction_table(files, COMPACTION_ROWS_PER_FILE)
+        self.tables[info["table"]] = info
+        t = info["table"]
+        key = {"group": "compaction", "workload": "rewrite_data_files", "size": files,
+               "label": f"{info['data_files']:,} files of {COMPACTION_ROWS_PER_FILE:,} rows", "table": t}
+        try:
+            for rep in range(self.args.reps):
+                for i in range(len(writers)):
+                    engine = writers[(rep + i) % len(writers)]
+                    if self.resumed(key, engine, rep):
+                        continue
+                    self._write_run(key, engine, rep, info, COMPACTION_CALL, None)
+            self.on_progress()
+        finally:
+            self._restore(info)
+
     def expire(self) -> None:
         # Building 10k real snapshots through any engine takes hours; bench/expire_bench builds
         # the history file by file and times floe's expiry in-process.
@@ -501,7 +533,8 @@ def main(argv: list[str] | None = None) -> None:
         runner.check()
         options = {
             "sizes": args.sizes, "engines": args.engines, "reps": args.reps, "history": args.history,
-            "append_rows": args.append_rows, "rowlevel_sizes": args.rowlevel_sizes, "groups": sorted(args.groups),
+            "append_rows": args.append_rows, "rowlevel_sizes": args.rowlevel_sizes,
+            "compaction_files": args.compaction_files, "groups": sorted(args.groups),
         }
         this_run = {
             "started": started.isoformat(timespec="seconds"),
@@ -527,7 +560,7 @@ def main(argv: list[str] | None = None) -> None:
     runner.on_progress = save  # a run that stops half-way leaves every finished workload on disk
     steps = [("scan", runner.scans), ("timetravel", runner.time_travel), ("planning", runner.planning),
              ("rollback", runner.rollback), ("append", runner.append), ("expire", runner.expire),
-             ("rowlevel", runner.rowlevel)]
+             ("rowlevel", runner.rowlevel), ("compaction", runner.compaction)]
     for name, step in steps:
         if name in args.groups:
             log(f"== {name}")

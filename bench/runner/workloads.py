@@ -50,6 +50,18 @@ ROWLEVEL: dict[str, str] = {
        for m, name in MODES.items()},
 }
 
+# Compaction of db.compact_<files> (many small files) into 128 MB targets, from its first
+# snapshot every run. `{t}` is the table's name as the engine's CALL takes it.
+COMPACTION_TARGET = 128 * 1024 * 1024
+COMPACTION_ROWS_PER_FILE = 2_000
+COMPACTION_CALL = (
+    "CALL lakehouse.system.rewrite_data_files(table => '{t}', "
+    f"options => map('target-file-size-bytes', '{COMPACTION_TARGET}'))"
+)
+COMPACTION: dict[str, str] = {
+    "rewrite_data_files": "rewrite_data_files (bin-pack) of many small files into 128 MB targets",
+}
+
 ENGINES = ("floe", "duckdb", "pyiceberg", "spark")
 
 

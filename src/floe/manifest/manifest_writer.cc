@@ -180,6 +180,17 @@ Status ManifestWriter::Add(const DataFile& file) {
   return Status::OK();
 }
 
+Status ManifestWriter::Add(const DataFile& file, int64_t data_sequence_number) {
+  ManifestEntry entry;
+  entry.status = EntryStatus::kAdded;
+  entry.snapshot_id = snapshot_id_;
+  entry.sequence_number = data_sequence_number;
+  entry.data_file = file;
+  ARROW_RETURN_NOT_OK(Write(entry));
+  partition_values_.push_back(file.partition);
+  return Status::OK();
+}
+
 Status ManifestWriter::Existing(const ManifestEntry& entry) {
   ManifestEntry e = entry;
   e.status = EntryStatus::kExisting;

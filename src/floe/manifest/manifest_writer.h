@@ -32,6 +32,9 @@ class ManifestWriter {
   ~ManifestWriter();
 
   Status Add(const DataFile& file);
+  // An added entry whose data sequence number is given rather than inherited (a rewrite
+  // keeps the sequence number of the snapshot it read); the file sequence number inherits.
+  Status Add(const DataFile& file, int64_t data_sequence_number);
   // Carries an entry of an older manifest over unchanged (status EXISTING).
   Status Existing(const ManifestEntry& entry);
   // Marks an entry of an older manifest as removed by this snapshot (status DELETED).

@@ -58,6 +58,46 @@ Result<ChangesSince> CollectChangesSince(FileIO& io, const spec::TableMetadata& 
   return changes;
 }
 
+Result<std::vector<AddedDeleteFile>> DeleteFilesAddedSince(FileIO& io, const spec::TableMetadata& metadata,
+                                                           const std::string& table_name,
+                                                           std::optional<int64_t> head,
+                                                           std::optional<int64_t> starting) {
+  // The walk (and its error when `starting` is no ancestor of `head`), without reading data manifests.
+  std::vector<int64_t> ids;
+  std::optional<int64_t> last_known;
+  std::optional<int64_t> id = head;
+  while (id && id != starting) {
+    const spec::Snapshot* snapshot = metadata.SnapshotById(*id);
+    if (!snapshot) break;
+    ids.push_back(*id);
+    last_known = id;
+    id = snapshot->parent_snapshot_id;
+  }
+  if (id != starting) {
+    return ValidationError("Cannot determine history between starting snapshot ",
+                           starting ? std::to_string(*starting) : std::string("null"),
+                           " and the last known ancestor ",
+                           last_known ? std::to_string(*last_known) : std::string("null"),
+                           " of table ", table_name);
+  }
+  std::vector<AddedDeleteFile> out;
+  for (int64_t changed : ids) {
+    const spec::Snapshot* snapshot = metadata.SnapshotById(changed);
+    if (snapshot->manifest_list.empty()) continue;
+    ARROW_ASSIGN_OR_RAISE(auto manifests, manifest::ReadManifestList(io, snapshot->manifest_list));
+    for (const auto& mf : manifests) {
+      if (mf.added_snapshot_id != changed || mf.content != manifest::ManifestContent::kDeletes) continue;
+      if (mf.added_files_count == 0) continue;
+      ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(io, mf, metadata));
+      for (auto& e : entries) {
+        if (e.status != EntryStatus::kAdded || (e.snapshot_id && *e.snapshot_id != changed)) continue;
+        out.push_back({std::move(e.data_file), e.sequence_number.value_or(snapshot->sequence_number)});
+      }
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // Iceberg prints the paths as a bracketed, comma-separated list.

@@ -53,6 +53,17 @@ Result<ChangesSince> CollectChangesSince(FileIO& io, const spec::TableMetadata& 
                                          std::optional<int64_t> head,
                                          std::optional<int64_t> starting);
 
+// The delete files added on a branch after a starting snapshot (same walk and errors as
+// CollectChangesSince), each with the data sequence number it was committed at.
+struct AddedDeleteFile {
+  manifest::DataFile file;
+  int64_t sequence_number = 0;
+};
+Result<std::vector<AddedDeleteFile>> DeleteFilesAddedSince(FileIO& io, const spec::TableMetadata& metadata,
+                                                           const std::string& table_name,
+                                                           std::optional<int64_t> head,
+                                                           std::optional<int64_t> starting);
+
 // The checks of an overwrite that read the table: under serializable isolation no added
 // file may match `filter`; under either level no removed file may match it.
 Status ValidateNoConflicts(const ChangesSince& changes, const ConflictFilter& filter,

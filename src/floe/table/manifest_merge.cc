@@ -89,8 +89,13 @@ Result<std::optional<ManifestFile>> WriteMerged(const Bin& bin, int32_t spec_id,
         if (!ours) continue;
         ARROW_RETURN_NOT_OK(writer->Delete(e));
       } else if (e.status == EntryStatus::kAdded && ours) {
-        // Added by this snapshot: sequence numbers stay unset and inherit the snapshot's.
-        ARROW_RETURN_NOT_OK(writer->Add(e.data_file));
+        // Added by this snapshot: sequence numbers stay unset and inherit the snapshot's,
+        // unless the writer gave a data sequence number (a rewrite's).
+        if (e.sequence_number && *e.sequence_number != manifest::kUnassignedSequenceNumber) {
+          ARROW_RETURN_NOT_OK(writer->Add(e.data_file, *e.sequence_number));
+        } else {
+          ARROW_RETURN_NOT_OK(writer->Add(e.data_file));
+        }
       } else {
         ARROW_RETURN_NOT_OK(writer->Existing(e));
       }

@@ -127,12 +127,13 @@ std::string ManifestLocation(const spec::TableMetadata& md) {
 struct Removal {
   std::function<bool(const DataFile&)> remove;  // null: an append
   ConflictFilter conflicts;
-  // Delete files removed with the data: those whose every row the overwrite replaces (all
-  // of them, or those of the replaced partitions), as Iceberg drops deletes a row filter
-  // covers. Unset: delete files stay.
-  std::function<bool(const DataFile&)> remove_deletes;
   std::vector<std::string> required_paths;  // kFiles: each must be live in the base
   IsolationLevel isolation = IsolationLevel::kSerializable;
+  // Delete files removed: a rewrite's that no longer apply, or those an overwrite replaces
+  // every row of (all, or the replaced partitions'), as Iceberg drops the deletes a row
+  // filter covers. Unset: delete files stay.
+  std::function<bool(const DataFile&)> remove_deletes;
+  std::vector<std::string> required_delete_paths;
 };
 
 // One pending snapshot: files to add (already written) and which base files to remove.
@@ -172,6 +173,9 @@ class SnapshotProducer {
     for (const auto& path : merged_away_) (void)table_.io()->DeleteFile(path, FileKind::kManifest);
     return snapshot_id_;
   }
+
+  // Added data files keep this data sequence number instead of inheriting the snapshot's.
+  void set_data_sequence_number(std::optional<int64_t> n) { data_sequence_number_ = n; }
 
   // Files written before the commit that a failed commit must remove.
   void Cleanup() {
@@ -227,7 +231,13 @@ class SnapshotProducer {
                                                deletes ? manifest::ManifestContent::kDeletes
                                                        : manifest::ManifestContent::kData,
                                                base->format_version));
-        for (const DataFile* f : files) ARROW_RETURN_NOT_OK(writer->Add(*f));
+        for (const DataFile* f : files) {
+          if (data_sequence_number_ && !deletes) {
+            ARROW_RETURN_NOT_OK(writer->Add(*f, *data_sequence_number_));
+          } else {
+            ARROW_RETURN_NOT_OK(writer->Add(*f));
+          }
+        }
         ARROW_ASSIGN_OR_RAISE(auto mf, writer->Close());
         added_manifests_.push_back(std::move(mf));
       }
@@ -246,8 +256,8 @@ class SnapshotProducer {
         if (mf.added_files_count == 0 && mf.existing_files_count == 0 && mf.deleted_files_count > 0) {
           continue;
         }
-        const bool data = mf.content == manifest::ManifestContent::kData;
-        const auto& remove = data ? removal_.remove : removal_.remove_deletes;
+        const bool data_manifest = mf.content == manifest::ManifestContent::kData;
+        const auto& remove = data_manifest ? removal_.remove : removal_.remove_deletes;
         if (!remove) {
           manifests.push_back(mf);
           continue;
@@ -267,8 +277,8 @@ class SnapshotProducer {
         attempt_files->push_back(location);
         own_files.insert(location);
         ARROW_ASSIGN_OR_RAISE(auto writer, manifest::ManifestWriter::Make(
-                                               io, location, *schema, *mf_spec, snapshot_id_, mf.content,
-                                               base->format_version));
+                                               io, location, *schema, *mf_spec, snapshot_id_,
+                                               mf.content, base->format_version));
         for (const auto& e : entries) {
           if (e.status == EntryStatus::kDeleted) continue;
           if (remove(e.data_file)) {
@@ -288,6 +298,17 @@ class SnapshotProducer {
       for (const auto& f : deleted) found.insert(f.file_path);
       std::string missing;
       for (const auto& p : removal_.required_paths) {
+        if (!found.count(p)) missing += (missing.empty() ? "" : ", ") + p;
+      }
+      if (!missing.empty()) return ValidationError("Missing required files to delete: ", missing);
+    }
+    if (!removal_.required_delete_paths.empty()) {
+      std::set<std::string> found;
+      for (const auto& f : deleted) {
+        if (f.content != manifest::FileContent::kData) found.insert(f.file_path);
+      }
+      std::string missing;
+      for (const auto& p : removal_.required_delete_paths) {
         if (!found.count(p)) missing += (missing.empty() ? "" : ", ") + p;
       }
       if (!missing.empty()) return ValidationError("Missing required files to delete: ", missing);
@@ -334,6 +355,7 @@ class SnapshotProducer {
   std::optional<int64_t> starting_snapshot_id_;
   int attempt_ = 0;
   std::vector<ManifestFile> added_manifests_;
+  std::optional<int64_t> data_sequence_number_;
   // This commit's own manifests that the last attempt merged into others.
   std::vector<std::string> merged_away_;
 };
@@ -508,6 +530,93 @@ Result<int64_t> OverwriteFiles(Table& table, std::vector<DataFile> files, const 
   ARROW_RETURN_NOT_OK(CheckOverwriteFilter(table, filter));
   Removal removal = RemovalFor(table, files, filter, options);
   SnapshotProducer producer(table, "overwrite", std::move(files), std::move(removal), options);
+  return producer.Commit();
+}
+
+namespace {
+
+// Whether a delete file committed after the starting snapshot applies to `data` (Iceberg's
+// delete file index: position deletes of the same partition whose path bounds hold the
+// file; equality deletes of the same partition, or of an unpartitioned spec).
+bool DeleteMayApply(const spec::TableMetadata& md, const DataFile& del, const DataFile& data) {
+  constexpr int32_t kFilePathId = 2147483546;  // spec: reserved id of a position delete's file_path
+  const bool same_partition = del.spec_id == data.spec_id && del.partition == data.partition;
+  if (del.content == manifest::FileContent::kPositionDeletes) {
+    if (!same_partition) return false;
+    auto lower = del.lower_bounds.find(kFilePathId);
+    auto upper = del.upper_bounds.find(kFilePathId);
+    if (lower != del.lower_bounds.end() && data.file_path < lower->second) return false;
+    if (upper != del.upper_bounds.end() && data.file_path > upper->second) return false;
+    return true;
+  }
+  const spec::PartitionSpec* spec = md.SpecById(del.spec_id);
+  return same_partition || (spec && spec->fields().empty());
+}
+
+}  // namespace
+
+Result<int64_t> RewriteFiles(Table& table, RewriteFilesChange change, const WriteOptions& given) {
+  if (change.replaced_data_files.empty() && change.removed_delete_files.empty()) {
+    return Status::Invalid("Rewrite of ", table.name(), ": Files to delete cannot be empty");
+  }
+  if (change.replaced_data_files.empty() && !change.added.empty()) {
+    return Status::Invalid("Rewrite of ", table.name(),
+                           ": Data files to add must be empty because there's no data file to be rewritten");
+  }
+  for (const auto& f : change.added) {
+    if (f.content != manifest::FileContent::kData) {
+      return Status::Invalid("Rewrite of ", table.name(), ": ", f.file_path, " is a delete file, not a data file");
+    }
+  }
+  WriteOptions options = given;
+  if (!options.starting_snapshot_id) {
+    auto md = table.metadata();
+    auto ref = md->refs.find(options.branch);
+    if (ref != md->refs.end()) options.starting_snapshot_id = ref->second.snapshot_id;
+  }
+  auto replaced = std::make_shared<std::vector<DataFile>>(std::move(change.replaced_data_files));
+  const bool ignore_equality = change.data_sequence_number.has_value();
+  auto earlier = std::move(options.validate);
+  options.validate = [&table, earlier, replaced, ignore_equality, branch = options.branch,
+                      start = options.starting_snapshot_id](const spec::TableMetadata& base) -> Status {
+    if (earlier) ARROW_RETURN_NOT_OK(earlier(base));
+    std::optional<int64_t> head;
+    auto ref = base.refs.find(branch);
+    if (ref != base.refs.end()) head = ref->second.snapshot_id;
+    if (head == start || base.format_version < 2) return Status::OK();
+    ARROW_ASSIGN_OR_RAISE(auto added, DeleteFilesAddedSince(*table.io(), base, table.name(), head, start));
+    for (const auto& d : added) {
+      if (ignore_equality && d.file.content == manifest::FileContent::kEqualityDeletes) continue;
+      for (const auto& f : *replaced) {
+        if (!DeleteMayApply(base, d.file, f)) continue;
+        return ValidationError(ignore_equality ? "Cannot commit, found new position delete for replaced data file: "
+                                               : "Cannot commit, found new delete for replaced data file: ",
+                               f.file_path);
+      }
+    }
+    return Status::OK();
+  };
+  Removal removal;
+  removal.isolation = IsolationLevel::kSnapshot;
+  auto data_paths = std::make_shared<std::set<std::string>>();
+  for (const auto& f : *replaced) {
+    data_paths->insert(f.file_path);
+    removal.required_paths.push_back(f.file_path);
+  }
+  auto delete_paths = std::make_shared<std::set<std::string>>();
+  for (const auto& f : change.removed_delete_files) {
+    delete_paths->insert(f.file_path);
+    removal.required_delete_paths.push_back(f.file_path);
+  }
+  removal.remove = [data_paths](const DataFile& f) { return data_paths->count(f.file_path) > 0; };
+  if (!delete_paths->empty()) {
+    removal.remove_deletes = [delete_paths](const DataFile& f) { return delete_paths->count(f.file_path) > 0; };
+  }
+  // Files others added meanwhile never conflict (their rows are not rewritten); files they
+  // removed are found missing above.
+  removal.conflicts = {[](const DataFile&) { return false; }, "the rewritten files"};
+  SnapshotProducer producer(table, "replace", std::move(change.added), std::move(removal), options);
+  producer.set_data_sequence_number(change.data_sequence_number);
   return producer.Commit();
 }
 

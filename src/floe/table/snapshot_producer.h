@@ -106,6 +106,22 @@ Result<int64_t> CommitRowDelta(Table& table, std::vector<manifest::DataFile> dat
                                std::vector<manifest::DataFile> delete_files, RowDeltaValidation validation,
                                WriteOptions options);
 
+// Iceberg's RewriteFiles: data files replaced by `added`, which hold the same live rows, and
+// delete files that no longer apply to any data file removed, as one `replace` snapshot.
+// With `data_sequence_number` (the starting snapshot's), the added files keep it, so
+// equality deletes committed since the starting snapshot still apply to their rows. Checked
+// against the snapshots committed since `options.starting_snapshot_id`: every replaced file
+// must still be live ("Missing required files to delete"), and no delete file added since
+// may apply to a replaced data file (position deletes; equality deletes too when the added
+// files take a new sequence number). Appends committed meanwhile are kept.
+struct RewriteFilesChange {
+  std::vector<manifest::DataFile> added;
+  std::vector<manifest::DataFile> replaced_data_files;
+  std::vector<manifest::DataFile> removed_delete_files;
+  std::optional<int64_t> data_sequence_number;
+};
+Result<int64_t> RewriteFiles(Table& table, RewriteFilesChange change, const WriteOptions& options = {});
+
 // Writes `data` as data files laid out by the table's default spec, without committing.
 Result<std::vector<manifest::DataFile>> WriteDataFiles(const Table& table, const arrow::Table& data);
 

@@ -52,6 +52,18 @@ class ForwardingCatalog : public Catalog {
   Result<std::string> DropTableEntry(const TableIdentifier& ident) override {
     return inner_->DropTableEntry(ident);
   }
+  Result<std::string> DropTableEntry(const TableIdentifier& ident, DropRecord record) override {
+    return inner_->DropTableEntry(ident, record);
+  }
+  Result<std::optional<DroppedTable>> FindDroppedTable(const TableIdentifier& ident) override {
+    return inner_->FindDroppedTable(ident);
+  }
+  Result<std::vector<DroppedTable>> ListDroppedTables(const std::optional<Namespace>& ns) override {
+    return inner_->ListDroppedTables(ns);
+  }
+  Status UndropTableEntry(const DroppedTable& dropped) override {
+    return inner_->UndropTableEntry(dropped);
+  }
   std::string DefaultTableLocation(const TableIdentifier& ident) const override {
     return inner_->DefaultTableLocation(ident);
   }

@@ -292,3 +292,25 @@ def test_row_level_changes_read_back_at_every_snapshot(floe, pyiceberg_catalog, 
         assert int(summary["total-position-deletes"]) > 0
     else:
         assert delete_files == [] and summary["total-delete-files"] == "0"
+
+
+def test_catalog_opens_and_reads_through_floe_drop_and_undrop(floe, pyiceberg_catalog):
+    """floe's record of dropped tables sits beside the Iceberg tables; PyIceberg ignores it."""
+    name = "db.kept"
+    floe.create(name, orders(0, 1))
+    floe.append(name, orders(0, 3))
+    floe.append(name, orders(3, 2))
+    floe.create("db.other", orders(0, 1))
+    floe.sql(f"DROP TABLE {name}")
+    assert pyiceberg_catalog.list_tables("db") == [("db", "other")]
+    assert not pyiceberg_catalog.table_exists(name)
+    floe.sql(f"UNDROP TABLE {name}")
+    assert sorted(pyiceberg_catalog.list_tables("db")) == [("db", "kept"), ("db", "other")]
+    snapshots = check_snapshots_match(floe, pyiceberg_catalog, name)
+    table = pyiceberg_catalog.load_table(name)
+    assert rows(table.scan(snapshot_id=snapshots[0]["snapshot-id"]).to_arrow()) == rows(orders(0, 3))
+    assert rows(table.scan().to_arrow()) == rows(orders(0, 5))
+    # A drop by PyIceberg is Iceberg's: nothing recorded, nothing to undrop.
+    pyiceberg_catalog.drop_table("db.other")
+    with pytest.raises(RuntimeError, match="Table db.other was not dropped"):
+        floe.sql("UNDROP TABLE db.other")

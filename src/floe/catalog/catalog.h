@@ -4,7 +4,9 @@
 // and keeps namespaces with their properties. It never reads metadata files: committing a
 // table is writing a new metadata file, then SwapMetadataLocation.
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,23 @@
 namespace floe {
 
 using NamespaceProperties = std::map<std::string, std::string>;
+
+// What a drop leaves behind in the catalog besides removing the entry. Iceberg's catalogs
+// keep nothing; floe's SQL catalog keeps a record of each drop so the table can be undropped.
+enum class DropRecord {
+  kNone,    // nothing, as Iceberg
+  kKeep,    // the table's last metadata location, for UndropTableEntry
+  kPurged,  // that the table was purged: its files are being deleted, it cannot come back
+};
+
+// A drop the catalog recorded.
+struct DroppedTable {
+  TableIdentifier ident;
+  std::string metadata_location;
+  int64_t dropped_at_ms = 0;  // UTC
+  int64_t drop_id = 0;        // grows with each recorded drop in the catalog
+  bool purged = false;
+};
 
 class Catalog {
  public:
@@ -63,6 +82,24 @@ class Catalog {
   // Removes the entry and returns the metadata location it pointed at, so that a purge can
   // find the table's files.
   virtual Result<std::string> DropTableEntry(const TableIdentifier& ident) = 0;
+
+  // Dropped tables. A catalog that keeps no records (the default) drops as DropTableEntry
+  // does, lists none and finds none.
+
+  // DropTableEntry, recording the drop as `record` says in the same transaction.
+  virtual Result<std::string> DropTableEntry(const TableIdentifier& ident, DropRecord record);
+  // The drop UNDROP would restore: the newest one of `ident` that was not purged, else the
+  // newest purged one; nullopt when the name was never dropped (or its drops were restored).
+  virtual Result<std::optional<DroppedTable>> FindDroppedTable(const TableIdentifier& ident);
+  // Drops that can be restored, newest first; of every namespace when `ns` is nullopt. The
+  // namespace need not exist.
+  virtual Result<std::vector<DroppedTable>> ListDroppedTables(const std::optional<Namespace>& ns);
+  // Re-creates the entry of `dropped` (as FindDroppedTable returned it) pointing at its
+  // metadata location, and deletes the record, in one transaction. NotFound when the
+  // namespace no longer exists; AlreadyExists when a table or view has the name;
+  // CommitConflict when the record changed meanwhile (another session dropped or undropped
+  // the name).
+  virtual Status UndropTableEntry(const DroppedTable& dropped);
 
   // Where a new table's files go when the user gives no location: <warehouse>/a/b/t, as
   // Iceberg's JdbcCatalog lays tables out.

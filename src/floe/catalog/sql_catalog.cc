@@ -6,6 +6,10 @@
 #include <set>
 #include <utility>
 
+#include "floe/catalog/dropped_tables_sql.h"
+#include "floe/util/clock.h"
+#include "floe/util/number_parse.h"
+
 namespace floe {
 
 namespace {
@@ -36,6 +40,11 @@ constexpr char kCreateNamespacePropertiesSql[] =
     "property_key VARCHAR(255),"
     "property_value VARCHAR(1000),"
     "PRIMARY KEY (catalog_name, namespace, property_key))";
+
+constexpr char kInsertTableSql[] =
+    "INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
+    "metadata_location, previous_metadata_location, iceberg_type) "
+    "VALUES (?, ?, ?, ?, NULL, 'TABLE')";
 
 // Rows written before views existed have a NULL type and are tables.
 constexpr char kIsTable[] = "(iceberg_type = 'TABLE' OR iceberg_type IS NULL)";
@@ -618,10 +627,7 @@ Status SqlCatalog::CreateTableEntry(const TableIdentifier& ident,
     return AlreadyExists("Table already exists: ", ident.ToString());
   }
   ARROW_RETURN_NOT_OK(
-      Execute("INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
-              "metadata_location, previous_metadata_location, iceberg_type) "
-              "VALUES (?, ?, ?, ?, NULL, 'TABLE')",
-              {name_, ident.ns.ToString(), ident.name, metadata_location}));
+      Execute(kInsertTableSql, {name_, ident.ns.ToString(), ident.name, metadata_location}));
   return txn.Commit();
 }
 
@@ -756,6 +762,10 @@ Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifie
 }
 
 Result<std::string> SqlCatalog::DropTableEntry(const TableIdentifier& ident) {
+  return DropTableEntry(ident, DropRecord::kNone);
+}
+
+Result<std::string> SqlCatalog::DropTableEntry(const TableIdentifier& ident, DropRecord record) {
   ARROW_RETURN_NOT_OK(ValidateTable(ident));
   std::lock_guard<std::mutex> lock(mu_);
   Transaction txn(this);
@@ -767,8 +777,121 @@ Result<std::string> SqlCatalog::DropTableEntry(const TableIdentifier& ident) {
              "table_name = ? AND ",
              kIsTable),
       {name_, ident.ns.ToString(), ident.name}));
+  if (record != DropRecord::kNone) {
+    if (!has_dropped_tables_) ARROW_RETURN_NOT_OK(Exec(dropped_tables_sql::kCreateTable));
+    const std::string dropped_at = std::to_string(NowMillis());
+    ARROW_RETURN_NOT_OK(Execute(dropped_tables_sql::kInsert,
+                                {name_, ident.ns.ToString(), ident.name, entry->metadata_location,
+                                 dropped_at, record == DropRecord::kPurged ? "1" : "0"}));
+  }
   ARROW_RETURN_NOT_OK(txn.Commit());
+  if (record != DropRecord::kNone) has_dropped_tables_ = true;
   return entry->metadata_location.value_or("");
+}
+
+// ---- dropped tables ----
+
+Result<bool> SqlCatalog::HasDroppedTables() {
+  if (has_dropped_tables_) return true;
+  ARROW_ASSIGN_OR_RAISE(auto rows, Query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                         "lower(name) = 'floe_dropped_tables'",
+                                         {}));
+  has_dropped_tables_ = !rows.empty();
+  return has_dropped_tables_;
+}
+
+namespace {
+Result<int64_t> Int64Column(const std::optional<std::string>& value, const char* column) {
+  std::optional<int64_t> out = value ? ParseInt64(*value) : std::nullopt;
+  if (!out) {
+    return Status::IOError("Unreadable ", column, " in floe_dropped_tables: ",
+                           value.value_or("NULL"));
+  }
+  return *out;
+}
+}  // namespace
+
+Result<std::optional<DroppedTable>> SqlCatalog::FindDroppedTableLocked(
+    const TableIdentifier& ident) {
+  ARROW_ASSIGN_OR_RAISE(bool has_records, HasDroppedTables());
+  if (!has_records) return std::nullopt;
+  ARROW_ASSIGN_OR_RAISE(auto rows, Query(dropped_tables_sql::kSelectNewest,
+                                         {name_, ident.ns.ToString(), ident.name}));
+  if (rows.empty()) return std::nullopt;
+  DroppedTable out;
+  out.ident = ident;
+  ARROW_ASSIGN_OR_RAISE(out.drop_id, Int64Column(rows[0][0], "drop_id"));
+  out.metadata_location = rows[0][1].value_or("");
+  ARROW_ASSIGN_OR_RAISE(out.dropped_at_ms, Int64Column(rows[0][2], "dropped_at"));
+  ARROW_ASSIGN_OR_RAISE(int64_t purged, Int64Column(rows[0][3], "purged"));
+  out.purged = purged != 0;
+  return out;
+}
+
+Result<std::optional<DroppedTable>> SqlCatalog::FindDroppedTable(const TableIdentifier& ident) {
+  ARROW_RETURN_NOT_OK(ValidateTable(ident));
+  std::lock_guard<std::mutex> lock(mu_);
+  return FindDroppedTableLocked(ident);
+}
+
+Result<std::vector<DroppedTable>> SqlCatalog::ListDroppedTables(
+    const std::optional<Namespace>& ns) {
+  if (ns) ARROW_RETURN_NOT_OK(ns->Validate());
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<DroppedTable> out;
+  ARROW_ASSIGN_OR_RAISE(bool has_records, HasDroppedTables());
+  if (!has_records) return out;
+  std::vector<Row> rows;
+  if (ns) {
+    ARROW_ASSIGN_OR_RAISE(rows, Query(dropped_tables_sql::kSelectRestorableInNamespace,
+                                      {name_, ns->ToString()}));
+  } else {
+    ARROW_ASSIGN_OR_RAISE(rows, Query(dropped_tables_sql::kSelectRestorable, {name_}));
+  }
+  out.reserve(rows.size());
+  for (const auto& row : rows) {
+    DroppedTable d;
+    ARROW_ASSIGN_OR_RAISE(d.drop_id, Int64Column(row[0], "drop_id"));
+    d.ident = TableIdentifier(Namespace(SplitNamespace(row[1].value_or(""))), row[2].value_or(""));
+    d.metadata_location = row[3].value_or("");
+    ARROW_ASSIGN_OR_RAISE(d.dropped_at_ms, Int64Column(row[4], "dropped_at"));
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+Status SqlCatalog::UndropTableEntry(const DroppedTable& dropped) {
+  const TableIdentifier& ident = dropped.ident;
+  ARROW_RETURN_NOT_OK(ValidateTable(ident));
+  const std::string table = ident.ToString();
+  if (dropped.metadata_location.empty()) {
+    return ValidationError("Cannot undrop table ", table, ": its drop recorded no metadata location");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  Transaction txn(this);
+  ARROW_RETURN_NOT_OK(txn.Begin());
+  ARROW_ASSIGN_OR_RAISE(bool ns_exists, NamespaceExistsLocked(ident.ns));
+  if (!ns_exists) {
+    return NotFound("Cannot undrop table ", table, ": namespace ", ident.ns.ToString(),
+                    " does not exist");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto existing, FindEntry(ident));
+  if (existing) {
+    return AlreadyExists("Cannot undrop table ", table, ": a ",
+                         existing->is_view ? "view" : "table", " with that name already exists");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto newest, FindDroppedTableLocked(ident));
+  if (!newest || newest->drop_id != dropped.drop_id || newest->purged ||
+      newest->metadata_location != dropped.metadata_location) {
+    return CommitConflict("Cannot undrop table ", table,
+                          ": its drops changed meanwhile (another session dropped or undropped "
+                          "it); try again");
+  }
+  ARROW_RETURN_NOT_OK(
+      Execute(kInsertTableSql, {name_, ident.ns.ToString(), ident.name, dropped.metadata_location}));
+  ARROW_RETURN_NOT_OK(
+      Execute(dropped_tables_sql::kDelete, {name_, std::to_string(dropped.drop_id)}));
+  return txn.Commit();
 }
 
 }  // namespace floe

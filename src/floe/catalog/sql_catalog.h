@@ -8,6 +8,9 @@
 //                                                                 -- 'VIEW' or NULL (a table)
 //   iceberg_namespace_properties(catalog_name, namespace, property_key, property_value)
 //
+// and, created by the first drop it records, floe's own floe_dropped_tables
+// (dropped_tables_sql.h), which those catalogs never read.
+//
 // Namespaces are stored as their levels joined by '.'. Every row carries the catalog name,
 // so several catalogs can share one file without seeing each other.
 
@@ -76,6 +79,11 @@ class SqlCatalog : public Catalog {
   Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) override;
   Result<std::string> DropTableEntry(const TableIdentifier& ident) override;
 
+  Result<std::string> DropTableEntry(const TableIdentifier& ident, DropRecord record) override;
+  Result<std::optional<DroppedTable>> FindDroppedTable(const TableIdentifier& ident) override;
+  Result<std::vector<DroppedTable>> ListDroppedTables(const std::optional<Namespace>& ns) override;
+  Status UndropTableEntry(const DroppedTable& dropped) override;
+
  private:
   // A bound parameter; nullopt binds NULL.
   using Arg = std::optional<std::string_view>;
@@ -104,12 +112,16 @@ class SqlCatalog : public Catalog {
   Result<bool> HasChildNamespaces(const Namespace& ns);
   Result<std::optional<Entry>> FindEntry(const TableIdentifier& ident);
   Status RequireNamespace(const Namespace& ns);
+  // Whether floe_dropped_tables exists yet (once it does, it stays).
+  Result<bool> HasDroppedTables();
+  Result<std::optional<DroppedTable>> FindDroppedTableLocked(const TableIdentifier& ident);
 
   std::mutex mu_;
   sqlite3* db_;
   std::unordered_map<std::string, sqlite3_stmt*> statements_;
   int last_error_code_ = 0;
   std::string journal_mode_;  // as SQLite reported it when the file was opened
+  bool has_dropped_tables_ = false;
   const std::string path_;
   const std::string name_;
   const std::string warehouse_;

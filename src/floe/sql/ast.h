@@ -620,6 +620,14 @@ struct ShowTables {
   bool operator==(const ShowTables&) const = default;
 };
 
+// SHOW DROPPED TABLES [IN|FROM ns] [[LIKE] 'pattern'] (floe's): tables UNDROP can restore.
+struct ShowDroppedTables {
+  std::optional<ObjectName> in;
+  std::optional<std::string> pattern;
+
+  bool operator==(const ShowDroppedTables&) const = default;
+};
+
 // SHOW PROCEDURES [IN|FROM catalog[.system]] [[LIKE] 'pattern']
 struct ShowProcedures {
   std::optional<ObjectName> in;
@@ -682,6 +690,13 @@ struct DropTable {
   bool purge = false;
 
   bool operator==(const DropTable&) const = default;
+};
+
+// UNDROP TABLE name (Snowflake's statement): the table most recently dropped under the name.
+struct UndropTable {
+  ObjectName name;
+
+  bool operator==(const UndropTable&) const = default;
 };
 
 // --- ALTER TABLE actions
@@ -1005,7 +1020,8 @@ struct Statement {
   using Node = std::variant<Query, Explain, CreateNamespace, DropNamespace, ShowNamespaces,
                             ShowTables, ShowProcedures, Use, CreateTable, DropTable, AlterTable, Describe,
                             ShowCreateTable, ShowTblProperties, Insert, Delete, Update, Merge,
-                            Call, SetConfig, SetTimeZone, Reset, DescribeFunction, ShowFunctions>;
+                            Call, SetConfig, SetTimeZone, Reset, DescribeFunction, ShowFunctions,
+                            UndropTable, ShowDroppedTables>;
   Node node;
   SourcePos pos;
 

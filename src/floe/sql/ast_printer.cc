@@ -595,6 +595,9 @@ class Printer {
   std::string Stmt(const ShowNamespaces& s) { return "SHOW NAMESPACES" + InPattern(s.in, s.pattern); }
   std::string Stmt(const ShowTables& s) { return "SHOW TABLES" + InPattern(s.in, s.pattern); }
   std::string Stmt(const ShowProcedures& s) { return "SHOW PROCEDURES" + InPattern(s.in, s.pattern); }
+  std::string Stmt(const ShowDroppedTables& s) {
+    return "SHOW DROPPED TABLES" + InPattern(s.in, s.pattern);
+  }
   std::string Stmt(const Use& u) { return "USE " + ToSql(u.name); }
 
   std::string Stmt(const CreateTable& c) {
@@ -631,6 +634,8 @@ class Printer {
     return std::string("DROP TABLE ") + (d.if_exists ? "IF EXISTS " : "") + ToSql(d.name) +
            (d.purge ? " PURGE" : "");
   }
+
+  std::string Stmt(const UndropTable& u) { return "UNDROP TABLE " + ToSql(u.name); }
 
   std::string Action(const SetProperties& a) { return "SET TBLPROPERTIES " + Properties(a.properties); }
   std::string Action(const UnsetProperties& a) {

@@ -136,4 +136,11 @@ Result<StatementResult> ExecuteDropTable(ExecContext& ctx, const DropTable& d) {
   return Message(dropped.Warning());
 }
 
+Result<StatementResult> ExecuteUndropTable(ExecContext& ctx, const UndropTable& u) {
+  ARROW_ASSIGN_OR_RAISE(ResolvedName name, ctx.binder.BindName(u.name, false));
+  auto restored = ctx.state.tables.UndropTable(name.ident);
+  if (!restored.ok()) return ErrorAt(ctx.sql, u.name.pos, restored.status());
+  return Message("");
+}
+
 }  // namespace floe::sql

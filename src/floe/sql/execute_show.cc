@@ -56,6 +56,40 @@ Result<StatementResult> ExecuteShowTables(ExecContext& ctx, const ShowTables& s)
   return Rows(table);
 }
 
+// floe's: the drops UNDROP can restore, newest first, of one namespace or (without IN) of
+// every namespace, since a dropped table's namespace may be gone too. The namespace need not
+// exist.
+Result<StatementResult> ExecuteShowDroppedTables(ExecContext& ctx, const ShowDroppedTables& s) {
+  std::optional<Namespace> ns;
+  if (s.in) {
+    ARROW_ASSIGN_OR_RAISE(ns, ctx.binder.BindNamespace(*s.in));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto dropped, ctx.state.catalog->ListDroppedTables(ns));
+  arrow::StringBuilder namespaces, names, locations;
+  arrow::TimestampBuilder dropped_at(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"),
+                                     arrow::default_memory_pool());
+  for (const auto& d : dropped) {
+    if (s.pattern) {
+      ARROW_ASSIGN_OR_RAISE(bool match, MatchesShowPattern(d.ident.name, *s.pattern));
+      if (!match) continue;
+    }
+    ARROW_RETURN_NOT_OK(namespaces.Append(QuotedName(d.ident.ns.levels)));
+    ARROW_RETURN_NOT_OK(names.Append(d.ident.name));
+    ARROW_RETURN_NOT_OK(dropped_at.Append(d.dropped_at_ms * 1000));
+    ARROW_RETURN_NOT_OK(locations.Append(d.metadata_location));
+  }
+  std::vector<std::shared_ptr<arrow::Array>> columns(4);
+  ARROW_RETURN_NOT_OK(namespaces.Finish(&columns[0]));
+  ARROW_RETURN_NOT_OK(names.Finish(&columns[1]));
+  ARROW_RETURN_NOT_OK(dropped_at.Finish(&columns[2]));
+  ARROW_RETURN_NOT_OK(locations.Finish(&columns[3]));
+  auto schema = arrow::schema({arrow::field("namespace", arrow::utf8()),
+                               arrow::field("tableName", arrow::utf8()),
+                               arrow::field("droppedAt", columns[2]->type()),
+                               arrow::field("metadataLocation", arrow::utf8())});
+  return Rows(arrow::Table::Make(std::move(schema), columns));
+}
+
 // Not in Spark 3.5 (whose Iceberg procedures are listed nowhere): one row a procedure, with
 // the catalog and namespace CALL reaches it through, and its parameters in order.
 Result<StatementResult> ExecuteShowProcedures(ExecContext& ctx, const ShowProcedures& s) {

@@ -33,6 +33,7 @@ Result<StatementResult> ExecuteUse(ExecContext& ctx, const Use& u);
 // execute_create_table.cc
 Result<StatementResult> ExecuteCreateTable(ExecContext& ctx, const sql::CreateTable& create);
 Result<StatementResult> ExecuteDropTable(ExecContext& ctx, const DropTable& d);
+Result<StatementResult> ExecuteUndropTable(ExecContext& ctx, const UndropTable& u);
 // execute_alter_table.cc
 Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTable& alter);
 // execute_insert.cc
@@ -56,6 +57,7 @@ Result<StatementResult> ExecuteCall(ExecContext& ctx, const sql::Call& call);
 Result<StatementResult> ExecuteShowNamespaces(ExecContext& ctx, const ShowNamespaces& s);
 Result<StatementResult> ExecuteShowTables(ExecContext& ctx, const ShowTables& s);
 Result<StatementResult> ExecuteShowProcedures(ExecContext& ctx, const ShowProcedures& s);
+Result<StatementResult> ExecuteShowDroppedTables(ExecContext& ctx, const ShowDroppedTables& s);
 Result<StatementResult> ExecuteShowTblProperties(ExecContext& ctx, const ShowTblProperties& s);
 Result<StatementResult> ExecuteDescribe(ExecContext& ctx, const sql::Describe& describe);
 Result<StatementResult> ExecuteShowCreateTable(ExecContext& ctx, const sql::ShowCreateTable& show);

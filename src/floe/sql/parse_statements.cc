@@ -38,6 +38,14 @@ Result<Statement> Parser::ParseStatementBody() {
     return ParseCreateTable(std::move(s), CreateMode::kReplace);
   }
   if (word == "DROP") return ParseDrop(std::move(s));
+  if (word == "UNDROP") {
+    Bump();
+    ARROW_RETURN_NOT_OK(Expect("TABLE"));
+    UndropTable u;
+    ARROW_ASSIGN_OR_RAISE(u.name, ParseObjectName());
+    s.node = std::move(u);
+    return s;
+  }
   if (word == "SHOW") return ParseShow(std::move(s));
   if (word == "USE") {
     Bump();
@@ -401,6 +409,10 @@ Result<Statement> Parser::ParseShow(Statement s) {
   if (Accept("NAMESPACES") || Accept("DATABASES") || Accept("SCHEMAS")) return ParseShowInPattern<ShowNamespaces>(std::move(s));
   if (Accept("PROCEDURES")) return ParseShowInPattern<ShowProcedures>(std::move(s));
   if (Accept("TABLES")) return ParseShowInPattern<ShowTables>(std::move(s));
+  if (Peek("DROPPED") && Peek("TABLES", 1)) {
+    i_ += 2;
+    return ParseShowInPattern<ShowDroppedTables>(std::move(s));
+  }
   if (Peek("FUNCTIONS") || ((Peek("USER") || Peek("SYSTEM") || Peek("ALL")) && Peek("FUNCTIONS", 1))) {
     ShowFunctions show;
     if (Accept("USER")) {
@@ -436,7 +448,9 @@ Result<Statement> Parser::ParseShow(Statement s) {
     s.node = std::move(show);
     return s;
   }
-  return ErrorHere("expected NAMESPACES, TABLES, FUNCTIONS, CREATE TABLE or TBLPROPERTIES");
+  return ErrorHere(
+      "expected NAMESPACES, TABLES, DROPPED TABLES, PROCEDURES, FUNCTIONS, CREATE TABLE or "
+      "TBLPROPERTIES");
 }
 
 Result<ColumnPosition> Parser::ParseColumnPosition() {

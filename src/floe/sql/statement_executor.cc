@@ -22,9 +22,11 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
   if (auto* s = statement.As<ShowNamespaces>()) return ExecuteShowNamespaces(ctx, *s);
   if (auto* s = statement.As<ShowTables>()) return ExecuteShowTables(ctx, *s);
   if (auto* s = statement.As<ShowProcedures>()) return ExecuteShowProcedures(ctx, *s);
+  if (auto* s = statement.As<ShowDroppedTables>()) return ExecuteShowDroppedTables(ctx, *s);
   if (auto* s = statement.As<Use>()) return ExecuteUse(ctx, *s);
   if (auto* s = statement.As<sql::CreateTable>()) return ExecuteCreateTable(ctx, *s);
   if (auto* s = statement.As<DropTable>()) return ExecuteDropTable(ctx, *s);
+  if (auto* s = statement.As<UndropTable>()) return ExecuteUndropTable(ctx, *s);
   if (auto* s = statement.As<sql::AlterTable>()) return ExecuteAlterTable(ctx, *s);
   if (auto* s = statement.As<sql::Describe>()) return ExecuteDescribe(ctx, *s);
   if (auto* s = statement.As<DescribeFunction>()) return RunDescribeFunction(*s, sql);

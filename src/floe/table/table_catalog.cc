@@ -9,6 +9,7 @@
 #include "floe/table/metadata_files.h"
 #include "floe/table/reachable_files.h"
 #include "floe/table/table_metadata_builder.h"
+#include "floe/util/clock.h"
 #include "floe/util/ids.h"
 
 namespace floe::table {
@@ -243,7 +244,8 @@ Result<DropTableResult> TableCatalog::DropTable(const TableIdentifier& ident, bo
     ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*catalog_));
     scope.emplace(policy, *md);
   }
-  ARROW_RETURN_NOT_OK(catalog_->DropTableEntry(ident).status());
+  ARROW_RETURN_NOT_OK(
+      catalog_->DropTableEntry(ident, purge ? DropRecord::kPurged : DropRecord::kKeep).status());
   if (!md) return result;
   result.location = md->location;
   ReachableFiles reachable = CollectReachableFiles(*io_, *md, metadata_location);
@@ -261,6 +263,43 @@ Result<DropTableResult> TableCatalog::DropTable(const TableIdentifier& ident, bo
   for (const auto& f : reachable.metadata_files) remove(f, FileKind::kMetadata);
   result.refused.assign(refused.begin(), refused.end());
   return result;
+}
+
+Result<std::shared_ptr<Table>> TableCatalog::UndropTable(const TableIdentifier& ident) {
+  const std::string table = ident.ToString();
+  ARROW_ASSIGN_OR_RAISE(bool exists, catalog_->TableExists(ident));
+  if (exists) {
+    return AlreadyExists("Cannot undrop table ", table,
+                         ": a table with that name already exists; rename or drop it first");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto dropped, catalog_->FindDroppedTable(ident));
+  if (!dropped) {
+    return NotFound("Table ", table,
+                    " was not dropped: there is no dropped table of that name to undrop");
+  }
+  if (dropped->purged) {
+    return ValidationError("Cannot undrop table ", table, ": it was dropped with PURGE at ",
+                           FormatMillisUtc(dropped->dropped_at_ms),
+                           " UTC, which deleted its files");
+  }
+  ARROW_ASSIGN_OR_RAISE(bool ns_exists, catalog_->NamespaceExists(ident.ns));
+  if (!ns_exists) {
+    return NotFound("Cannot undrop table ", table, ": namespace ", ident.ns.ToString(),
+                    " does not exist; create it first");
+  }
+  const std::string& location = dropped->metadata_location;
+  auto present = io_->Exists(location);
+  if (present.ok() && !*present) {
+    return NotFound("Cannot undrop table ", table, ": its metadata file ", location,
+                    " is gone");
+  }
+  auto md = ReadMetadataFile(*io_, location);
+  if (!md.ok()) {
+    return ValidationError("Cannot undrop table ", table, ": its metadata file ", location,
+                           " cannot be read: ", md.status().message());
+  }
+  ARROW_RETURN_NOT_OK(catalog_->UndropTableEntry(*dropped));
+  return std::make_shared<Table>(ident, catalog_, io_, std::move(*md), location);
 }
 
 }  // namespace floe::table

@@ -48,7 +48,8 @@ Result<std::shared_ptr<spec::TableMetadata>> NewTableMetadata(const spec::Schema
 // The default partition field name for a transform of a column.
 std::string DefaultPartitionFieldName(const std::string& column, const spec::Transform& transform);
 
-// What a drop did not do. A drop always removes the catalog entry; a purge deletes only
+// What a drop did not do. A drop always removes the catalog entry and, where the catalog
+// keeps them, records the drop (see Catalog::DropTableEntry); a purge deletes only
 // files under the table's own directories (see PurgeScope) and lists the others here.
 struct DropTableResult {
   TableIdentifier ident;
@@ -78,6 +79,12 @@ class TableCatalog {
   // (data files, manifests, manifest lists, metadata files) that lies under the table.
   // A table whose metadata cannot be read is still dropped, without purging.
   Result<DropTableResult> DropTable(const TableIdentifier& ident, bool purge);
+  // Registers again the table most recently dropped as `ident` without purge, pointing at
+  // its last metadata file, so every snapshot and ref comes back; the drop's record is used
+  // up. Refused, naming the table, when a table of that name exists, when it was never
+  // dropped (or only purged), when its namespace no longer exists and when its metadata file
+  // is gone or unreadable. Returns the restored table.
+  Result<std::shared_ptr<Table>> UndropTable(const TableIdentifier& ident);
 
  private:
   std::shared_ptr<Catalog> catalog_;

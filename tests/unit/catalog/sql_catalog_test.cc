@@ -545,5 +545,81 @@ TEST_F(SqlCatalogTest, ABusyCatalogNamesItsFile) {
   EXPECT_EQ(loc, "/v1.json");
 }
 
+TEST_F(SqlCatalogTest, DropsAreRecordedBesideTheIcebergTables) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  RawDb raw(path_);
+  // Nothing is created before a drop is recorded; a plain drop (as Iceberg's) records none.
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.a"), "/a0.json"));
+  ASSERT_OK(catalog_->DropTableEntry(Tbl("db.a")).status());
+  EXPECT_TRUE(raw.Rows("SELECT name FROM sqlite_master WHERE name = 'floe_dropped_tables'").empty());
+  ASSERT_OK_AND_ASSIGN(auto listed, catalog_->ListDroppedTables(std::nullopt));
+  EXPECT_TRUE(listed.empty());
+  ASSERT_OK_AND_ASSIGN(auto found, catalog_->FindDroppedTable(Tbl("db.a")));
+  EXPECT_FALSE(found.has_value());
+
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.a"), "/a1.json"));
+  ASSERT_OK_AND_ASSIGN(auto location, catalog_->DropTableEntry(Tbl("db.a"), DropRecord::kKeep));
+  EXPECT_EQ(location, "/a1.json");
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.a"), "/a2.json"));
+  ASSERT_OK(catalog_->DropTableEntry(Tbl("db.a"), DropRecord::kKeep).status());
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.b"), "/b.json"));
+  ASSERT_OK(catalog_->DropTableEntry(Tbl("db.b"), DropRecord::kPurged).status());
+  // Only floe's own table holds them; the Iceberg tables look as Iceberg would leave them.
+  EXPECT_TRUE(raw.Rows("SELECT * FROM iceberg_tables").empty());
+  EXPECT_THAT(raw.Rows("SELECT catalog_name, drop_id, table_namespace, table_name, "
+                       "metadata_location, purged FROM floe_dropped_tables ORDER BY drop_id"),
+              ::testing::ElementsAre("lakehouse|1|db|a|/a1.json|0", "lakehouse|2|db|a|/a2.json|0",
+                                     "lakehouse|3|db|b|/b.json|1"));
+
+  ASSERT_OK_AND_ASSIGN(listed, catalog_->ListDroppedTables(std::nullopt));
+  ASSERT_EQ(listed.size(), 2u);
+  EXPECT_EQ(listed[0].metadata_location, "/a2.json");
+  EXPECT_EQ(listed[1].metadata_location, "/a1.json");
+  EXPECT_GE(listed[0].dropped_at_ms, listed[1].dropped_at_ms);
+  EXPECT_GT(listed[0].drop_id, listed[1].drop_id);
+  ASSERT_OK_AND_ASSIGN(listed, catalog_->ListDroppedTables(Ns({"other"})));
+  EXPECT_TRUE(listed.empty());
+  ASSERT_OK_AND_ASSIGN(found, catalog_->FindDroppedTable(Tbl("db.b")));
+  ASSERT_TRUE(found.has_value());
+  EXPECT_TRUE(found->purged);
+
+  // The newest drop comes back first; the record goes with it.
+  ASSERT_OK_AND_ASSIGN(found, catalog_->FindDroppedTable(Tbl("db.a")));
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->metadata_location, "/a2.json");
+  ASSERT_OK(catalog_->UndropTableEntry(*found));
+  ASSERT_OK_AND_ASSIGN(auto current, catalog_->LoadMetadataLocation(Tbl("db.a")));
+  EXPECT_EQ(current, "/a2.json");
+  EXPECT_THAT(raw.Rows("SELECT catalog_name, table_namespace, table_name, metadata_location, "
+                       "previous_metadata_location, iceberg_type FROM iceberg_tables"),
+              ::testing::ElementsAre("lakehouse|db|a|/a2.json|NULL|TABLE"));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot undrop table db.a: a table with that name already exists",
+                             catalog_->UndropTableEntry(*found));
+  ASSERT_OK(catalog_->RenameTable(Tbl("db.a"), Tbl("db.a2")));
+  // A record that is no longer the newest (used up here) is a conflict.
+  Status st = catalog_->UndropTableEntry(*found);
+  EXPECT_TRUE(IsCommitConflict(st)) << st.ToString();
+  ASSERT_OK_AND_ASSIGN(found, catalog_->FindDroppedTable(Tbl("db.a")));
+  ASSERT_TRUE(found.has_value());
+  EXPECT_EQ(found->metadata_location, "/a1.json");
+  ASSERT_OK(catalog_->UndropTableEntry(*found));
+  ASSERT_OK_AND_ASSIGN(found, catalog_->FindDroppedTable(Tbl("db.a")));
+  EXPECT_FALSE(found.has_value());
+
+  // Dropped tables do not keep a namespace alive.
+  ASSERT_OK(catalog_->DropTableEntry(Tbl("db.a"), DropRecord::kKeep).status());
+  ASSERT_OK(catalog_->DropTableEntry(Tbl("db.a2"), DropRecord::kKeep).status());
+  ASSERT_OK(catalog_->DropNamespace(Ns({"db"})));
+  ASSERT_OK_AND_ASSIGN(found, catalog_->FindDroppedTable(Tbl("db.a")));
+  ASSERT_TRUE(found.has_value());
+  ASSERT_RAISES_WITH_MESSAGE("Cannot undrop table db.a: namespace db does not exist",
+                             catalog_->UndropTableEntry(*found));
+
+  // Another catalog in the same file sees none of them.
+  ASSERT_OK_AND_ASSIGN(auto other, SqlCatalog::Open(path_, "other", ""));
+  ASSERT_OK_AND_ASSIGN(listed, other->ListDroppedTables(std::nullopt));
+  EXPECT_TRUE(listed.empty());
+}
+
 }  // namespace
 }  // namespace floe

@@ -111,6 +111,20 @@ TEST(StatementTest, CreateTable) {
   EXPECT_EQ(Canonical("drop table t"), "DROP TABLE t");
 }
 
+TEST(StatementTest, UndropAndShowDroppedTables) {
+  ASSERT_OK_AND_ASSIGN(Statement s, RoundTrip("UNDROP TABLE lakehouse.db.t"));
+  EXPECT_EQ(ToSql(NodeOf<UndropTable>(s).name), "lakehouse.db.t");
+  EXPECT_EQ(Canonical("undrop table `my t`"), "UNDROP TABLE `my t`");
+  ASSERT_OK_AND_ASSIGN(s, RoundTrip("SHOW DROPPED TABLES IN db LIKE 'a*'"));
+  EXPECT_EQ(*NodeOf<ShowDroppedTables>(s).pattern, "a*");
+  EXPECT_EQ(Canonical("show dropped tables from db"), "SHOW DROPPED TABLES IN db");
+  EXPECT_EQ(Canonical("SHOW DROPPED TABLES"), "SHOW DROPPED TABLES");
+  // `dropped` alone is still a name.
+  EXPECT_EQ(Canonical("SELECT dropped FROM t"), "SELECT dropped FROM t");
+  EXPECT_FALSE(ParseStatement("UNDROP t").ok());
+  EXPECT_FALSE(ParseStatement("UNDROP TABLE").ok());
+}
+
 TEST(StatementTest, AlterTableProperties) {
   ASSERT_OK_AND_ASSIGN(Statement s,
                        RoundTrip("ALTER TABLE t SET TBLPROPERTIES ('k' = 'v', 'n' = 5, b = true)"));

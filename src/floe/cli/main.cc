@@ -2,6 +2,7 @@
 //   floe sql        the SQL shell (interactive, -c, -f or a script on stdin)
 //   floe demo       the rollback story: a report, a bad write, the audit, the rollback
 //   floe history T  the history of table T (the snapshot-log, as the history table shows it)
+//   floe verify T   checks that every file table T's metadata reaches is present
 
 #include <unistd.h>
 
@@ -22,6 +23,7 @@
 #include "floe/cli/session_executor.h"
 #include "floe/cli/shell.h"
 #include "floe/cli/sql_command.h"
+#include "floe/cli/verify_command.h"
 #include "floe/sql/session.h"
 
 #ifndef FLOE_VERSION
@@ -220,6 +222,16 @@ int RunHistoryCommand(const CatalogArgs& args, const std::string& table) {
   return kExitOk;
 }
 
+int RunVerifyCommand(const CatalogArgs& args, VerifyCommandOptions options) {
+  auto session = OpenSession(args);
+  if (!session.ok()) {
+    std::cerr << "Error: " << session.status().message() << "\n";
+    return kExitFailed;
+  }
+  options.catalog_name = args.catalog_name;
+  return RunVerify(**session, options, std::cout, std::cerr);
+}
+
 }  // namespace
 }  // namespace floe::cli
 
@@ -245,6 +257,19 @@ int Main(int argc, char** argv) {
   floe::cli::AddCatalogOptions(history, &history_args);
   history->add_option("table", history_table, "The table, e.g. db.orders or lakehouse.db.orders")->required();
 
+  floe::cli::CatalogArgs verify_args;
+  floe::cli::VerifyCommandOptions verify_options;
+  CLI::App* verify = app.add_subcommand(
+      "verify",
+      "Check that every file a table's metadata reaches is present: metadata-log files and, for every "
+      "kept snapshot, its manifest list, manifests, data and delete files, and statistics files. Exit "
+      "status 0 when all are present, 2 when some are missing, 1 on an error.");
+  floe::cli::AddCatalogOptions(verify, &verify_args);
+  verify->add_option("table", verify_options.table, "The table, e.g. db.orders or lakehouse.db.orders")->required();
+  verify->add_flag("--json", verify_options.json, "Print the report as one JSON object");
+  verify->add_flag("--sizes", verify_options.check_sizes,
+                   "Also check that each file has the size its manifest recorded");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -254,6 +279,7 @@ int Main(int argc, char** argv) {
   if (sql->parsed()) return floe::cli::RunSql(sql_args, *sql);
   if (demo->parsed()) return floe::cli::RunDemoCommand(demo_args);
   if (history->parsed()) return floe::cli::RunHistoryCommand(history_args, history_table);
+  if (verify->parsed()) return floe::cli::RunVerifyCommand(verify_args, verify_options);
   return floe::cli::kExitUsage;
 }
 

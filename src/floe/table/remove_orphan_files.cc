@@ -108,7 +108,11 @@ Result<ReachableFiles> FilesInUse(Table& table) {
                              entry.metadata_file, " (", old.status().message(), "); nothing was deleted");
     }
     std::set<std::string> had = files.unreadable;
+    // Its snapshots' files and its statistics files; not its own log, which reaches back
+    // further than the current metadata's.
+    std::set<std::string> metadata_files = files.metadata_files;
     AddReachableFiles(*table.io(), **old, "", &files);
+    files.metadata_files = std::move(metadata_files);
     for (const auto& f : files.unreadable) {
       if (!had.count(f) && !files.not_found.count(f)) {
         return Status::IOError("Cannot remove orphan files of table ", table.name(), ": cannot read ", f,

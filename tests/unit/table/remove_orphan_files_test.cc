@@ -138,6 +138,50 @@ TEST_F(RemoveOrphanFilesTest, FilesOfEverySnapshotAndMetadataVersionAreKept) {
   EXPECT_EQ(SortedIds(*rows), Range(100, 5));
 }
 
+TEST_F(RemoveOrphanFilesTest, FilesOlderMetadataInTheLogReachAreKeptUntilItLeavesTheLog) {
+  ASSERT_OK_AND_ASSIGN(int64_t s1, AppendData(*table_, *People(0, 3)));
+  ASSERT_OK_AND_ASSIGN(int64_t s2, AppendData(*table_, *People(3, 3)));
+  auto with_s2 = CollectReachableFiles(*wh_.io, *table_->metadata(), "");
+  // A commit that drops s2 from the metadata, as an expiry that keeps files would.
+  ASSERT_OK(Commit(*table_, [&](const spec::TableMetadataPtr& base, std::vector<std::string>*)
+                                -> Result<std::shared_ptr<spec::TableMetadata>> {
+    auto md = std::make_shared<spec::TableMetadata>(*base);
+    std::erase_if(md->snapshots, [&](const spec::Snapshot& s) { return s.snapshot_id == s2; });
+    std::erase_if(md->snapshot_log, [&](const spec::SnapshotLogEntry& e) { return e.snapshot_id == s2; });
+    md->current_snapshot_id = s1;
+    md->refs.at("main").snapshot_id = s1;
+    return md;
+  }));
+  auto without_s2 = CollectReachableFiles(*wh_.io, *table_->metadata(), "");
+  std::set<std::string> only_s2;
+  for (const auto* set : {&with_s2.manifest_lists, &with_s2.manifests, &with_s2.content_files}) {
+    for (const auto& f : *set) {
+      if (!without_s2.manifest_lists.count(f) && !without_s2.manifests.count(f) && !without_s2.content_files.count(f)) {
+        only_s2.insert(f);
+      }
+    }
+  }
+  ASSERT_EQ(only_s2.size(), 3u);  // its manifest list, manifest and data file
+  RemoveOrphanFilesOptions options;
+  options.older_than_ms = NowMillis() + kHour;
+  ASSERT_OK_AND_ASSIGN(auto result, RemoveOrphanFiles(*table_, options));
+  EXPECT_TRUE(result.orphan_file_locations.empty());
+
+  // Once the metadata files that knew s2 leave the log, its files and they are orphans.
+  auto log_before = table_->metadata()->metadata_log;
+  const std::string dropping_s2 = table_->metadata_location();
+  ASSERT_OK(UpdateProperties(*table_, {{{"write.metadata.previous-versions-max", "1"}}, {}}));
+  ASSERT_OK(UpdateProperties(*table_, {{{"k", "v"}}, {}}));
+  std::set<std::string> expected = only_s2;
+  for (const auto& e : log_before) expected.insert(e.metadata_file);
+  expected.insert(dropping_s2);
+  ASSERT_OK_AND_ASSIGN(result, RemoveOrphanFiles(*table_, options));
+  EXPECT_EQ(std::set<std::string>(result.orphan_file_locations.begin(), result.orphan_file_locations.end()),
+            expected);
+  EXPECT_EQ(Ids(), Range(0, 3));
+  ExpectAllPresent();
+}
+
 TEST_F(RemoveOrphanFilesTest, VersionHintAndStatisticsFilesAreNotOrphans) {
   ASSERT_OK_AND_ASSIGN(int64_t s1, AppendData(*table_, *People(0, 3)));
   std::string hint = Plant("metadata/version-hint.text", 0);

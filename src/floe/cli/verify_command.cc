@@ -13,11 +13,21 @@ std::string JsonString(const std::string& text) {
   std::string out = "\"";
   for (unsigned char c : text) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (c < 0x20) {
           char buf[8];
@@ -31,40 +41,46 @@ std::string JsonString(const std::string& text) {
   return out + "\"";
 }
 
-std::string Plural(int64_t n, const std::string& one) { return StrCat(n, " ", one, n == 1 ? "" : "s"); }
+std::string Plural(int64_t n, const std::string& one) {
+  return StrCat(n, " ", one, n == 1 ? "" : "s");
+}
 
-void PrintText(const std::string& name, const std::string& metadata_location, const table::VerifyReport& r,
-               std::ostream& out) {
+void PrintText(const std::string& name, const std::string& metadata_location,
+               const table::VerifyReport& r, std::ostream& out) {
   out << "Table " << name << " at " << metadata_location << "\n";
-  out << "Checked " << Plural(r.checked(), "file") << ": " << Plural(r.metadata_files, "metadata file") << ", "
-      << Plural(r.manifest_lists, "manifest list") << ", " << Plural(r.manifests, "manifest") << ", "
-      << Plural(r.data_files, "data file") << ", " << Plural(r.delete_files, "delete file") << ", "
-      << Plural(r.statistics_files, "statistics file") << "\n";
+  out << "Checked " << Plural(r.checked(), "file") << ": "
+      << Plural(r.metadata_files, "metadata file") << ", "
+      << Plural(r.manifest_lists, "manifest list") << ", " << Plural(r.manifests, "manifest")
+      << ", " << Plural(r.data_files, "data file") << ", " << Plural(r.delete_files, "delete file")
+      << ", " << Plural(r.statistics_files, "statistics file") << "\n";
   if (r.ok()) {
     out << "All files present\n";
     return;
   }
   out << Plural(static_cast<int64_t>(r.problems.size()), "problem") << ":\n";
   for (const auto& p : r.problems) {
-    out << p.problem << ": " << table::ReachableKindName(p.file.kind) << " " << p.file.location << " (";
+    out << p.problem << ": " << table::ReachableKindName(p.file.kind) << " " << p.file.location
+        << " (";
     if (p.file.snapshot_id) out << "snapshot " << *p.file.snapshot_id << ", ";
     out << "referenced by " << p.file.referenced_by << ")\n";
   }
 }
 
-void PrintJson(const std::string& name, const std::string& metadata_location, const table::VerifyReport& r,
-               std::ostream& out) {
-  out << "{\"table\": " << JsonString(name) << ", \"metadata_location\": " << JsonString(metadata_location)
+void PrintJson(const std::string& name, const std::string& metadata_location,
+               const table::VerifyReport& r, std::ostream& out) {
+  out << "{\"table\": " << JsonString(name)
+      << ", \"metadata_location\": " << JsonString(metadata_location)
       << ", \"ok\": " << (r.ok() ? "true" : "false") << ", \"checked\": {\"total\": " << r.checked()
-      << ", \"metadata_files\": " << r.metadata_files << ", \"manifest_lists\": " << r.manifest_lists
-      << ", \"manifests\": " << r.manifests << ", \"data_files\": " << r.data_files
-      << ", \"delete_files\": " << r.delete_files << ", \"statistics_files\": " << r.statistics_files
-      << "}, \"problems\": [";
+      << ", \"metadata_files\": " << r.metadata_files
+      << ", \"manifest_lists\": " << r.manifest_lists << ", \"manifests\": " << r.manifests
+      << ", \"data_files\": " << r.data_files << ", \"delete_files\": " << r.delete_files
+      << ", \"statistics_files\": " << r.statistics_files << "}, \"problems\": [";
   bool first = true;
   for (const auto& p : r.problems) {
     out << (first ? "" : ", ") << "{\"kind\": " << JsonString(table::ReachableKindName(p.file.kind))
-        << ", \"location\": " << JsonString(p.file.location) << ", \"problem\": " << JsonString(p.problem)
-        << ", \"snapshot_id\": " << (p.file.snapshot_id ? std::to_string(*p.file.snapshot_id) : "null")
+        << ", \"location\": " << JsonString(p.file.location)
+        << ", \"problem\": " << JsonString(p.problem) << ", \"snapshot_id\": "
+        << (p.file.snapshot_id ? std::to_string(*p.file.snapshot_id) : "null")
         << ", \"referenced_by\": " << JsonString(p.file.referenced_by) << "}";
     first = false;
   }
@@ -73,14 +89,16 @@ void PrintJson(const std::string& name, const std::string& metadata_location, co
 
 }  // namespace
 
-int RunVerify(sql::Session& session, const VerifyCommandOptions& options, std::ostream& out, std::ostream& err) {
+int RunVerify(sql::Session& session, const VerifyCommandOptions& options, std::ostream& out,
+              std::ostream& err) {
   auto ident = TableIdentifier::Parse(options.table);
   if (!ident.ok()) {
     err << "Error: " << ident.status().message() << "\n";
     return 1;
   }
   // "lakehouse.db.t": the first part names the catalog, as in SQL.
-  if (!ident->ns.empty() && ident->ns.levels.size() >= 2 && ident->ns.levels.front() == options.catalog_name) {
+  if (!ident->ns.empty() && ident->ns.levels.size() >= 2 &&
+      ident->ns.levels.front() == options.catalog_name) {
     std::vector<std::string> levels(ident->ns.levels.begin() + 1, ident->ns.levels.end());
     ident = TableIdentifier(Namespace(std::move(levels)), ident->name);
   }

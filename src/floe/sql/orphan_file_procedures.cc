@@ -25,11 +25,13 @@ Result<std::vector<table::ListedFile>> ReadFileList(ExecContext& ctx, const std:
   const std::string sql = "SELECT * FROM " + view;
   auto statement = ParseStatement(sql);
   const Query* query = statement.ok() ? statement->As<Query>() : nullptr;
-  if (!query) return ValidationError("Cannot read file_list_view ", view, ": not a table or view name");
+  if (!query)
+    return ValidationError("Cannot read file_list_view ", view, ": not a table or view name");
   Binder binder(ctx.state, sql);
   QueryPlanner planner = binder.Planner();
   ARROW_ASSIGN_OR_RAISE(auto rows, planner.Run(*query));
-  auto column = [&](const char* name, const char* want) -> Result<std::shared_ptr<arrow::ChunkedArray>> {
+  auto column = [&](const char* name,
+                    const char* want) -> Result<std::shared_ptr<arrow::ChunkedArray>> {
     auto field = rows->schema()->GetFieldByName(name);
     if (!field) return ValidationError("Field ", name, " does not exist in ", view);
     std::string type = SparkTypeClassName(*field->type());
@@ -48,7 +50,7 @@ Result<std::vector<table::ListedFile>> ReadFileList(ExecContext& ctx, const std:
   const auto& p = static_cast<const arrow::StringArray&>(*path_array);
   const auto& t = static_cast<const arrow::TimestampArray&>(*time_array);
   const auto unit = static_cast<const arrow::TimestampType&>(*t.type()).unit();
-  const int64_t per_milli = unit == arrow::TimeUnit::SECOND ? 0
+  const int64_t per_milli = unit == arrow::TimeUnit::SECOND  ? 0
                             : unit == arrow::TimeUnit::MILLI ? 1
                             : unit == arrow::TimeUnit::MICRO ? 1000
                                                              : 1000000;
@@ -56,25 +58,28 @@ Result<std::vector<table::ListedFile>> ReadFileList(ExecContext& ctx, const std:
     // A row without a time is never older than anything (Spark's `<` is NULL there).
     if (p.IsNull(i) || t.IsNull(i)) continue;
     int64_t v = t.Value(i);
-    int64_t ms = per_milli == 0 ? v * 1000 : (v >= 0 ? v / per_milli : -((-v + per_milli - 1) / per_milli));
+    int64_t ms =
+        per_milli == 0 ? v * 1000 : (v >= 0 ? v / per_milli : -((-v + per_milli - 1) / per_milli));
     out.push_back(table::ListedFile{p.GetString(i), ms});
   }
   return out;
 }
 
-Result<std::shared_ptr<arrow::Table>> RemoveOrphanFilesRun(const std::shared_ptr<arrow::Schema>& schema,
-                                                           const ProcedureCall& c) {
+Result<std::shared_ptr<arrow::Table>> RemoveOrphanFilesRun(
+    const std::shared_ptr<arrow::Schema>& schema, const ProcedureCall& c) {
   table::RemoveOrphanFilesOptions options;
   const auto& args = c.args;
   options.older_than_ms = args.TimestampMillis("older_than");
   options.location = args.String("location");
   options.dry_run = args.Bool("dry_run").value_or(false);
   if (auto n = args.Long("max_concurrent_deletes")) {
-    if (*n <= 0) return ValidationError("max_concurrent_deletes should have value > 0, value: ", *n);
+    if (*n <= 0)
+      return ValidationError("max_concurrent_deletes should have value > 0, value: ", *n);
     options.max_concurrent_deletes = static_cast<int>(*n);
   }
   if (auto m = args.StringMap("equal_schemes")) options.equal_schemes = {m->begin(), m->end()};
-  if (auto m = args.StringMap("equal_authorities")) options.equal_authorities = {m->begin(), m->end()};
+  if (auto m = args.StringMap("equal_authorities"))
+    options.equal_authorities = {m->begin(), m->end()};
   if (auto mode = args.String("prefix_mismatch_mode")) {
     ARROW_ASSIGN_OR_RAISE(options.prefix_mismatch_mode, table::ParsePrefixMismatchMode(*mode));
   }
@@ -86,10 +91,14 @@ Result<std::shared_ptr<arrow::Table>> RemoveOrphanFilesRun(const std::shared_ptr
     bool testing = c.ctx && AsciiLower(c.ctx->state.Setting("spark.testing", "false")) == "true";
     if (!testing && NowMillis() - *options.older_than_ms < kDayMillis) {
       return ValidationError(
-          "Cannot remove orphan files with an interval less than 24 hours. Executing this procedure with a "
-          "short interval may corrupt the table if other operations are happening at the same time. If you "
-          "are absolutely confident that no concurrent operations will be affected by removing orphan files "
-          "with such a short interval, you can use the Action API to remove orphan files with an arbitrary "
+          "Cannot remove orphan files with an interval less than 24 hours. Executing this "
+          "procedure with a "
+          "short interval may corrupt the table if other operations are happening at the same "
+          "time. If you "
+          "are absolutely confident that no concurrent operations will be affected by removing "
+          "orphan files "
+          "with such a short interval, you can use the Action API to remove orphan files with an "
+          "arbitrary "
           "interval.");
     }
   }
@@ -108,22 +117,23 @@ Result<std::shared_ptr<arrow::Table>> RemoveOrphanFilesRun(const std::shared_ptr
 
 void AddOrphanFileProcedures(std::vector<Procedure>* out) {
   auto schema = arrow::schema({arrow::field("orphan_file_location", arrow::utf8(), false)});
-  out->push_back(Procedure{
-      "remove_orphan_files",
-      "Deletes files under the table's location that no metadata references and that are older than "
-      "older_than (default: three days ago).",
-      {{"table", Type::kString, true},
-       {"older_than", Type::kTimestamp, false},
-       {"location", Type::kString, false},
-       {"dry_run", Type::kBoolean, false},
-       {"max_concurrent_deletes", Type::kInteger, false},
-       {"file_list_view", Type::kString, false},
-       {"equal_schemes", Type::kStringMap, false},
-       {"equal_authorities", Type::kStringMap, false},
-       {"prefix_mismatch_mode", Type::kString, false},
-       {"prefix_listing", Type::kBoolean, false}},
-      schema,
-      [schema](const ProcedureCall& c) { return RemoveOrphanFilesRun(schema, c); }});
+  out->push_back(
+      Procedure{"remove_orphan_files",
+                "Deletes files under the table's location that no metadata references and that are "
+                "older than "
+                "older_than (default: three days ago).",
+                {{"table", Type::kString, true},
+                 {"older_than", Type::kTimestamp, false},
+                 {"location", Type::kString, false},
+                 {"dry_run", Type::kBoolean, false},
+                 {"max_concurrent_deletes", Type::kInteger, false},
+                 {"file_list_view", Type::kString, false},
+                 {"equal_schemes", Type::kStringMap, false},
+                 {"equal_authorities", Type::kStringMap, false},
+                 {"prefix_mismatch_mode", Type::kString, false},
+                 {"prefix_listing", Type::kBoolean, false}},
+                schema,
+                [schema](const ProcedureCall& c) { return RemoveOrphanFilesRun(schema, c); }});
 }
 
 }  // namespace floe::sql

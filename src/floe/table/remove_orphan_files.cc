@@ -82,7 +82,8 @@ bool ComponentMatch(const std::string& valid, const std::string& actual) {
 
 bool IsUnder(const std::string& path, const std::string& dir) {
   if (dir == "/") return !path.empty() && path.front() == '/';
-  return path.compare(0, dir.size(), dir) == 0 && (path.size() == dir.size() || path[dir.size()] == '/');
+  return path.compare(0, dir.size(), dir) == 0 &&
+         (path.size() == dir.size() || path[dir.size()] == '/');
 }
 
 // The files in use: everything the current metadata reaches (each of its manifest lists and
@@ -105,7 +106,8 @@ Result<ReachableFiles> FilesInUse(Table& table) {
     auto old = ReadMetadataFile(*table.io(), entry.metadata_file);
     if (!old.ok()) {
       return Status::IOError("Cannot remove orphan files of table ", table.name(), ": cannot read ",
-                             entry.metadata_file, " (", old.status().message(), "); nothing was deleted");
+                             entry.metadata_file, " (", old.status().message(),
+                             "); nothing was deleted");
     }
     std::set<std::string> had = files.unreadable;
     // Its snapshots' files and its statistics files; not its own log, which reaches back
@@ -115,8 +117,9 @@ Result<ReachableFiles> FilesInUse(Table& table) {
     files.metadata_files = std::move(metadata_files);
     for (const auto& f : files.unreadable) {
       if (!had.count(f) && !files.not_found.count(f)) {
-        return Status::IOError("Cannot remove orphan files of table ", table.name(), ": cannot read ", f,
-                               ", which ", entry.metadata_file, " references; nothing was deleted");
+        return Status::IOError("Cannot remove orphan files of table ", table.name(),
+                               ": cannot read ", f, ", which ", entry.metadata_file,
+                               " references; nothing was deleted");
       }
     }
   }
@@ -130,7 +133,8 @@ Status CheckGcEnabled(const spec::TableMetadata& md) {
   auto it = md.properties.find("gc.enabled");
   // Java's Boolean.parseBoolean: "true" in any case, anything else is false.
   if (it == md.properties.end() || AsciiLower(it->second) == "true") return Status::OK();
-  return ValidationError("Cannot delete orphan files: GC is disabled (deleting files may corrupt other tables)");
+  return ValidationError(
+      "Cannot delete orphan files: GC is disabled (deleting files may corrupt other tables)");
 }
 
 Result<PrefixMismatchMode> ParsePrefixMismatchMode(const std::string& text) {
@@ -141,13 +145,15 @@ Result<PrefixMismatchMode> ParsePrefixMismatchMode(const std::string& text) {
   return ValidationError("Invalid mode: ", text);
 }
 
-Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table, const RemoveOrphanFilesOptions& options) {
+Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table,
+                                                  const RemoveOrphanFilesOptions& options) {
   ARROW_RETURN_NOT_OK(table.Refresh());
   auto md = table.metadata();
   ARROW_RETURN_NOT_OK(CheckGcEnabled(*md));
   const int64_t older_than = options.older_than_ms.value_or(NowMillis() - kDefaultOrphanAgeMillis);
   if (options.max_concurrent_deletes <= 0) {
-    return ValidationError("max_concurrent_deletes should have value > 0, value: ", options.max_concurrent_deletes);
+    return ValidationError("max_concurrent_deletes should have value > 0, value: ",
+                           options.max_concurrent_deletes);
   }
 
   // Where to look: the table's location or a directory below it, and only where a purge of
@@ -161,14 +167,16 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table, const RemoveOrph
                            table_location, " is not usable (", table_root.status().message(), ")");
   }
   if (!root.ok() || !IsUnder(*root, *table_root)) {
-    return ValidationError("Cannot remove orphan files under ", location, ": it is not under the location ",
-                           table_location, " of table ", table.name());
+    return ValidationError("Cannot remove orphan files under ", location,
+                           ": it is not under the location ", table_location, " of table ",
+                           table.name());
   }
   ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*table.catalog()));
   PurgeScope scope(policy, *md);
   if (!scope.Allows(*root + "/x")) {
-    return ValidationError("Cannot remove orphan files under ", location, ": the location ", table_location,
-                           " of table ", table.name(), " is not a table directory below the warehouse or an allowed root");
+    return ValidationError("Cannot remove orphan files under ", location, ": the location ",
+                           table_location, " of table ", table.name(),
+                           " is not a table directory below the warehouse or an allowed root");
   }
   // Listed files are reported in the form the location was given in.
   const bool as_uri = location.rfind("file:", 0) == 0;
@@ -203,7 +211,8 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table, const RemoveOrph
   auto to_uri = [&](const std::string& location_text) {
     FileUri uri = SplitLocation(location_text);
     if (auto it = schemes.find(uri.scheme); it != schemes.end()) uri.scheme = it->second;
-    if (auto it = authorities.find(uri.authority); it != authorities.end()) uri.authority = it->second;
+    if (auto it = authorities.find(uri.authority); it != authorities.end())
+      uri.authority = it->second;
     return uri;
   };
   std::multimap<std::string, FileUri> valid;
@@ -250,14 +259,20 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table, const RemoveOrph
   }
   if (options.prefix_mismatch_mode == PrefixMismatchMode::kError && !conflicts.empty()) {
     std::string list;
-    for (const auto& [a, b] : conflicts) list += StrCat(list.empty() ? "" : ", ", "(", a, ", ", b, ")");
+    for (const auto& [a, b] : conflicts)
+      list += StrCat(list.empty() ? "" : ", ", "(", a, ", ", b, ")");
     return ValidationError(
-        "Unable to determine whether certain files are orphan. Metadata references files that match "
+        "Unable to determine whether certain files are orphan. Metadata references files that "
+        "match "
         "listed/provided files except for authority/scheme. Please, inspect the conflicting "
-        "authorities/schemes and provide which of them are equal by further configuring the action via "
-        "equalSchemes() and equalAuthorities() methods. Set the prefix mismatch mode to 'NONE' to ignore "
-        "remaining locations with conflicting authorities/schemes or to 'DELETE' iff you are ABSOLUTELY "
-        "confident that remaining conflicting authorities/schemes are different. It will be impossible to "
+        "authorities/schemes and provide which of them are equal by further configuring the action "
+        "via "
+        "equalSchemes() and equalAuthorities() methods. Set the prefix mismatch mode to 'NONE' to "
+        "ignore "
+        "remaining locations with conflicting authorities/schemes or to 'DELETE' iff you are "
+        "ABSOLUTELY "
+        "confident that remaining conflicting authorities/schemes are different. It will be "
+        "impossible to "
         "recover deleted files. Conflicting authorities/schemes: [",
         list, "].");
   }
@@ -275,7 +290,8 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table, const RemoveOrph
         (void)table.io()->DeleteFile(orphans[i], FileKind::kOther);
       }
     };
-    size_t threads = std::min<size_t>(static_cast<size_t>(options.max_concurrent_deletes), orphans.size());
+    size_t threads =
+        std::min<size_t>(static_cast<size_t>(options.max_concurrent_deletes), orphans.size());
     std::vector<std::thread> pool;
     for (size_t t = 1; t < threads; ++t) pool.emplace_back(worker);
     worker();

@@ -71,6 +71,7 @@ struct RemoveOrphanFilesResult {
 // Iceberg's refusal for a table whose gc.enabled is false: its files may be shared.
 Status CheckGcEnabled(const spec::TableMetadata& metadata);
 
-Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table, const RemoveOrphanFilesOptions& options);
+Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table,
+                                                  const RemoveOrphanFilesOptions& options);
 
 }  // namespace floe::table

@@ -3,18 +3,25 @@
 namespace floe::table {
 
 Result<VerifyReport> VerifyTableFiles(FileIO& io, const spec::TableMetadata& metadata,
-                                      const std::string& metadata_location, const VerifyOptions& options) {
+                                      const std::string& metadata_location,
+                                      const VerifyOptions& options) {
   using Kind = ReachableFile::Kind;
   VerifyReport report;
   Status failure;
   auto count = [&](Kind kind) -> int64_t& {
     switch (kind) {
-      case Kind::kMetadata: return report.metadata_files;
-      case Kind::kManifestList: return report.manifest_lists;
-      case Kind::kManifest: return report.manifests;
-      case Kind::kData: return report.data_files;
-      case Kind::kDelete: return report.delete_files;
-      case Kind::kStatistics: break;
+      case Kind::kMetadata:
+        return report.metadata_files;
+      case Kind::kManifestList:
+        return report.manifest_lists;
+      case Kind::kManifest:
+        return report.manifests;
+      case Kind::kData:
+        return report.data_files;
+      case Kind::kDelete:
+        return report.delete_files;
+      case Kind::kStatistics:
+        break;
     }
     return report.statistics_files;
   };

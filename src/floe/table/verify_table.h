@@ -40,13 +40,15 @@ struct VerifyReport {
   std::vector<FileProblem> problems;
 
   int64_t checked() const {
-    return metadata_files + manifest_lists + manifests + data_files + delete_files + statistics_files;
+    return metadata_files + manifest_lists + manifests + data_files + delete_files +
+           statistics_files;
   }
   bool ok() const { return problems.empty(); }
 };
 
 // Walks `metadata` (read from `metadata_location`) and checks each file once.
 Result<VerifyReport> VerifyTableFiles(FileIO& io, const spec::TableMetadata& metadata,
-                                      const std::string& metadata_location, const VerifyOptions& options = {});
+                                      const std::string& metadata_location,
+                                      const VerifyOptions& options = {});
 
 }  // namespace floe::table

@@ -50,7 +50,8 @@ class RemoveOrphanFilesTest : public floe::testing::PeopleTableTest {
     return rows.ok() ? SortedIds(**rows) : std::vector<int64_t>{};
   }
   void ExpectAllPresent() {
-    ASSERT_OK_AND_ASSIGN(auto report, VerifyTableFiles(*wh_.io, *table_->metadata(), table_->metadata_location()));
+    ASSERT_OK_AND_ASSIGN(
+        auto report, VerifyTableFiles(*wh_.io, *table_->metadata(), table_->metadata_location()));
     EXPECT_TRUE(report.ok()) << report.problems.size() << " problems, first: "
                              << (report.ok() ? "" : report.problems[0].file.location);
   }
@@ -126,14 +127,15 @@ TEST_F(RemoveOrphanFilesTest, FilesOfEverySnapshotAndMetadataVersionAreKept) {
   ASSERT_OK_AND_ASSIGN(auto result, RemoveOrphanFiles(*table_, options));
   EXPECT_EQ(result.orphan_file_locations, std::vector<std::string>{stray});
   std::set<std::string> all;
-  for (const auto* set : {&reachable.metadata_files, &reachable.manifest_lists, &reachable.manifests,
-                          &reachable.content_files}) {
+  for (const auto* set : {&reachable.metadata_files, &reachable.manifest_lists,
+                          &reachable.manifests, &reachable.content_files}) {
     all.insert(set->begin(), set->end());
   }
   EXPECT_EQ(FilesUnder(*wh_.io, Location()), all);
   EXPECT_EQ(Ids(), Range(0, 10));
   // The overwritten snapshot still reads.
-  ASSERT_OK_AND_ASSIGN(auto rows, scan::TableScan(table_).UseSnapshot(table_->metadata()->snapshots[1].snapshot_id)
+  ASSERT_OK_AND_ASSIGN(auto rows, scan::TableScan(table_)
+                                      .UseSnapshot(table_->metadata()->snapshots[1].snapshot_id)
                                       .ToArrowTable());
   EXPECT_EQ(SortedIds(*rows), Range(100, 5));
 }
@@ -143,20 +145,25 @@ TEST_F(RemoveOrphanFilesTest, FilesOlderMetadataInTheLogReachAreKeptUntilItLeave
   ASSERT_OK_AND_ASSIGN(int64_t s2, AppendData(*table_, *People(3, 3)));
   auto with_s2 = CollectReachableFiles(*wh_.io, *table_->metadata(), "");
   // A commit that drops s2 from the metadata, as an expiry that keeps files would.
-  ASSERT_OK(Commit(*table_, [&](const spec::TableMetadataPtr& base, std::vector<std::string>*)
-                                -> Result<std::shared_ptr<spec::TableMetadata>> {
-    auto md = std::make_shared<spec::TableMetadata>(*base);
-    std::erase_if(md->snapshots, [&](const spec::Snapshot& s) { return s.snapshot_id == s2; });
-    std::erase_if(md->snapshot_log, [&](const spec::SnapshotLogEntry& e) { return e.snapshot_id == s2; });
-    md->current_snapshot_id = s1;
-    md->refs.at("main").snapshot_id = s1;
-    return md;
-  }));
+  ASSERT_OK(Commit(*table_,
+                   [&](const spec::TableMetadataPtr& base,
+                       std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+                     auto md = std::make_shared<spec::TableMetadata>(*base);
+                     std::erase_if(md->snapshots,
+                                   [&](const spec::Snapshot& s) { return s.snapshot_id == s2; });
+                     std::erase_if(md->snapshot_log, [&](const spec::SnapshotLogEntry& e) {
+                       return e.snapshot_id == s2;
+                     });
+                     md->current_snapshot_id = s1;
+                     md->refs.at("main").snapshot_id = s1;
+                     return md;
+                   }));
   auto without_s2 = CollectReachableFiles(*wh_.io, *table_->metadata(), "");
   std::set<std::string> only_s2;
   for (const auto* set : {&with_s2.manifest_lists, &with_s2.manifests, &with_s2.content_files}) {
     for (const auto& f : *set) {
-      if (!without_s2.manifest_lists.count(f) && !without_s2.manifests.count(f) && !without_s2.content_files.count(f)) {
+      if (!without_s2.manifest_lists.count(f) && !without_s2.manifests.count(f) &&
+          !without_s2.content_files.count(f)) {
         only_s2.insert(f);
       }
     }
@@ -176,7 +183,8 @@ TEST_F(RemoveOrphanFilesTest, FilesOlderMetadataInTheLogReachAreKeptUntilItLeave
   for (const auto& e : log_before) expected.insert(e.metadata_file);
   expected.insert(dropping_s2);
   ASSERT_OK_AND_ASSIGN(result, RemoveOrphanFiles(*table_, options));
-  EXPECT_EQ(std::set<std::string>(result.orphan_file_locations.begin(), result.orphan_file_locations.end()),
+  EXPECT_EQ(std::set<std::string>(result.orphan_file_locations.begin(),
+                                  result.orphan_file_locations.end()),
             expected);
   EXPECT_EQ(Ids(), Range(0, 3));
   ExpectAllPresent();
@@ -187,13 +195,15 @@ TEST_F(RemoveOrphanFilesTest, VersionHintAndStatisticsFilesAreNotOrphans) {
   std::string hint = Plant("metadata/version-hint.text", 0);
   std::string stats = Plant("metadata/stats-1.puffin", 0);
   std::string part_stats = Plant("metadata/partition-stats-1.parquet", 0);
-  ASSERT_OK(Commit(*table_, [&](const spec::TableMetadataPtr& base, std::vector<std::string>*)
-                                -> Result<std::shared_ptr<spec::TableMetadata>> {
-    auto md = std::make_shared<spec::TableMetadata>(*base);
-    md->statistics.push_back(spec::StatisticsFile{s1, stats, 5, 0, "", {}});
-    md->partition_statistics.push_back(spec::PartitionStatisticsFile{s1, part_stats, 5});
-    return md;
-  }));
+  ASSERT_OK(
+      Commit(*table_,
+             [&](const spec::TableMetadataPtr& base,
+                 std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+               auto md = std::make_shared<spec::TableMetadata>(*base);
+               md->statistics.push_back(spec::StatisticsFile{s1, stats, 5, 0, "", {}});
+               md->partition_statistics.push_back(spec::PartitionStatisticsFile{s1, part_stats, 5});
+               return md;
+             }));
   std::string stray = Plant("metadata/stray.puffin", 0);
   RemoveOrphanFilesOptions options;
   options.older_than_ms = NowMillis() + kHour;
@@ -214,8 +224,8 @@ TEST_F(RemoveOrphanFilesTest, LocationNarrowsTheListingAndMustLieUnderTheTable) 
   ASSERT_OK_AND_ASSIGN(auto result, RemoveOrphanFiles(*table_, options));
   EXPECT_EQ(result.orphan_file_locations, std::vector<std::string>{in_data});
 
-  for (std::string outside : {wh_.dir.str(), wh_.dir.str() + "/wh/db", Location() + "-other", Location() + "/../x",
-                              std::string("s3://bucket/db/people")}) {
+  for (std::string outside : {wh_.dir.str(), wh_.dir.str() + "/wh/db", Location() + "-other",
+                              Location() + "/../x", std::string("s3://bucket/db/people")}) {
     options.location = outside;
     auto refused = RemoveOrphanFiles(*table_, options);
     ASSERT_FALSE(refused.ok()) << outside;
@@ -264,8 +274,9 @@ TEST_F(RemoveOrphanFilesTest, UnreadableManifestListRefusesToDeleteAnything) {
   options.older_than_ms = NowMillis() + kHour;
   auto refused = RemoveOrphanFiles(*table_, options);
   ASSERT_FALSE(refused.ok());
-  EXPECT_EQ(refused.status().message(), "Cannot remove orphan files of table lakehouse.db.people: cannot read " +
-                                            list + ", which its current metadata references; nothing was deleted");
+  EXPECT_EQ(refused.status().message(),
+            "Cannot remove orphan files of table lakehouse.db.people: cannot read " + list +
+                ", which its current metadata references; nothing was deleted");
   EXPECT_TRUE(std::filesystem::exists(stray));
   // A damaged manifest is refused the same way.
   ASSERT_OK(wh_.io->WriteFile(list, FileKind::kOther, "not avro"));
@@ -278,8 +289,8 @@ TEST_F(RemoveOrphanFilesTest, ACommitLandingDuringTheListingKeepsItsFiles) {
   ASSERT_OK(AppendData(*table_, *People(0, 3)).status());
   // A writer's files, written before the listing and committed while it runs.
   ASSERT_OK_AND_ASSIGN(auto files, WriteDataFiles(*table_, *People(3, 4)));
-  auto writer = std::make_shared<Table>(table_->ident(), table_->catalog(), table_->io(), table_->metadata(),
-                                        table_->metadata_location());
+  auto writer = std::make_shared<Table>(table_->ident(), table_->catalog(), table_->io(),
+                                        table_->metadata(), table_->metadata_location());
   RemoveOrphanFilesOptions options;
   options.older_than_ms = NowMillis() + kHour;
   options.after_listing = [&] { ASSERT_OK(AppendFiles(*writer, files).status()); };
@@ -311,16 +322,18 @@ TEST_F(RemoveOrphanFilesTest, AWriteInFlightLosesItsFilesWhenOlderThanIsAfterIts
 
 TEST_F(RemoveOrphanFilesTest, FileListInsteadOfListing) {
   ASSERT_OK(AppendData(*table_, *People(0, 3)).status());
-  std::string data_file = *CollectReachableFiles(*wh_.io, *table_->metadata(), "").content_files.begin();
+  std::string data_file =
+      *CollectReachableFiles(*wh_.io, *table_->metadata(), "").content_files.begin();
   std::string stray = Plant("data/stray.parquet", 0);
   RemoveOrphanFilesOptions options;
   options.older_than_ms = NowMillis();
   options.dry_run = true;
-  options.file_list = std::vector<ListedFile>{{data_file, 0},
-                                              {stray, 0},
-                                              {"file://" + Location() + "/data/gone.parquet", 0},
-                                              {Location() + "/data/young.parquet", NowMillis() + kHour},
-                                              {wh_.dir.str() + "/elsewhere.parquet", 0}};
+  options.file_list =
+      std::vector<ListedFile>{{data_file, 0},
+                              {stray, 0},
+                              {"file://" + Location() + "/data/gone.parquet", 0},
+                              {Location() + "/data/young.parquet", NowMillis() + kHour},
+                              {wh_.dir.str() + "/elsewhere.parquet", 0}};
   ASSERT_OK_AND_ASSIGN(auto result, RemoveOrphanFiles(*table_, options));
   EXPECT_EQ(result.orphan_file_locations,
             (std::vector<std::string>{stray, "file://" + Location() + "/data/gone.parquet"}));
@@ -328,12 +341,14 @@ TEST_F(RemoveOrphanFilesTest, FileListInsteadOfListing) {
 
 TEST_F(RemoveOrphanFilesTest, SchemeAndAuthorityConflicts) {
   ASSERT_OK(AppendData(*table_, *People(0, 3)).status());
-  std::string data_file = *CollectReachableFiles(*wh_.io, *table_->metadata(), "").content_files.begin();
+  std::string data_file =
+      *CollectReachableFiles(*wh_.io, *table_->metadata(), "").content_files.begin();
   RemoveOrphanFilesOptions options;
   options.older_than_ms = NowMillis() + kHour;
   options.dry_run = true;
   // A file: URI of a file in use is the same file, with or without a host.
-  options.file_list = std::vector<ListedFile>{{"file://" + data_file, 0}, {"file://localhost" + data_file, 0}};
+  options.file_list =
+      std::vector<ListedFile>{{"file://" + data_file, 0}, {"file://localhost" + data_file, 0}};
   ASSERT_OK_AND_ASSIGN(auto result, RemoveOrphanFiles(*table_, options));
   EXPECT_TRUE(result.orphan_file_locations.empty());
 
@@ -364,7 +379,8 @@ TEST_F(RemoveOrphanFilesTest, SchemeAndAuthorityConflicts) {
   options.equal_schemes = {{"s3", "file"}};
   conflict = RemoveOrphanFiles(*table_, options);
   ASSERT_FALSE(conflict.ok());
-  EXPECT_THAT(conflict.status().message(), ::testing::EndsWith("Conflicting authorities/schemes: [(bucket, )]."));
+  EXPECT_THAT(conflict.status().message(),
+              ::testing::EndsWith("Conflicting authorities/schemes: [(bucket, )]."));
 
   EXPECT_EQ(ParsePrefixMismatchMode("Delete").ValueOrDie(), PrefixMismatchMode::kDelete);
   EXPECT_EQ(ParsePrefixMismatchMode("none").status().message(), "Invalid mode: none");

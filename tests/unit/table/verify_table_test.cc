@@ -20,8 +20,9 @@ TEST_F(VerifyTableTest, CountsEveryReachableFileOnce) {
   ASSERT_OK(AppendData(*table_, *People(10, 10)).status());
   ASSERT_OK(OverwriteData(*table_, *People(100, 5), OverwriteFilter::All()).status());
   ASSERT_OK(RollbackToSnapshot(*table_, s1).status());
-  ASSERT_OK_AND_ASSIGN(auto report, VerifyTableFiles(*wh_.io, *table_->metadata(), table_->metadata_location(),
-                                                     VerifyOptions{true}));
+  ASSERT_OK_AND_ASSIGN(auto report,
+                       VerifyTableFiles(*wh_.io, *table_->metadata(), table_->metadata_location(),
+                                        VerifyOptions{true}));
   EXPECT_TRUE(report.ok());
   EXPECT_EQ(report.metadata_files, 5);  // create, two appends, overwrite, rollback
   EXPECT_EQ(report.manifest_lists, 3);
@@ -88,26 +89,31 @@ TEST_F(VerifyTableTest, SizesAreComparedOnlyWhenAsked) {
       [](const ReachableFile&, const Status&) {});
   ASSERT_OK_AND_ASSIGN(int64_t size, wh_.io->FileSize(data));
   std::filesystem::resize_file(data, size - 1);
-  ASSERT_OK_AND_ASSIGN(auto plain, VerifyTableFiles(*wh_.io, *table_->metadata(), table_->metadata_location()));
+  ASSERT_OK_AND_ASSIGN(auto plain,
+                       VerifyTableFiles(*wh_.io, *table_->metadata(), table_->metadata_location()));
   EXPECT_TRUE(plain.ok());
-  ASSERT_OK_AND_ASSIGN(auto sized, VerifyTableFiles(*wh_.io, *table_->metadata(), table_->metadata_location(),
-                                                    VerifyOptions{true}));
+  ASSERT_OK_AND_ASSIGN(auto sized,
+                       VerifyTableFiles(*wh_.io, *table_->metadata(), table_->metadata_location(),
+                                        VerifyOptions{true}));
   ASSERT_EQ(sized.problems.size(), 1u);
-  EXPECT_EQ(sized.problems[0].problem, "size " + std::to_string(size - 1) + ", recorded " + std::to_string(size));
+  EXPECT_EQ(sized.problems[0].problem,
+            "size " + std::to_string(size - 1) + ", recorded " + std::to_string(size));
 }
 
 TEST_F(VerifyTableTest, MetadataLogAndStatisticsFilesAreChecked) {
   ASSERT_OK_AND_ASSIGN(int64_t s1, AppendData(*table_, *People(0, 10)));
   const std::string stats = table_->metadata()->location + "/metadata/stats.puffin";
-  ASSERT_OK(Commit(*table_, [&](const spec::TableMetadataPtr& base, std::vector<std::string>*)
-                                -> Result<std::shared_ptr<spec::TableMetadata>> {
-    auto md = std::make_shared<spec::TableMetadata>(*base);
-    md->statistics.push_back(spec::StatisticsFile{s1, stats, 5, 0, "", {}});
-    return md;
-  }));
+  ASSERT_OK(Commit(*table_,
+                   [&](const spec::TableMetadataPtr& base,
+                       std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+                     auto md = std::make_shared<spec::TableMetadata>(*base);
+                     md->statistics.push_back(spec::StatisticsFile{s1, stats, 5, 0, "", {}});
+                     return md;
+                   }));
   const std::string first_metadata = table_->metadata()->metadata_log.front().metadata_file;
   std::filesystem::remove(first_metadata);
-  ASSERT_OK_AND_ASSIGN(auto report, VerifyTableFiles(*wh_.io, *table_->metadata(), table_->metadata_location()));
+  ASSERT_OK_AND_ASSIGN(auto report,
+                       VerifyTableFiles(*wh_.io, *table_->metadata(), table_->metadata_location()));
   ASSERT_EQ(report.problems.size(), 2u);
   EXPECT_EQ(report.problems[0].file.location, first_metadata);
   EXPECT_EQ(report.problems[0].file.referenced_by, "the metadata log");

@@ -3,6 +3,7 @@
 //   floe demo       the rollback story: a report, a bad write, the audit, the rollback
 //   floe history T  the history of table T (the snapshot-log, as the history table shows it)
 //   floe retention T  how far back T reads, what history costs, whether expiry keeps a horizon
+//   floe verify T   checks that every file table T's metadata reaches is present
 
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 #include "floe/cli/session_executor.h"
 #include "floe/cli/shell.h"
 #include "floe/cli/sql_command.h"
+#include "floe/cli/verify_command.h"
 #include "floe/sql/session.h"
 
 #ifndef FLOE_VERSION
@@ -231,6 +233,16 @@ int RunRetentionCommand(const CatalogArgs& args, const std::string& table, const
   return RunRetention(**session, table, require, json, std::cout, std::cerr);
 }
 
+int RunVerifyCommand(const CatalogArgs& args, VerifyCommandOptions options) {
+  auto session = OpenSession(args);
+  if (!session.ok()) {
+    std::cerr << "Error: " << session.status().message() << "\n";
+    return kExitFailed;
+  }
+  options.catalog_name = args.catalog_name;
+  return RunVerify(**session, options, std::cout, std::cerr);
+}
+
 }  // namespace
 }  // namespace floe::cli
 
@@ -267,6 +279,18 @@ int Main(int argc, char** argv) {
   retention->add_option("--require", retention_require,
                         "The horizon main must stay readable for, e.g. 90d, 12h, 2w");
   retention->add_flag("--json", retention_json, "Print the report as one JSON object");
+  floe::cli::CatalogArgs verify_args;
+  floe::cli::VerifyCommandOptions verify_options;
+  CLI::App* verify = app.add_subcommand(
+      "verify",
+      "Check that every file a table's metadata reaches is present: metadata-log files and, for every "
+      "kept snapshot, its manifest list, manifests, data and delete files, and statistics files. Exit "
+      "status 0 when all are present, 2 when some are missing, 1 on an error.");
+  floe::cli::AddCatalogOptions(verify, &verify_args);
+  verify->add_option("table", verify_options.table, "The table, e.g. db.orders or lakehouse.db.orders")->required();
+  verify->add_flag("--json", verify_options.json, "Print the report as one JSON object");
+  verify->add_flag("--sizes", verify_options.check_sizes,
+                   "Also check that each file has the size its manifest recorded");
 
   try {
     app.parse(argc, argv);
@@ -280,6 +304,7 @@ int Main(int argc, char** argv) {
   if (retention->parsed()) {
     return floe::cli::RunRetentionCommand(retention_args, retention_table, retention_require, retention_json);
   }
+  if (verify->parsed()) return floe::cli::RunVerifyCommand(verify_args, verify_options);
   return floe::cli::kExitUsage;
 }
 

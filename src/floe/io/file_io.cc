@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -472,7 +473,9 @@ Result<std::vector<FileEntry>> FileIO::ListFiles(const std::string& location) {
   std::vector<FileEntry> out;
   for (const auto& info : *infos) {
     if (info.type() != arrow::fs::FileType::File) continue;
-    out.push_back(FileEntry{info.path(), info.size()});
+    const int64_t mtime_ms =
+        std::chrono::duration_cast<std::chrono::milliseconds>(info.mtime().time_since_epoch()).count();
+    out.push_back(FileEntry{info.path(), info.size(), mtime_ms});
   }
   std::sort(out.begin(), out.end(),
             [](const FileEntry& a, const FileEntry& b) { return a.path < b.path; });

@@ -66,6 +66,7 @@ struct FileIOCounters {
 struct FileEntry {
   std::string path;  // absolute local path
   int64_t size = 0;
+  int64_t last_modified_ms = 0;  // modification time, milliseconds since the epoch
 };
 
 // Turns an absolute path or a file: URI ("file:/x", "file:///x", "file://localhost/x")
@@ -104,7 +105,8 @@ class FileIO {
   Status DeleteFile(const std::string& location, FileKind kind);
   // Recursive; a missing directory is not an error.
   Status DeleteDirectory(const std::string& location);
-  // All files under `location`, recursively, sorted by path; empty if it does not exist.
+  // All files under `location`, recursively, sorted by path, with their sizes and
+  // modification times; empty if it does not exist. Directories are not listed.
   Result<std::vector<FileEntry>> ListFiles(const std::string& location);
 
   FileIOCounters counters() const;

@@ -70,6 +70,27 @@ TEST_F(FileIOTest, WriteThenReadCreatesParents) {
   EXPECT_EQ(files[0].path, loc);
 }
 
+TEST_F(FileIOTest, ListFilesGivesModificationTimes) {
+  ASSERT_OK(io_->WriteFile(Path("m/new.bin"), FileKind::kOther, "new"));
+  ASSERT_OK(io_->WriteFile(Path("m/deep/old.bin"), FileKind::kOther, "old!"));
+  // 2001-09-09 01:46:40.250 UTC.
+  const auto old_time = fs::file_time_type::clock::now() +
+                        std::chrono::duration_cast<fs::file_time_type::duration>(
+                            std::chrono::milliseconds(1000000000250) -
+                            std::chrono::system_clock::now().time_since_epoch());
+  fs::last_write_time(Path("m/deep/old.bin"), old_time);
+  const int64_t now_ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
+  ASSERT_OK_AND_ASSIGN(auto files, io_->ListFiles(Path("m")));
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_EQ(files[0].path, Path("m/deep/old.bin"));
+  EXPECT_EQ(files[0].size, 4);
+  EXPECT_NEAR(static_cast<double>(files[0].last_modified_ms), 1000000000250.0, 5.0);
+  EXPECT_EQ(files[1].path, Path("m/new.bin"));
+  EXPECT_NEAR(static_cast<double>(files[1].last_modified_ms), static_cast<double>(now_ms), 60000.0);
+}
+
 TEST_F(FileIOTest, UriFormsReachTheSameFile) {
   const std::string path = Path("t/data.bin");
   ASSERT_OK(io_->WriteFile("file://" + path, FileKind::kData, "abc"));

@@ -1,0 +1,131 @@
+#include "floe/cli/verify_command.h"
+
+#include <cstdio>
+
+#include "floe/table/table.h"
+#include "floe/table/verify_table.h"
+
+namespace floe::cli {
+
+namespace {
+
+std::string JsonString(const std::string& text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  return out + "\"";
+}
+
+std::string Plural(int64_t n, const std::string& one) {
+  return StrCat(n, " ", one, n == 1 ? "" : "s");
+}
+
+void PrintText(const std::string& name, const std::string& metadata_location,
+               const table::VerifyReport& r, std::ostream& out) {
+  out << "Table " << name << " at " << metadata_location << "\n";
+  out << "Checked " << Plural(r.checked(), "file") << ": "
+      << Plural(r.metadata_files, "metadata file") << ", "
+      << Plural(r.manifest_lists, "manifest list") << ", " << Plural(r.manifests, "manifest")
+      << ", " << Plural(r.data_files, "data file") << ", " << Plural(r.delete_files, "delete file")
+      << ", " << Plural(r.statistics_files, "statistics file") << "\n";
+  if (r.ok()) {
+    out << "All files present\n";
+    return;
+  }
+  out << Plural(static_cast<int64_t>(r.problems.size()), "problem") << ":\n";
+  for (const auto& p : r.problems) {
+    out << p.problem << ": " << table::ReachableKindName(p.file.kind) << " " << p.file.location
+        << " (";
+    if (p.file.snapshot_id) out << "snapshot " << *p.file.snapshot_id << ", ";
+    out << "referenced by " << p.file.referenced_by << ")\n";
+  }
+}
+
+void PrintJson(const std::string& name, const std::string& metadata_location,
+               const table::VerifyReport& r, std::ostream& out) {
+  out << "{\"table\": " << JsonString(name)
+      << ", \"metadata_location\": " << JsonString(metadata_location)
+      << ", \"ok\": " << (r.ok() ? "true" : "false") << ", \"checked\": {\"total\": " << r.checked()
+      << ", \"metadata_files\": " << r.metadata_files
+      << ", \"manifest_lists\": " << r.manifest_lists << ", \"manifests\": " << r.manifests
+      << ", \"data_files\": " << r.data_files << ", \"delete_files\": " << r.delete_files
+      << ", \"statistics_files\": " << r.statistics_files << "}, \"problems\": [";
+  bool first = true;
+  for (const auto& p : r.problems) {
+    out << (first ? "" : ", ") << "{\"kind\": " << JsonString(table::ReachableKindName(p.file.kind))
+        << ", \"location\": " << JsonString(p.file.location)
+        << ", \"problem\": " << JsonString(p.problem) << ", \"snapshot_id\": "
+        << (p.file.snapshot_id ? std::to_string(*p.file.snapshot_id) : "null")
+        << ", \"referenced_by\": " << JsonString(p.file.referenced_by) << "}";
+    first = false;
+  }
+  out << "]}\n";
+}
+
+}  // namespace
+
+int RunVerify(sql::Session& session, const VerifyCommandOptions& options, std::ostream& out,
+              std::ostream& err) {
+  auto ident = TableIdentifier::Parse(options.table);
+  if (!ident.ok()) {
+    err << "Error: " << ident.status().message() << "\n";
+    return 1;
+  }
+  // "lakehouse.db.t": the first part names the catalog, as in SQL.
+  if (!ident->ns.empty() && ident->ns.levels.size() >= 2 &&
+      ident->ns.levels.front() == options.catalog_name) {
+    std::vector<std::string> levels(ident->ns.levels.begin() + 1, ident->ns.levels.end());
+    ident = TableIdentifier(Namespace(std::move(levels)), ident->name);
+  }
+  auto loaded = table::Table::Load(session.catalog(), session.io(), *ident);
+  if (!loaded.ok()) {
+    if (IsNotFound(loaded.status())) {
+      err << "Error: Table " << options.catalog_name << "." << ident->ToString() << " not found\n";
+    } else {
+      err << "Error: " << loaded.status().message() << "\n";
+    }
+    return 1;
+  }
+  const auto& t = **loaded;
+  table::VerifyOptions verify;
+  verify.check_sizes = options.check_sizes;
+  auto report = table::VerifyTableFiles(*t.io(), *t.metadata(), t.metadata_location(), verify);
+  if (!report.ok()) {
+    err << "Error: " << report.status().message() << "\n";
+    return 1;
+  }
+  const std::string name = t.name();
+  if (options.json) {
+    PrintJson(name, t.metadata_location(), *report, out);
+  } else {
+    PrintText(name, t.metadata_location(), *report, out);
+  }
+  return report->ok() ? 0 : 2;
+}
+
+}  // namespace floe::cli

@@ -58,11 +58,14 @@ std::unique_ptr<History> MakeHistory(int64_t n) {
   auto h = std::make_unique<History>();
   std::string tmpl = (std::filesystem::temp_directory_path() / "floe-bench-XXXXXX").string();
   h->dir = ::mkdtemp(tmpl.data());
-  h->catalog = SqlCatalog::Open(h->dir.string() + "/catalog.db", "lakehouse", h->dir.string() + "/wh").ValueOrDie();
+  h->catalog =
+      SqlCatalog::Open(h->dir.string() + "/catalog.db", "lakehouse", h->dir.string() + "/wh")
+          .ValueOrDie();
   h->io = FileIO::MakeLocal().ValueOrDie();
   table::TableCatalog tables(h->catalog, h->io);
   (void)h->catalog->CreateNamespace(Namespace({"db"}), {});
-  auto schema = table::SchemaFromArrow(*arrow::schema({arrow::field("id", arrow::int64(), false)})).ValueOrDie();
+  auto schema = table::SchemaFromArrow(*arrow::schema({arrow::field("id", arrow::int64(), false)}))
+                    .ValueOrDie();
   h->table = tables.CreateTable({Namespace({"db"}), "t"}, *schema).ValueOrDie();
   auto base = h->table->metadata();
   const std::string location = base->location;
@@ -77,8 +80,9 @@ std::unique_ptr<History> MakeHistory(int64_t n) {
     f.record_count = 1000;
     f.file_size_in_bytes = 4;
     if (!h->io->WriteFile(f.file_path, FileKind::kData, "PAR1").ok()) std::abort();
-    auto writer = manifest::ManifestWriter::Make(h->io, location + "/metadata/m" + std::to_string(i) + ".avro",
-                                                 *base->current_schema(), *base->default_spec(), id)
+    auto writer = manifest::ManifestWriter::Make(
+                      h->io, location + "/metadata/m" + std::to_string(i) + ".avro",
+                      *base->current_schema(), *base->default_spec(), id)
                       .ValueOrDie();
     if (!writer->Add(f).ok()) std::abort();
     manifest::ManifestFile mf = writer->Close().ValueOrDie();
@@ -90,25 +94,29 @@ std::unique_ptr<History> MakeHistory(int64_t n) {
     s.manifest_list = location + "/metadata/snap-" + std::to_string(id) + ".avro";
     s.operation = "overwrite";
     s.schema_id = base->current_schema_id;
-    if (!manifest::WriteManifestList(*h->io, s.manifest_list, id, parent, s.sequence_number, {mf}).ok()) {
+    if (!manifest::WriteManifestList(*h->io, s.manifest_list, id, parent, s.sequence_number, {mf})
+             .ok()) {
       std::abort();
     }
     parent = id;
     snapshots.push_back(std::move(s));
   }
-  Status st = table::Commit(*h->table, [&](const spec::TableMetadataPtr& b, std::vector<std::string>*)
-                                           -> Result<std::shared_ptr<spec::TableMetadata>> {
-    auto md = std::make_shared<spec::TableMetadata>(*b);
-    for (const auto& s : snapshots) md->snapshot_log.push_back({s.timestamp_ms, s.snapshot_id});
-    md->snapshots = snapshots;
-    md->last_sequence_number = n;
-    md->current_snapshot_id = parent;
-    spec::SnapshotRef main;
-    main.snapshot_id = *parent;
-    md->refs["main"] = main;
-    md->IndexSnapshots();
-    return md;
-  });
+  Status st =
+      table::Commit(*h->table,
+                    [&](const spec::TableMetadataPtr& b,
+                        std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+                      auto md = std::make_shared<spec::TableMetadata>(*b);
+                      for (const auto& s : snapshots)
+                        md->snapshot_log.push_back({s.timestamp_ms, s.snapshot_id});
+                      md->snapshots = snapshots;
+                      md->last_sequence_number = n;
+                      md->current_snapshot_id = parent;
+                      spec::SnapshotRef main;
+                      main.snapshot_id = *parent;
+                      md->refs["main"] = main;
+                      md->IndexSnapshots();
+                      return md;
+                    });
   if (!st.ok()) std::abort();
   return h;
 }

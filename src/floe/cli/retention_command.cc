@@ -15,10 +15,18 @@ std::string JsonString(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -73,29 +81,35 @@ void PrintText(const table::RetentionReport& r, std::ostream& out) {
   out << "table " << r.table << "\n";
   out << "snapshots: " << r.snapshot_count;
   if (r.oldest_snapshot_id) {
-    out << ", oldest " << *r.oldest_snapshot_id << " committed " << FormatMillisUtc(*r.oldest_timestamp_ms)
-        << " UTC (" << Age(r.now_ms - *r.oldest_timestamp_ms) << " ago)";
+    out << ", oldest " << *r.oldest_snapshot_id << " committed "
+        << FormatMillisUtc(*r.oldest_timestamp_ms) << " UTC ("
+        << Age(r.now_ms - *r.oldest_timestamp_ms) << " ago)";
   }
   out << "\n";
   for (const auto& h : r.refs) {
     out << "  " << (h.is_branch ? "branch " : "tag    ") << h.name << " -> " << h.snapshot_id;
     if (h.is_branch) {
-      out << ": readable back to " << FormatMillisUtc(h.oldest_timestamp_ms) << " UTC (" << h.ancestors_kept
-          << (h.ancestors_kept == 1 ? " snapshot" : " snapshots") << "); after the next expiry back to "
-          << FormatMillisUtc(h.oldest_after_next_expiry_ms) << " UTC";
+      out << ": readable back to " << FormatMillisUtc(h.oldest_timestamp_ms) << " UTC ("
+          << h.ancestors_kept << (h.ancestors_kept == 1 ? " snapshot" : " snapshots")
+          << "); after the next expiry back to " << FormatMillisUtc(h.oldest_after_next_expiry_ms)
+          << " UTC";
     } else {
       out << " (" << FormatMillisUtc(h.oldest_timestamp_ms) << " UTC)";
     }
-    if (h.ref_expires_at_ms) out << "; the ref expires at " << FormatMillisUtc(*h.ref_expires_at_ms) << " UTC";
+    if (h.ref_expires_at_ms)
+      out << "; the ref expires at " << FormatMillisUtc(*h.ref_expires_at_ms) << " UTC";
     out << "\n";
   }
-  out << "kept only for history: " << r.history_only_files << (r.history_only_files == 1 ? " file, " : " files, ")
-      << Bytes(r.history_only_bytes) << "\n";
-  out << "expiry settings: max-snapshot-age " << Age(r.max_snapshot_age_ms) << ", min-snapshots-to-keep "
-      << r.min_snapshots_to_keep << ", max-ref-age " << (r.max_ref_age_ms ? Age(*r.max_ref_age_ms) : "forever")
+  out << "kept only for history: " << r.history_only_files
+      << (r.history_only_files == 1 ? " file, " : " files, ") << Bytes(r.history_only_bytes)
+      << "\n";
+  out << "expiry settings: max-snapshot-age " << Age(r.max_snapshot_age_ms)
+      << ", min-snapshots-to-keep " << r.min_snapshots_to_keep << ", max-ref-age "
+      << (r.max_ref_age_ms ? Age(*r.max_ref_age_ms) : "forever")
       << (r.gc_enabled ? "" : ", gc.enabled=false (expiry refused)") << "\n";
   if (!r.required_ms) return;
-  out << "requirement " << Age(*r.required_ms) << " (readable as of " << FormatMillisUtc(r.now_ms - *r.required_ms)
+  out << "requirement " << Age(*r.required_ms) << " (readable as of "
+      << FormatMillisUtc(r.now_ms - *r.required_ms)
       << " UTC): " << (r.at_risk() ? "AT RISK" : "kept") << "\n";
   for (const auto& p : r.problems) out << "  - " << p << "\n";
 }
@@ -116,18 +130,22 @@ void PrintJson(const table::RetentionReport& r, std::ostream& out) {
     out << (i ? ", " : "") << "{\"name\": " << JsonString(h.name) << ", \"type\": \""
         << (h.is_branch ? "branch" : "tag") << "\", \"snapshot_id\": " << h.snapshot_id
         << ", \"horizon\": " << JsonString(Iso(h.oldest_timestamp_ms))
-        << ", \"oldest_snapshot_id\": " << h.oldest_snapshot_id << ", \"snapshots\": " << h.ancestors_kept
+        << ", \"oldest_snapshot_id\": " << h.oldest_snapshot_id
+        << ", \"snapshots\": " << h.ancestors_kept
         << ", \"horizon_after_next_expiry\": " << JsonString(Iso(h.oldest_after_next_expiry_ms))
-        << ", \"ref_expires_at\": " << (h.ref_expires_at_ms ? JsonString(Iso(*h.ref_expires_at_ms)) : "null") << "}";
+        << ", \"ref_expires_at\": "
+        << (h.ref_expires_at_ms ? JsonString(Iso(*h.ref_expires_at_ms)) : "null") << "}";
   }
-  out << "], \"history_only_bytes\": " << r.history_only_bytes << ", \"history_only_files\": " << r.history_only_files
+  out << "], \"history_only_bytes\": " << r.history_only_bytes
+      << ", \"history_only_files\": " << r.history_only_files
       << ", \"settings\": {\"max_snapshot_age_ms\": " << r.max_snapshot_age_ms
       << ", \"min_snapshots_to_keep\": " << r.min_snapshots_to_keep
       << ", \"max_ref_age_ms\": " << (r.max_ref_age_ms ? std::to_string(*r.max_ref_age_ms) : "null")
       << ", \"gc_enabled\": " << (r.gc_enabled ? "true" : "false") << "}";
   out << ", \"required_ms\": " << (r.required_ms ? std::to_string(*r.required_ms) : "null")
       << ", \"at_risk\": " << (r.at_risk() ? "true" : "false") << ", \"problems\": [";
-  for (size_t i = 0; i < r.problems.size(); ++i) out << (i ? ", " : "") << JsonString(r.problems[i]);
+  for (size_t i = 0; i < r.problems.size(); ++i)
+    out << (i ? ", " : "") << JsonString(r.problems[i]);
   out << "]}\n";
 }
 
@@ -137,21 +155,30 @@ Result<int64_t> ParseDuration(const std::string& text) {
   size_t i = 0;
   while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) ++i;
   const std::string unit = text.substr(i);
-  if (i == 0 || i > 12) return Status::Invalid("Invalid duration '", text, "': expected a number and a unit, e.g. 90d");
+  if (i == 0 || i > 12)
+    return Status::Invalid("Invalid duration '", text, "': expected a number and a unit, e.g. 90d");
   const int64_t n = std::stoll(text.substr(0, i));
   int64_t scale = 0;
-  if (unit == "ms") scale = 1;
-  else if (unit == "s") scale = 1000;
-  else if (unit == "m") scale = 60000;
-  else if (unit == "h") scale = 3600000;
-  else if (unit == "d") scale = 86400000;
-  else if (unit == "w") scale = 7 * 86400000LL;
-  else return Status::Invalid("Invalid duration '", text, "': the unit must be one of ms, s, m, h, d, w");
+  if (unit == "ms")
+    scale = 1;
+  else if (unit == "s")
+    scale = 1000;
+  else if (unit == "m")
+    scale = 60000;
+  else if (unit == "h")
+    scale = 3600000;
+  else if (unit == "d")
+    scale = 86400000;
+  else if (unit == "w")
+    scale = 7 * 86400000LL;
+  else
+    return Status::Invalid("Invalid duration '", text,
+                           "': the unit must be one of ms, s, m, h, d, w");
   return n * scale;
 }
 
-int RunRetention(sql::Session& session, const std::string& name, const std::string& require, bool json,
-                 std::ostream& out, std::ostream& err) {
+int RunRetention(sql::Session& session, const std::string& name, const std::string& require,
+                 bool json, std::ostream& out, std::ostream& err) {
   std::optional<int64_t> required;
   if (!require.empty()) {
     auto parsed = ParseDuration(require);

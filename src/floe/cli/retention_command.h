@@ -19,7 +19,7 @@ Result<int64_t> ParseDuration(const std::string& text);
 
 // Prints the report (text or JSON) to `out`; returns the exit status (0, 1 on a user error
 // written to `err`, 2 when the requirement is at risk).
-int RunRetention(sql::Session& session, const std::string& table, const std::string& require, bool json,
-                 std::ostream& out, std::ostream& err);
+int RunRetention(sql::Session& session, const std::string& table, const std::string& require,
+                 bool json, std::ostream& out, std::ostream& err);
 
 }  // namespace floe::cli

@@ -6,9 +6,10 @@
 #include <mutex>
 #include <thread>
 
-#include "floe/table/manifest_walk.h"
 #include "floe/table/commit.h"
 #include "floe/table/location_policy.h"
+#include "floe/table/manifest_walk.h"
+#include "floe/table/time_travel.h"
 #include "floe/util/ascii.h"
 #include "floe/util/clock.h"
 #include "floe/util/str_cat.h"
@@ -16,19 +17,6 @@
 namespace floe::table {
 
 namespace {
-
-constexpr int64_t kDefaultMaxSnapshotAgeMs = 5LL * 24 * 60 * 60 * 1000;
-
-// Ids of `id` and its ancestors, newest first, stopping at the first one the metadata lacks.
-std::vector<const spec::Snapshot*> Ancestry(const spec::TableMetadata& md, int64_t id) {
-  std::vector<const spec::Snapshot*> out;
-  std::set<int64_t> seen;
-  for (const spec::Snapshot* s = md.SnapshotById(id); s && seen.insert(s->snapshot_id).second;
-       s = s->parent_snapshot_id ? md.SnapshotById(*s->parent_snapshot_id) : nullptr) {
-    out.push_back(s);
-  }
-  return out;
-}
 
 bool ApplyAgePolicy(const ExpireSnapshotsOptions& options) {
   return options.snapshot_ids.empty() || options.older_than_ms || options.retain_last;
@@ -39,12 +27,14 @@ bool ApplyAgePolicy(const ExpireSnapshotsOptions& options) {
 Result<ExpiryPlan> PlanExpiry(const spec::TableMetadata& md, const ExpireSnapshotsOptions& options,
                               int64_t now_ms) {
   if (options.retain_last && *options.retain_last < 1) {
-    return Status::Invalid("Number of snapshots to retain must be at least 1, cannot be: ", *options.retain_last);
+    return Status::Invalid("Number of snapshots to retain must be at least 1, cannot be: ",
+                           *options.retain_last);
   }
   const int64_t older_than = options.older_than_ms.value_or(
       now_ms - md.PropertyAsInt("history.expire.max-snapshot-age-ms", kDefaultMaxSnapshotAgeMs));
-  const int64_t min_to_keep =
-      options.retain_last ? *options.retain_last : md.PropertyAsInt("history.expire.min-snapshots-to-keep", 1);
+  const int64_t min_to_keep = options.retain_last
+                                  ? *options.retain_last
+                                  : md.PropertyAsInt("history.expire.min-snapshots-to-keep", 1);
   const int64_t default_max_ref_age = md.PropertyAsInt("history.expire.max-ref-age-ms", INT64_MAX);
   const bool age_policy = ApplyAgePolicy(options);
 
@@ -90,11 +80,13 @@ Result<ExpiryPlan> PlanExpiry(const spec::TableMetadata& md, const ExpireSnapsho
         referenced.insert(ref.snapshot_id);
         continue;
       }
-      const int64_t branch_older_than = ref.max_snapshot_age_ms ? now_ms - *ref.max_snapshot_age_ms : older_than;
-      const int64_t branch_min = ref.min_snapshots_to_keep ? *ref.min_snapshots_to_keep : min_to_keep;
+      const int64_t branch_older_than =
+          ref.max_snapshot_age_ms ? now_ms - *ref.max_snapshot_age_ms : older_than;
+      const int64_t branch_min =
+          ref.min_snapshots_to_keep ? *ref.min_snapshots_to_keep : min_to_keep;
       int64_t kept = 0;
       bool done = false;
-      for (const spec::Snapshot* s : Ancestry(md, ref.snapshot_id)) {
+      for (const spec::Snapshot* s : AncestorsOf(md, ref.snapshot_id)) {
         referenced.insert(s->snapshot_id);
         if (done) continue;
         if (kept < branch_min || s->timestamp_ms >= branch_older_than) {
@@ -107,7 +99,8 @@ Result<ExpiryPlan> PlanExpiry(const spec::TableMetadata& md, const ExpireSnapsho
     }
     // Snapshots no ref reaches go by age alone.
     for (const auto& s : md.snapshots) {
-      if (!referenced.count(s.snapshot_id) && s.timestamp_ms >= older_than) retained.insert(s.snapshot_id);
+      if (!referenced.count(s.snapshot_id) && s.timestamp_ms >= older_than)
+        retained.insert(s.snapshot_id);
     }
     for (const auto& s : md.snapshots) {
       if (!retained.count(s.snapshot_id)) plan.expired_snapshot_ids.insert(s.snapshot_id);
@@ -137,7 +130,8 @@ struct Deletion {
 Result<ExpireSnapshotsResult> ExpireSnapshots(Table& table, const ExpireSnapshotsOptions& options) {
   ARROW_RETURN_NOT_OK(table.Refresh());
   if (AsciiLower(table.metadata()->Property("gc.enabled", "true")) == "false") {
-    return ValidationError("Cannot expire snapshots: GC is disabled (deleting files may corrupt other tables)");
+    return ValidationError(
+        "Cannot expire snapshots: GC is disabled (deleting files may corrupt other tables)");
   }
   const int64_t now = options.now_ms.value_or(NowMillis());
   FileIO& io = *table.io();
@@ -146,50 +140,54 @@ Result<ExpireSnapshotsResult> ExpireSnapshots(Table& table, const ExpireSnapshot
   spec::TableMetadataPtr base;
   std::unique_ptr<ManifestWalk> cache;
   std::shared_ptr<spec::TableMetadata> committed;
-  Status st = Commit(table, [&](const spec::TableMetadataPtr& attempt_base, std::vector<std::string>*)
-                                -> Result<std::shared_ptr<spec::TableMetadata>> {
-    ARROW_ASSIGN_OR_RAISE(ExpiryPlan plan, PlanExpiry(*attempt_base, options, now));
-    // Read all of the history before changing it: a file named by a manifest that cannot be
-    // read might still be in use, so nothing may be deleted on a partial picture.
-    auto attempt_cache = std::make_unique<ManifestWalk>(io, *attempt_base);
-    if (options.delete_files || options.clean_expired_metadata) {
-      Status read = attempt_cache->ReadAll(*attempt_base);
-      if (!read.ok()) return WithContext(read, "Cannot expire snapshots of " + table.name());
-    }
-    TableMetadataBuilder builder(attempt_base);
-    for (const auto& name : plan.removed_refs) builder.RemoveRef(name);
-    ARROW_RETURN_NOT_OK(builder.RemoveSnapshots(plan.expired_snapshot_ids));
-    if (options.clean_expired_metadata) {
-      std::set<int32_t> specs{attempt_base->default_spec_id};
-      std::set<int32_t> schemas{attempt_base->current_schema_id};
-      for (int64_t id : plan.retained_snapshot_ids) {
-        const spec::Snapshot* snap = attempt_base->SnapshotById(id);
-        if (!snap) continue;
-        if (snap->schema_id) schemas.insert(*snap->schema_id);
-        ARROW_ASSIGN_OR_RAISE(auto list, attempt_cache->Manifests(*snap));
-        for (const auto& mf : *list) specs.insert(mf.partition_spec_id);
-      }
-      std::set<int32_t> drop_specs, drop_schemas;
-      for (const auto& s : attempt_base->partition_specs) {
-        if (!specs.count(s.spec_id())) drop_specs.insert(s.spec_id());
-      }
-      for (const auto& s : attempt_base->schemas) {
-        if (!schemas.count(s->schema_id())) drop_schemas.insert(s->schema_id());
-      }
-      builder.RemovePartitionSpecs(drop_specs);
-      builder.RemoveSchemas(drop_schemas);
-    }
-    result.expired_snapshot_ids.assign(plan.expired_snapshot_ids.begin(), plan.expired_snapshot_ids.end());
-    result.removed_refs = plan.removed_refs;
-    base = attempt_base;
-    cache = std::move(attempt_cache);
-    if (!builder.changed()) {
-      committed.reset();
-      return committed;  // nothing to commit
-    }
-    committed = builder.Build();
-    return committed;
-  });
+  Status st =
+      Commit(table,
+             [&](const spec::TableMetadataPtr& attempt_base,
+                 std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+               ARROW_ASSIGN_OR_RAISE(ExpiryPlan plan, PlanExpiry(*attempt_base, options, now));
+               // Read all of the history before changing it: a file named by a manifest that cannot
+               // be read might still be in use, so nothing may be deleted on a partial picture.
+               auto attempt_cache = std::make_unique<ManifestWalk>(io, *attempt_base);
+               if (options.delete_files || options.clean_expired_metadata) {
+                 Status read = attempt_cache->ReadAll(*attempt_base);
+                 if (!read.ok())
+                   return WithContext(read, "Cannot expire snapshots of " + table.name());
+               }
+               TableMetadataBuilder builder(attempt_base);
+               for (const auto& name : plan.removed_refs) builder.RemoveRef(name);
+               ARROW_RETURN_NOT_OK(builder.RemoveSnapshots(plan.expired_snapshot_ids));
+               if (options.clean_expired_metadata) {
+                 std::set<int32_t> specs{attempt_base->default_spec_id};
+                 std::set<int32_t> schemas{attempt_base->current_schema_id};
+                 for (int64_t id : plan.retained_snapshot_ids) {
+                   const spec::Snapshot* snap = attempt_base->SnapshotById(id);
+                   if (!snap) continue;
+                   if (snap->schema_id) schemas.insert(*snap->schema_id);
+                   ARROW_ASSIGN_OR_RAISE(auto list, attempt_cache->Manifests(*snap));
+                   for (const auto& mf : *list) specs.insert(mf.partition_spec_id);
+                 }
+                 std::set<int32_t> drop_specs, drop_schemas;
+                 for (const auto& s : attempt_base->partition_specs) {
+                   if (!specs.count(s.spec_id())) drop_specs.insert(s.spec_id());
+                 }
+                 for (const auto& s : attempt_base->schemas) {
+                   if (!schemas.count(s->schema_id())) drop_schemas.insert(s->schema_id());
+                 }
+                 builder.RemovePartitionSpecs(drop_specs);
+                 builder.RemoveSchemas(drop_schemas);
+               }
+               result.expired_snapshot_ids.assign(plan.expired_snapshot_ids.begin(),
+                                                  plan.expired_snapshot_ids.end());
+               result.removed_refs = plan.removed_refs;
+               base = attempt_base;
+               cache = std::move(attempt_cache);
+               if (!builder.changed()) {
+                 committed.reset();
+                 return committed;  // nothing to commit
+               }
+               committed = builder.Build();
+               return committed;
+             });
   ARROW_RETURN_NOT_OK(st);
   if (!committed || !options.delete_files || result.expired_snapshot_ids.empty()) return result;
 
@@ -231,13 +229,16 @@ Result<ExpireSnapshotsResult> ExpireSnapshots(Table& table, const ExpireSnapshot
     }
   }
   for (const auto& [path, length] : before.manifests) {
-    if (!kept.manifests.count(path)) plan_delete(path, FileKind::kManifest, &result.deleted_manifests);
+    if (!kept.manifests.count(path))
+      plan_delete(path, FileKind::kManifest, &result.deleted_manifests);
   }
   for (const auto& path : before.manifest_lists) {
-    if (!kept.manifest_lists.count(path)) plan_delete(path, FileKind::kManifestList, &result.deleted_manifest_lists);
+    if (!kept.manifest_lists.count(path))
+      plan_delete(path, FileKind::kManifestList, &result.deleted_manifest_lists);
   }
   for (const auto& path : before.statistics) {
-    if (!kept.statistics.count(path)) plan_delete(path, FileKind::kOther, &result.deleted_statistics_files);
+    if (!kept.statistics.count(path))
+      plan_delete(path, FileKind::kOther, &result.deleted_statistics_files);
   }
 
   // Content files first, then the manifests naming them, then the lists naming those: an
@@ -258,8 +259,9 @@ Result<ExpireSnapshotsResult> ExpireSnapshots(Table& table, const ExpireSnapshot
   auto rank_of = [](FileKind k) {
     return k == FileKind::kData || k == FileKind::kDelete ? 0 : k == FileKind::kManifest ? 1 : 2;
   };
-  std::stable_sort(deletions.begin(), deletions.end(),
-                   [&](const Deletion& a, const Deletion& b) { return rank_of(a.kind) < rank_of(b.kind); });
+  std::stable_sort(deletions.begin(), deletions.end(), [&](const Deletion& a, const Deletion& b) {
+    return rank_of(a.kind) < rank_of(b.kind);
+  });
   const int32_t threads = std::max(1, options.max_concurrent_deletes);
   size_t start = 0;
   for (int rank = 0; rank < 3; ++rank) {

@@ -17,6 +17,9 @@
 
 namespace floe::table {
 
+// history.expire.max-snapshot-age-ms when the table does not set it: 5 days.
+inline constexpr int64_t kDefaultMaxSnapshotAgeMs = 5LL * 24 * 60 * 60 * 1000;
+
 struct ExpireSnapshotsOptions {
   // Snapshots older than this (ms) may expire; unset: now - history.expire.max-snapshot-age-ms.
   std::optional<int64_t> older_than_ms;
@@ -45,8 +48,8 @@ struct ExpiryPlan {
 
 // Errors: `Number of snapshots to retain must be at least 1, cannot be: <n>`,
 // `Cannot expire <id>. Still referenced by refs: [<names>]`.
-Result<ExpiryPlan> PlanExpiry(const spec::TableMetadata& metadata, const ExpireSnapshotsOptions& options,
-                              int64_t now_ms);
+Result<ExpiryPlan> PlanExpiry(const spec::TableMetadata& metadata,
+                              const ExpireSnapshotsOptions& options, int64_t now_ms);
 
 struct ExpireSnapshotsResult {
   int64_t deleted_data_files = 0;

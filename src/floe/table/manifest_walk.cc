@@ -4,16 +4,19 @@
 
 namespace floe::table {
 
-Result<const std::vector<manifest::ManifestFile>*> ManifestWalk::Manifests(const spec::Snapshot& snap) {
+Result<const std::vector<manifest::ManifestFile>*> ManifestWalk::Manifests(
+    const spec::Snapshot& snap) {
   if (snap.manifest_list.empty()) {
     if (snap.v1_manifests.empty()) return &no_manifests_;
-    return Status::NotImplemented("snapshot ", snap.snapshot_id,
-                                  " lists its manifests in the table metadata (format v1), which is not read here");
+    return Status::NotImplemented(
+        "snapshot ", snap.snapshot_id,
+        " lists its manifests in the table metadata (format v1), which is not read here");
   }
   auto it = lists_.find(snap.manifest_list);
   if (it != lists_.end()) return &it->second;
   auto read = manifest::ReadManifestList(io_, snap.manifest_list);
-  if (!read.ok()) return WithContext(read.status(), "cannot read manifest list " + snap.manifest_list);
+  if (!read.ok())
+    return WithContext(read.status(), "cannot read manifest list " + snap.manifest_list);
   return &lists_.emplace(snap.manifest_list, std::move(read).ValueUnsafe()).first->second;
 }
 
@@ -21,14 +24,17 @@ Result<const std::vector<LiveFile>*> ManifestWalk::Live(const manifest::Manifest
   auto it = manifests_.find(mf.manifest_path);
   if (it != manifests_.end()) return &it->second;
   manifest::ReadManifestOptions options;
-  options.projection.metric_ids = std::vector<int32_t>{};  // no column metrics: paths and sizes only
+  options.projection.metric_ids =
+      std::vector<int32_t>{};  // no column metrics: paths and sizes only
   auto entries = manifest::ReadManifest(io_, mf, md_, options);
-  if (!entries.ok()) return WithContext(entries.status(), "cannot read manifest " + mf.manifest_path);
+  if (!entries.ok())
+    return WithContext(entries.status(), "cannot read manifest " + mf.manifest_path);
   std::vector<LiveFile> live;
   live.reserve(entries->size());
   for (auto& e : *entries) {
     if (e.status == manifest::EntryStatus::kDeleted) continue;
-    live.push_back({std::move(e.data_file.file_path), e.data_file.content, e.data_file.file_size_in_bytes});
+    live.push_back(
+        {std::move(e.data_file.file_path), e.data_file.content, e.data_file.file_size_in_bytes});
   }
   return &manifests_.emplace(mf.manifest_path, std::move(live)).first->second;
 }
@@ -48,7 +54,8 @@ void ReachedFiles::Merge(const ReachedFiles& other) {
   statistics.insert(other.statistics.begin(), other.statistics.end());
 }
 
-Result<ReachedFiles> Reach(ManifestWalk& walk, const spec::TableMetadata& md, const std::set<int64_t>* ids) {
+Result<ReachedFiles> Reach(ManifestWalk& walk, const spec::TableMetadata& md,
+                           const std::set<int64_t>* ids) {
   ReachedFiles out;
   for (const auto& snap : md.snapshots) {
     if (ids && !ids->count(snap.snapshot_id)) continue;

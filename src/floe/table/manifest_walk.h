@@ -48,8 +48,8 @@ class ManifestWalk {
 // The files some set of snapshots reaches.
 struct ReachedFiles {
   std::set<std::string> manifest_lists;
-  std::map<std::string, int64_t> manifests;          // path -> length
-  std::map<std::string, LiveFile> content;          // path -> file
+  std::map<std::string, int64_t> manifests;  // path -> length
+  std::map<std::string, LiveFile> content;   // path -> file
   std::set<std::string> statistics;
 
   void Merge(const ReachedFiles& other);

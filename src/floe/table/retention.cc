@@ -4,6 +4,7 @@
 
 #include "floe/table/expire_snapshots.h"
 #include "floe/table/manifest_walk.h"
+#include "floe/table/time_travel.h"
 #include "floe/util/ascii.h"
 #include "floe/util/clock.h"
 #include "floe/util/str_cat.h"
@@ -11,18 +12,6 @@
 namespace floe::table {
 
 namespace {
-
-constexpr int64_t kDefaultMaxSnapshotAgeMs = 5LL * 24 * 60 * 60 * 1000;
-
-std::vector<const spec::Snapshot*> Ancestry(const spec::TableMetadata& md, int64_t id) {
-  std::vector<const spec::Snapshot*> out;
-  std::set<int64_t> seen;
-  for (const spec::Snapshot* s = md.SnapshotById(id); s && seen.insert(s->snapshot_id).second;
-       s = s->parent_snapshot_id ? md.SnapshotById(*s->parent_snapshot_id) : nullptr) {
-    out.push_back(s);
-  }
-  return out;
-}
 
 // "90d", "36h 0m": the largest whole units, for messages.
 std::string Duration(int64_t ms) {
@@ -36,7 +25,8 @@ std::string Duration(int64_t ms) {
 
 }  // namespace
 
-Result<RetentionReport> CheckRetention(Table& table, std::optional<int64_t> required_ms, int64_t now_ms) {
+Result<RetentionReport> CheckRetention(Table& table, std::optional<int64_t> required_ms,
+                                       int64_t now_ms) {
   ARROW_RETURN_NOT_OK(table.Refresh());
   spec::TableMetadataPtr md = table.metadata();
   RetentionReport report;
@@ -50,7 +40,8 @@ Result<RetentionReport> CheckRetention(Table& table, std::optional<int64_t> requ
       report.oldest_snapshot_id = s.snapshot_id;
     }
   }
-  report.max_snapshot_age_ms = md->PropertyAsInt("history.expire.max-snapshot-age-ms", kDefaultMaxSnapshotAgeMs);
+  report.max_snapshot_age_ms =
+      md->PropertyAsInt("history.expire.max-snapshot-age-ms", kDefaultMaxSnapshotAgeMs);
   report.min_snapshots_to_keep = md->PropertyAsInt("history.expire.min-snapshots-to-keep", 1);
   if (md->properties.count("history.expire.max-ref-age-ms")) {
     report.max_ref_age_ms = md->PropertyAsInt("history.expire.max-ref-age-ms", INT64_MAX);
@@ -66,7 +57,8 @@ Result<RetentionReport> CheckRetention(Table& table, std::optional<int64_t> requ
     h.name = name;
     h.is_branch = ref.is_branch();
     h.snapshot_id = ref.snapshot_id;
-    auto chain = h.is_branch ? Ancestry(*md, ref.snapshot_id) : std::vector<const spec::Snapshot*>{};
+    auto chain =
+        h.is_branch ? AncestorsOf(*md, ref.snapshot_id) : std::vector<const spec::Snapshot*>{};
     if (!h.is_branch) {
       if (const spec::Snapshot* s = md->SnapshotById(ref.snapshot_id)) chain.push_back(s);
     }
@@ -75,7 +67,8 @@ Result<RetentionReport> CheckRetention(Table& table, std::optional<int64_t> requ
     h.oldest_timestamp_ms = chain.back()->timestamp_ms;
     h.ancestors_kept = static_cast<int64_t>(chain.size());
     if (name != spec::kMainBranch) {
-      std::optional<int64_t> max_age = ref.max_ref_age_ms ? ref.max_ref_age_ms : report.max_ref_age_ms;
+      std::optional<int64_t> max_age =
+          ref.max_ref_age_ms ? ref.max_ref_age_ms : report.max_ref_age_ms;
       if (max_age) h.ref_expires_at_ms = chain.front()->timestamp_ms + *max_age;
     }
     h.oldest_after_next_expiry_ms = chain.front()->timestamp_ms;
@@ -85,9 +78,10 @@ Result<RetentionReport> CheckRetention(Table& table, std::optional<int64_t> requ
     }
     report.refs.push_back(std::move(h));
   }
-  std::stable_sort(report.refs.begin(), report.refs.end(), [](const RefHorizon& a, const RefHorizon& b) {
-    return (a.name == spec::kMainBranch) > (b.name == spec::kMainBranch);
-  });
+  std::stable_sort(report.refs.begin(), report.refs.end(),
+                   [](const RefHorizon& a, const RefHorizon& b) {
+                     return (a.name == spec::kMainBranch) > (b.name == spec::kMainBranch);
+                   });
 
   // Bytes only history holds: reached by some snapshot, not by the current one.
   ManifestWalk walk(*table.io(), *md);
@@ -118,7 +112,7 @@ Result<RetentionReport> CheckRetention(Table& table, std::optional<int64_t> requ
   const spec::SnapshotRef* main = nullptr;
   if (auto it = md->refs.find(spec::kMainBranch); it != md->refs.end()) main = &it->second;
   if (!main) return report;
-  auto chain = Ancestry(*md, main->snapshot_id);
+  auto chain = AncestorsOf(*md, main->snapshot_id);
   // The newest ancestor at or before the horizon; when the whole lineage is younger, its root.
   size_t needed = chain.size() - 1;
   for (size_t i = 0; i < chain.size(); ++i) {
@@ -129,26 +123,29 @@ Result<RetentionReport> CheckRetention(Table& table, std::optional<int64_t> requ
   }
   const spec::Snapshot* oldest = chain.back();
   if (oldest->timestamp_ms > horizon && oldest->parent_snapshot_id) {
-    report.problems.push_back(StrCat("main can already be read back only to ", FormatMillisUtc(oldest->timestamp_ms),
-                                     " UTC (snapshot ", oldest->snapshot_id, "; its parent ",
-                                     *oldest->parent_snapshot_id, " has expired), not to ",
-                                     FormatMillisUtc(horizon), " UTC"));
+    report.problems.push_back(
+        StrCat("main can already be read back only to ", FormatMillisUtc(oldest->timestamp_ms),
+               " UTC (snapshot ", oldest->snapshot_id, "; its parent ", *oldest->parent_snapshot_id,
+               " has expired), not to ", FormatMillisUtc(horizon), " UTC"));
   } else if (report.gc_enabled) {
     for (size_t i = 0; i <= needed; ++i) {
       if (next.retained_snapshot_ids.count(chain[i]->snapshot_id)) continue;
       const spec::Snapshot* last_kept = i > 0 ? chain[i - 1] : chain[0];
-      report.problems.push_back(StrCat("the next expire_snapshots with the table's settings would expire snapshot ",
-                                       chain[i]->snapshot_id, " (", FormatMillisUtc(chain[i]->timestamp_ms),
-                                       " UTC), leaving main readable back only to ",
-                                       FormatMillisUtc(last_kept->timestamp_ms), " UTC"));
+      report.problems.push_back(
+          StrCat("the next expire_snapshots with the table's settings would expire snapshot ",
+                 chain[i]->snapshot_id, " (", FormatMillisUtc(chain[i]->timestamp_ms),
+                 " UTC), leaving main readable back only to ",
+                 FormatMillisUtc(last_kept->timestamp_ms), " UTC"));
       break;
     }
   }
   const int64_t branch_age = main->max_snapshot_age_ms.value_or(report.max_snapshot_age_ms);
   if (report.gc_enabled && branch_age < *required_ms) {
-    report.problems.push_back(StrCat(main->max_snapshot_age_ms ? "main's max-snapshot-age-ms" : "history.expire.max-snapshot-age-ms",
-                                     " is ", Duration(branch_age), ", shorter than the required ",
-                                     Duration(*required_ms), ": expiry will remove history the requirement needs"));
+    report.problems.push_back(
+        StrCat(main->max_snapshot_age_ms ? "main's max-snapshot-age-ms"
+                                         : "history.expire.max-snapshot-age-ms",
+               " is ", Duration(branch_age), ", shorter than the required ", Duration(*required_ms),
+               ": expiry will remove history the requirement needs"));
   }
   return report;
 }

@@ -55,6 +55,7 @@ struct RetentionReport {
 // Reads every manifest list and manifest once. With `required_ms`, the main branch must be
 // readable as of now - required_ms, both today and after an expiry run with the table's
 // settings; problems name what breaks it.
-Result<RetentionReport> CheckRetention(Table& table, std::optional<int64_t> required_ms, int64_t now_ms);
+Result<RetentionReport> CheckRetention(Table& table, std::optional<int64_t> required_ms,
+                                       int64_t now_ms);
 
 }  // namespace floe::table

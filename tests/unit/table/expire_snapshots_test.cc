@@ -44,7 +44,8 @@ class ExpireSnapshotsTest : public floe::testing::PeopleTableTest {
     ASSERT_OK_AND_ASSIGN(s2_, AppendData(*table_, *People(10, 10)));
     ASSERT_OK_AND_ASSIGN(s3_, AppendData(*table_, *People(20, 10)));
     now_ = NowMillis();
-    ASSERT_OK(SetSnapshotTimes(*table_, {{s1_, now_ - 20 * kDay}, {s2_, now_ - 10 * kDay}, {s3_, now_ - kDay}}));
+    ASSERT_OK(SetSnapshotTimes(
+        *table_, {{s1_, now_ - 20 * kDay}, {s2_, now_ - 10 * kDay}, {s3_, now_ - kDay}}));
   }
 
   std::vector<int64_t> IdsAt(int64_t snapshot_id) {
@@ -170,8 +171,9 @@ TEST_F(ExpireSnapshotsTest, SnapshotIdsAloneExpireExactlyThose) {
   EXPECT_EQ(IdsAt(s1_), Range(0, 10));
 
   options.snapshot_ids = {s3_};
-  ASSERT_RAISES_WITH_MESSAGE("Cannot expire " + std::to_string(s3_) + ". Still referenced by refs: [main]",
-                             ExpireSnapshots(*table_, options).status());
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Cannot expire " + std::to_string(s3_) + ". Still referenced by refs: [main]",
+      ExpireSnapshots(*table_, options).status());
 }
 
 TEST_F(ExpireSnapshotsTest, UnreadableManifestListFailsBeforeAnythingChanges) {
@@ -192,8 +194,9 @@ TEST_F(ExpireSnapshotsTest, GcDisabledIsRefused) {
     b.SetProperties({{"gc.enabled", "false"}});
     return Status::OK();
   }));
-  ASSERT_RAISES_WITH_MESSAGE("Cannot expire snapshots: GC is disabled (deleting files may corrupt other tables)",
-                             ExpireSnapshots(*table_, {}).status());
+  ASSERT_RAISES_WITH_MESSAGE(
+      "Cannot expire snapshots: GC is disabled (deleting files may corrupt other tables)",
+      ExpireSnapshots(*table_, {}).status());
 }
 
 TEST_F(ExpireSnapshotsTest, ExpiryRacingAppendsLosesNoAcknowledgedRow) {
@@ -237,9 +240,11 @@ TEST_F(ExpireSnapshotsTest, RetentionReportsHorizonsAndRisk) {
   EXPECT_EQ(r.refs[1].ref_expires_at_ms, now_ - 20 * kDay + 25 * kDay);
   EXPECT_EQ(r.history_only_files, 2);  // the manifest lists of s1 and s2
   ASSERT_EQ(r.problems.size(), 2u);
-  EXPECT_NE(r.problems[0].find("would expire snapshot " + std::to_string(s2_)), std::string::npos) << r.problems[0];
-  EXPECT_NE(r.problems[1].find("history.expire.max-snapshot-age-ms is 5d, shorter than the required 30d"),
-            std::string::npos)
+  EXPECT_NE(r.problems[0].find("would expire snapshot " + std::to_string(s2_)), std::string::npos)
+      << r.problems[0];
+  EXPECT_NE(
+      r.problems[1].find("history.expire.max-snapshot-age-ms is 5d, shorter than the required 30d"),
+      std::string::npos)
       << r.problems[1];
 
   // With a 40-day policy the 30-day requirement holds.
@@ -258,7 +263,8 @@ TEST_F(ExpireSnapshotsTest, RetentionReportsHorizonsAndRisk) {
   ASSERT_OK(ExpireSnapshots(*table_, options).status());
   ASSERT_OK_AND_ASSIGN(r, CheckRetention(*table_, 30 * kDay, now_));
   ASSERT_EQ(r.problems.size(), 1u);
-  EXPECT_NE(r.problems[0].find("main can already be read back only to"), std::string::npos) << r.problems[0];
+  EXPECT_NE(r.problems[0].find("main can already be read back only to"), std::string::npos)
+      << r.problems[0];
 }
 
 }  // namespace

@@ -24,6 +24,9 @@ struct SessionOptions {
   std::string catalog_name = "lakehouse";
   // Absolute roots besides the warehouse where tables may live (SqlCatalog::Open).
   std::vector<std::string> allowed_roots;
+  // Who drives the session, recorded in the summary of every snapshot it commits as
+  // `floe.client`: "floe sql", "floe cli", "floe python", or "c++ api" when embedded.
+  std::string client = "c++ api";
 };
 
 // What one statement produced: rows (queries, SHOW, DESCRIBE, CALL, EXPLAIN) or nothing

@@ -1,0 +1,79 @@
+#include "floe/cli/command_common.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <string_view>
+
+#include "floe/cli/sql_command.h"
+
+namespace floe::cli {
+
+namespace {
+constexpr char kAllowRootHelp[] =
+    "Also let tables live under PATH, outside the warehouse (repeatable; added to the "
+    "colon-separated list in $FLOE_ALLOWED_ROOTS)";
+}  // namespace
+
+void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
+  command->add_option("--catalog", args->catalog,
+                      "SQLite catalog: a file path or URI (sqlite:///path, jdbc:sqlite:path); "
+                      "default $FLOE_CATALOG, else ./warehouse/catalog.db");
+  command->add_option("--warehouse", args->warehouse,
+                      "Warehouse directory for new tables; default $FLOE_WAREHOUSE, else "
+                      "./warehouse (created when missing)");
+  command->add_option("--catalog-name", args->catalog_name, "Catalog name in SQL")
+      ->capture_default_str();
+  command->add_option("--allow-root", args->allowed_roots, kAllowRootHelp);
+  command->add_option("--tz", args->time_zone,
+                      "Session time zone for timestamps given and shown, e.g. "
+                      "America/New_York or +02:00 (default UTC)");
+}
+
+std::vector<std::string> AllowedRoots(const std::vector<std::string>& flags) {
+  std::vector<std::string> roots;
+  if (const char* env = std::getenv("FLOE_ALLOWED_ROOTS")) {
+    std::string_view list(env);
+    while (!list.empty()) {
+      size_t colon = list.find(':');
+      // A file: URI keeps its own colon: "file:/x" is one entry.
+      if (list.substr(0, 5) == "file:") colon = list.find(':', 5);
+      roots.emplace_back(list.substr(0, colon));
+      if (colon == std::string_view::npos) break;
+      list.remove_prefix(colon + 1);
+    }
+  }
+  roots.insert(roots.end(), flags.begin(), flags.end());
+  std::vector<std::string> out;
+  for (auto& root : roots) {
+    if (root.empty()) continue;
+    if (root.front() != '/' && root.rfind("file:", 0) != 0) {
+      root = std::filesystem::absolute(root).lexically_normal().string();
+    }
+    out.push_back(std::move(root));
+  }
+  return out;
+}
+
+Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args,
+                                                  const std::string& client) {
+  CatalogLocation location = ResolveCatalogLocation(args.catalog, args.warehouse);
+  ARROW_RETURN_NOT_OK(PrepareCatalogLocation(location));
+  sql::SessionOptions options;
+  options.catalog_uri = location.catalog_uri;
+  options.warehouse = location.warehouse;
+  options.catalog_name = args.catalog_name;
+  options.allowed_roots = AllowedRoots(args.allowed_roots);
+  options.client = client;
+  ARROW_ASSIGN_OR_RAISE(std::unique_ptr<sql::Session> session, sql::Session::Make(options));
+  if (!args.time_zone.empty()) {
+    ARROW_RETURN_NOT_OK(session->SetSetting("spark.sql.session.timeZone", args.time_zone));
+  }
+  return session;
+}
+
+int ReportError(const Status& status, std::ostream& err) {
+  err << "Error: " << status.message() << "\n";
+  return kExitFailed;
+}
+
+}  // namespace floe::cli

@@ -14,6 +14,7 @@
 #include "floe/sql/suggest.h"
 #include "floe/table/arrow_literal.h"
 #include "floe/table/arrow_schema.h"
+#include "floe/sql/read_point_in_time.h"
 #include "floe/table/time_travel.h"
 #include "floe/util/clock.h"
 #include "floe/util/number_parse.h"
@@ -109,6 +110,17 @@ Result<std::shared_ptr<table::Table>> Binder::LoadIdent(const TableIdentifier& i
   return state_.tables.LoadTable(ident);
 }
 
+Result<std::optional<SessionReadPoint>> Binder::SessionReadPointFor(const table::Table& table,
+                                                                   bool identifier_travel,
+                                                                   const std::string& suffix) const {
+  // Only plain reads of table data; a write's target (pinned) reads what it replaces.
+  if (identifier_travel || !suffix.empty()) return std::nullopt;
+  for (const auto& t : pinned_) {
+    if (t.get() == &table) return std::nullopt;
+  }
+  return ResolveSessionReadPoint(state_, table);
+}
+
 Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
   ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, BindName(ref.name, true));
   auto loaded = LoadIdent(resolved.ident);
@@ -201,6 +213,11 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
       note = StrCat(table->name(), " TIMESTAMP AS OF ", FormatMillisIso(ms), " -> snapshot ",
                     travel->snapshot_id() ? std::to_string(*travel->snapshot_id()) : "none");
     }
+  } else if (auto session_point = SessionReadPointFor(*table, identifier_travel, suffix);
+             !session_point.ok() || *session_point) {
+    if (!session_point.ok()) return ErrorAt(sql_, ref.name.pos, session_point.status());
+    travel = std::move((*session_point)->snapshot);
+    note = std::move((*session_point)->note);
   } else if (!identifier_travel && suffix.empty() && !state_.Setting(kWapBranchKey, "").empty() &&
              md->refs.count(state_.Setting(kWapBranchKey, ""))) {
     // With spark.wap.branch set, plain reads see the branch being written.
@@ -230,6 +247,12 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
     note = StrCat(table->name(), ".", suffix, " -> snapshot ",
                   travel->snapshot_id() ? std::to_string(*travel->snapshot_id()) : "none");
     suffix.clear();
+  }
+  if (note.empty() && suffix.empty()) {
+    // A plain read: EXPLAIN still says which snapshot it is.
+    const std::optional<int64_t> id = travel ? travel->snapshot_id() : md->current_snapshot_id;
+    note = StrCat(table->name(), " -> snapshot ", id ? std::to_string(*id) : "none",
+                  travel && travel->branch ? " (branch " + *travel->branch + ")" : " (current)");
   }
   if (!note.empty()) resolution_notes_.push_back(note);
 

@@ -13,6 +13,7 @@
 #include "floe/scan/scan_filter.h"
 #include "floe/sql/ast.h"
 #include "floe/sql/query_planner.h"
+#include "floe/sql/read_point_in_time.h"
 #include "floe/sql/session_state.h"
 #include "floe/table/table.h"
 
@@ -67,6 +68,10 @@ class Binder {
   Rel WithQualifiers(Rel rel, const ResolvedName& resolved) const;
 
   Result<std::shared_ptr<table::Table>> LoadIdent(const TableIdentifier& ident);
+  // floe.read.as-of / floe.read.run-manifest for a plain read of `table` (read_point_in_time.h).
+  Result<std::optional<SessionReadPoint>> SessionReadPointFor(const table::Table& table,
+                                                              bool identifier_travel,
+                                                              const std::string& suffix) const;
 
   SessionState& state_;
   std::string sql_;

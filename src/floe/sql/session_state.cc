@@ -1,11 +1,17 @@
 #include "floe/sql/session_state.h"
 
+#include "floe/sql/read_point_in_time.h"
 #include "floe/util/time_zone.h"
 
 namespace floe::sql {
 
 SessionState::SessionState(std::shared_ptr<Catalog> catalog_in, std::shared_ptr<FileIO> io_in)
-    : catalog(catalog_in), io(io_in), tables(catalog_in, io_in), current_namespace({"default"}) {
+    : catalog(catalog_in),
+      io(io_in),
+      tables(catalog_in, io_in),
+      provenance(std::make_shared<table::CommitProvenance>()),
+      current_namespace({"default"}) {
+  tables.set_provenance(provenance);
   settings[kTimeZoneKey] = "UTC";
 }
 
@@ -19,6 +25,7 @@ Status SessionState::SetSetting(const std::string& key, const std::string& value
     auto tz = floe::TimeZone::Make(value);
     if (!tz.ok()) return tz.status();
   }
+  ARROW_RETURN_NOT_OK(CheckReadPointSetting(*this, key, value));
   settings[key] = value;
   return Status::OK();
 }

@@ -31,6 +31,8 @@ struct SessionState {
   std::shared_ptr<Catalog> catalog;
   std::shared_ptr<FileIO> io;
   table::TableCatalog tables;
+  // Recorded in every snapshot the session commits; the statement is set as each runs.
+  std::shared_ptr<table::CommitProvenance> provenance;
   Namespace current_namespace;
   std::map<std::string, std::string> settings;
 };

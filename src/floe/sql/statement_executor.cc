@@ -9,6 +9,7 @@
 namespace floe::sql {
 
 Result<StatementResult> Session::Impl::Execute(const Statement& statement, const std::string& sql) {
+  state_.provenance->statement = sql;
   Binder binder(state_, sql);
   ExecContext ctx{state_, binder, statement, sql};
   if (auto* q = statement.As<Query>()) {

@@ -22,6 +22,7 @@ class Session::Impl {
     return state_.Setting(key, fallback);
   }
   Status SetSetting(const std::string& key, const std::string& value) { return state_.SetSetting(key, value); }
+  void SetClient(const std::string& client) { state_.provenance->client = client; }
   const std::shared_ptr<Catalog>& catalog() const { return state_.catalog; }
   const std::shared_ptr<FileIO>& io() const { return state_.io; }
 

@@ -94,6 +94,7 @@ Status Commit(Table& table, const ApplyFn& apply) {
       return confined;
     }
     TableMetadataBuilder::RecordCommit(*base, base_location, metadata.get());
+    StampProvenance(table.provenance(), *base, metadata.get());
     std::string location = NextMetadataLocation(*metadata, base_location);
     Status st = io.WriteFile(location, FileKind::kMetadata, spec::WriteTableMetadata(*metadata));
     if (!st.ok()) {

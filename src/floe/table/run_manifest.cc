@@ -103,6 +103,27 @@ Result<RunManifest> ReadRunManifest(FileIO& io, const std::string& location) {
   return parsed;
 }
 
+const RunManifestSource* FindRunManifestSource(const RunManifest& manifest,
+                                               const std::string& table_name) {
+  for (const auto& s : manifest.sources) {
+    if (s.table == table_name) return &s;
+  }
+  return nullptr;
+}
+
+Result<ResolvedSnapshot> ResolveRunManifestSource(const Table& table,
+                                                  const RunManifestSource& source) {
+  auto md = table.metadata();
+  if (!source.table_uuid.empty() && md->table_uuid != source.table_uuid) {
+    return ValidationError("Table ", source.table,
+                           " is not the table the run manifest recorded (uuid ", md->table_uuid,
+                           " != ", source.table_uuid, ")");
+  }
+  auto resolved = ResolveTimeTravel(md, TimeTravelSpec::Snapshot(source.snapshot_id));
+  if (!resolved.ok()) return WithContext(resolved.status(), "Table " + source.table);
+  return resolved;
+}
+
 Result<std::vector<ResolvedSource>> ResolveRunManifest(TableCatalog& catalog,
                                                        const RunManifest& manifest) {
   std::vector<ResolvedSource> out;
@@ -114,15 +135,8 @@ Result<std::vector<ResolvedSource>> ResolveRunManifest(TableCatalog& catalog,
     }
     ARROW_ASSIGN_OR_RAISE(auto ident, TableIdentifier::Parse(s.table.substr(prefix.size())));
     ARROW_ASSIGN_OR_RAISE(auto table, catalog.LoadTable(ident));
-    auto md = table->metadata();
-    if (!s.table_uuid.empty() && md->table_uuid != s.table_uuid) {
-      return ValidationError("Table ", s.table,
-                             " is not the table the run manifest recorded (uuid ", md->table_uuid,
-                             " != ", s.table_uuid, ")");
-    }
-    auto resolved = ResolveTimeTravel(md, TimeTravelSpec::Snapshot(s.snapshot_id));
-    if (!resolved.ok()) return WithContext(resolved.status(), "Table " + s.table);
-    out.push_back({std::move(table), std::move(resolved).ValueUnsafe()});
+    ARROW_ASSIGN_OR_RAISE(ResolvedSnapshot resolved, ResolveRunManifestSource(*table, s));
+    out.push_back({std::move(table), std::move(resolved)});
   }
   return out;
 }

@@ -52,6 +52,14 @@ struct ResolvedSource {
   ResolvedSnapshot snapshot;  // exactly the recorded snapshot, with its schema
 };
 
+// The source recorded for `table_name` ("<catalog>.<ns>.<table>"), or null.
+const RunManifestSource* FindRunManifestSource(const RunManifest& manifest,
+                                               const std::string& table_name);
+
+// The recorded snapshot of `table`, which must be the table recorded (same uuid).
+Result<ResolvedSnapshot> ResolveRunManifestSource(const Table& table,
+                                                  const RunManifestSource& source);
+
 // Loads each recorded table from `catalog` and resolves the recorded snapshot id. Errors:
 // `Run manifest source <name> is in another catalog, not <catalog>`, `Table <name> is not the
 // table the run manifest recorded (uuid <now> != <recorded>)`, and for an expired snapshot

@@ -30,6 +30,11 @@ Result<std::shared_ptr<Table>> Table::Load(std::shared_ptr<Catalog> catalog,
                                  std::move(location));
 }
 
+const CommitProvenance& Table::provenance() const {
+  static const CommitProvenance kEmbedded;
+  return provenance_ ? *provenance_ : kEmbedded;
+}
+
 std::string Table::name() const { return catalog_->name() + "." + ident_.ToString(); }
 
 spec::TableMetadataPtr Table::metadata() const {

@@ -7,6 +7,7 @@
 #include "floe/catalog/catalog.h"
 #include "floe/io/file_io.h"
 #include "floe/spec/table_metadata.h"
+#include "floe/table/commit_provenance.h"
 
 namespace floe::table {
 
@@ -33,6 +34,13 @@ class Table {
   // Installs metadata this process just committed.
   void SetCurrent(spec::TableMetadataPtr metadata, std::string metadata_location);
 
+  // What commits through this table record as their provenance. Shared with the session
+  // that loaded the table, which updates the statement as it runs; null: the C++ API's.
+  void set_provenance(std::shared_ptr<const CommitProvenance> provenance) {
+    provenance_ = std::move(provenance);
+  }
+  const CommitProvenance& provenance() const;
+
  private:
   TableIdentifier ident_;
   std::shared_ptr<Catalog> catalog_;
@@ -40,6 +48,7 @@ class Table {
   mutable std::mutex mu_;
   spec::TableMetadataPtr metadata_;
   std::string metadata_location_;
+  std::shared_ptr<const CommitProvenance> provenance_;
 };
 
 }  // namespace floe::table

@@ -198,11 +198,15 @@ Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const TableIdentifier& 
     (void)io_->DeleteFile(metadata_location, FileKind::kMetadata);
     return st;
   }
-  return std::make_shared<Table>(ident, catalog_, io_, std::move(md), std::move(metadata_location));
+  auto table = std::make_shared<Table>(ident, catalog_, io_, std::move(md), std::move(metadata_location));
+  table->set_provenance(provenance_);
+  return table;
 }
 
 Result<std::shared_ptr<Table>> TableCatalog::LoadTable(const TableIdentifier& ident) {
-  return Table::Load(catalog_, io_, ident);
+  ARROW_ASSIGN_OR_RAISE(std::shared_ptr<Table> table, Table::Load(catalog_, io_, ident));
+  table->set_provenance(provenance_);
+  return table;
 }
 
 Status TableCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
@@ -299,7 +303,9 @@ Result<std::shared_ptr<Table>> TableCatalog::UndropTable(const TableIdentifier& 
                            " cannot be read: ", md.status().message());
   }
   ARROW_RETURN_NOT_OK(catalog_->UndropTableEntry(*dropped));
-  return std::make_shared<Table>(ident, catalog_, io_, std::move(*md), location);
+  auto restored = std::make_shared<Table>(ident, catalog_, io_, std::move(*md), location);
+  restored->set_provenance(provenance_);
+  return restored;
 }
 
 }  // namespace floe::table

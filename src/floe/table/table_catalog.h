@@ -68,6 +68,10 @@ class TableCatalog {
 
   const std::shared_ptr<Catalog>& catalog() const { return catalog_; }
   const std::shared_ptr<FileIO>& io() const { return io_; }
+  // Every table this catalog creates or loads commits with this provenance.
+  void set_provenance(std::shared_ptr<const CommitProvenance> provenance) {
+    provenance_ = std::move(provenance);
+  }
 
   std::string DefaultLocation(const TableIdentifier& ident) const;
 
@@ -89,6 +93,7 @@ class TableCatalog {
  private:
   std::shared_ptr<Catalog> catalog_;
   std::shared_ptr<FileIO> io_;
+  std::shared_ptr<const CommitProvenance> provenance_;
 };
 
 }  // namespace floe::table

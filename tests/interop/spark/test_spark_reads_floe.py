@@ -254,3 +254,27 @@ def test_merge_cardinality_violation_as_spark_reports_it(spark, lakehouse, ns):
     assert message in str(spark_error.value)
     assert message in str(floe_error.value)
     assert floe.snapshots(table) == before
+
+
+def test_spark_reads_floe_provenance_keys_and_keeps_committing(spark, lakehouse, ns):
+    """floe's floe.* summary keys are visible to Spark in .snapshots and change nothing else:
+    Spark still reads and writes the table, and its own snapshots carry none of them."""
+    floe = lakehouse
+    table = f"{ns}.provenance"
+    floe.sql(f"CREATE TABLE {table} (id BIGINT, name STRING) USING iceberg")
+    floe.sql(f"INSERT INTO {table} VALUES (1, 'a'), (2, 'b')")
+    spark.sql(f"INSERT INTO lakehouse.{table} VALUES (3, 'c')")
+    rows = spark.sql(
+        f"SELECT summary['floe.client'] AS client, summary['floe.statement'] AS statement, "
+        f"summary['floe.user'] IS NOT NULL AS has_user, summary['total-records'] AS total "
+        f"FROM lakehouse.{table}.snapshots ORDER BY committed_at"
+    ).collect()
+    assert [tuple(r) for r in rows] == [
+        ("floe sql", f"INSERT INTO {table} VALUES (1, 'a'), (2, 'b')", True, "2"),
+        (None, None, False, "3"),
+    ]
+    assert sorted(r.id for r in spark.sql(f"SELECT id FROM lakehouse.{table}").collect()) == [1, 2, 3]
+    assert [r["statement"] for r in floe.sql(
+        f"SELECT summary['floe.statement'] AS statement FROM {table}.snapshots "
+        "WHERE summary['floe.statement'] LIKE 'INSERT%'"
+    )] == [f"INSERT INTO {table} VALUES (1, 'a'), (2, 'b')"]

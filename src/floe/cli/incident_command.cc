@@ -163,6 +163,7 @@ int RunIncident(sql::Session& session, const IncidentCommandOptions& options, Co
   const Candidate& chosen = candidates[static_cast<size_t>(*pick - 1)];
   PlannedMove move;
   move.target_snapshot_id = chosen.snapshot->snapshot_id;
+  move.rollback = chosen.is_current_ancestor;
   if (chosen.is_current_ancestor) {
     move.call = RollbackToSnapshotCall(**table, move.target_snapshot_id);
   } else {

@@ -249,7 +249,12 @@ class Differ {
     {
       // Decoded rows take a few times their compressed size; batches stay a small part of the
       // budget.
-      const int64_t row_bytes = std::max<int64_t>(16, 3 * file_bytes / expected_rows_);
+      int64_t width = 0;
+      for (const auto& f : arrow_schema->fields()) {
+        const int w = f->type()->byte_width();
+        width += w > 0 ? w : 32;  // strings, binary, nested: a guess
+      }
+      const int64_t row_bytes = std::max<int64_t>(width, 3 * file_bytes / expected_rows_);
       const int64_t batch_rows =
           std::clamp<int64_t>(target_bytes_ / 16 / row_bytes, 1024, 64 * 1024);
       ProgressTask progress(StrCat("Diff of ", table_->name(), ": reading ",

@@ -288,6 +288,7 @@ class Differ {
   Status Finish(const std::shared_ptr<arrow::Schema>& schema) {
     diff_->spilled_bytes = spilled_bytes_;
     diff_->partitions = partitions_compared_;
+    diff_->partitions_split = partitions_split_;
     ARROW_RETURN_NOT_OK(added_.Finish(schema, &diff_->added_sample, nullptr));
     ARROW_RETURN_NOT_OK(removed_.Finish(schema, &diff_->removed_sample, nullptr));
     ARROW_RETURN_NOT_OK(changed_.Finish(schema, &diff_->changed_before, &diff_->changed_after));
@@ -373,6 +374,7 @@ class Differ {
     if (part.rows() == 0) return Status::OK();
     const int64_t need = part.bytes() + part.rows() * kRefBytes;
     if (need > target_bytes_ && level < kMaxLevel) {
+      ++partitions_split_;
       HashPartitioner::Options popts;
       popts.level = level + 1;
       popts.fan_out = FanOut(static_cast<double>(need) * 1.5);
@@ -584,7 +586,7 @@ class Differ {
   std::shared_ptr<arrow::Schema> hashed_schema_;
   std::unique_ptr<SpillDirectory> spill_;
   int64_t buffer_bytes_ = 0, target_bytes_ = 0, expected_rows_ = 1;
-  int64_t spilled_bytes_ = 0, partitions_compared_ = 0;
+  int64_t spilled_bytes_ = 0, partitions_compared_ = 0, partitions_split_ = 0;
   const std::array<arrow::RecordBatchVector, 2>* batches_ = nullptr;
 };
 

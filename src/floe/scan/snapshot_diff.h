@@ -64,8 +64,10 @@ struct SnapshotDiff {
   // Data files read, and the rows they held after deletes.
   int64_t files_read_from = 0, files_read_to = 0;
   int64_t rows_read_from = 0, rows_read_to = 0;
-  // Partitions compared (1 when everything fit in memory) and bytes written to spill files.
+  // Partitions compared (1 when everything fit in memory), those split again for outgrowing
+  // the budget, and bytes written to spill files.
   int64_t partitions = 0;
+  int64_t partitions_split = 0;
   int64_t spilled_bytes = 0;
 
   std::vector<std::string> key_columns;  // as the schema names them

@@ -294,6 +294,20 @@ TEST_F(SnapshotDiffTest, SpillsAndSplitsWithinASmallBudget) {
   ASSERT_OK_AND_ASSIGN(auto rows, Diff(s1, s2, {}, 1 << 20));
   EXPECT_EQ(rows.added, 650);
   EXPECT_EQ(rows.removed, 1200);
+
+  // Rows far wider than the first ones read: the partitions chosen from those outgrow the
+  // budget and are split again.
+  std::vector<std::pair<int64_t, std::string>> wide;
+  for (int64_t i = 0; i < 20000; ++i)
+    wide.emplace_back(i, std::string(200, static_cast<char>('a' + i % 26)));
+  ASSERT_OK_AND_ASSIGN(int64_t s3,
+                       table::OverwriteData(*table_, *Rows(wide), table::OverwriteFilter::All()));
+  ASSERT_OK_AND_ASSIGN(auto split, Diff(s2, s3, {"id"}, 1 << 20));
+  EXPECT_GT(split.partitions_split, 0);
+  // Ids 0..19999 but those s2 removed (200) are changed; those come back; the other s2 rows go.
+  EXPECT_EQ(split.changed, 19800);
+  EXPECT_EQ(split.added, 200);
+  EXPECT_EQ(split.removed, 59450 - 19800);
   // Spill files are gone afterwards.
   EXPECT_TRUE(std::filesystem::is_empty(spill_.path()));
 }

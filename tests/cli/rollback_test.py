@@ -5,9 +5,9 @@ printed, Iceberg's errors, and the incident candidates (--json shape, --pick, an
 a terminal). Usage: rollback_test.py FLOE_BINARY"""
 
 import json
+import os
 import re
 import sys
-import time
 
 from floe_cli import Checks, Floe
 
@@ -118,7 +118,8 @@ cand = inc["candidates"]
 c.equal([x["snapshot_id"] for x in cand], [i3, i2, i1], "candidates newest first")
 c.equal([x["number"] for x in cand], [1, 2, 3], "candidates numbered")
 c.equal(list(cand[0]), ["number", "snapshot_id", "committed_at", "operation", "parent_id", "is_current",
-                        "is_current_ancestor", "user", "client", "statement", "engine", "rollback_diff"],
+                        "is_current_ancestor", "user", "client", "statement", "engine", "rollback_diff",
+                        "rollback_diff_error"],
         "candidate keys")
 c.equal([(x["operation"], x["parent_id"], x["is_current"], x["is_current_ancestor"]) for x in cand],
         [("overwrite", i2, True, True), ("append", i1, False, True), ("append", None, False, True)],
@@ -151,6 +152,24 @@ c.check(f"(not an ancestor of the current snapshot)" in shown, "non-ancestor mar
 c.check(f"SQL: CALL lakehouse.system.set_current_snapshot(table => 'db.i', snapshot_id => {i3})\n" in shown,
         "incident set_current SQL", shown)
 c.equal(floe.last_history_entry(I), i3, "incident on a terminal moved main")
+
+c.equal([x["rollback_diff_error"] for x in cand], [None, None, None], "no diff failed")
+
+# A data file gone behind the table's back: the preview cannot diff, the rollback still runs.
+R = "db.r"
+floe.sql(f"CREATE TABLE {R} (id BIGINT) USING iceberg", f"INSERT INTO {R} VALUES (1)")
+r1 = floe.current(R)
+first = {row[0] for row in floe.rows(f"SELECT file_path FROM {R}.files")}
+floe.sql(f"INSERT INTO {R} VALUES (2)")
+gone = [row for row in floe.rows(f"SELECT file_path FROM {R}.files") if row[0] not in first]
+c.equal(len(gone), 1, "the second insert's file")
+if gone:
+    os.remove(gone[0][0])
+    r = floe.run("rollback", R, "--to-snapshot", r1, "--yes")
+    c.equal(r.returncode, 0, f"rollback with a file gone: {r.stderr}")
+    c.check(re.search(r"^  change:  not known, the diff failed: .*" + re.escape(gone[0][0]), r.stdout, re.M)
+            is not None, "the preview says the diff failed", r.stdout)
+    c.equal(floe.current(R), r1, "rolled back anyway")
 
 floe.close()
 c.done("rollback")

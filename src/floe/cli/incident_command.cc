@@ -19,6 +19,7 @@ struct Candidate {
   bool is_current = false;
   bool is_current_ancestor = false;
   scan::SnapshotDiff diff;  // current -> this snapshot: what rolling back to it changes
+  Status diff_status;       // why `diff` is missing, if it failed
 };
 
 int Fail(const Status& status, Console& console) {
@@ -47,7 +48,9 @@ void PrintJson(const table::Table& table, int64_t around, int64_t window, int64_
         << ", \"client\": " << JsonQuoteOrNull(p.client)
         << ", \"statement\": " << JsonQuoteOrNull(p.statement)
         << ", \"engine\": " << JsonQuoteOrNull(p.engine)
-        << ", \"rollback_diff\": " << DiffCountsJson(c.diff) << "}";
+        << ", \"rollback_diff\": " << (c.diff_status.ok() ? DiffCountsJson(c.diff) : "null")
+        << ", \"rollback_diff_error\": "
+        << (c.diff_status.ok() ? "null" : JsonQuote(c.diff_status.message())) << "}";
   }
   out << "]}\n";
 }
@@ -68,7 +71,10 @@ void PrintText(const table::Table& table, int64_t around, int64_t window,
     }
     out << "\n      made by " << DescribeProvenance(ProvenanceOf(*c.snapshot), 120) << "\n";
     out << "      rolling back to it: "
-        << (c.is_current ? "nothing changes" : DiffSummaryText(c.diff)) << "\n";
+        << (c.is_current         ? "nothing changes"
+            : c.diff_status.ok() ? DiffSummaryText(c.diff)
+                                 : "not known, the diff failed: " + c.diff_status.message())
+        << "\n";
   }
 }
 
@@ -118,8 +124,8 @@ int RunIncident(sql::Session& session, const IncidentCommandOptions& options, Co
   for (auto& c : candidates) {
     auto diff =
         scan::DiffSnapshots(*table, current->snapshot_id, c.snapshot->snapshot_id, *diff_options);
-    if (!diff.ok()) return Fail(diff.status(), console);
-    c.diff = std::move(*diff);
+    c.diff_status = diff.status();
+    if (diff.ok()) c.diff = std::move(*diff);
   }
 
   if (options.json) {
@@ -172,7 +178,7 @@ int RunIncident(sql::Session& session, const IncidentCommandOptions& options, Co
   }
   console.out << "\n";
   return PreviewConfirmAndMove(session, *table, move, *diff_options, options.yes, console,
-                               &chosen.diff);
+                               chosen.diff_status.ok() ? &chosen.diff : nullptr);
 }
 
 }  // namespace floe::cli

@@ -102,18 +102,27 @@ int PreviewConfirmAndMove(sql::Session& session, const std::shared_ptr<table::Ta
     return 0;
   }
   scan::SnapshotDiff computed;
+  Status diff_status;
   if (!diff) {
+    // A diff that cannot be computed (a data file gone, say) does not block a rollback, which
+    // touches metadata only: the preview says so instead.
     auto made = scan::DiffSnapshots(table, current->snapshot_id, target->snapshot_id, diff_options);
-    if (!made.ok()) return Fail(made.status(), console);
-    computed = std::move(*made);
-    diff = &computed;
+    diff_status = made.status();
+    if (made.ok()) {
+      computed = std::move(*made);
+      diff = &computed;
+    }
   }
   const std::string verb = move.rollback ? "Rolling back" : "Setting the current snapshot of";
   console.out << verb << " " << table->name() << " changes what every reader of it sees:\n";
   PrintSnapshot("current: ", *current, *zone, console.out);
   PrintSnapshot("target:  ", *target, *zone, console.out);
-  console.out << "  change:  " << DiffSummaryText(*diff) << "\n";
-  PrintDiffSamples(*diff, *zone, console.out);
+  if (diff) {
+    console.out << "  change:  " << DiffSummaryText(*diff) << "\n";
+    PrintDiffSamples(*diff, *zone, console.out);
+  } else {
+    console.out << "  change:  not known, the diff failed: " << diff_status.message() << "\n";
+  }
   console.out.flush();
 
   const std::string question = move.rollback

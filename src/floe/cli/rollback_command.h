@@ -58,7 +58,8 @@ struct PlannedMove {
 
 // Prints the preview, asks (unless `yes`), re-checks that the current snapshot did not move
 // meanwhile, runs the CALL and reports. `diff`, when given, is the current -> target diff
-// already computed. Returns the exit status.
+// already computed; one that cannot be computed is reported in the preview and does not stop
+// the move. Returns the exit status.
 int PreviewConfirmAndMove(sql::Session& session, const std::shared_ptr<table::Table>& table,
                           const PlannedMove& move, const scan::DiffOptions& diff_options, bool yes,
                           Console& console, const scan::SnapshotDiff* diff = nullptr);

@@ -5,6 +5,9 @@
 //   floe history T  the history of table T (the snapshot-log, as the history table shows it)
 //   floe retention T  how far back T reads, what history costs, whether expiry keeps a horizon
 //   floe verify T   checks that every file table T's metadata reaches is present
+//   floe diff T A B the rows added, removed and changed between two points of T's history
+//   floe rollback T, floe set-current T   move T's current snapshot, previewed and confirmed
+//   floe incident T the snapshots around a time, what rolling back to each changes, and the rollback
 
 #include <unistd.h>
 
@@ -18,9 +21,12 @@
 #include "floe/cli/cli_main.h"
 #include "floe/cli/command_common.h"
 #include "floe/cli/demo.h"
+#include "floe/cli/diff_command.h"
+#include "floe/cli/incident_command.h"
 #include "floe/cli/line_editor.h"
 #include "floe/cli/result_format.h"
 #include "floe/cli/retention_command.h"
+#include "floe/cli/rollback_command.h"
 #include "floe/cli/session_executor.h"
 #include "floe/cli/shell.h"
 #include "floe/cli/sql_command.h"
@@ -170,6 +176,127 @@ int RunVerifyCommand(const CatalogArgs& args, VerifyCommandOptions options) {
   return RunVerify(**session, options, std::cout, std::cerr);
 }
 
+// ---- floe diff ----
+
+CLI::App* AddDiffCommand(CLI::App& app, CatalogArgs* where, DiffCommandOptions* options) {
+  CLI::App* diff = app.add_subcommand(
+      "diff",
+      "The rows added, removed and changed between two points of a table's history. A point is a branch or "
+      "tag name, else a snapshot id, else a timestamp (read in --tz; the snapshot TIMESTAMP AS OF reads). "
+      "Streams: files both points share are skipped, the rest is compared within --memory-budget, spilling "
+      "to disk beyond it.");
+  AddCatalogOptions(diff, where);
+  diff->add_option("table", options->table, "The table, e.g. db.orders or lakehouse.db.orders")->required();
+  diff->add_option("from", options->from, "The earlier point: a ref, a snapshot id or a timestamp")->required();
+  diff->add_option("to", options->to, "The later point: a ref, a snapshot id or a timestamp")->required();
+  diff->add_option("--key", options->keys, "Key columns (comma-separated): a key in both with other values is one changed row")
+      ->delimiter(',');
+  diff->add_option("--sample", options->sample, "Rows of each kind to show (0: none)")->capture_default_str();
+  diff->add_flag("--json", options->json, "Print the diff as one JSON object");
+  diff->add_option("--memory-budget", options->memory_budget, "Memory to compare within, e.g. 256MB, 1G")
+      ->capture_default_str();
+  diff->add_option("--spill-dir", options->spill_directory, "Where rows beyond the budget go (default: $TMPDIR or /tmp)");
+  return diff;
+}
+
+int RunDiffCommand(const CatalogArgs& where, const DiffCommandOptions& options) {
+  auto session = OpenSession(where);
+  if (!session.ok()) return ReportError(session.status(), std::cerr);
+  return RunDiff(**session, options, std::cout, std::cerr);
+}
+
+// ---- floe rollback / floe set-current ----
+
+void AddMoveOptions(CLI::App* command, MoveCommandOptions* options) {
+  command->add_flag("-y,--yes", options->yes, "Do not ask for confirmation (for scripts)");
+  command->add_option("--key", options->keys, "Key columns for the preview's diff (comma-separated)")->delimiter(',');
+  command->add_option("--sample", options->sample, "Rows of each kind of change to show in the preview")
+      ->capture_default_str();
+  command->add_option("--memory-budget", options->memory_budget, "Memory the preview's diff compares within")
+      ->capture_default_str();
+}
+
+struct MoveArgs {
+  CatalogArgs where;
+  MoveCommandOptions options;
+  int64_t snapshot_id = 0;
+  CLI::Option* snapshot_option = nullptr;
+};
+
+CLI::App* AddRollbackCommand(CLI::App& app, MoveArgs* args) {
+  CLI::App* rollback = app.add_subcommand(
+      "rollback",
+      "Roll a table back to an ancestor of its current snapshot, after showing what changes for every reader "
+      "and asking (--yes for scripts; refused when standard input is not a terminal). Runs "
+      "rollback_to_snapshot or rollback_to_timestamp and prints the statement.");
+  AddCatalogOptions(rollback, &args->where);
+  rollback->add_option("table", args->options.table, "The table, e.g. db.orders or lakehouse.db.orders")->required();
+  args->snapshot_option = rollback->add_option("--to-snapshot", args->snapshot_id, "The snapshot id to roll back to");
+  rollback->add_option("--to-timestamp", args->options.timestamp,
+                       "Roll back to the newest ancestor committed before this time (read in --tz)");
+  AddMoveOptions(rollback, &args->options);
+  return rollback;
+}
+
+CLI::App* AddSetCurrentCommand(CLI::App& app, MoveArgs* args) {
+  CLI::App* set_current = app.add_subcommand(
+      "set-current",
+      "Make any snapshot (ancestor or not) or a ref's snapshot the current one, after showing what changes "
+      "for every reader and asking (--yes for scripts). Runs set_current_snapshot and prints the statement.");
+  AddCatalogOptions(set_current, &args->where);
+  set_current->add_option("table", args->options.table, "The table, e.g. db.orders or lakehouse.db.orders")->required();
+  args->snapshot_option = set_current->add_option("--snapshot-id", args->snapshot_id, "The snapshot id to make current");
+  set_current->add_option("--ref", args->options.ref, "A branch or tag whose snapshot to make current");
+  AddMoveOptions(set_current, &args->options);
+  return set_current;
+}
+
+int RunMoveCommand(MoveArgs& args, bool rollback) {
+  if (args.snapshot_option->count() > 0) args.options.snapshot_id = args.snapshot_id;
+  auto session = OpenSession(args.where);
+  if (!session.ok()) return ReportError(session.status(), std::cerr);
+  Console console{std::cin, ::isatty(STDIN_FILENO) == 1, std::cout, std::cerr};
+  return rollback ? RunRollback(**session, args.options, console) : RunSetCurrent(**session, args.options, console);
+}
+
+// ---- floe incident ----
+
+struct IncidentArgs {
+  CatalogArgs where;
+  IncidentCommandOptions options;
+  int pick = 0;
+  CLI::Option* pick_option = nullptr;
+};
+
+CLI::App* AddIncidentCommand(CLI::App& app, IncidentArgs* args) {
+  CLI::App* incident = app.add_subcommand(
+      "incident",
+      "The snapshots committed around a time (any lineage, newest first), who or what made each and what "
+      "rolling back to it changes; pick one (or --pick N) to roll back to, after the same preview and "
+      "confirmation as rollback.");
+  AddCatalogOptions(incident, &args->where);
+  incident->add_option("table", args->options.table, "The table, e.g. db.orders or lakehouse.db.orders")->required();
+  incident->add_option("--around", args->options.around, "When it went wrong, e.g. '2025-06-15 09:05' (read in --tz)")
+      ->required();
+  incident->add_option("--window", args->options.window, "How far before and after that time to look, e.g. 30m, 2h, 1d")
+      ->capture_default_str();
+  incident->add_flag("--json", args->options.json, "Only print the candidates, as one JSON object");
+  args->pick_option = incident->add_option("--pick", args->pick, "The candidate to roll back to, by its number");
+  incident->add_flag("-y,--yes", args->options.yes, "Do not ask for confirmation (for scripts)");
+  incident->add_option("--key", args->options.keys, "Key columns for the diffs (comma-separated)")->delimiter(',');
+  incident->add_option("--memory-budget", args->options.memory_budget, "Memory each diff compares within")
+      ->capture_default_str();
+  return incident;
+}
+
+int RunIncidentCommand(IncidentArgs& args) {
+  if (args.pick_option->count() > 0) args.options.pick = args.pick;
+  auto session = OpenSession(args.where);
+  if (!session.ok()) return ReportError(session.status(), std::cerr);
+  Console console{std::cin, ::isatty(STDIN_FILENO) == 1, std::cout, std::cerr};
+  return RunIncident(**session, args.options, console);
+}
+
 }  // namespace
 
 int RunCli(int argc, char** argv) {
@@ -216,6 +343,15 @@ int RunCli(int argc, char** argv) {
   verify->add_flag("--sizes", verify_options.check_sizes,
                    "Also check that each file has the size its manifest recorded");
 
+  floe::cli::CatalogArgs diff_where;
+  floe::cli::DiffCommandOptions diff_options;
+  CLI::App* diff = floe::cli::AddDiffCommand(app, &diff_where, &diff_options);
+  floe::cli::MoveArgs rollback_args, set_current_args;
+  CLI::App* rollback = floe::cli::AddRollbackCommand(app, &rollback_args);
+  CLI::App* set_current = floe::cli::AddSetCurrentCommand(app, &set_current_args);
+  floe::cli::IncidentArgs incident_args;
+  CLI::App* incident = floe::cli::AddIncidentCommand(app, &incident_args);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -229,6 +365,10 @@ int RunCli(int argc, char** argv) {
     return floe::cli::RunRetentionCommand(retention_args, retention_table, retention_require, retention_json);
   }
   if (verify->parsed()) return floe::cli::RunVerifyCommand(verify_args, verify_options);
+  if (diff->parsed()) return floe::cli::RunDiffCommand(diff_where, diff_options);
+  if (rollback->parsed()) return floe::cli::RunMoveCommand(rollback_args, true);
+  if (set_current->parsed()) return floe::cli::RunMoveCommand(set_current_args, false);
+  if (incident->parsed()) return floe::cli::RunIncidentCommand(incident_args);
   return floe::cli::kExitUsage;
 }
 

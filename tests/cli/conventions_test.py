@@ -29,6 +29,8 @@ for words, json_flag in commands:
             f"floe {' '.join(words)} --no-such-option: status 1 and one Error line", r.returncode, r.stderr)
 
 f.expect(f.run(), 1, "", "Error: A subcommand is required\n")
+f.expect(f.run("bogus"), 1, "", "Error: Unknown subcommand: bogus\n")
+f.expect(f.run("branch", "rename", "db.t"), 1, "", "Error: Unknown subcommand: rename\n")
 f.expect(f.run("--help"), 0, None, "")
 r = f.run("--version")
 f.check(r.returncode == 0 and r.stdout.startswith("floe "), "floe --version", r.stdout)

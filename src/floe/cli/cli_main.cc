@@ -12,6 +12,7 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -132,6 +133,12 @@ int RunCli(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     // --help and --version print and succeed; a usage error is a user error: one line.
     if (e.get_exit_code() == 0) return app.exit(e);
+    // `floe bogus`: CLI11 complains of the missing subcommand; name the word it did not know.
+    std::vector<std::string> unknown = app.remaining(true);
+    if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && !unknown.empty()) {
+      std::cerr << "Error: Unknown subcommand: " << unknown.front() << "\n";
+      return floe::cli::kExitUsage;
+    }
     std::cerr << "Error: " << e.what() << "\n";
     return floe::cli::kExitUsage;
   }

@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # `floe sql` on inputs that once aborted the process: each now ends with exit status 1 and one
-# `Error: <message>` line on stderr (or, for bad arguments, the usage error and status 2), and
-# nothing is committed. Usage: errors_test.sh FLOE_BINARY
+# `Error: <message>` line on stderr (bad arguments too), and nothing is committed. Usage: errors_test.sh FLOE_BINARY
 set -uo pipefail
 floe=$(realpath "$1")
 dir=$(mktemp -d)
@@ -74,12 +73,12 @@ expect_rows "SELECT CAST(-9223372036854775808 AS BIGINT) % -1" "0"
 expect_rows "SELECT count(*) FROM db.t WHERE id IN ($(seq -s, 0 9999))" "2"
 expect_rows "SELECT count(*) FROM db.t WHERE id NOT IN ($(seq -s, 2 100001))" "1"
 
-# Bad arguments: CLI's usage errors, and a file that cannot be read.
-expect_error 2 "The following argument was not expected: --bogus" -c "SELECT 1" --bogus
-expect_error 2 "--command: 1 required TEXT missing" -c
-expect_error 2 "--format: 1 required TEXT:{table,csv,json,markdown} missing" -c "SELECT 1" --format
-expect_error 2 "--format: xml not in {table,csv,json,markdown}" --format xml -c "SELECT 1"
-expect_error 2 "Could not convert: --max-rows = x" --max-rows x -c "SELECT 1"
+# Bad arguments: usage errors, and a file that cannot be read.
+expect_error 1 "Error: The following argument was not expected: --bogus" -c "SELECT 1" --bogus
+expect_error 1 "Error: --command: 1 required TEXT missing" -c
+expect_error 1 "Error: --format: 1 required TEXT:{table,csv,json,markdown} missing" -c "SELECT 1" --format
+expect_error 1 "Error: --format: xml not in {table,csv,json,markdown}" --format xml -c "SELECT 1"
+expect_error 1 "Error: Could not convert: --max-rows = x" --max-rows x -c "SELECT 1"
 expect_error 1 "Error: Cannot read $dir/missing.sql: no such file or not readable" -f "$dir/missing.sql"
 mkdir -p "$dir/adir"
 expect_error 1 "Error: Cannot read $dir/adir: it is a directory" -f "$dir/adir"

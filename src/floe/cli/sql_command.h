@@ -16,10 +16,11 @@
 
 namespace floe::cli {
 
-// Exit statuses of the floe binary.
+// Exit statuses of the floe binary, the same for every subcommand.
 constexpr int kExitOk = 0;
-constexpr int kExitFailed = 1;  // a statement failed, or a file could not be read
-constexpr int kExitUsage = 2;   // bad arguments
+constexpr int kExitFailed = 1;  // a user error: a statement failed, a file could not be read
+constexpr int kExitUsage = 1;   // bad arguments are a user error too
+constexpr int kExitCheckFailed = 2;  // the command ran and its check failed (retention, verify)
 
 struct CatalogLocation {
   std::string catalog_uri;

@@ -389,7 +389,13 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
   ARROW_RETURN_NOT_OK(error_);
   while (true) {
     if (!file_ || next_row_group_ >= file_->num_row_groups()) {
-      if (next_file_ >= files_.size()) return Taken{};
+      if (file_ && progress_) progress_->Advance();
+      file_ = nullptr;
+      if (next_file_ >= files_.size()) {
+        progress_.reset();
+        return Taken{};
+      }
+      if (next_file_ == 0) progress_ = std::make_unique<ProgressTask>("Reading data files", static_cast<int64_t>(files_.size()));
       const ScanFile& next = files_[next_file_++];
       auto opened = ParquetDataFile::Open(*io_, next.path, projection_, predicates_, schema_.get());
       if (!opened.ok()) {

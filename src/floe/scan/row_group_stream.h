@@ -14,6 +14,7 @@
 #include "floe/scan/delete_filter.h"
 #include "floe/scan/scan_filter.h"
 #include "floe/spec/schema.h"
+#include "floe/util/progress.h"
 
 namespace arrow::internal {
 class Executor;
@@ -98,6 +99,8 @@ class RowGroupSequence {
   std::shared_ptr<ParquetDataFile> file_;
   std::shared_ptr<const FileDeletes> deletes_;
   int next_row_group_ = 0;
+  // Files whose row groups are all handed out; from the first file to the last.
+  std::unique_ptr<ProgressTask> progress_;
 };
 
 // The row groups of `files`, shared out among workers that each decode one row group at a

@@ -12,6 +12,7 @@
 #include "floe/table/time_travel.h"
 #include "floe/util/ascii.h"
 #include "floe/util/clock.h"
+#include "floe/util/progress.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::table {
@@ -244,10 +245,12 @@ Result<ExpireSnapshotsResult> ExpireSnapshots(Table& table, const ExpireSnapshot
   // Content files first, then the manifests naming them, then the lists naming those: an
   // interrupted expiry leaves unreferenced files, never a manifest naming a deleted file.
   std::mutex mu;
+  ProgressTask progress("Deleting expired files", static_cast<int64_t>(deletions.size()));
   auto run = [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
       const Deletion& d = deletions[i];
       Status del = io.DeleteFile(d.path, d.kind);
+      progress.Advance();
       std::lock_guard<std::mutex> lock(mu);
       if (del.ok() || IsNotFound(del)) {
         ++*d.counter;

@@ -19,6 +19,7 @@
 #include "floe/util/ascii.h"
 #include "floe/util/ids.h"
 #include "floe/util/number_parse.h"
+#include "floe/util/progress.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::table {
@@ -399,6 +400,7 @@ Result<RewriteDataFilesResult> RewriteDataFiles(Table& table,
   std::set<std::string> rewritten;
   std::vector<DataFile> replaced;
   ARROW_ASSIGN_OR_RAISE(auto rolling, RollingWriterOptions::FromProperties(md->properties));
+  ProgressTask progress("Rewriting file groups", static_cast<int64_t>(groups.size()));
   for (const auto& group : groups) {
     std::vector<const RewriteCandidate*> files;
     for (size_t i : group.files) files.push_back(&request.candidates[i]);
@@ -425,6 +427,7 @@ Result<RewriteDataFilesResult> RewriteDataFiles(Table& table,
       replaced.push_back(c->file);
       result.rewritten_bytes_count += c->file.file_size_in_bytes;
     }
+    progress.Advance();
   }
 
   // Delete files that applied to a rewritten file and to no file left live: the rewritten

@@ -1,0 +1,256 @@
+#include "floe/cli/history_command.h"
+
+#include <memory>
+#include <optional>
+#include <unordered_set>
+#include <vector>
+
+#include <arrow/builder.h>
+#include <arrow/table.h>
+#include <arrow/type.h>
+
+#include "floe/cli/history_graph.h"
+#include "floe/cli/json_text.h"
+#include "floe/cli/result_format.h"
+#include "floe/cli/table_argument.h"
+#include "floe/table/history.h"
+#include "floe/table/time_travel.h"
+#include "floe/util/number_parse.h"
+
+namespace floe::cli {
+
+namespace {
+
+using spec::Snapshot;
+using spec::TableMetadata;
+
+// Statements longer than this are cut in the text output (JSON keeps them whole).
+constexpr size_t kStatementWidth = 60;
+
+// What a snapshot's summary says, for one row of either output.
+struct SnapshotFacts {
+  std::optional<int64_t> committed_at_ms;
+  std::optional<std::string> operation;
+  std::optional<int64_t> added_records, deleted_records, added_data_files, deleted_data_files;
+  std::optional<std::string> user, client, statement;
+};
+
+SnapshotFacts FactsOf(const Snapshot* s) {
+  SnapshotFacts f;
+  if (s == nullptr) return f;  // an expired snapshot the log still names
+  f.committed_at_ms = s->timestamp_ms;
+  if (!s->operation.empty()) f.operation = s->operation;
+  auto number = [&](const char* key) -> std::optional<int64_t> {
+    auto it = s->summary.find(key);
+    return it == s->summary.end() ? std::nullopt : ParseInt64(it->second);
+  };
+  auto text = [&](const char* key) -> std::optional<std::string> {
+    auto it = s->summary.find(key);
+    return it == s->summary.end() ? std::nullopt : std::optional<std::string>(it->second);
+  };
+  f.added_records = number("added-records");
+  f.deleted_records = number("deleted-records");
+  f.added_data_files = number("added-data-files");
+  f.deleted_data_files = number("deleted-data-files");
+  f.user = text("floe.user");
+  f.client = text("floe.client");
+  f.statement = text("floe.statement");
+  return f;
+}
+
+// One line of at most kStatementWidth characters: white space runs become one space, and a
+// longer statement ends in "..." (never inside a UTF-8 character).
+std::string ShortStatement(const std::string& statement) {
+  std::string line;
+  for (char c : statement) {
+    const bool space = c == ' ' || c == '\n' || c == '\r' || c == '\t';
+    if (space && (line.empty() || line.back() == ' ')) continue;
+    line += space ? ' ' : c;
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  size_t chars = 0, cut = std::string::npos;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if ((static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;
+    if (chars == kStatementWidth - 3) cut = i;
+    if (++chars > kStatementWidth) return line.substr(0, cut) + "...";
+  }
+  return line;
+}
+
+template <typename Builder, typename T>
+Status AppendOptional(Builder& b, const std::optional<T>& v) {
+  return v ? b.Append(*v) : b.AppendNull();
+}
+
+Result<std::shared_ptr<arrow::Table>> HistoryTable(const TableMetadata& md) {
+  auto ts = arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+  arrow::TimestampBuilder made(ts, arrow::default_memory_pool()),
+      committed(ts, arrow::default_memory_pool());
+  arrow::Int64Builder id, parent, added_records, deleted_records, added_files, deleted_files;
+  arrow::BooleanBuilder ancestor;
+  arrow::StringBuilder operation, user, client, statement;
+  for (const table::HistoryRow& row : table::HistoryRows(md)) {
+    SnapshotFacts f = FactsOf(md.SnapshotById(row.snapshot_id));
+    ARROW_RETURN_NOT_OK(made.Append(row.made_current_at_ms * 1000));
+    ARROW_RETURN_NOT_OK(id.Append(row.snapshot_id));
+    ARROW_RETURN_NOT_OK(AppendOptional(parent, row.parent_id));
+    ARROW_RETURN_NOT_OK(ancestor.Append(row.is_current_ancestor));
+    std::optional<int64_t> committed_us;
+    if (f.committed_at_ms) committed_us = *f.committed_at_ms * 1000;
+    ARROW_RETURN_NOT_OK(AppendOptional(committed, committed_us));
+    ARROW_RETURN_NOT_OK(AppendOptional(operation, f.operation));
+    ARROW_RETURN_NOT_OK(AppendOptional(added_records, f.added_records));
+    ARROW_RETURN_NOT_OK(AppendOptional(deleted_records, f.deleted_records));
+    ARROW_RETURN_NOT_OK(AppendOptional(added_files, f.added_data_files));
+    ARROW_RETURN_NOT_OK(AppendOptional(deleted_files, f.deleted_data_files));
+    ARROW_RETURN_NOT_OK(AppendOptional(user, f.user));
+    ARROW_RETURN_NOT_OK(AppendOptional(client, f.client));
+    std::optional<std::string> short_statement;
+    if (f.statement) short_statement = ShortStatement(*f.statement);
+    ARROW_RETURN_NOT_OK(AppendOptional(statement, short_statement));
+  }
+  std::vector<std::shared_ptr<arrow::Field>> fields = {
+      arrow::field("made_current_at", ts),
+      arrow::field("snapshot_id", arrow::int64()),
+      arrow::field("parent_id", arrow::int64()),
+      arrow::field("is_current_ancestor", arrow::boolean()),
+      arrow::field("committed_at", ts),
+      arrow::field("operation", arrow::utf8()),
+      arrow::field("added_records", arrow::int64()),
+      arrow::field("deleted_records", arrow::int64()),
+      arrow::field("added_data_files", arrow::int64()),
+      arrow::field("deleted_data_files", arrow::int64()),
+      arrow::field("user", arrow::utf8()),
+      arrow::field("client", arrow::utf8()),
+      arrow::field("statement", arrow::utf8())};
+  std::vector<std::shared_ptr<arrow::Array>> columns(fields.size());
+  ARROW_RETURN_NOT_OK(made.Finish(&columns[0]));
+  ARROW_RETURN_NOT_OK(id.Finish(&columns[1]));
+  ARROW_RETURN_NOT_OK(parent.Finish(&columns[2]));
+  ARROW_RETURN_NOT_OK(ancestor.Finish(&columns[3]));
+  ARROW_RETURN_NOT_OK(committed.Finish(&columns[4]));
+  ARROW_RETURN_NOT_OK(operation.Finish(&columns[5]));
+  ARROW_RETURN_NOT_OK(added_records.Finish(&columns[6]));
+  ARROW_RETURN_NOT_OK(deleted_records.Finish(&columns[7]));
+  ARROW_RETURN_NOT_OK(added_files.Finish(&columns[8]));
+  ARROW_RETURN_NOT_OK(deleted_files.Finish(&columns[9]));
+  ARROW_RETURN_NOT_OK(user.Finish(&columns[10]));
+  ARROW_RETURN_NOT_OK(client.Finish(&columns[11]));
+  ARROW_RETURN_NOT_OK(statement.Finish(&columns[12]));
+  return arrow::Table::Make(arrow::schema(fields), columns);
+}
+
+// The summary facts as JSON members, after a comma.
+std::string FactsJson(const SnapshotFacts& f) {
+  return StrCat(", \"committed_at\": ", f.committed_at_ms ? JsonTime(*f.committed_at_ms) : "null",
+                ", \"operation\": ", JsonOptionalString(f.operation),
+                ", \"added_records\": ", JsonNumber(f.added_records),
+                ", \"deleted_records\": ", JsonNumber(f.deleted_records),
+                ", \"added_data_files\": ", JsonNumber(f.added_data_files),
+                ", \"deleted_data_files\": ", JsonNumber(f.deleted_data_files),
+                ", \"user\": ", JsonOptionalString(f.user),
+                ", \"client\": ", JsonOptionalString(f.client),
+                ", \"statement\": ", JsonOptionalString(f.statement));
+}
+
+void PrintJson(const std::string& name, const TableMetadata& md, bool graph, std::ostream& out) {
+  out << "{\"table\": " << JsonString(name)
+      << ", \"current_snapshot_id\": " << JsonNumber(md.current_snapshot_id) << ", \"history\": [";
+  bool first = true;
+  for (const table::HistoryRow& row : table::HistoryRows(md)) {
+    out << (first ? "" : ", ") << "{\"made_current_at\": " << JsonTime(row.made_current_at_ms)
+        << ", \"snapshot_id\": " << row.snapshot_id
+        << ", \"parent_id\": " << JsonNumber(row.parent_id)
+        << ", \"is_current_ancestor\": " << (row.is_current_ancestor ? "true" : "false")
+        << FactsJson(FactsOf(md.SnapshotById(row.snapshot_id))) << "}";
+    first = false;
+  }
+  out << "]";
+  if (graph) {
+    std::unordered_set<int64_t> ancestors;
+    for (const Snapshot* s : table::CurrentAncestors(md)) ancestors.insert(s->snapshot_id);
+    const std::vector<MainJump> jumps = MainJumps(md);
+    out << ", \"snapshots\": [";
+    first = true;
+    for (const LineageItem& item : LineageOrder(md, jumps)) {
+      if (!item.snapshot) continue;
+      const Snapshot& s = *item.snapshot;
+      out << (first ? "" : ", ") << "{\"snapshot_id\": " << s.snapshot_id
+          << ", \"parent_id\": " << JsonNumber(s.parent_snapshot_id)
+          << ", \"sequence_number\": " << s.sequence_number
+          << ", \"is_current_ancestor\": " << (ancestors.count(s.snapshot_id) ? "true" : "false")
+          << ", \"refs\": [";
+      bool first_ref = true;
+      for (const auto& [ref_name, ref] : md.refs) {
+        if (ref.snapshot_id != s.snapshot_id) continue;
+        out << (first_ref ? "" : ", ") << JsonString(ref_name);
+        first_ref = false;
+      }
+      out << "]" << FactsJson(FactsOf(&s)) << "}";
+      first = false;
+    }
+    out << "], \"refs\": [";
+    first = true;
+    for (const auto& [ref_name, ref] : md.refs) {
+      out << (first ? "" : ", ") << "{\"name\": " << JsonString(ref_name) << ", \"type\": \""
+          << (ref.is_branch() ? "branch" : "tag") << "\", \"snapshot_id\": " << ref.snapshot_id
+          << "}";
+      first = false;
+    }
+    out << "], \"jumps\": [";
+    first = true;
+    for (const MainJump& j : jumps) {
+      out << (first ? "" : ", ") << "{\"branch\": \"main\", \"kind\": \""
+          << MainJumpKindName(j.kind) << "\", \"from_snapshot_id\": " << j.from_snapshot_id
+          << ", \"to_snapshot_id\": " << j.to_snapshot_id << ", \"at\": " << JsonTime(j.at_ms)
+          << "}";
+      first = false;
+    }
+    out << "]";
+  }
+  out << "}\n";
+}
+
+}  // namespace
+
+CLI::App* AddHistoryCommand(CLI::App& app, HistoryArgs* args) {
+  CLI::App* history = app.add_subcommand(
+      "history",
+      "Show a table's history: every change of its current snapshot with what the snapshot did "
+      "and who made it; --graph draws the lineage of every snapshot with its branches, tags "
+      "and the rollbacks of main.");
+  AddCatalogOptions(history, &args->where);
+  history->add_option("table", args->table, "The table, e.g. db.orders or lakehouse.db.orders")
+      ->required();
+  history->add_flag("--graph", args->graph,
+                    "Draw every snapshot, newest first, with its refs, side lines and rollbacks");
+  history->add_flag("--json", args->json, "Print one JSON object");
+  return history;
+}
+
+int RunHistoryCommand(const HistoryArgs& args, std::ostream& out, std::ostream& err) {
+  auto session = OpenSession(args.where);
+  if (!session.ok()) return ReportError(session.status(), err);
+  auto loaded = LoadTableArgument(**session, args.table);
+  if (!loaded.ok()) return ReportError(loaded.status(), err);
+  const spec::TableMetadataPtr md = (*loaded)->metadata();
+  if (args.json) {
+    PrintJson((*loaded)->name(), *md, args.graph, out);
+    return 0;
+  }
+  const std::string zone_name = (*session)->Setting("spark.sql.session.timeZone", "UTC");
+  auto zone = TimeZone::Make(zone_name);
+  if (!zone.ok()) return ReportError(zone.status(), err);
+  if (args.graph) {
+    for (const std::string& line : DrawLineage(*md, *zone)) out << line << "\n";
+    return 0;
+  }
+  auto rows = HistoryTable(*md);
+  if (!rows.ok()) return ReportError(rows.status(), err);
+  auto text = ValueText::Make(zone_name);
+  if (!text.ok()) return ReportError(text.status(), err);
+  out << ShowString(**rows, *text, 0, 0);
+  return 0;
+}
+
+}  // namespace floe::cli

@@ -7,22 +7,6 @@
 
 namespace floe::cli {
 
-Result<std::shared_ptr<table::Table>> LoadTableArgument(const sql::Session& session,
-                                                        const std::string& name) {
-  ARROW_ASSIGN_OR_RAISE(TableIdentifier ident, TableIdentifier::Parse(name));
-  const std::string& catalog = session.catalog()->name();
-  if (ident.ns.levels.size() > 1 && ident.ns.levels.front() == catalog) {
-    ident = TableIdentifier(
-        Namespace(std::vector<std::string>(ident.ns.levels.begin() + 1, ident.ns.levels.end())),
-        ident.name);
-  }
-  auto loaded = table::Table::Load(session.catalog(), session.io(), ident);
-  if (!loaded.ok() && IsNotFound(loaded.status())) {
-    return NotFound("Table ", catalog, ".", ident.ToString(), " not found");
-  }
-  return loaded;
-}
-
 Result<TimeZone> SessionTimeZone(const sql::Session& session) {
   return TimeZone::Make(session.Setting("spark.sql.session.timeZone", "UTC"));
 }

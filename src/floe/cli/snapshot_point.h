@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "floe/spec/table_metadata.h"
+#include "floe/cli/table_argument.h"
 #include "floe/sql/session.h"
 #include "floe/table/table.h"
 #include "floe/util/status.h"
@@ -25,10 +26,6 @@
 
 namespace floe::cli {
 
-// Loads "ns.t" or "<catalog>.ns.t" (the catalog's name may lead, as in SQL). An unknown
-// table: `Table <catalog>.<ns>.<t> not found`.
-Result<std::shared_ptr<table::Table>> LoadTableArgument(const sql::Session& session,
-                                                        const std::string& name);
 
 // The session's time zone (--tz), for reading and showing timestamps.
 Result<TimeZone> SessionTimeZone(const sql::Session& session);

@@ -34,7 +34,3 @@ def three_snapshots(conn) -> list[int]:
     for i in range(3):
         conn.sql(f"INSERT INTO db.t VALUES ({2 * i + 1}, 'r{2 * i + 1}'), ({2 * i + 2}, 'r{2 * i + 2}')")
     return conn.sql("SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at")["snapshot_id"].to_pylist()
-
-
-def ids(table) -> list[int]:
-    return sorted(table["id"].to_pylist())

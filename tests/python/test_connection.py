@@ -12,7 +12,7 @@ import pytest
 
 import floe
 
-from conftest import ids
+from support import ids
 
 
 def test_sql_returns_rows_or_a_statement_result(conn):

@@ -11,7 +11,7 @@ import pytest
 import floe
 from floe.iceberg import history, resolve_snapshot_as_of, rollback_to, snapshot_at
 
-from conftest import ids
+from support import ids
 
 UTC = dt.timezone.utc
 

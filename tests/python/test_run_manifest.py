@@ -9,7 +9,7 @@ import pytest
 import floe
 from floe.iceberg import build_multi_table_manifest, build_run_manifest, open_run_manifest
 
-from conftest import ids
+from support import ids
 
 
 def test_build_and_open_one_table(conn, three_snapshots, tmp_path):

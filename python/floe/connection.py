@@ -14,8 +14,9 @@ from .result import StatementResult
 
 def rows_of(result) -> pa.Table:
     """The rows of an engine result as a pyarrow Table: the engine's own buffers, imported
-    through the Arrow C stream interface (nothing is copied)."""
-    return pa.table(result)
+    through the Arrow C stream interface (nothing is copied). Not pa.table(), which first
+    checks for a pandas DataFrame and so imports pandas."""
+    return pa.RecordBatchReader.from_stream(result).read_all()
 
 
 _POSITION = re.compile(r" \(line \d+, column \d+\)$")

@@ -36,18 +36,17 @@ fi
 # `scripts/build.sh release` (same compiler, build type, flags and CCACHE_BASEDIR), so ccache
 # serves the objects the release build compiled, and build-python/ keeps its CMake tree, so
 # a rebuild compiles and links only what changed.
-venv=.venv-py
 echo "setup: building the floe Python package (build-python/)"
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 rm -f build-python/dist/floe-*.whl
-$venv/bin/pip wheel -q --no-build-isolation --no-deps --no-cache-dir -w build-python/dist \
+.venv/bin/pip wheel -q --no-build-isolation --no-deps --no-cache-dir -w build-python/dist \
   --config-settings=build-dir=build-python \
   --config-settings=cmake.define.FLOE_WERROR=ON \
   --config-settings=cmake.define.FLOE_PYTHON="$PWD/.venv/bin/python" .
 wheel=$(echo build-python/dist/floe-*.whl)
-stamp=$venv/.floe-wheel.sha
+stamp=.venv/.floe-wheel.sha
 want=$(sha256sum "$wheel" | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ] || ! $venv/bin/python -c 'import floe' 2>/dev/null; then
-  $venv/bin/pip install -q --no-deps --force-reinstall "$wheel"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  .venv/bin/pip install -q --no-deps --force-reinstall "$wheel"
   echo "$want" > "$stamp"
 fi

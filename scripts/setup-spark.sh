@@ -2,7 +2,7 @@
 # Installs the Spark interop peer: Spark 3.5 (pyspark) with Iceberg 1.10 and the SQLite JDBC
 # driver, for tests/interop/spark. Everything lands in build-spark/ (git-ignored):
 #   build-spark/venv/   pyspark, pyarrow and pytest from requirements-spark.txt (apart from
-#                       .venv: pyspark pins its own py4j)
+#                       .venv: pyspark pins its own py4j), and the floe package's wheel
 #   build-spark/jars/   the two jars below, fetched from Maven Central with mvn, checked by SHA-256
 # Safe to run again: each step is skipped when already done (a few milliseconds then).
 # Fails loudly when something cannot be installed; the suite never skips for a missing Spark.
@@ -49,6 +49,18 @@ if [ ! -x $DIR/venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]
   $DIR/venv/bin/pip install -q --upgrade pip==24.3.1
   $DIR/venv/bin/pip install -q -r requirements-spark.txt
   $DIR/venv/bin/python -c 'import pyspark, pyarrow, pytest' || die "the Spark virtualenv does not import"
+  echo "$want" > "$stamp"
+fi
+
+# The floe Python package (tests/interop/spark/test_python_api.py runs floe.iceberg on a
+# SparkSession): the wheel scripts/setup.sh built, installed again only when it changed.
+wheel=$(ls build-python/dist/floe-*.whl 2>/dev/null | head -n 1)
+[ -n "$wheel" ] || die "build-python/dist has no floe wheel; run scripts/setup.sh first"
+stamp=$DIR/venv/.floe-wheel.sha
+want=$(sha256sum "$wheel" | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  $DIR/venv/bin/pip install -q --no-deps --force-reinstall "$wheel"
+  $DIR/venv/bin/python -c 'import floe' || die "the Spark virtualenv does not import floe"
   echo "$want" > "$stamp"
 fi
 

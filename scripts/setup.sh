@@ -30,3 +30,23 @@ if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; th
   .venv/bin/pip install -q -r requirements.txt
   echo "$want" > "$stamp"
 fi
+
+# The floe Python package (pyproject.toml) into .venv, from a wheel built in build-python/
+# (the Spark virtualenv installs the same wheel: scripts/setup-spark.sh). It is built like
+# `scripts/build.sh release` (same compiler, build type, flags and CCACHE_BASEDIR), so ccache
+# serves the objects the release build compiled, and build-python/ keeps its CMake tree, so
+# a rebuild compiles and links only what changed.
+echo "setup: building the floe Python package (build-python/)"
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+rm -f build-python/dist/floe-*.whl
+.venv/bin/pip wheel -q --no-build-isolation --no-deps --no-cache-dir -w build-python/dist \
+  --config-settings=build-dir=build-python \
+  --config-settings=cmake.define.FLOE_WERROR=ON \
+  --config-settings=cmake.define.FLOE_PYTHON="$PWD/.venv/bin/python" .
+wheel=$(echo build-python/dist/floe-*.whl)
+stamp=.venv/.floe-wheel.sha
+want=$(sha256sum "$wheel" | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  .venv/bin/pip install -q --no-deps --force-reinstall "$wheel"
+  echo "$want" > "$stamp"
+fi

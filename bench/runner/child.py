@@ -31,6 +31,24 @@ def plain_rows(rows) -> list[list]:
     return [[v if isinstance(v, (int, float, str)) or v is None else str(v) for v in r] for r in rows]
 
 
+# floe: the Python package in this process, on the runner's catalog, running the statement
+# the floe CLI runs; the clock covers the statement and its result as a pyarrow Table (the
+# package's native result; plain rows only for the few-row answers).
+def run_floe(spec: dict) -> tuple[list, float]:
+    import floe
+
+    conn = floe.connect(catalog=spec["catalog"], warehouse=spec["warehouse"])
+    start = time.perf_counter()
+    table = conn.sql(spec["floe_sql"])
+    if spec["op"] == "history":
+        rows = [[table.num_rows]]
+    else:
+        rows = [list(r.values()) for r in table.to_pylist()]
+    elapsed = (time.perf_counter() - start) * 1000
+    conn.close()
+    return plain_rows(rows), elapsed
+
+
 # DuckDB: iceberg_scan over the metadata file the catalog points to (DuckDB has no JDBC
 # catalog), extensions loaded from the pinned wheels with auto-install and auto-load off.
 def run_duckdb(spec: dict) -> tuple[list, float]:
@@ -163,7 +181,7 @@ def run_spark(spec: dict) -> tuple[list, float]:
 
 def main() -> None:
     spec = json.loads(sys.argv[1])
-    runner = {"duckdb": run_duckdb, "pyiceberg": run_pyiceberg, "spark": run_spark}[spec["engine"]]
+    runner = {"floe": run_floe, "duckdb": run_duckdb, "pyiceberg": run_pyiceberg, "spark": run_spark}[spec["engine"]]
     rows, ms = runner(spec)
     sys.stdout.write(MARK + json.dumps({"rows": rows, "inproc_ms": ms}) + "\n")
     sys.stdout.flush()

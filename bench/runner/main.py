@@ -19,6 +19,8 @@ from .workloads import (COMPACTION_CALL, COMPACTION_ROWS_PER_FILE, ENGINES, MODE
 
 ROOT = setup.ROOT
 GROUPS = ("scan", "timetravel", "planning", "rollback", "append", "expire", "rowlevel", "compaction")
+# The reads floe also runs through its Python package, for the in-process column.
+FLOE_IN_PROCESS = ("query", "ts_as_of", "history")
 
 
 def log(msg: str) -> None:
@@ -113,12 +115,18 @@ class Runner:
     def measure(self, engine: str, spec: dict, floe_sql: str | None) -> dict:
         from . import measure
 
+        inproc_error = None
         if engine == "floe":
             r = measure.run(self.floe.argv([floe_sql]), timeout=self.args.timeout)
             rows = [list(json.loads(line).values()) for line in r.stdout.splitlines() if line.startswith("{")]
             if spec.get("op") == "history":
                 rows = [[len(rows)]]
             inproc = None
+            if spec.get("op") in FLOE_IN_PROCESS and r.returncode == 0 and not r.timed_out:
+                try:
+                    inproc = self.floe_in_process(spec, floe_sql, rows)
+                except RuntimeError as e:
+                    inproc_error = str(e)
         else:
             spec = dict(spec, engine=engine, catalog=str(self.floe.catalog), warehouse=str(self.floe.warehouse))
             env = dict(os.environ)
@@ -143,6 +151,9 @@ class Runner:
         elif r.returncode != 0 or rows is None:
             error = (r.stderr.strip().splitlines() or ["no output"])[-1][:500]
             log(f"  {engine}: FAILED (exit {r.returncode}): {error}")
+        elif inproc_error:
+            error = inproc_error[:500]
+            log(f"  floe in-process: FAILED: {error}")
         return {
             "engine": engine,
             "wall_ms": round(r.wall_ms, 2),
@@ -151,6 +162,25 @@ class Runner:
             "rows": rows,
             "error": error,
         }
+
+    def floe_in_process(self, spec: dict, floe_sql: str, cli_rows: list) -> float:
+        """The same statement through the floe Python package, timed inside its own process
+        after start-up (the import and floe.connect()), as DuckDB's and PyIceberg's are; its
+        answer must be the CLI's."""
+        from . import measure
+
+        spec = dict(spec, engine="floe", floe_sql=floe_sql, catalog=str(self.floe.catalog),
+                    warehouse=str(self.floe.warehouse))
+        env = dict(os.environ, PYTHONPATH=str(ROOT))  # .venv's floe and pyarrow, not build/bench-pylib
+        r = measure.run([sys.executable, "-m", "bench.runner.child", json.dumps(spec)], env=env, cwd=str(ROOT),
+                        timeout=self.args.timeout)
+        for line in r.stdout.splitlines():
+            if line.startswith("BENCH_RESULT "):
+                res = json.loads(line[len("BENCH_RESULT "):])
+                if normalise(res["rows"]) != normalise(cli_rows):
+                    raise RuntimeError(f"floe's Python package returned {res['rows'][:5]}, its CLI {cli_rows[:5]}")
+                return res["inproc_ms"]
+        raise RuntimeError(f"floe's Python package failed (exit {r.returncode}): {r.stderr.strip()[-500:]}")
 
     def record(self, key: dict, result: dict, rep: int) -> None:
         run = dict(key, rep=rep, **result)

@@ -1,0 +1,106 @@
+"""Connections: a floe SQL session on a catalog, from Python."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pyarrow as pa
+
+from . import _floe
+from .exceptions import FloeError
+from .result import StatementResult
+
+
+def rows_of(result) -> pa.Table:
+    """The rows of an engine result as a pyarrow Table: the engine's own buffers, imported
+    through the Arrow C stream interface (nothing is copied). Not pa.table(), which first
+    checks for a pandas DataFrame and so imports pandas."""
+    return pa.RecordBatchReader.from_stream(result).read_all()
+
+
+_POSITION = re.compile(r" \(line \d+, column \d+\)$")
+
+
+def without_position(message: str) -> str:
+    """An engine message without the "(line L, column C)", source and caret lines it adds,
+    for statements the package wrote rather than the user."""
+    lines = message.split("\n")
+    if len(lines) >= 3 and lines[-1].strip() == "^" and _POSITION.search(lines[-3]):
+        return "\n".join(lines[:-3] + [_POSITION.sub("", lines[-3])])
+    return message
+
+
+class Connection:
+    """A session on one catalog: its own time zone and current namespace (SET, USE), and
+    statements run one at a time. The GIL is released while a statement runs, so other
+    Python threads go on; threads sharing a connection take turns."""
+
+    def __init__(self, session: _floe.Session):
+        self._session = session
+
+    @property
+    def catalog_name(self) -> str:
+        """The catalog's name in SQL (``lakehouse`` unless connect() said otherwise)."""
+        return self._live().catalog_name
+
+    def sql(self, text: str):
+        """Runs one statement. Statements that return rows (queries, SHOW, DESCRIBE, CALL,
+        EXPLAIN) give a pyarrow Table; the others a StatementResult (statement, message)."""
+        result = self._execute(text)
+        if result.has_rows:
+            return rows_of(result)
+        return StatementResult(result.statement, result.message)
+
+    def table(self, name: str):
+        """The table `name` ("db.t" or "lakehouse.db.t", as SQL names it). Raises NotFound when
+        there is no such table."""
+        from .table import Table
+
+        self._sql(f"DESCRIBE TABLE {name}")
+        return Table(self, name)
+
+    def close(self) -> None:
+        """Ends the session; the tables it returned stay valid."""
+        self._session = None
+
+    def __enter__(self) -> "Connection":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._session is None else f"catalog {self._session.catalog_name}"
+        return f"<floe.Connection {state}>"
+
+    def _live(self) -> _floe.Session:
+        if self._session is None:
+            raise FloeError("The connection is closed")
+        return self._session
+
+    def _execute(self, text: str):
+        return self._live().execute(text)
+
+    def _sql(self, text: str):
+        """sql() for statements the package builds: errors say what failed without pointing
+        into SQL the caller never wrote."""
+        try:
+            return self.sql(text)
+        except FloeError as e:
+            raise type(e)(without_position(str(e))) from None
+
+
+def connect(catalog=None, warehouse=None, catalog_name: str = "lakehouse", time_zone: str | None = None) -> Connection:
+    """Opens the SQLite catalog `catalog` (a file path, ``sqlite:///...`` or
+    ``jdbc:sqlite:...``) with new tables under `warehouse`, as ``floe sql`` does: unset, they
+    come from $FLOE_CATALOG and $FLOE_WAREHOUSE, else ./warehouse/catalog.db and ./warehouse
+    (created when missing). `time_zone` is the session time zone for timestamps read and
+    shown (default UTC). Commits record ``floe python`` as their client."""
+    session = _floe.Session(
+        catalog=None if catalog is None else os.fspath(catalog),
+        warehouse=None if warehouse is None else os.fspath(warehouse),
+        catalog_name=catalog_name,
+        time_zone=time_zone,
+    )
+    return Connection(session)

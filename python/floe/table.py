@@ -1,0 +1,80 @@
+"""A table of a connection: scans at any point in time, and its metadata tables."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import pyarrow as pa
+
+from . import _timestamps
+from ._sql_text import quote_identifier
+from .exceptions import ValidationError
+
+
+def one_point_in_time(snapshot_id=None, as_of_timestamp=None, branch=None, tag=None) -> None:
+    """Iceberg's rule: a read names at most one of a snapshot id, a timestamp, a branch and a
+    tag (with its message)."""
+    given = [v for v in (snapshot_id, as_of_timestamp, branch, tag) if v is not None]
+    if len(given) > 1:
+        show = lambda v: "null" if v is None else str(v)  # noqa: E731
+        raise ValidationError(
+            f"Can specify only one of snapshot-id ({show(snapshot_id)}), as-of-timestamp "
+            f"({show(as_of_timestamp)}), branch ({show(branch)}), tag ({show(tag)})"
+        )
+
+
+class Table:
+    """A table by name; each call reads the catalog afresh, so it sees the latest commit."""
+
+    def __init__(self, connection, name: str):
+        self._connection = connection
+        self.name = name
+
+    def scan(
+        self,
+        snapshot_id: int | None = None,
+        as_of_timestamp=None,
+        tag: str | None = None,
+        branch: str | None = None,
+        columns: Sequence[str] | None = None,
+        filter: str | None = None,
+    ) -> pa.Table:
+        """The table's rows at one point in time, as a pyarrow Table. At most one of
+        `snapshot_id`, `as_of_timestamp` (the snapshot current at that instant: ISO-8601 text
+        read as UTC when it has no zone, a datetime, or epoch milliseconds as Iceberg's
+        as-of-timestamp), `tag` and `branch`; none reads the current snapshot. `columns`
+        selects columns, `filter` is a SQL condition ("id > 10 AND day = DATE '2024-01-15'")."""
+        one_point_in_time(snapshot_id, as_of_timestamp, branch, tag)
+        source = self.name
+        if snapshot_id is not None:
+            source += f" VERSION AS OF {int(snapshot_id)}"
+        elif as_of_timestamp is not None:
+            source += " TIMESTAMP AS OF " + _timestamps.sql_literal(_timestamps.to_micros(as_of_timestamp))
+        elif tag is not None:
+            source += "." + quote_identifier("tag_" + tag)
+        elif branch is not None:
+            source += "." + quote_identifier("branch_" + branch)
+        if isinstance(columns, str):
+            raise ValidationError(f"columns must be a list of names, not the string {columns!r}")
+        select = "*" if columns is None else ", ".join(quote_identifier(c) for c in columns)
+        sql = f"SELECT {select} FROM {source}"
+        if filter is not None:
+            sql += f" WHERE {filter}"
+        return self._connection._sql(sql)
+
+    def history(self) -> pa.Table:
+        """The history metadata table: every change of the current snapshot (made_current_at,
+        snapshot_id, parent_id, is_current_ancestor)."""
+        return self._connection._sql(f"SELECT * FROM {self.name}.history")
+
+    def snapshots(self) -> pa.Table:
+        """The snapshots metadata table (committed_at, snapshot_id, parent_id, operation,
+        manifest_list, summary)."""
+        return self._connection._sql(f"SELECT * FROM {self.name}.snapshots")
+
+    def refs(self) -> pa.Table:
+        """The refs metadata table: branches and tags with their snapshots and retention."""
+        return self._connection._sql(f"SELECT * FROM {self.name}.refs")
+
+    def __repr__(self) -> str:
+        return f"<floe.Table {self.name}>"

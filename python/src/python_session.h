@@ -1,0 +1,55 @@
+#pragma once
+
+// A floe SQL session as the Python package drives it: statements run without the GIL, one
+// at a time per session (Python threads may share a connection), and run manifests built
+// and resolved on the session's catalog.
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "floe/sql/session.h"
+#include "floe/util/status.h"
+
+namespace floe::python {
+
+struct ConnectOptions {
+  std::string catalog;    // empty: $FLOE_CATALOG, else ./warehouse/catalog.db (as the CLI)
+  std::string warehouse;  // empty: $FLOE_WAREHOUSE, else ./warehouse
+  std::string catalog_name = "lakehouse";
+  std::string time_zone;  // empty: the session default, UTC
+};
+
+// A recorded source of a run manifest, resolved: the table's full name and the snapshot.
+struct ManifestSource {
+  std::string table;
+  int64_t snapshot_id = 0;
+};
+
+class PythonSession {
+ public:
+  // Opens the catalog as `floe sql` would, with "floe python" as the client its commits
+  // record.
+  static Result<std::unique_ptr<PythonSession>> Open(const ConnectOptions& options);
+
+  Result<sql::StatementResult> Execute(const std::string& sql);
+  std::string Setting(const std::string& key);
+  std::string catalog_name();
+
+  // The run manifest JSON of the current snapshot of each table (names as SQL takes them).
+  Result<std::string> BuildRunManifest(const std::vector<std::string>& tables,
+                                       int64_t run_started_at_ms);
+  // Checks a run manifest against the catalog (same tables, recorded snapshots still there).
+  Result<std::vector<ManifestSource>> ResolveRunManifest(const std::string& json);
+
+ private:
+  explicit PythonSession(std::unique_ptr<sql::Session> session) : session_(std::move(session)) {}
+
+  std::mutex mutex_;
+  std::unique_ptr<sql::Session> session_;
+};
+
+}  // namespace floe::python

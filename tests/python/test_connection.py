@@ -152,3 +152,16 @@ def test_statements_release_the_gil(conn):
     assert end - start > 0.05, "the statement was too quick to tell"
     during = [t for t in ticks if start < t < end]
     assert len(during) >= 10, f"{len(during)} ticks of the other thread during {end - start:.3f} s"
+
+
+def test_commits_record_the_python_client_and_statement(conn, three_snapshots):
+    rows = conn.sql(
+        "SELECT summary['floe.client'] AS client, summary['floe.statement'] AS statement, "
+        "summary['floe.user'] AS user FROM db.t.snapshots ORDER BY committed_at"
+    ).to_pylist()
+    assert [(r["client"], r["statement"]) for r in rows] == [
+        ("floe python", "INSERT INTO db.t VALUES (1, 'r1'), (2, 'r2')"),
+        ("floe python", "INSERT INTO db.t VALUES (3, 'r3'), (4, 'r4')"),
+        ("floe python", "INSERT INTO db.t VALUES (5, 'r5'), (6, 'r6')"),
+    ]
+    assert all(r["user"] for r in rows)

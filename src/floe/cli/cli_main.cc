@@ -49,11 +49,18 @@ namespace {
 
 int RunDemoCommand(const CatalogArgs& args) {
   auto session = OpenSession(args);
-  Status st = session.ok() ? RunDemo(**session, std::cout) : session.status();
-  if (!st.ok()) {
-    std::cerr << "Error: " << st.message() << "\n";
-    return kExitFailed;
-  }
+  if (!session.ok()) return ReportError(session.status(), std::cerr);
+  Result<DemoSnapshots> snapshots = RunDemo(**session, std::cout);
+  if (!snapshots.ok()) return ReportError(snapshots.status(), std::cerr);
+  session->reset();
+  std::vector<std::string> flags;
+  if (!args.catalog.empty()) flags.insert(flags.end(), {"--catalog", args.catalog});
+  if (!args.warehouse.empty()) flags.insert(flags.end(), {"--warehouse", args.warehouse});
+  flags.insert(flags.end(), {"--catalog-name", args.catalog_name});
+  for (const auto& root : args.allowed_roots) flags.insert(flags.end(), {"--allow-root", root});
+  if (!args.time_zone.empty()) flags.insert(flags.end(), {"--tz", args.time_zone});
+  Status st = RunDemoCommandLine(flags, *snapshots, std::cout);
+  if (!st.ok()) return ReportError(st, std::cerr);
   return kExitOk;
 }
 

@@ -2,6 +2,7 @@
 
 #include <arrow/table.h>
 
+#include "floe/cli/cli_main.h"
 #include "floe/cli/result_format.h"
 #include "floe/cli/value_text.h"
 #include "floe/util/str_cat.h"
@@ -49,7 +50,7 @@ const char kReport[] = "lakehouse.gold.daily_revenue_report";
 
 }  // namespace
 
-Status RunDemo(sql::Session& session, std::ostream& out) {
+Result<DemoSnapshots> RunDemo(sql::Session& session, std::ostream& out) {
   Demo demo(session, out);
   demo.Say("floe demo: a daily revenue report, a bad write, an audit and a rollback.");
   demo.Say("Tables live in the catalog `lakehouse`; every step is one SQL statement.");
@@ -147,6 +148,34 @@ Status RunDemo(sql::Session& session, std::ostream& out) {
                                        ".history\nORDER BY made_current_at"))
                           .status());
   demo.Say("Two snapshots, five history entries: rollbacks move a pointer and keep every snapshot readable.");
+  return DemoSnapshots{clean, bad};
+}
+
+Status RunDemoCommandLine(const std::vector<std::string>& catalog_flags,
+                          const DemoSnapshots& snapshots, std::ostream& out) {
+  const std::string table = "gold.daily_revenue_report";
+  out << "\n== From a terminal: the lineage, the diff and a guarded rollback ==\n\n";
+  out << "The same audit with the floe command (each also takes --json; on a terminal, rollback\n"
+         "and set-current ask before they move anything, and on a pipe they refuse without --yes).\n";
+  const std::vector<std::vector<std::string>> steps = {
+      {"set-current", table, "--snapshot-id", snapshots.bad, "--yes"},
+      {"history", table, "--graph"},
+      {"diff", table, snapshots.clean, snapshots.bad, "--key", "report_date"},
+      {"rollback", table, "--to-snapshot", snapshots.clean, "--yes"},
+  };
+  for (const auto& step : steps) {
+    out << "\n$ floe";
+    for (const auto& arg : step) out << " " << arg;
+    out << "\n" << std::flush;
+    std::vector<std::string> args = {"floe"};
+    args.insert(args.end(), step.begin(), step.end());
+    args.insert(args.end(), catalog_flags.begin(), catalog_flags.end());
+    std::vector<char*> argv;
+    for (auto& arg : args) argv.push_back(arg.data());
+    const int status = RunCli(static_cast<int>(argv.size()), argv.data());
+    out << std::flush;
+    if (status != 0) return Status::Invalid("floe ", step.front(), " exited with status ", status);
+  }
   return Status::OK();
 }
 

@@ -5,7 +5,7 @@
 #include <arrow/api.h>
 #include <arrow/compute/api_vector.h>
 
-#include "floe/cli/json_quote.h"
+#include "floe/cli/json_text.h"
 #include "floe/cli/result_format.h"
 #include "floe/cli/snapshot_point.h"
 #include "floe/cli/snapshot_provenance.h"
@@ -63,7 +63,7 @@ std::string Join(const std::vector<std::string>& items, const std::string& separ
 
 std::string JsonList(const std::vector<std::string>& items) {
   std::string out = "[";
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + JsonQuote(items[i]);
+  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + JsonString(items[i]);
   return out + "]";
 }
 
@@ -140,17 +140,17 @@ void PrintText(const table::Table& table, const ResolvedPoint& from, const Resol
 
 std::string PointJson(const ResolvedPoint& point, const std::string& given,
                       const spec::Snapshot& snapshot) {
-  return StrCat("{\"point\": ", JsonQuote(given), ", \"resolved_as\": ", JsonQuote(point.how),
+  return StrCat("{\"point\": ", JsonString(given), ", \"resolved_as\": ", JsonString(point.how),
                 ", \"snapshot_id\": ", snapshot.snapshot_id,
                 ", \"committed_at\": ", JsonTime(snapshot.timestamp_ms),
-                ", \"operation\": ", JsonQuote(snapshot.operation), "}");
+                ", \"operation\": ", JsonString(snapshot.operation), "}");
 }
 
 void PrintJson(const table::Table& table, const DiffCommandOptions& options,
                const ResolvedPoint& from, const ResolvedPoint& to, const scan::SnapshotDiff& diff,
                const ValueText& text, std::ostream& out) {
   auto md = table.metadata();
-  out << "{\"table\": " << JsonQuote(table.name())
+  out << "{\"table\": " << JsonString(table.name())
       << ", \"from\": " << PointJson(from, options.from, *md->SnapshotById(diff.from_snapshot_id))
       << ", \"to\": " << PointJson(to, options.to, *md->SnapshotById(diff.to_snapshot_id))
       << ", \"key_columns\": " << JsonList(diff.key_columns)

@@ -4,7 +4,7 @@
 #include <charconv>
 
 #include "floe/cli/diff_command.h"
-#include "floe/cli/json_quote.h"
+#include "floe/cli/json_text.h"
 #include "floe/cli/retention_command.h"
 #include "floe/cli/snapshot_point.h"
 #include "floe/cli/snapshot_provenance.h"
@@ -29,7 +29,7 @@ int Fail(const Status& status, Console& console) {
 
 void PrintJson(const table::Table& table, int64_t around, int64_t window, int64_t current,
                const std::vector<Candidate>& candidates, std::ostream& out) {
-  out << "{\"table\": " << JsonQuote(table.name()) << ", \"around\": " << JsonTime(around)
+  out << "{\"table\": " << JsonString(table.name()) << ", \"around\": " << JsonTime(around)
       << ", \"window_ms\": " << window << ", \"from\": " << JsonTime(around - window)
       << ", \"to\": " << JsonTime(around + window) << ", \"current_snapshot_id\": " << current
       << ", \"candidates\": [";
@@ -39,18 +39,18 @@ void PrintJson(const table::Table& table, int64_t around, int64_t window, int64_
     out << (i ? ", " : "") << "{\"number\": " << i + 1
         << ", \"snapshot_id\": " << c.snapshot->snapshot_id
         << ", \"committed_at\": " << JsonTime(c.snapshot->timestamp_ms)
-        << ", \"operation\": " << JsonQuote(c.snapshot->operation) << ", \"parent_id\": "
+        << ", \"operation\": " << JsonString(c.snapshot->operation) << ", \"parent_id\": "
         << (c.snapshot->parent_snapshot_id ? std::to_string(*c.snapshot->parent_snapshot_id)
                                            : "null")
         << ", \"is_current\": " << (c.is_current ? "true" : "false")
         << ", \"is_current_ancestor\": " << (c.is_current_ancestor ? "true" : "false")
-        << ", \"user\": " << JsonQuoteOrNull(p.user)
-        << ", \"client\": " << JsonQuoteOrNull(p.client)
-        << ", \"statement\": " << JsonQuoteOrNull(p.statement)
-        << ", \"engine\": " << JsonQuoteOrNull(p.engine)
+        << ", \"user\": " << JsonOptionalString(p.user)
+        << ", \"client\": " << JsonOptionalString(p.client)
+        << ", \"statement\": " << JsonOptionalString(p.statement)
+        << ", \"engine\": " << JsonOptionalString(p.engine)
         << ", \"rollback_diff\": " << (c.diff_status.ok() ? DiffCountsJson(c.diff) : "null")
         << ", \"rollback_diff_error\": "
-        << (c.diff_status.ok() ? "null" : JsonQuote(c.diff_status.message())) << "}";
+        << (c.diff_status.ok() ? "null" : JsonString(c.diff_status.message())) << "}";
   }
   out << "]}\n";
 }

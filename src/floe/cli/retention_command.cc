@@ -1,5 +1,7 @@
 #include "floe/cli/retention_command.h"
 
+#include "floe/cli/json_text.h"
+
 #include <cctype>
 
 #include "floe/catalog/catalog.h"
@@ -10,35 +12,6 @@
 namespace floe::cli {
 
 namespace {
-
-std::string JsonString(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-          out += buf;
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out + "\"";
-}
 
 // ISO-8601 in UTC with a Z, as the JSON output carries times.
 std::string Iso(int64_t ms) {

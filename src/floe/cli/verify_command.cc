@@ -1,5 +1,7 @@
 #include "floe/cli/verify_command.h"
 
+#include "floe/cli/json_text.h"
+
 #include <cstdio>
 
 #include "floe/table/table.h"
@@ -8,38 +10,6 @@
 namespace floe::cli {
 
 namespace {
-
-std::string JsonString(const std::string& text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  return out + "\"";
-}
 
 std::string Plural(int64_t n, const std::string& one) {
   return StrCat(n, " ", one, n == 1 ? "" : "s");

@@ -55,8 +55,8 @@ Result<std::optional<SessionReadPoint>> ResolveSessionReadPoint(const SessionSta
   ARROW_ASSIGN_OR_RAISE(int64_t ms, AsOfMillis(state, as_of));
   auto resolved = table::ResolveTimeTravel(table.metadata(), table::TimeTravelSpec::AsOf(ms));
   if (!resolved.ok()) {
-    return WithContext(resolved.status(),
-                       StrCat("Cannot read ", table.name(), " as of ", kReadAsOfKey, " '", as_of, "'"));
+    return WithContext(resolved.status(), StrCat("Cannot read ", table.name(), " as of ",
+                                                 kReadAsOfKey, " '", as_of, "'"));
   }
   std::string note = StrCat(table.name(), " TIMESTAMP AS OF ", FormatMillisIso(ms), " (",
                             kReadAsOfKey, ") -> snapshot ", SnapshotText(*resolved));

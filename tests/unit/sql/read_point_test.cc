@@ -18,9 +18,11 @@ class ReadPointTest : public SessionFixture {
   std::string WriteManifest(const std::vector<std::string>& tables) {
     std::string json = R"({"run_started_at_ms": 1, "sources": {)";
     for (size_t i = 0; i < tables.size(); ++i) {
-      std::string id = Value("SELECT snapshot_id FROM " + tables[i] +
-                             ".history WHERE is_current_ancestor ORDER BY made_current_at DESC LIMIT 1");
-      json += (i ? ", " : "") + std::string("\"lakehouse.") + tables[i] + "\": {\"snapshot_id\": " + id + "}";
+      std::string id =
+          Value("SELECT snapshot_id FROM " + tables[i] +
+                ".history WHERE is_current_ancestor ORDER BY made_current_at DESC LIMIT 1");
+      json += (i ? ", " : "") + std::string("\"lakehouse.") + tables[i] +
+              "\": {\"snapshot_id\": " + id + "}";
     }
     json += "}}";
     std::string path = dir_.str() + "/run.json";
@@ -88,8 +90,8 @@ TEST_F(ReadPointTest, ExplainNamesEachTablesSnapshot) {
   Ok("SET floe.read.as-of = '2999-01-01 00:00:00'");
   EXPECT_EQ(time_travel_section("SELECT * FROM db.a JOIN db.b VERSION AS OF " + b + " ON true"),
             "== Time travel ==\nlakehouse.db.a TIMESTAMP AS OF 2999-01-01T00:00:00+00:00 "
-            "(floe.read.as-of) -> snapshot " + a + "\nlakehouse.db.b VERSION AS OF " + b +
-                " -> snapshot " + b);
+            "(floe.read.as-of) -> snapshot " +
+                a + "\nlakehouse.db.b VERSION AS OF " + b + " -> snapshot " + b);
 }
 
 TEST_F(ReadPointTest, BadRunManifestIsRefusedBySet) {
@@ -112,7 +114,8 @@ TEST_F(ReadPointTest, CommitsRecordStatementUserAndClient) {
 }
 
 TEST(CommitProvenanceTest, LongStatementsAreCutAtACharacterBoundary) {
-  std::string statement = "SELECT '" + std::string(table::kMaxStatementBytes - 9, 'x') + "\xc3\xa9xyz'";
+  std::string statement =
+      "SELECT '" + std::string(table::kMaxStatementBytes - 9, 'x') + "\xc3\xa9xyz'";
   std::string cut = table::TruncateStatement(statement);
   // 499 ASCII bytes, then a two-byte character that would straddle the limit: cut before it.
   EXPECT_EQ(cut.size(), table::kMaxStatementBytes - 1 + 3);

@@ -19,6 +19,9 @@ LIMIT_MB = 128
 
 floe = Floe(sys.argv[1])
 c = Checks()
+# A sanitizer build keeps freed memory in quarantine and pads every allocation, so its resident
+# memory says nothing about the diff: there the counts and the spilling are checked, not memory.
+SANITIZED = b"__asan_init" in open(floe.binary, "rb").read()
 
 
 def peak_rss_mb(*args):
@@ -64,7 +67,7 @@ c.equal(d.get("rows_read"), {"from": ROWS, "to": ROWS - 600 + 500}, "both sides 
 c.check(d.get("spilled_bytes", 0) > 0 and d.get("partitions", 0) > 1, "rows spilled and compared by partition",
         f"spilled_bytes {d.get('spilled_bytes')}, partitions {d.get('partitions')}")
 c.equal(len(d.get("sample", {}).get("changed", [])), 3, "a sample of 3 changed rows")
-c.check(peak - baseline < LIMIT_MB, f"peak memory within {LIMIT_MB} MiB of a tiny diff",
+c.check(SANITIZED or peak - baseline < LIMIT_MB, f"peak memory within {LIMIT_MB} MiB of a tiny diff",
         f"peak {peak:.0f} MiB, tiny diff {baseline:.0f} MiB")
 print(f"peak {peak:.0f} MiB, tiny diff {baseline:.0f} MiB, spilled {d.get('spilled_bytes', 0) >> 20} MiB "
       f"in {d.get('partitions')} partitions")

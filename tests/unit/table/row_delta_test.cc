@@ -28,17 +28,7 @@ class RowDeltaTest : public floe::testing::PeopleTableTest {
   // Writes `rows` as a delete file of `content` under the table's data directory.
   DataFile WriteDeletes(const arrow::Table& rows, FileContent content,
                         std::vector<int32_t> equality_ids = {}) {
-    DataFile f;
-    f.content = content;
-    f.file_path =
-        table_->metadata()->location + "/data/deletes-" + std::to_string(++n_) + ".parquet";
-    auto out = arrow::io::FileOutputStream::Open(f.file_path).ValueOrDie();
-    EXPECT_OK(parquet::arrow::WriteTable(rows, arrow::default_memory_pool(), out));
-    EXPECT_OK(out->Close());
-    f.file_size_in_bytes = static_cast<int64_t>(std::filesystem::file_size(f.file_path));
-    f.record_count = rows.num_rows();
-    f.equality_ids = std::move(equality_ids);
-    return f;
+    return testing::WriteDeleteFile(*table_, ++n_, rows, content, std::move(equality_ids));
   }
 
   DataFile EqualityDeletesOfIds(const std::vector<int64_t>& ids) {

@@ -1,14 +1,18 @@
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <set>
 #include <memory>
 #include <string>
 
 #include <arrow/api.h>
+#include <arrow/io/file.h>
+#include <parquet/arrow/writer.h>
 
 #include "floe/catalog/sql_catalog.h"
 #include "floe/io/file_io.h"
+#include "floe/manifest/data_file.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/commit.h"
 #include "floe/table/table_catalog.h"
@@ -108,6 +112,23 @@ inline Status SetSnapshotTimes(table::Table& table, const std::map<int64_t, int6
     }
     return md;
   });
+}
+
+// Writes `rows` (positions, or the equality columns) as the table's delete file number `n`
+// under its data/ folder and describes it, for commits of row deltas.
+inline manifest::DataFile WriteDeleteFile(const table::Table& table, int n, const arrow::Table& rows,
+                                          manifest::FileContent content,
+                                          std::vector<int32_t> equality_ids = {}) {
+  manifest::DataFile f;
+  f.content = content;
+  f.file_path = table.metadata()->location + "/data/deletes-" + std::to_string(n) + ".parquet";
+  auto out = arrow::io::FileOutputStream::Open(f.file_path).ValueOrDie();
+  EXPECT_OK(parquet::arrow::WriteTable(rows, arrow::default_memory_pool(), out));
+  EXPECT_OK(out->Close());
+  f.file_size_in_bytes = static_cast<int64_t>(std::filesystem::file_size(f.file_path));
+  f.record_count = rows.num_rows();
+  f.equality_ids = std::move(equality_ids);
+  return f;
 }
 
 }  // namespace floe::testing

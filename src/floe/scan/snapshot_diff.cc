@@ -103,22 +103,6 @@ Result<Columns> CompareColumns(const table::Table& table, const spec::Schema& fr
   return out;
 }
 
-// A field equality deletes compare on: of the schema read, else of the newest schema that
-// has it (a column dropped since the delete was written).
-Result<spec::NestedField> EqualityField(const spec::TableMetadata& md, const spec::Schema& schema,
-                                        int32_t id, const std::string& delete_file) {
-  const spec::NestedField* field = TopLevel(schema, id);
-  for (auto it = md.schemas.rbegin(); !field && it != md.schemas.rend(); ++it)
-    field = TopLevel(**it, id);
-  if (!field) {
-    return Status::NotImplemented("Equality delete file ", delete_file, " compares field id ", id,
-                                  ", which is not a top-level column of the table");
-  }
-  spec::NestedField out = *field;
-  out.required = false;
-  return out;
-}
-
 // Keeps the `limit` rows (or before/after pairs) of smallest rank, as copies.
 class Sample {
  public:
@@ -302,40 +286,15 @@ class Differ {
   Status ReadSide(int side, const std::vector<FileScanTask>& tasks, const spec::SchemaPtr& schema,
                   int64_t batch_rows, HashPartitioner* partitioner, ProgressTask* progress) {
     if (tasks.empty()) return Status::OK();
-    auto md = table_->metadata();
-    std::vector<spec::NestedField> fields = columns_.projection->fields();
-    const size_t compared = fields.size();
-    std::vector<ScanFile> files;
-    for (const auto& task : tasks) {
-      std::vector<std::string> positions;
-      std::vector<EqualityDeleteRef> equality;
-      for (const auto& d : task.deletes) {
-        if (d.content == manifest::FileContent::kPositionDeletes) {
-          positions.push_back(d.file_path);
-          continue;
-        }
-        equality.push_back({d.file_path, d.equality_ids});
-        for (int32_t id : d.equality_ids) {
-          if (std::any_of(fields.begin(), fields.end(),
-                          [id](const spec::NestedField& f) { return f.id == id; })) {
-            continue;
-          }
-          ARROW_ASSIGN_OR_RAISE(auto field, EqualityField(*md, *schema, id, d.file_path));
-          fields.push_back(std::move(field));
-        }
-      }
-      files.emplace_back(task.file.file_path, std::move(positions), std::move(equality));
-    }
-    auto projection =
-        std::make_shared<const spec::Schema>(columns_.projection->schema_id(), std::move(fields));
+    ARROW_ASSIGN_OR_RAISE(ScanFilesPlan plan,
+                          PlanScanFiles(*table_->metadata(), tasks, columns_.projection, *schema));
     RowGroupStreamOptions options;
     options.ordered = false;  // rows are partitioned by hash: any order will do
     options.batch_rows = batch_rows;
-    options.output_columns =
-        projection->fields().size() > compared ? static_cast<int>(compared) : -1;
+    options.output_columns = plan.output_columns;
     ARROW_ASSIGN_OR_RAISE(auto reader,
-                          MakeRowGroupStream(table_->io(), std::move(files), projection, {}, schema,
-                                             nullptr, options));
+                          MakeRowGroupStream(table_->io(), std::move(plan.files), plan.projection, {},
+                                             schema, nullptr, options));
     const std::vector<int>& hashed = columns_.keys.empty() ? columns_.all : columns_.keys;
     std::vector<uint64_t> hashes;
     int64_t& rows = side == kFrom ? diff_->rows_read_from : diff_->rows_read_to;

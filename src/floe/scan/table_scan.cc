@@ -295,15 +295,12 @@ Result<spec::NestedField> EqualityField(const spec::TableMetadata& md, const spe
 
 }  // namespace
 
-Result<TableScan::Planned> TableScan::PlanRead() const {
-  Planned planned;
-  ARROW_ASSIGN_OR_RAISE(planned.projection, ReadSchema());
-  ARROW_ASSIGN_OR_RAISE(planned.schema, SnapshotSchema(*table_->metadata()));
-  ARROW_ASSIGN_OR_RAISE(auto tasks, PlanFiles());
-  planned.files.reserve(tasks.size());
+Result<ScanFilesPlan> PlanScanFiles(const spec::TableMetadata& md, std::vector<FileScanTask> tasks,
+                                    spec::SchemaPtr projection, const spec::Schema& schema) {
+  ScanFilesPlan plan;
+  plan.files.reserve(tasks.size());
   // Columns equality deletes compare on are read too, and dropped once they are applied.
   std::vector<spec::NestedField> extra;
-  auto md = table_->metadata();
   for (auto& task : tasks) {
     std::vector<std::string> position_deletes;
     std::vector<EqualityDeleteRef> equality_deletes;
@@ -317,20 +314,34 @@ Result<TableScan::Planned> TableScan::PlanRead() const {
         auto read = [id](const std::vector<spec::NestedField>& fields) {
           return std::any_of(fields.begin(), fields.end(), [id](const spec::NestedField& f) { return f.id == id; });
         };
-        if (read(planned.projection->fields()) || read(extra)) continue;
-        ARROW_ASSIGN_OR_RAISE(auto field, EqualityField(*md, *planned.schema, id, d.file_path));
+        if (read(projection->fields()) || read(extra)) continue;
+        ARROW_ASSIGN_OR_RAISE(auto field, EqualityField(md, schema, id, d.file_path));
         extra.push_back(std::move(field));
       }
     }
-    planned.files.emplace_back(std::move(task.file.file_path), std::move(position_deletes),
-                               std::move(equality_deletes));
+    plan.files.emplace_back(std::move(task.file.file_path), std::move(position_deletes),
+                            std::move(equality_deletes));
   }
   if (!extra.empty()) {
-    planned.output_columns = static_cast<int>(planned.projection->fields().size());
-    std::vector<spec::NestedField> fields = planned.projection->fields();
+    plan.output_columns = static_cast<int>(projection->fields().size());
+    std::vector<spec::NestedField> fields = projection->fields();
     fields.insert(fields.end(), extra.begin(), extra.end());
-    planned.projection = std::make_shared<const spec::Schema>(planned.projection->schema_id(), std::move(fields));
+    projection = std::make_shared<const spec::Schema>(projection->schema_id(), std::move(fields));
   }
+  plan.projection = std::move(projection);
+  return plan;
+}
+
+Result<TableScan::Planned> TableScan::PlanRead() const {
+  Planned planned;
+  ARROW_ASSIGN_OR_RAISE(auto projection, ReadSchema());
+  ARROW_ASSIGN_OR_RAISE(planned.schema, SnapshotSchema(*table_->metadata()));
+  ARROW_ASSIGN_OR_RAISE(auto tasks, PlanFiles());
+  ARROW_ASSIGN_OR_RAISE(ScanFilesPlan files,
+                        PlanScanFiles(*table_->metadata(), std::move(tasks), std::move(projection), *planned.schema));
+  planned.projection = std::move(files.projection);
+  planned.files = std::move(files.files);
+  planned.output_columns = files.output_columns;
   row_groups_ = std::make_shared<RowGroupCounters>();
   return planned;
 }

@@ -22,6 +22,18 @@ struct FileScanTask {
   std::vector<manifest::DataFile> deletes;
 };
 
+// What the row-group stream reads for planned tasks: each data file with its delete files,
+// and `projection` widened by the columns equality deletes compare on that it lacks (taken
+// from `schema`, else the newest older schema of `md` that has them). Those extra columns
+// come last; `output_columns` is then how many columns were asked for (-1: none added).
+struct ScanFilesPlan {
+  spec::SchemaPtr projection;
+  std::vector<ScanFile> files;
+  int output_columns = -1;
+};
+Result<ScanFilesPlan> PlanScanFiles(const spec::TableMetadata& md, std::vector<FileScanTask> tasks,
+                                    spec::SchemaPtr projection, const spec::Schema& schema);
+
 // Reads a table as of its current snapshot, a snapshot id or a named ref, by Iceberg field
 // id. A snapshot id or tag reads with the schema that snapshot was written with; the
 // current state and branches read with the table's current schema (as Iceberg does).

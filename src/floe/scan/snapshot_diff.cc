@@ -292,9 +292,9 @@ class Differ {
     options.ordered = false;  // rows are partitioned by hash: any order will do
     options.batch_rows = batch_rows;
     options.output_columns = plan.output_columns;
-    ARROW_ASSIGN_OR_RAISE(auto reader,
-                          MakeRowGroupStream(table_->io(), std::move(plan.files), plan.projection, {},
-                                             schema, nullptr, options));
+    ARROW_ASSIGN_OR_RAISE(
+        auto reader, MakeRowGroupStream(table_->io(), std::move(plan.files), plan.projection, {},
+                                        schema, nullptr, options));
     const std::vector<int>& hashed = columns_.keys.empty() ? columns_.all : columns_.keys;
     std::vector<uint64_t> hashes;
     int64_t& rows = side == kFrom ? diff_->rows_read_from : diff_->rows_read_to;

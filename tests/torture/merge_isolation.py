@@ -15,6 +15,13 @@ import tempfile
 import time
 
 CONFLICT = "Found conflicting files that can contain records matching"
+MAX_RANGE = 1 << 30  # the most rows range() generates
+
+
+def slow_sum(n, copies):
+    """One row, column n: sums over `copies` ranges of n rows, read one after another."""
+    parts = " UNION ALL ".join([f"SELECT sum(id % 7) AS s FROM range({n})"] * copies)
+    return f"SELECT sum(s) AS n FROM ({parts})"
 
 
 def main():
@@ -51,18 +58,22 @@ def run_case(floe, mode, isolation, append_day, conflicts):
         assert setup.returncode == 0, setup.stderr
 
         # A source slow enough that the append lands while the MERGE runs: its rows wait for
-        # a sum over a range sized to take over a second on this machine.
-        n = 20_000_000
+        # sums over ranges sized to take over a second on this machine. One range stops
+        # growing at the most rows floe generates; past that the sum adds more ranges.
+        n, copies = 20_000_000, 1
         while True:
             started = time.monotonic()
-            r = sql(f"SELECT sum(id % 7) FROM range({n})")
+            r = sql(slow_sum(n, copies))
             took = time.monotonic() - started
             assert r.returncode == 0, r.stderr
             if took >= 1.5:
                 break
-            n *= 2
+            if n < MAX_RANGE:
+                n = min(n * 2, MAX_RANGE)
+            else:
+                copies *= 2
         source = (f"(SELECT id, 'merged' AS v FROM (VALUES (1), (4)) AS c(id) "
-                  f"CROSS JOIN (SELECT sum(id % 7) AS n FROM range({n})) WHERE n >= 0)")
+                  f"CROSS JOIN ({slow_sum(n, copies)}) WHERE n >= 0)")
         merge = (f"MERGE INTO db.t t USING {source} s ON t.id = s.id AND t.day = DATE '2025-06-15' "
                  "WHEN MATCHED THEN UPDATE SET v = s.v")
         before = rows("SELECT snapshot_id FROM db.t.snapshots")

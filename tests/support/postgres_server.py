@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""A throwaway PostgreSQL server on a free loopback port, for the tests that need one.
+
+As a library:
+    with PostgresServer(tmp_dir) as pg:
+        uri = pg.create_database("t1")     # postgresql://floe@127.0.0.1:<port>/t1
+        pg.restart()                       # a fast shutdown and start on the same port
+As a command (the ctest fixture in tests/CMakeLists.txt):
+    postgres_server.py start DIR    starts a server whose files live in DIR, writes DIR/uri
+    postgres_server.py stop DIR     stops it and removes DIR
+
+The server comes from Debian's postgresql package (scripts/setup.sh installs it); it trusts
+every loopback connection of the role `floe`, listens on no Unix socket and keeps its data
+in DIR. PostgreSQL refuses to run as root, so under root it runs as the `postgres` user the
+Debian package creates.
+"""
+
+import glob
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import sys
+import time
+
+ROLE = "floe"
+
+
+def _bindir():
+    for candidate in ("pg_config",):
+        path = shutil.which(candidate)
+        if path:
+            out = subprocess.run([path, "--bindir"], capture_output=True, text=True)
+            bindir = out.stdout.strip()
+            if out.returncode == 0 and os.path.exists(os.path.join(bindir, "initdb")):
+                return bindir
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    if not found:
+        raise RuntimeError("PostgreSQL is not installed (no initdb); run scripts/setup.sh")
+    return os.path.dirname(found[-1])
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class PostgresServer:
+    def __init__(self, directory):
+        self.dir = os.path.abspath(directory)
+        self.data = os.path.join(self.dir, "data")
+        self.log = os.path.join(self.dir, "server.log")
+        self.bin = _bindir()
+        self.port = None
+        self._as_user = []
+        if os.geteuid() == 0:
+            self._as_user = ["runuser", "-u", "postgres", "--"]
+
+    @classmethod
+    def attach(cls, directory):
+        """The server `postgres_server.py start DIR` started, to restart or stop it."""
+        server = cls(directory)
+        with open(os.path.join(server.dir, "uri")) as f:
+            server.port = int(f.read().split("@127.0.0.1:")[1].split("/")[0])
+        return server
+
+    # ---- lifecycle ----
+
+    def start(self):
+        os.makedirs(self.dir, exist_ok=True)
+        if self._as_user:
+            os.chmod(self.dir, 0o755)
+            pw = pwd.getpwnam("postgres")
+            os.chown(self.dir, pw.pw_uid, pw.pw_gid)
+        if not os.path.exists(self.data):
+            self._run([os.path.join(self.bin, "initdb"), "-D", self.data, "-U", ROLE,
+                       "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "-N"])
+        for attempt in range(5):
+            self.port = _free_port()
+            try:
+                self._pg_ctl("start")
+                break
+            except RuntimeError:
+                if attempt == 4:
+                    raise
+        self._write_uri()
+        return self
+
+    def _pg_ctl(self, action, *extra):
+        options = f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories='' " \
+                  "-c max_connections=200"
+        self._run([os.path.join(self.bin, "pg_ctl"), action, "-D", self.data, "-l", self.log, "-w",
+                   "-t", "60", "-o", options, *extra])
+
+    def restart(self, mode="fast"):
+        """Stops the server (`fast` rolls back open transactions, `immediate` is a crash) and
+        starts it again on the same port."""
+        self._run([os.path.join(self.bin, "pg_ctl"), "stop", "-D", self.data, "-m", mode, "-w"])
+        self._pg_ctl("start")
+
+    def stop(self):
+        if os.path.exists(os.path.join(self.data, "postmaster.pid")):
+            self._run([os.path.join(self.bin, "pg_ctl"), "stop", "-D", self.data, "-m", "fast", "-w"],
+                      check=False)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    # ---- use ----
+
+    def uri(self, database="postgres"):
+        return f"postgresql://{ROLE}@127.0.0.1:{self.port}/{database}"
+
+    def jdbc_uri(self, database="postgres"):
+        return f"jdbc:postgresql://127.0.0.1:{self.port}/{database}"
+
+    def psql(self, sql, database="postgres"):
+        out = subprocess.run([os.path.join(self.bin, "psql"), "-X", "-q", "-A", "-t", "-v",
+                              "ON_ERROR_STOP=1", "-d", self.uri(database), "-c", sql],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            raise RuntimeError(f"psql failed on {sql!r}: {out.stderr.strip()}")
+        return out.stdout
+
+    def create_database(self, name):
+        """A new empty database; returns its URI."""
+        self.psql(f'CREATE DATABASE "{name}"')
+        return self.uri(name)
+
+    # ---- internals ----
+
+    def _write_uri(self):
+        with open(os.path.join(self.dir, "uri"), "w") as f:
+            f.write(self.uri() + "\n")
+
+    def _run(self, argv, check=True):
+        out = subprocess.run(self._as_user + argv, capture_output=True, text=True)
+        if check and out.returncode != 0:
+            log = ""
+            if os.path.exists(self.log):
+                with open(self.log) as f:
+                    log = f.read()[-2000:]
+            raise RuntimeError(f"{' '.join(argv)} failed: {out.stdout}{out.stderr}{log}")
+        return out
+
+
+def main(argv):
+    if len(argv) != 3 or argv[1] not in ("start", "stop"):
+        print("usage: postgres_server.py start|stop DIR", file=sys.stderr)
+        return 1
+    if argv[1] == "start":
+        server = PostgresServer(argv[2])
+        if os.path.exists(server.dir):
+            shutil.rmtree(server.dir)  # left by a run that was killed before its stop
+        server.start()
+        print(server.uri())
+        return 0
+    directory = os.path.abspath(argv[2])
+    if os.path.exists(os.path.join(directory, "data", "postmaster.pid")):
+        PostgresServer.attach(directory).stop()
+    shutil.rmtree(directory, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,33 +1,71 @@
-"""Shared fixtures: a fresh SQLite catalog and warehouse, the floe_interop driver, and
-PyIceberg's SqlCatalog on the same file."""
+"""Shared fixtures: a fresh catalog and warehouse, the floe_interop driver, and PyIceberg's
+SqlCatalog on the same catalog. Every test runs twice, once on each kind of catalog floe
+opens: a SQLite file, and a database of its own on a throwaway PostgreSQL server (one server
+for the session, tests/support/postgres_server.py)."""
 
+import itertools
+import shutil
+import sys
+import tempfile
 from pathlib import Path
 
 import pyarrow as pa
 import pytest
 from pyiceberg.catalog.sql import SqlCatalog
 
-from floe_driver import DRIVER, Floe
+from floe_driver import DRIVER, ROOT, Floe
+
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+from postgres_server import PostgresServer  # noqa: E402
+
+CATALOGS = ["sqlite", "postgresql"]
 
 
-@pytest.fixture
-def floe(tmp_path: Path) -> Floe:
+@pytest.fixture(scope="session")
+def postgres():
+    """One PostgreSQL server for the session. Its files live outside pytest's temp folder,
+    which only root may enter, since under root the server runs as the `postgres` user (the
+    helper hands it the folder)."""
+    directory = tempfile.mkdtemp(prefix="floe-interop-pg-")
+    server = PostgresServer(directory)
+    server.start()
+    yield server
+    server.stop()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+_databases = itertools.count(1)
+
+
+def database_name(request) -> str:
+    """A new database name for one test: a counter and the test's name, in PostgreSQL's 63."""
+    name = f"t{next(_databases)}_{request.node.name.removeprefix('test_')}"
+    return "".join(c if c.isalnum() else "_" for c in name).lower()[:63]
+
+
+@pytest.fixture(params=CATALOGS)
+def floe(request, tmp_path: Path) -> Floe:
     if not DRIVER.exists():
         pytest.fail(f"{DRIVER} is missing; build floe first (scripts/build.sh)")
     warehouse = tmp_path / "warehouse"
     warehouse.mkdir()
     scratch = tmp_path / "scratch"
     scratch.mkdir()
-    return Floe(tmp_path / "catalog.db", warehouse, scratch)
+    if request.param == "sqlite":
+        return Floe(tmp_path / "catalog.db", warehouse, scratch)
+    server = request.getfixturevalue("postgres")
+    return Floe(server.create_database(database_name(request)), warehouse, scratch)
 
 
 @pytest.fixture
 def pyiceberg_catalog(floe: Floe) -> SqlCatalog:
-    return SqlCatalog(
-        "lakehouse",
-        uri=f"sqlite:///{floe.catalog_path}",
-        warehouse=f"file://{floe.warehouse}",
-    )
+    if floe.is_postgres:
+        uri = floe.catalog.replace("postgresql://", "postgresql+psycopg2://", 1)
+    else:
+        uri = f"sqlite:///{floe.catalog_path}"
+    catalog = SqlCatalog("lakehouse", uri=uri, warehouse=f"file://{floe.warehouse}")
+    yield catalog
+    catalog.engine.dispose()  # its pooled connections would outlive the test
 
 
 def rows(table: pa.Table, key: str = "id") -> list[dict]:

@@ -1,5 +1,6 @@
 """The floe_interop driver: makes floe create, append to, overwrite and read tables of a
-catalog and warehouse that a peer (PyIceberg, Spark) uses too. Data crosses as Arrow IPC."""
+catalog and warehouse that a peer (PyIceberg, Spark) uses too. Data crosses as Arrow IPC.
+The catalog is a SQLite file or a PostgreSQL database (postgresql://floe@127.0.0.1:PORT/DB)."""
 
 from __future__ import annotations
 
@@ -17,20 +18,32 @@ CLI = BUILD / "floe"
 
 
 class Floe:
-    """Runs floe_interop against one catalog and warehouse."""
+    """Runs floe_interop and the floe CLI against one catalog and warehouse. `catalog` is a
+    SQLite file's path or a PostgreSQL URI; `catalog_name` is the name floe's SQL and the
+    catalog's rows (the catalog_name column) give it, which a peer must use too."""
 
     def __init__(
-        self, catalog_path: Path, warehouse: Path, scratch: Path, catalog_name: str = "lakehouse"
+        self, catalog: Path | str, warehouse: Path, scratch: Path, catalog_name: str = "lakehouse"
     ):
-        self.catalog_path = catalog_path
+        self.catalog = catalog
         self.warehouse = warehouse
         self.scratch = scratch
         self.catalog_name = catalog_name
         self._n = 0
 
+    @property
+    def is_postgres(self) -> bool:
+        return isinstance(self.catalog, str) and self.catalog.startswith("postgresql://")
+
+    @property
+    def catalog_path(self) -> Path:
+        """The SQLite catalog file."""
+        assert not self.is_postgres, f"{self.catalog} is a PostgreSQL catalog, not a file"
+        return Path(self.catalog)
+
     def run(self, *args: str) -> str:
         cmd = [str(DRIVER), "--catalog-name", self.catalog_name]
-        cmd += [str(self.catalog_path), str(self.warehouse), *args]
+        cmd += [str(self.catalog), str(self.warehouse), *args]
         proc = subprocess.run(cmd, capture_output=True, text=True)
         if proc.returncode != 0:
             raise RuntimeError(f"floe_interop {' '.join(args)} failed: {proc.stderr.strip()}")
@@ -64,13 +77,21 @@ class Floe:
         with pa.ipc.open_file(out) as reader:
             return reader.read_all()
 
-    def sql(self, statement: str) -> list[dict]:
-        """The rows of one statement run by the floe CLI on this catalog, as JSON objects."""
-        cmd = [str(CLI), "sql", "--catalog", str(self.catalog_path), "--warehouse", str(self.warehouse)]
-        cmd += ["--catalog-name", self.catalog_name, "--format", "json", "-q", "-c", statement]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+    def cli(self, command: str, *args: str, tz: str | None = None) -> subprocess.CompletedProcess:
+        """Runs `floe COMMAND` on this catalog (with --tz when given); returns the process."""
+        cmd = [str(CLI), command, "--catalog", str(self.catalog), "--warehouse", str(self.warehouse)]
+        cmd += ["--catalog-name", self.catalog_name, *(["--tz", tz] if tz else []), *args]
+        return subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+
+    def sql(self, *statements: str, tz: str | None = None) -> list[dict]:
+        """The rows of the last of the statements, run by one floe CLI process on this catalog
+        (session time zone `tz`, default UTC), as JSON objects."""
+        args = ["--format", "json", "-q"]
+        for statement in statements:
+            args += ["-c", statement]
+        proc = self.cli("sql", *args, tz=tz)
         if proc.returncode != 0:
-            raise RuntimeError(f"floe sql {statement!r} failed: {proc.stderr.strip()}")
+            raise RuntimeError(f"floe sql {' '.join(map(repr, statements))} failed: {proc.stderr.strip()}")
         return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
 
     def snapshots(self, name: str) -> list[dict]:

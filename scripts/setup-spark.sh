@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Installs the Spark interop peer: Spark 3.5 (pyspark) with Iceberg 1.10 and the SQLite JDBC
-# driver, for tests/interop/spark. Everything lands in build-spark/ (git-ignored):
+# Installs the Spark interop peer: Spark 3.5 (pyspark) with Iceberg 1.10 and the SQLite and
+# PostgreSQL JDBC drivers, for tests/interop/spark. Everything lands in build-spark/ (git-ignored):
 #   build-spark/venv/   pyspark, pyarrow and pytest from requirements-spark.txt (apart from
 #                       .venv: pyspark pins its own py4j), and the floe package's wheel
-#   build-spark/jars/   the two jars below, fetched from Maven Central with mvn, checked by SHA-256
+#   build-spark/jars/   the jars below, fetched from Maven Central with mvn, checked by SHA-256
 # Safe to run again: each step is skipped when already done (a few milliseconds then).
 # Fails loudly when something cannot be installed; the suite never skips for a missing Spark.
 # build-spark/classpath lists the jars for the tests (tests/interop/spark/conftest.py).
@@ -15,6 +15,7 @@ DIR=build-spark
 JARS=(
   "org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.10.0 70f9471870b2d456167d703c829f098a446b86bb1379eee338c0efa03a341026"
   "org.xerial:sqlite-jdbc:3.54.1.0 f8dce420a6016278497f4f0560f65602b9db858de141b541cf91a4644ebe4639"
+  "org.postgresql:postgresql:42.7.14 73914527305a40cce504b0d3d90b23caf565136912d607ae8ae7c5895512332c"
 )
 
 MVN_COPY=org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy

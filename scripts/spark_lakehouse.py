@@ -1,6 +1,7 @@
 """The one way floe's tools open Spark 3.5 + Iceberg 1.10 on a floe catalog: a local,
-one-core session whose catalog `lakehouse` is the SQLite (JDBC) catalog file floe uses.
-Used by the Spark interop tests, the benchmark runner and the fuzz corpus maker."""
+one-core session whose catalog `lakehouse` is Iceberg's JdbcCatalog on the catalog floe uses,
+a SQLite file or a PostgreSQL database. Used by the Spark interop tests, the benchmark runner
+and the fuzz corpus maker."""
 
 from __future__ import annotations
 
@@ -8,13 +9,43 @@ import os
 import sys
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
+
+
+def jdbc_catalog_settings(name: str, catalog: Path | str, warehouse: Path) -> dict[str, str]:
+    """The Spark settings that make `name` Iceberg's JdbcCatalog (schema V1, the layout floe
+    writes) on a floe catalog: a SQLite file's path, or a PostgreSQL database as floe names it
+    (postgresql://USER@HOST:PORT/DB) or as JDBC does (jdbc:postgresql://HOST:PORT/DB[?user=U]).
+    The PostgreSQL driver needs its role named: a URI's user becomes `jdbc.user`."""
+    conf = f"spark.sql.catalog.{name}"
+    text = str(catalog)
+    extra = {}
+    if text.startswith("postgresql://"):
+        parts = urlsplit(text)
+        uri = f"jdbc:postgresql://{parts.hostname}:{parts.port or 5432}{parts.path}"
+        if parts.username:
+            extra[f"{conf}.jdbc.user"] = parts.username
+    elif text.startswith("jdbc:postgresql:"):
+        uri = text
+    else:
+        uri = f"jdbc:sqlite:{text}"
+    return {
+        conf: "org.apache.iceberg.spark.SparkCatalog",
+        f"{conf}.type": "jdbc",
+        f"{conf}.uri": uri,
+        **extra,
+        f"{conf}.warehouse": f"file:{warehouse}",
+        f"{conf}.jdbc.schema-version": "V1",
+        # floe commits between Spark's statements: never serve a cached table.
+        f"{conf}.cache-enabled": "false",
+    }
 
 
 def lakehouse_session(
     *,
     app: str,
     classpath: str,
-    catalog_db: Path,
+    catalog_db: Path | str,
     warehouse: Path,
     local_dir: Path,
     memory: str = "1g",
@@ -32,7 +63,6 @@ def lakehouse_session(
 
     local_dir = Path(local_dir)
     options = " ".join(["-Duser.timezone=UTC", f"-Dderby.system.home={local_dir}", *java_options])
-    catalog = "spark.sql.catalog.lakehouse"
     builder = (
         SparkSession.builder.master("local[1]")
         .appName(app)
@@ -50,15 +80,8 @@ def lakehouse_session(
         .config("spark.default.parallelism", "1")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-        .config(catalog, "org.apache.iceberg.spark.SparkCatalog")
-        .config(f"{catalog}.type", "jdbc")
-        .config(f"{catalog}.uri", f"jdbc:sqlite:{catalog_db}")
-        .config(f"{catalog}.warehouse", f"file:{warehouse}")
-        .config(f"{catalog}.jdbc.schema-version", "V1")
-        # floe commits between Spark's statements: never serve a cached table.
-        .config(f"{catalog}.cache-enabled", "false")
     )
-    for key, value in (settings or {}).items():
+    for key, value in {**jdbc_catalog_settings("lakehouse", catalog_db, warehouse), **(settings or {})}.items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")

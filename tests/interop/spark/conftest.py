@@ -1,5 +1,8 @@
 """Fixtures of the Spark interop suite: one SparkSession (Spark 3.5, Iceberg 1.10) whose
-`lakehouse` catalog is Iceberg's JdbcCatalog on the SQLite file floe_interop writes to.
+`lakehouse` catalog is Iceberg's JdbcCatalog on the SQLite file floe_interop writes to, and
+whose `pglake` catalog (for test_postgres_lab.py) is the same JdbcCatalog on a database of a
+throwaway PostgreSQL server (tests/support/postgres_server.py), which floe opens as `pglake`
+too.
 
 Run it with the Spark virtualenv that scripts/setup-spark.sh makes:
     scripts/setup-spark.sh && build-spark/venv/bin/python -m pytest tests/interop/spark
@@ -11,7 +14,9 @@ virtualenv nothing is skipped: a missing driver, jar or Java fails the run.
 import importlib.util
 import itertools
 import os
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -48,7 +53,9 @@ else:
     from .support import DRIVER, ROOT, Floe
 
     sys.path.insert(0, str(ROOT / "scripts"))
-    from spark_lakehouse import lakehouse_session  # noqa: E402
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
+    from postgres_server import PostgresServer  # noqa: E402
+    from spark_lakehouse import jdbc_catalog_settings, lakehouse_session  # noqa: E402
 
     HERE = Path(__file__).resolve().parent
     CLASSPATH = ROOT / "build-spark" / "classpath"
@@ -105,4 +112,42 @@ else:
         name = f"t{next(_names)}_{request.node.name.removeprefix('test_')[:40]}"
         name = "".join(c if c.isalnum() or c == "_" else "_" for c in name).lower()
         spark.sql(f"CREATE NAMESPACE lakehouse.{name}")
+        return name
+
+    @pytest.fixture(scope="session")
+    def postgres():
+        """A PostgreSQL server for the session. Its files live outside pytest's temp folder,
+        which only root may enter, since under root the server runs as the `postgres` user."""
+        directory = tempfile.mkdtemp(prefix="floe-spark-pg-")
+        server = PostgresServer(directory)
+        server.start()
+        yield server
+        server.stop()
+        shutil.rmtree(directory, ignore_errors=True)
+
+    @pytest.fixture(scope="session")
+    def pglake(spark, postgres, tmp_path_factory) -> Floe:
+        """floe on a PostgreSQL catalog that the Spark session opens as its catalog `pglake`.
+        One JVM holds one SparkSession, so the PostgreSQL catalog is a second catalog of the
+        suite's session; floe names its catalog `pglake` as well, so both engines read and
+        write the same catalog_name rows and spell tables alike (pglake.ns.table)."""
+        base = tmp_path_factory.mktemp("pglake")
+        warehouse = base / "warehouse"
+        warehouse.mkdir()
+        scratch = base / "scratch"
+        scratch.mkdir()
+        floe = Floe(postgres.create_database("pglake"), warehouse, scratch, catalog_name="pglake")
+        # Here floe creates the catalog's tables and Spark opens a catalog it did not create.
+        assert floe.sql("SHOW NAMESPACES") == []
+        for key, value in jdbc_catalog_settings("pglake", floe.catalog, warehouse).items():
+            spark.conf.set(key, value)
+        assert spark.sql("SHOW NAMESPACES IN pglake").collect() == []
+        return floe
+
+    @pytest.fixture
+    def pg_ns(pglake, spark, request) -> str:
+        """A fresh namespace of the PostgreSQL catalog for one test, made by Spark."""
+        name = f"p{next(_names)}_{request.node.name.removeprefix('test_')[:40]}"
+        name = "".join(c if c.isalnum() or c == "_" else "_" for c in name).lower()
+        spark.sql(f"CREATE NAMESPACE pglake.{name}")
         return name

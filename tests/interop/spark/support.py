@@ -136,10 +136,11 @@ def check_schema_seen_by_spark(spark, table: str) -> None:
 def check_metadata_tables(spark, floe, table: str) -> list[dict]:
     """Spark's snapshots, history and entries metadata tables say what floe_interop's
     `snapshots` says: ids, parents, operations, summaries, times and sequence numbers.
-    Returns floe's snapshots."""
+    Returns floe's snapshots. Both engines name the catalog as floe does (floe.catalog_name)."""
+    c = floe.catalog_name
     ours = floe.snapshots(table)
     by_id = {s["snapshot-id"]: s for s in ours}
-    snaps = spark.sql(f"SELECT * FROM lakehouse.{table}.snapshots").collect()
+    snaps = spark.sql(f"SELECT * FROM {c}.{table}.snapshots").collect()
     assert [r.snapshot_id for r in snaps] == [s["snapshot-id"] for s in ours], f"{table}: snapshot ids"
     for r in snaps:
         s = by_id[r.snapshot_id]
@@ -150,7 +151,7 @@ def check_metadata_tables(spark, floe, table: str) -> list[dict]:
         assert millis(r.committed_at) == s["timestamp-ms"], f"{where}: committed_at"
 
     # Every snapshot here was made current once, in order, on one line of history.
-    history = spark.sql(f"SELECT * FROM lakehouse.{table}.history").collect()
+    history = spark.sql(f"SELECT * FROM {c}.{table}.history").collect()
     assert [(h.snapshot_id, h.parent_id, h.is_current_ancestor) for h in history] == [
         (s["snapshot-id"], s["parent-snapshot-id"], True) for s in ours
     ], f"{table}: history"
@@ -161,7 +162,7 @@ def check_metadata_tables(spark, floe, table: str) -> list[dict]:
     # manifests may leave it to be inherited; Java must get it right either way).
     added = spark.sql(
         f"SELECT snapshot_id, sequence_number, file_sequence_number, data_file.content AS content "
-        f"FROM lakehouse.{table}.all_entries WHERE status = 1"
+        f"FROM {c}.{table}.all_entries WHERE status = 1"
     ).collect()
     assert added, f"{table}: no added entries"
     for e in added:
@@ -196,9 +197,10 @@ def check_partitions_table(spark, floe, table: str) -> None:
     """floe's partitions table is Spark's: per partition the data files' records, files and
     bytes, the position and equality delete files' records and files, and the snapshot that
     last added a file to it."""
-    rows = spark.sql(f"SELECT * FROM lakehouse.{table}.partitions").collect()
+    c = floe.catalog_name
+    rows = spark.sql(f"SELECT * FROM {c}.{table}.partitions").collect()
     theirs = [as_floe_text(r.asDict(recursive=True)) for r in rows]
-    ours = floe.sql(f"SELECT * FROM lakehouse.{table}.partitions")
+    ours = floe.sql(f"SELECT * FROM {c}.{table}.partitions")
     key = lambda r: repr(sorted(r.items()))  # noqa: E731
     assert sorted(ours, key=key) == sorted(theirs, key=key), f"{table}: partitions table"
 
@@ -237,9 +239,10 @@ def check_files_tables(spark, floe, table: str) -> None:
     the manifests hold them (NULL where a manifest has no map, {} where it has an empty one,
     as for a position delete file's value counts), is Spark's; and so are the entries table's
     statuses and contents and the all_manifests table's file counts."""
+    c = floe.catalog_name
     columns = ", ".join(FILE_COLUMNS)
     for metadata_table in ("files", "delete_files", "all_files", "all_delete_files"):
-        sql = f"SELECT {columns} FROM lakehouse.{table}.{metadata_table}"
+        sql = f"SELECT {columns} FROM {c}.{table}.{metadata_table}"
         theirs = sorted((_spark_file_row(r) for r in spark.sql(sql).collect()), key=repr)
         ours = sorted((_floe_file_row(r) for r in floe.sql(sql)), key=repr)
         assert len(ours) == len(theirs), f"{table}.{metadata_table}: {len(ours)} files, Spark {len(theirs)}"
@@ -248,7 +251,7 @@ def check_files_tables(spark, floe, table: str) -> None:
 
     sql = (
         f"SELECT status, snapshot_id, data_file.content AS content, data_file.file_path AS path, "
-        f"data_file.value_counts IS NULL AS no_value_counts FROM lakehouse.{table}.entries"
+        f"data_file.value_counts IS NULL AS no_value_counts FROM {c}.{table}.entries"
     )
     theirs = sorted(tuple(r) for r in spark.sql(sql).collect())
     ours = sorted(tuple(r.values()) for r in floe.sql(sql))
@@ -257,7 +260,7 @@ def check_files_tables(spark, floe, table: str) -> None:
     sql = (
         f"SELECT content, path, added_data_files_count, existing_data_files_count, deleted_data_files_count, "
         f"added_delete_files_count, existing_delete_files_count, deleted_delete_files_count, "
-        f"reference_snapshot_id FROM lakehouse.{table}.all_manifests"
+        f"reference_snapshot_id FROM {c}.{table}.all_manifests"
     )
     theirs = sorted(tuple(r) for r in spark.sql(sql).collect())
     ours = sorted(tuple(r.values()) for r in floe.sql(sql))

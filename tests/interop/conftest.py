@@ -40,7 +40,7 @@ _databases = itertools.count(1)
 def database_name(request) -> str:
     """A new database name for one test: a counter and the test's name, in PostgreSQL's 63."""
     name = f"t{next(_databases)}_{request.node.name.removeprefix('test_')}"
-    return "".join(c if c.isalnum() else "_" for c in name).lower()[:63]
+    return "".join(c if c.isalnum() else "_" for c in name).lower().rstrip("_")[:63]
 
 
 @pytest.fixture(params=CATALOGS)

@@ -4,6 +4,7 @@ The catalog is a SQLite file or a PostgreSQL database (postgresql://floe@127.0.0
 
 from __future__ import annotations
 
+import decimal
 import json
 import os
 import subprocess
@@ -83,16 +84,18 @@ class Floe:
         cmd += ["--catalog-name", self.catalog_name, *(["--tz", tz] if tz else []), *args]
         return subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
 
-    def sql(self, *statements: str, tz: str | None = None) -> list[dict]:
-        """The rows of the last of the statements, run by one floe CLI process on this catalog
-        (session time zone `tz`, default UTC), as JSON objects."""
+    def sql(self, *statements: str, tz: str | None = None, decimals: bool = False) -> list[dict]:
+        """The rows of the statements, run by one floe CLI process on this catalog (session time
+        zone `tz`, default UTC), as JSON objects; with `decimals`, numbers with a fraction (floe
+        writes DECIMAL values as JSON numbers) as decimal.Decimal rather than float."""
         args = ["--format", "json", "-q"]
         for statement in statements:
             args += ["-c", statement]
         proc = self.cli("sql", *args, tz=tz)
         if proc.returncode != 0:
             raise RuntimeError(f"floe sql {' '.join(map(repr, statements))} failed: {proc.stderr.strip()}")
-        return [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+        parse_float = decimal.Decimal if decimals else float
+        return [json.loads(line, parse_float=parse_float) for line in proc.stdout.splitlines() if line.strip()]
 
     def snapshots(self, name: str) -> list[dict]:
         return json.loads(self.run("snapshots", name))

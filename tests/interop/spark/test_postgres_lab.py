@@ -26,7 +26,7 @@ def spark_rows(spark, sql: str) -> list[tuple]:
 
 
 def floe_rows(floe, sql: str, tz: str | None = None) -> list[tuple]:
-    return [tuple(r.values()) for r in floe.sql(sql, tz=tz)]
+    return [tuple(r.values()) for r in floe.sql(sql, tz=tz, decimals=True)]
 
 
 def snapshot_ids(floe, table: str) -> list[int]:
@@ -45,11 +45,17 @@ def history(engine, table: str) -> list[tuple]:
     return floe_rows(engine, sql) if hasattr(engine, "snapshots") else spark_rows(engine, sql)
 
 
-def floe_error(floe, *statements: str, tz: str | None = None) -> str:
-    """The one-line error floe's CLI prints for the last statement."""
+def floe_error(floe, statement: str, tz: str | None = None) -> str:
+    """The first line of the error floe's CLI prints for a statement (the message and where in
+    the statement it points; the statement and a caret follow)."""
     with pytest.raises(RuntimeError) as e:
-        floe.sql(*statements, tz=tz)
-    return str(e.value).rsplit("failed: ", 1)[1]
+        floe.sql(statement, tz=tz)
+    return str(e.value).split("failed: ", 1)[1].splitlines()[0]
+
+
+def position(statement: str, part: str) -> str:
+    """floe's position suffix of an error about `part` of a one-line statement."""
+    return f" (line 1, column {statement.index(part) + 1})"
 
 
 def spark_error(spark, sql: str) -> str:
@@ -123,12 +129,12 @@ def test_spark_creates_floe_changes_and_evolves_the_schema(spark, pglake, pg_ns)
     spark.sql(f"ALTER TABLE {t} RENAME COLUMN region TO area")
     spark.sql(f"ALTER TABLE {t} ADD COLUMN note STRING")
     spark.sql(f"UPDATE {t} SET note = 'checked' WHERE area IS NOT NULL")
-    assert floe.sql(f"SELECT * FROM {t} ORDER BY id") == [
-        {"id": 1, "client": "a", "amount": "10.00", "area": None, "note": None},
-        {"id": 2, "client": "b", "amount": "40.00", "area": None, "note": None},
-        {"id": 4, "client": "d", "amount": "40.00", "area": None, "note": None},
-        {"id": 5, "client": "e", "amount": "50.00", "area": "eu", "note": "checked"},
-        {"id": 6, "client": "f", "amount": "60.00", "area": "us", "note": "checked"},
+    assert floe.sql(f"SELECT * FROM {t} ORDER BY id", decimals=True) == [
+        {"id": 1, "client": "a", "amount": D("10.00"), "area": None, "note": None},
+        {"id": 2, "client": "b", "amount": D("40.00"), "area": None, "note": None},
+        {"id": 4, "client": "d", "amount": D("40.00"), "area": None, "note": None},
+        {"id": 5, "client": "e", "amount": D("50.00"), "area": "eu", "note": "checked"},
+        {"id": 6, "client": "f", "amount": D("60.00"), "area": "us", "note": "checked"},
     ]
     assert rows_of(floe.read(table)) == rows_of(spark.table(t))
 
@@ -151,12 +157,12 @@ def test_floe_creates_spark_changes_and_evolves_the_schema(spark, pglake, pg_ns)
     spark.sql(f"INSERT INTO {t} VALUES (6, 'fay', 600.00, 'EUR')")
 
     # floe reads Spark's changes under Spark's schema, each snapshot under its own.
-    assert floe.sql(f"SELECT * FROM {t} ORDER BY id") == [
-        {"id": 2, "holder": "bob", "balance": "250.00", "currency": None},
-        {"id": 3, "holder": "cy", "balance": "300.00", "currency": None},
-        {"id": 4, "holder": "dee", "balance": "400.00", "currency": None},
-        {"id": 5, "holder": "eve", "balance": "500.00", "currency": None},
-        {"id": 6, "holder": "fay", "balance": "600.00", "currency": "EUR"},
+    assert floe.sql(f"SELECT * FROM {t} ORDER BY id", decimals=True) == [
+        {"id": 2, "holder": "bob", "balance": D("250.00"), "currency": None},
+        {"id": 3, "holder": "cy", "balance": D("300.00"), "currency": None},
+        {"id": 4, "holder": "dee", "balance": D("400.00"), "currency": None},
+        {"id": 5, "holder": "eve", "balance": D("500.00"), "currency": None},
+        {"id": 6, "holder": "fay", "balance": D("600.00"), "currency": "EUR"},
     ]
     old = floe.read(table, before_evolution)
     assert old.column_names == ["id", "owner", "balance"]
@@ -244,8 +250,9 @@ def test_time_travel_by_id_and_timestamp_in_utc_and_new_york(spark, pglake, pg_n
                 earlier = f"TIMESTAMP AS OF '{wall_time(ms - 1, zone)}'"
                 if before is None:
                     message = f"Cannot find a snapshot older than {iceberg_instant(ms - 1)}"
-                    assert message in spark_error(spark, f"SELECT id FROM {t} {earlier}"), where
-                    assert floe_error(floe, f"SELECT id FROM {t} {earlier}", tz=zone_name) == f"Error: {message}", where
+                    sql = f"SELECT id FROM {t} {earlier}"
+                    assert message in spark_error(spark, sql), where
+                    assert floe_error(floe, sql, tz=zone_name) == f"Error: {message}" + position(sql, "'"), where
                 else:
                     assert spark_ids(earlier) == floe_ids(earlier, tz=zone_name) == before, where
             # floe shows commit times in the session zone, as Spark's string cast does.
@@ -259,12 +266,13 @@ def test_time_travel_by_id_and_timestamp_in_utc_and_new_york(spark, pglake, pg_n
         spark.conf.set("spark.sql.session.timeZone", "UTC")
 
     # New York's wall-clock time of a commit, read in UTC, is hours before the table existed.
-    at = wall_time(times[2], NEW_YORK)
-    offset = dt.datetime.fromisoformat(at).replace(tzinfo=NEW_YORK).utcoffset()
+    wall = wall_time(times[2], NEW_YORK)
+    offset = dt.datetime.fromisoformat(wall).replace(tzinfo=NEW_YORK).utcoffset()
     assert offset in (dt.timedelta(hours=-5), dt.timedelta(hours=-4))
     message = f"Cannot find a snapshot older than {iceberg_instant(times[2] + int(offset.total_seconds()) * 1000)}"
-    assert message in spark_error(spark, f"SELECT id FROM {t} TIMESTAMP AS OF '{at}'")
-    assert floe_error(floe, f"SELECT id FROM {t} TIMESTAMP AS OF '{at}'") == f"Error: {message}"
+    sql = f"SELECT id FROM {t} TIMESTAMP AS OF '{wall}'"
+    assert message in spark_error(spark, sql)
+    assert floe_error(floe, sql) == f"Error: {message}" + position(sql, "'")
 
 
 def test_rollbacks_by_either_engine(spark, pglake, pg_ns):
@@ -283,8 +291,9 @@ def test_rollbacks_by_either_engine(spark, pglake, pg_ns):
         (s1, None, True), (s2, s1, False), (s3, s2, False), (s1, None, True)]
     # s3 is no longer an ancestor: both engines refuse to roll back to it, with Iceberg's words.
     message = f"Cannot roll back to snapshot, not an ancestor of the current state: {s3}"
-    assert message in spark_error(spark, f"CALL {CAT}.system.rollback_to_snapshot('{table}', {s3})")
-    assert floe_error(floe, f"CALL {CAT}.system.rollback_to_snapshot('{table}', {s3})") == f"Error: {message}"
+    call = f"CALL {CAT}.system.rollback_to_snapshot('{table}', {s3})"
+    assert f"ValidationException: {message}" in spark_error(spark, call)
+    assert floe_error(floe, call) == f"Error: {message}{position(call, CAT)}"
 
     # floe makes s3 current again and rolls back to s2 with the same CALLs; Spark reads it.
     assert floe_rows(floe, f"CALL {CAT}.system.set_current_snapshot('{table}', {s3})") == [(s1, s3)]
@@ -345,9 +354,10 @@ def test_expire_snapshots_by_either_engine(spark, pglake, pg_ns, expired_by):
     assert [r.snapshot_id for r in spark.sql(f"SELECT snapshot_id FROM {t}.snapshots").collect()] == ids[-1:]
     assert spark_rows(spark, f"SELECT * FROM {t} ORDER BY id") == rows
     assert floe_rows(floe, f"SELECT * FROM {t} ORDER BY id") == rows
-    assert f"Cannot find snapshot with ID {ids[0]}" in spark_error(spark, f"SELECT * FROM {t} VERSION AS OF {ids[0]}")
-    assert floe_error(floe, f"SELECT * FROM {t} VERSION AS OF {ids[0]}") == (
-        f"Error: Cannot find matching snapshot ID or reference name: {ids[0]}")
+    sql = f"SELECT * FROM {t} VERSION AS OF {ids[0]}"
+    assert f"Cannot find snapshot with ID {ids[0]}" in spark_error(spark, sql)
+    assert floe_error(floe, sql) == (
+        f"Error: Cannot find matching snapshot ID or reference name for version {ids[0]}{position(sql, str(ids[0]))}")
 
     # On disk: exactly the files the kept snapshot reaches.
     location = floe.sql(f"SELECT file FROM {t}.metadata_log_entries ORDER BY timestamp DESC LIMIT 1")[0]["file"]
@@ -444,9 +454,9 @@ def test_revenue_incident_spark_breaks_floe_audits_and_rolls_back(spark, pglake,
         "SELECT cur.report_date, cur.total_revenue AS now, old.total_revenue AS before, "
         f"cur.total_revenue - old.total_revenue AS diff FROM {report} cur "
         f"JOIN {report} VERSION AS OF {good} AS old ON cur.report_date = old.report_date "
-        "ORDER BY cur.report_date") == [
-        {"report_date": "2025-06-14", "now": "368641.00", "before": "184320.50", "diff": "184320.50"},
-        {"report_date": "2025-06-15", "now": "402901.50", "before": "201450.75", "diff": "201450.75"},
+        "ORDER BY cur.report_date", decimals=True) == [
+        {"report_date": "2025-06-14", "now": D("368641.00"), "before": D("184320.50"), "diff": D("184320.50")},
+        {"report_date": "2025-06-15", "now": D("402901.50"), "before": D("201450.75"), "diff": D("201450.75")},
     ]
 
     # floe rolls back (its guarded command, confirmed with --yes); Spark reads the good figures.
@@ -466,5 +476,5 @@ def test_revenue_incident_spark_breaks_floe_audits_and_rolls_back(spark, pglake,
     fixed = current_snapshot(floe, table)
     assert floe.snapshots(table)[-1]["parent-snapshot-id"] == good
     assert floe_rows(floe, f"SELECT report_date, total_orders, total_revenue FROM {report} ORDER BY report_date") == [
-        ("2025-06-14", 842, "184320.50"), ("2025-06-15", 915, "201450.75")]
+        ("2025-06-14", 842, D("184320.50")), ("2025-06-15", 915, D("201450.75"))]
     assert history(floe, table) == [(good, None, True), (bad, good, False), (good, None, True), (fixed, good, True)]

@@ -3,7 +3,8 @@ to end: tables one engine creates and the other changes, schema evolution by eac
 travel by snapshot id and by timestamp in UTC and America/New_York, rollbacks and expiry by
 either engine, and the revenue-report incident: a bad MERGE by Spark that floe audits and
 rolls back, after which Spark reads the restored figures. Spark's catalog `pglake` and
-floe's catalog name are the same, so both read and write the same catalog rows."""
+floe's catalog name are the same, so both read and write the same catalog rows. The Python
+package opens the same catalog too."""
 
 import datetime as dt
 import decimal
@@ -13,6 +14,10 @@ import pwd
 from zoneinfo import ZoneInfo
 
 import pytest
+
+import floe as floe_package
+from floe.iceberg import history as iceberg_history
+from floe.iceberg import rollback_to
 
 from .support import check_metadata_tables, rows_of
 
@@ -478,3 +483,27 @@ def test_revenue_incident_spark_breaks_floe_audits_and_rolls_back(spark, pglake,
     assert floe_rows(floe, f"SELECT report_date, total_orders, total_revenue FROM {report} ORDER BY report_date") == [
         ("2025-06-14", 842, D("184320.50")), ("2025-06-15", 915, D("201450.75"))]
     assert history(floe, table) == [(good, None, True), (bad, good, False), (good, None, True), (fixed, good, True)]
+
+
+def test_python_package_and_spark_take_turns(spark, pglake, pg_ns):
+    """floe.connect on the PostgreSQL URI, named like Spark's catalog: floe.iceberg's calls give
+    the same answers on the connection and on the SparkSession, and each sees the other's
+    writes and rollbacks."""
+    table = f"{CAT}.{pg_ns}.clicks"
+    with floe_package.connect(catalog=pglake.catalog, warehouse=pglake.warehouse, catalog_name=CAT) as conn:
+        assert conn.catalog_name == CAT
+        conn.sql(f"CREATE TABLE {table} (id BIGINT, event STRING)")
+        conn.sql(f"INSERT INTO {table} VALUES (1, 'click'), (2, 'view')")
+        spark.sql(f"INSERT INTO {table} VALUES (3, 'click')")
+        conn.sql(f"INSERT INTO {table} VALUES (4, 'view')")
+        ours = iceberg_history(conn, table)
+        assert iceberg_history(spark, table) == ours
+        s1, s2, s3 = [s["snapshot_id"] for s in ours["snapshots"]]
+        assert rollback_to(spark, table, s2) == {"success": True, "table": table, "rolled_back_to": s2}
+        assert conn.sql(f"SELECT id FROM {table} ORDER BY id")["id"].to_pylist() == [1, 2, 3]
+        assert rollback_to(conn, table, s1) == {"success": True, "table": table, "rolled_back_to": s1}
+        assert spark_rows(spark, f"SELECT id FROM {table} ORDER BY id") == [(1,), (2,)]
+        after = iceberg_history(conn, table)
+        assert after == iceberg_history(spark, table)
+        assert [(s["snapshot_id"], s["is_current_ancestor"]) for s in after["snapshots"]] == [
+            (s1, True), (s2, False), (s3, False)]

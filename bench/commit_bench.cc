@@ -1,9 +1,12 @@
 // Commit throughput and latency with 1, 4 and 16 writer processes appending one row per
 // commit to one table (every file fsynced, as always). Each process measures its commits;
-// the parent reports throughput, p50/p99 latency and retries per commit.
+// the parent reports throughput, p50/p99 latency and retries per commit. The runs go on a
+// SQLite catalog and, when a PostgreSQL server is given, again on a fresh database of it.
 //
-//   commit_bench [--commits-per-run N] [--benchmark_out=FILE ...]
-// (the --benchmark_* flags scripts/bench.sh passes are honoured: results go to FILE as JSON)
+//   commit_bench [--commits-per-run N] [--postgres postgresql://user@host:port/db]
+//                [--benchmark_out=FILE ...]
+// (the --benchmark_* flags scripts/bench.sh passes are honoured: results go to FILE as JSON;
+// --postgres defaults to $FLOE_BENCH_POSTGRES, which scripts/bench.sh micro sets)
 //
 //   commit_bench appends N DIR [merge=true|false]
 //   commit_bench inspect DIR     (the same report for a warehouse made by `appends`)
@@ -23,6 +26,7 @@
 #include <vector>
 
 #include <arrow/api.h>
+#include <libpq-fe.h>
 
 #include "floe/catalog/sql_catalog.h"
 #include "floe/manifest/manifest_reader.h"
@@ -50,9 +54,9 @@ std::shared_ptr<arrow::Table> OneRow(int64_t id) {
 
 // A child: `commits` appends, then one line per commit (latency in microseconds) and a
 // last line with the attempts the commit loop made.
-int Worker(const std::string& catalog_path, int index, int commits, const std::string& out_path) {
-  auto catalog = floe::SqlCatalog::Open(catalog_path, "lakehouse",
-                                        catalog_path.substr(0, catalog_path.rfind('/')) + "/wh");
+int Worker(const std::string& catalog_path, const std::string& warehouse, int index, int commits,
+           const std::string& out_path) {
+  auto catalog = floe::SqlCatalog::Open(catalog_path, "lakehouse", warehouse);
   if (!catalog.ok()) Die("open catalog", catalog.status());
   auto io = floe::FileIO::MakeLocal().ValueOrDie();
   floe::table::TableCatalog tables(std::shared_ptr<floe::Catalog>(std::move(*catalog)), io);
@@ -77,18 +81,43 @@ int Worker(const std::string& catalog_path, int index, int commits, const std::s
   return 0;
 }
 
+// A new database on the PostgreSQL server `server_uri` names (its path is replaced).
+std::string FreshPostgresDatabase(const std::string& server_uri) {
+  PGconn* conn = PQconnectdb(server_uri.c_str());
+  if (PQstatus(conn) != CONNECTION_OK) {
+    std::fprintf(stderr, "commit_bench: cannot connect to %s: %s", server_uri.c_str(), PQerrorMessage(conn));
+    std::exit(1);
+  }
+  const std::string name = "floe_commit_bench_" + std::to_string(getpid());
+  for (const std::string& sql : {"DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name}) {
+    PGresult* res = PQexec(conn, sql.c_str());
+    if (PQresultStatus(res) != PGRES_COMMAND_OK) {
+      std::fprintf(stderr, "commit_bench: %s: %s", sql.c_str(), PQresultErrorMessage(res));
+      std::exit(1);
+    }
+    PQclear(res);
+  }
+  PQfinish(conn);
+  const auto slash = server_uri.find('/', server_uri.find("://") + 3);
+  return server_uri.substr(0, slash) + "/" + name;
+}
+
 struct RunResult {
+  std::string catalog;
   int writers = 0;
   int64_t commits = 0, attempts = 0, failed = 0;
   double seconds = 0, p50_ms = 0, p99_ms = 0;
 };
 
-RunResult Run(const std::string& self, int writers, int total_commits) {
+// One run on a new catalog: a SQLite file, or a new database on the PostgreSQL server
+// `postgres` when it is not empty.
+RunResult Run(const std::string& self, int writers, int total_commits, const std::string& postgres) {
   char dir_template[] = "/tmp/floe-commit-bench-XXXXXX";
   const std::string dir = mkdtemp(dir_template);
-  const std::string catalog_path = dir + "/catalog.db";
+  const std::string catalog_path = postgres.empty() ? dir + "/catalog.db" : FreshPostgresDatabase(postgres);
+  const std::string warehouse = dir + "/wh";
   {
-    auto catalog = floe::SqlCatalog::Open(catalog_path, "lakehouse", dir + "/wh");
+    auto catalog = floe::SqlCatalog::Open(catalog_path, "lakehouse", warehouse);
     if (!catalog.ok()) Die("create catalog", catalog.status());
     std::shared_ptr<floe::Catalog> shared = std::move(*catalog);
     if (auto st = shared->CreateNamespace(kTable.ns, {}); !st.ok()) Die("namespace", st);
@@ -107,8 +136,8 @@ RunResult Run(const std::string& self, int writers, int total_commits) {
     pid_t pid = fork();
     if (pid == 0) {
       const std::string i = std::to_string(w), n = std::to_string(per_writer), out = dir + "/w" + i;
-      execl(self.c_str(), self.c_str(), "worker", catalog_path.c_str(), i.c_str(), n.c_str(), out.c_str(),
-            static_cast<char*>(nullptr));
+      execl(self.c_str(), self.c_str(), "worker", catalog_path.c_str(), warehouse.c_str(), i.c_str(), n.c_str(),
+            out.c_str(), static_cast<char*>(nullptr));
       _exit(127);
     }
     children.push_back(pid);
@@ -122,6 +151,7 @@ RunResult Run(const std::string& self, int writers, int total_commits) {
     }
   }
   RunResult r;
+  r.catalog = postgres.empty() ? "sqlite" : "postgresql";
   r.writers = writers;
   r.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   std::vector<int64_t> micros;
@@ -231,33 +261,42 @@ int main(int argc, char** argv) {
   if ((argc == 4 || argc == 5) && std::string(argv[1]) == "appends") {
     return Appends(std::atoi(argv[2]), argv[3], argc == 4 || std::string(argv[4]) != "merge=false");
   }
-  if (argc == 6 && std::string(argv[1]) == "worker") {
-    return Worker(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), argv[5]);
+  if (argc == 7 && std::string(argv[1]) == "worker") {
+    return Worker(argv[2], argv[3], std::atoi(argv[4]), std::atoi(argv[5]), argv[6]);
   }
   int total = 192;
   std::string json_out;
+  const char* env_postgres = std::getenv("FLOE_BENCH_POSTGRES");
+  std::string postgres = env_postgres ? env_postgres : "";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--commits-per-run" && i + 1 < argc) total = std::atoi(argv[++i]);
+    else if (a == "--postgres" && i + 1 < argc) postgres = argv[++i];
     else if (a.rfind("--benchmark_out=", 0) == 0) json_out = a.substr(16);
   }
   std::vector<RunResult> results;
-  std::printf("%-8s %8s %10s %12s %9s %9s %16s\n", "writers", "commits", "seconds", "commits/s", "p50 ms",
-              "p99 ms", "retries/commit");
-  for (int writers : {1, 4, 16}) {
-    RunResult r = Run(self, writers, total);
-    double retries = r.commits ? static_cast<double>(r.attempts - r.commits) / static_cast<double>(r.commits) : 0;
-    std::printf("%-8d %8lld %10.2f %12.1f %9.1f %9.1f %16.2f%s\n", r.writers, static_cast<long long>(r.commits),
-                r.seconds, static_cast<double>(r.commits) / r.seconds, r.p50_ms, r.p99_ms, retries,
-                r.failed ? (" (" + std::to_string(r.failed) + " gave up)").c_str() : "");
-    results.push_back(r);
+  std::printf("%-11s %-8s %8s %10s %12s %9s %9s %16s\n", "catalog", "writers", "commits", "seconds", "commits/s",
+              "p50 ms", "p99 ms", "retries/commit");
+  std::vector<std::string> catalogs = {""};
+  if (!postgres.empty()) catalogs.push_back(postgres);
+  for (const std::string& catalog : catalogs) {
+    for (int writers : {1, 4, 16}) {
+      RunResult r = Run(self, writers, total, catalog);
+      double retries = r.commits ? static_cast<double>(r.attempts - r.commits) / static_cast<double>(r.commits) : 0;
+      std::printf("%-11s %-8d %8lld %10.2f %12.1f %9.1f %9.1f %16.2f%s\n", r.catalog.c_str(), r.writers,
+                  static_cast<long long>(r.commits),
+                  r.seconds, static_cast<double>(r.commits) / r.seconds, r.p50_ms, r.p99_ms, retries,
+                  r.failed ? (" (" + std::to_string(r.failed) + " gave up)").c_str() : "");
+      results.push_back(r);
+    }
   }
   if (!json_out.empty()) {
     std::ofstream out(json_out);
     out << "{\"benchmarks\": [";
     for (size_t i = 0; i < results.size(); ++i) {
       const auto& r = results[i];
-      out << (i ? ", " : "") << "{\"name\": \"commit/writers:" << r.writers << "\", \"commits\": " << r.commits
+      out << (i ? ", " : "") << "{\"name\": \"commit/" << r.catalog << "/writers:" << r.writers
+          << "\", \"commits\": " << r.commits
           << ", \"seconds\": " << r.seconds << ", \"p50_ms\": " << r.p50_ms << ", \"p99_ms\": " << r.p99_ms
           << ", \"attempts\": " << r.attempts << ", \"gave_up\": " << r.failed << "}";
     }

@@ -14,6 +14,11 @@ if [ "${1:-}" = "micro" ]; then
   shift
   scripts/build.sh release >/dev/null
   mkdir -p build/bench-results
+  # commit_bench also runs on a PostgreSQL catalog: a throwaway server, stopped on exit.
+  pg_dir=build/bench-results/postgres
+  .venv/bin/python tests/support/postgres_server.py start "$pg_dir" >/dev/null
+  trap '.venv/bin/python tests/support/postgres_server.py stop "$pg_dir"' EXIT
+  export FLOE_BENCH_POSTGRES=$(cat "$pg_dir/uri")
   for b in build/bench/*_bench; do
     name=$(basename "$b")
     echo "== $name"

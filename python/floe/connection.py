@@ -92,8 +92,9 @@ class Connection:
 
 
 def connect(catalog=None, warehouse=None, catalog_name: str = "lakehouse", time_zone: str | None = None) -> Connection:
-    """Opens the SQLite catalog `catalog` (a file path, ``sqlite:///...`` or
-    ``jdbc:sqlite:...``) with new tables under `warehouse`, as ``floe sql`` does: unset, they
+    """Opens the catalog `catalog` (a SQLite file path, ``sqlite:///...`` or
+    ``jdbc:sqlite:...``, or a PostgreSQL database, ``postgresql://user@host:port/db`` or
+    ``jdbc:postgresql://...``) with new tables under `warehouse`, as ``floe sql`` does: unset, they
     come from $FLOE_CATALOG and $FLOE_WAREHOUSE, else ./warehouse/catalog.db and ./warehouse
     (created when missing). `time_zone` is the session time zone for timestamps read and
     shown (default UTC). Commits record ``floe python`` as their client."""

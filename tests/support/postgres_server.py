@@ -7,6 +7,10 @@ As a library:
         pg.restart()                       # a fast shutdown and start on the same port
 As a command (the ctest fixture in tests/CMakeLists.txt):
     postgres_server.py start DIR    starts a server whose files live in DIR, writes DIR/uri
+    postgres_server.py restart DIR [fast|immediate]
+                                    a shutdown (fast: open transactions roll back and
+                                    connections end; immediate: a crash, recovered from at
+                                    start) and a start on the same port
     postgres_server.py stop DIR     stops it and removes DIR
 
 The server comes from Debian's postgresql package (scripts/setup.sh installs it); it trusts
@@ -150,9 +154,15 @@ class PostgresServer:
 
 
 def main(argv):
-    if len(argv) != 3 or argv[1] not in ("start", "stop"):
-        print("usage: postgres_server.py start|stop DIR", file=sys.stderr)
+    if argv[1:2] == ["restart"] and len(argv) == 4 and argv[3] in ("fast", "immediate"):
+        PostgresServer.attach(argv[2]).restart(argv[3])
+        return 0
+    if len(argv) != 3 or argv[1] not in ("start", "restart", "stop"):
+        print("usage: postgres_server.py start|stop DIR | restart DIR [fast|immediate]", file=sys.stderr)
         return 1
+    if argv[1] == "restart":
+        PostgresServer.attach(argv[2]).restart()
+        return 0
     if argv[1] == "start":
         server = PostgresServer(argv[2])
         if os.path.exists(server.dir):

@@ -1,12 +1,15 @@
 #include "floe/catalog/sql_catalog.h"
 
-#include <sqlite3.h>
-
+#include <algorithm>
+#include <chrono>
 #include <initializer_list>
 #include <set>
+#include <thread>
 #include <utility>
 
 #include "floe/catalog/dropped_tables_sql.h"
+#include "floe/catalog/postgres_driver.h"
+#include "floe/catalog/sqlite_driver.h"
 #include "floe/util/clock.h"
 #include "floe/util/number_parse.h"
 
@@ -14,11 +17,10 @@ namespace floe {
 
 namespace {
 
-// In WAL mode only writers exclude each other, and Spark, PyIceberg and other floe processes
-// hold the write lock for a statement or two; waiting beats failing a commit.
-constexpr int kBusyTimeoutMs = 10000;
-
 constexpr char kExistsProperty[] = "exists";
+
+// A serialization failure or a lost connection is retried this many times.
+constexpr int kMaxAttempts = 8;
 
 // The exact DDL of Iceberg's JdbcUtil: the V0 table, then the V1 migration that adds
 // iceberg_type (JdbcCatalog runs the same two statements on a fresh database with
@@ -82,69 +84,6 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
-std::string StripQuery(std::string_view s) { return std::string(s.substr(0, s.find('?'))); }
-
-Result<std::string> FileUriToPath(std::string_view uri) {
-  std::string_view rest = uri.substr(5);  // after "file:"
-  if (StartsWith(rest, "//")) {
-    rest.remove_prefix(2);
-    auto slash = rest.find('/');
-    std::string_view host = rest.substr(0, slash);
-    if ((!host.empty() && host != "localhost") || slash == std::string_view::npos) {
-      return ValidationError("Invalid catalog URI ", uri, ": expected a local file");
-    }
-    rest = rest.substr(slash);
-  }
-  if (rest.empty()) return ValidationError("Invalid catalog URI ", uri, ": no path");
-  return StripQuery(rest);
-}
-
-}  // namespace
-
-Result<std::string> SqliteDatabasePath(std::string_view uri) {
-  if (uri.empty()) return ValidationError("Catalog URI is empty");
-  if (StartsWith(uri, "jdbc:")) {
-    if (!StartsWith(uri, "jdbc:sqlite:")) {
-      return Status::NotImplemented("Unsupported catalog URI ", uri,
-                                    ": only SQLite catalogs are supported");
-    }
-    std::string_view rest = uri.substr(12);
-    if (StartsWith(rest, "file:")) return FileUriToPath(rest);
-    std::string path = StripQuery(rest);
-    return path.empty() ? std::string(":memory:") : path;
-  }
-  if (StartsWith(uri, "sqlite:") || StartsWith(uri, "sqlite+")) {
-    auto sep = uri.find("://");
-    if (sep == std::string_view::npos) {
-      return ValidationError("Invalid catalog URI ", uri, ": expected sqlite:///<path>");
-    }
-    std::string_view rest = uri.substr(sep + 3);
-    // SQLAlchemy: "sqlite://" is in-memory; after "sqlite:///" comes the file name, so an
-    // absolute path gives four slashes.
-    if (rest.empty()) return std::string(":memory:");
-    if (rest.front() != '/') {
-      return ValidationError("Invalid catalog URI ", uri, ": SQLite URIs have no host");
-    }
-    std::string path = StripQuery(rest.substr(1));
-    return path.empty() ? std::string(":memory:") : path;
-  }
-  if (StartsWith(uri, "file:")) return FileUriToPath(uri);
-  auto colon = uri.find(':');
-  auto slash = uri.find('/');
-  if (colon != std::string_view::npos && colon > 1 &&
-      (slash == std::string_view::npos || colon < slash) && uri != ":memory:") {
-    return Status::NotImplemented("Unsupported catalog URI ", uri,
-                                  ": only SQLite catalogs are supported");
-  }
-  return std::string(uri);
-}
-
-const std::vector<std::string>& Catalog::allowed_roots() const {
-  static const std::vector<std::string> kNone;
-  return kNone;
-}
-
-namespace {
 // What FileIO accepts as an absolute location: "/x" or a file: URI.
 Status CheckAbsolute(std::string_view what, const std::string& location,
                      const std::string& catalog) {
@@ -152,7 +91,19 @@ Status CheckAbsolute(std::string_view what, const std::string& location,
   return ValidationError(what, " '", location, "' of catalog ", catalog,
                          " is not an absolute path or file: URI");
 }
+
+// Between attempts after a serialization failure: a little longer each time, so that
+// writers that keep colliding spread out.
+void Backoff(int attempt) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(2 << std::min(attempt, 6)));
+}
+
 }  // namespace
+
+const std::vector<std::string>& Catalog::allowed_roots() const {
+  static const std::vector<std::string> kNone;
+  return kNone;
+}
 
 std::string Catalog::DefaultTableLocation(const TableIdentifier& ident) const {
   std::string out = warehouse();
@@ -160,49 +111,21 @@ std::string Catalog::DefaultTableLocation(const TableIdentifier& ident) const {
   return out + "/" + ident.name;
 }
 
-// BEGIN IMMEDIATE takes the write lock up front, so check-then-write sequences cannot
-// interleave with another connection's and the busy timeout applies at the start.
-class SqlCatalog::Transaction {
- public:
-  explicit Transaction(SqlCatalog* catalog) : catalog_(catalog) {}
-  ~Transaction() {
-    if (open_) (void)catalog_->Exec("ROLLBACK");
-  }
-  Status Begin() {
-    ARROW_RETURN_NOT_OK(catalog_->Exec("BEGIN IMMEDIATE"));
-    open_ = true;
-    return Status::OK();
-  }
-  Status Commit() {
-    Status st = catalog_->Exec("COMMIT");
-    if (st.ok() || sqlite3_get_autocommit(catalog_->db_)) open_ = false;
-    return st;
-  }
-
- private:
-  SqlCatalog* catalog_;
-  bool open_ = false;
-};
-
-SqlCatalog::SqlCatalog(sqlite3* db, std::string path, std::string name, std::string warehouse,
-                       std::vector<std::string> allowed_roots)
-    : db_(db),
-      path_(std::move(path)),
+SqlCatalog::SqlCatalog(std::unique_ptr<SqlDriver> driver, std::string database, std::string name,
+                       std::string warehouse, std::vector<std::string> allowed_roots)
+    : driver_(std::move(driver)),
+      database_(std::move(database)),
       name_(std::move(name)),
       warehouse_(std::move(warehouse)),
       allowed_roots_(std::move(allowed_roots)) {}
 
-SqlCatalog::~SqlCatalog() {
-  for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
-  sqlite3_close_v2(db_);
-}
+SqlCatalog::~SqlCatalog() = default;
 
 Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(const std::string& uri_or_path,
                                                      std::string catalog_name,
                                                      std::string warehouse,
                                                      std::vector<std::string> allowed_roots) {
   if (catalog_name.empty()) return ValidationError("Catalog name must not be empty");
-  ARROW_ASSIGN_OR_RAISE(std::string path, SqliteDatabasePath(uri_or_path));
   while (warehouse.size() > 1 && warehouse.back() == '/') warehouse.pop_back();
   if (!warehouse.empty()) {
     ARROW_RETURN_NOT_OK(CheckAbsolute("Warehouse", warehouse, catalog_name));
@@ -211,207 +134,126 @@ Result<std::unique_ptr<SqlCatalog>> SqlCatalog::Open(const std::string& uri_or_p
     while (root.size() > 1 && root.back() == '/') root.pop_back();
     ARROW_RETURN_NOT_OK(CheckAbsolute("Allowed root", root, catalog_name));
   }
-
-  sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(
-      path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, nullptr);
-  if (rc != SQLITE_OK) {
-    std::string message = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
-    sqlite3_close_v2(db);
-    return Status::IOError("Cannot open catalog database ", path, ": ", message);
+  std::unique_ptr<SqlDriver> driver;
+  std::string database;
+  if (IsPostgresUri(uri_or_path)) {
+    ARROW_ASSIGN_OR_RAISE(auto postgres, PostgresDriver::Open(uri_or_path));
+    database = postgres->address();
+    driver = std::move(postgres);
+  } else {
+    ARROW_ASSIGN_OR_RAISE(auto sqlite, SqliteDriver::Open(uri_or_path));
+    database = sqlite->path();
+    driver = std::move(sqlite);
   }
-  sqlite3_extended_result_codes(db, 1);
-  sqlite3_busy_timeout(db, kBusyTimeoutMs);
-  std::unique_ptr<SqlCatalog> catalog(new SqlCatalog(db, path, std::move(catalog_name),
-                                                     std::move(warehouse),
+  const std::string description = driver->description();
+  std::unique_ptr<SqlCatalog> catalog(new SqlCatalog(std::move(driver), std::move(database),
+                                                     std::move(catalog_name), std::move(warehouse),
                                                      std::move(allowed_roots)));
   {
     std::lock_guard<std::mutex> lock(catalog->mu_);
-    catalog->UseWriteAheadLog();
     ARROW_RETURN_NOT_OK(
-        WithContext(catalog->InitSchema(), StrCat("Cannot initialize catalog database ", path)));
+        WithContext(catalog->InitSchema(), StrCat("Cannot initialize ", description)));
   }
   return catalog;
 }
 
-// In the default rollback-journal mode a connection that merely leaves a result set open
-// (Iceberg's JdbcCatalog does, for the life of a Spark session) blocks every writer; in WAL
-// mode readers never block writers. The mode is stored in the file, so a catalog created by
-// Spark or PyIceberg is switched the first time floe opens it.
-void SqlCatalog::UseWriteAheadLog() {
-  std::string mode;
-  int rc = sqlite3_exec(
-      db_, "PRAGMA journal_mode=WAL",
-      [](void* out, int columns, char** values, char**) {
-        if (columns > 0 && values[0]) *static_cast<std::string*>(out) = values[0];
-        return 0;
-      },
-      &mode, nullptr);
-  // Never fatal: a file another process holds (or a read-only one) keeps its mode, and the
-  // next open switches it. SQLite answers with the mode in force ("memory" in memory).
-  journal_mode_ = rc == SQLITE_OK ? mode : "";
-}
-
 Result<std::string> SqlCatalog::JournalMode() {
   std::lock_guard<std::mutex> lock(mu_);
-  ARROW_ASSIGN_OR_RAISE(auto rows, Query("PRAGMA journal_mode", {}));
-  if (rows.empty() || !rows[0][0]) return Status::IOError("No journal mode for ", path_);
+  if (dynamic_cast<SqliteDriver*>(driver_.get()) == nullptr) {
+    return Status::NotImplemented(driver_->description(), " has no journal mode");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto rows, driver_->Query("PRAGMA journal_mode", {}));
+  if (rows.empty() || !rows[0][0]) return Status::IOError("No journal mode for ", database_);
   return *rows[0][0];
+}
+
+Status SqlCatalog::InWriteTransaction(const std::function<Status()>& body,
+                                      const std::function<Result<bool>()>& applied) {
+  for (int attempt = 1;; ++attempt) {
+    Status st = driver_->Begin();
+    if (st.ok()) {
+      st = body();
+      if (st.ok()) {
+        st = driver_->Commit();
+        if (st.ok()) return st;
+        if (driver_->last_failure() == SqlFailure::kConnectionLost) {
+          // COMMIT was sent and its answer lost: look at the database once the lost
+          // session is certainly over; a change that is not there is made again.
+          ARROW_ASSIGN_OR_RAISE(bool done, ResolveLostCommit(st, applied));
+          if (done) return Status::OK();
+          if (attempt >= kMaxAttempts) return st;
+          continue;
+        }
+      }
+    }
+    const SqlFailure failure = driver_->last_failure();
+    driver_->Rollback();
+    if (attempt >= kMaxAttempts) return st;
+    if (failure == SqlFailure::kRetry) {
+      Backoff(attempt);
+    } else if (failure == SqlFailure::kConnectionLost) {
+      // The server rolled the transaction back with the connection.
+      ARROW_RETURN_NOT_OK(driver_->Reconnect());
+    } else {
+      return st;
+    }
+  }
+}
+
+Result<bool> SqlCatalog::ResolveLostCommit(const Status& lost,
+                                           const std::function<Result<bool>()>& applied) {
+  Status st = driver_->Reconnect();
+  if (st.ok()) st = driver_->EndLostSession();
+  if (!st.ok()) return WithContext(lost, st.ToString());
+  if (!applied) return false;  // the transaction can simply run again
+  return applied();
+}
+
+template <typename F>
+auto SqlCatalog::Read(F&& read) -> decltype(read()) {
+  for (int attempt = 1;; ++attempt) {
+    auto result = read();
+    if (result.ok() || driver_->last_failure() != SqlFailure::kConnectionLost ||
+        attempt >= kMaxAttempts) {
+      return result;
+    }
+    ARROW_RETURN_NOT_OK(driver_->Reconnect());
+  }
 }
 
 Status SqlCatalog::InitSchema() {
   auto inspect = [&](bool* has_tables, bool* has_type, bool* has_props) -> Status {
-    ARROW_ASSIGN_OR_RAISE(auto rows,
-                          Query("SELECT lower(name) FROM sqlite_master WHERE type = 'table' AND "
-                                "lower(name) IN ('iceberg_tables', 'iceberg_namespace_properties')",
-                                {}));
-    *has_tables = *has_type = *has_props = false;
-    for (const auto& row : rows) {
-      if (row[0] == "iceberg_tables") *has_tables = true;
-      if (row[0] == "iceberg_namespace_properties") *has_props = true;
-    }
+    ARROW_ASSIGN_OR_RAISE(*has_tables, driver_->HasTable("iceberg_tables"));
+    ARROW_ASSIGN_OR_RAISE(*has_props, driver_->HasTable("iceberg_namespace_properties"));
+    *has_type = false;
     if (*has_tables) {
-      ARROW_ASSIGN_OR_RAISE(
-          auto columns, Query("SELECT lower(name) FROM pragma_table_info('iceberg_tables')", {}));
-      for (const auto& column : columns) {
-        if (column[0] == "iceberg_type") *has_type = true;
-      }
+      ARROW_ASSIGN_OR_RAISE(*has_type, driver_->HasColumn("iceberg_tables", "iceberg_type"));
     }
     return Status::OK();
   };
 
   bool has_tables = false, has_type = false, has_props = false;
-  ARROW_RETURN_NOT_OK(inspect(&has_tables, &has_type, &has_props));
+  ARROW_RETURN_NOT_OK(Read([&] { return inspect(&has_tables, &has_type, &has_props); }));
   if (has_tables && has_type && has_props) return Status::OK();
 
-  // Another process may be initializing the same file: decide again under the write lock.
-  Transaction txn(this);
-  ARROW_RETURN_NOT_OK(txn.Begin());
-  ARROW_RETURN_NOT_OK(inspect(&has_tables, &has_type, &has_props));
-  if (!has_tables) ARROW_RETURN_NOT_OK(Exec(kCreateTablesSql));
-  if (!has_type) ARROW_RETURN_NOT_OK(Exec(kAddRecordTypeSql));
-  if (!has_props) ARROW_RETURN_NOT_OK(Exec(kCreateNamespacePropertiesSql));
-  return txn.Commit();
+  // Another process may be initializing the same database: decide again under the lock.
+  return InWriteTransaction([&]() -> Status {
+    ARROW_RETURN_NOT_OK(driver_->LockSchema());
+    ARROW_RETURN_NOT_OK(inspect(&has_tables, &has_type, &has_props));
+    if (!has_tables) ARROW_RETURN_NOT_OK(driver_->Exec(kCreateTablesSql));
+    if (!has_type) ARROW_RETURN_NOT_OK(driver_->Exec(kAddRecordTypeSql));
+    if (!has_props) ARROW_RETURN_NOT_OK(driver_->Exec(kCreateNamespacePropertiesSql));
+    return Status::OK();
+  });
 }
-
-namespace {
-bool IsBusy(int rc) {
-  const int primary = rc & 0xff;
-  return primary == SQLITE_BUSY || primary == SQLITE_LOCKED;
-}
-}  // namespace
-
-// SQLite answers "busy" when another connection kept the write lock past the busy timeout.
-std::string SqlCatalog::BusyHint(int rc) const {
-  if (!IsBusy(rc)) return "";
-  return StrCat(" catalog database ", path_, " stayed locked by another connection for ",
-                kBusyTimeoutMs / 1000, " s",
-                journal_mode_ == "wal" || journal_mode_ == "memory"
-                    ? ""
-                    : " (it is not in WAL mode yet, so its readers block writers too)");
-}
-
-Status SqlCatalog::SqlError(std::string_view what) const {
-  std::string hint = BusyHint(last_error_code_);
-  return Status::IOError(what, ": ", sqlite3_errmsg(db_), hint.empty() ? "" : ";", hint);
-}
-
-Status SqlCatalog::Exec(const char* sql) {
-  char* err = nullptr;
-  int rc = sqlite3_exec(db_, sql, nullptr, nullptr, &err);
-  if (rc == SQLITE_OK) return Status::OK();
-  last_error_code_ = rc;
-  std::string message = err ? err : sqlite3_errstr(rc);
-  sqlite3_free(err);
-  std::string hint = BusyHint(rc);
-  return Status::IOError("Catalog database error in '", sql, "': ", message,
-                         hint.empty() ? "" : ";", hint);
-}
-
-Result<sqlite3_stmt*> SqlCatalog::Prepare(std::string_view sql) {
-  auto it = statements_.find(std::string(sql));
-  if (it != statements_.end()) return it->second;
-  sqlite3_stmt* stmt = nullptr;
-  int rc = sqlite3_prepare_v3(db_, sql.data(), static_cast<int>(sql.size()),
-                              SQLITE_PREPARE_PERSISTENT, &stmt, nullptr);
-  if (rc != SQLITE_OK) {
-    last_error_code_ = rc;
-    sqlite3_finalize(stmt);
-    return SqlError(StrCat("Cannot prepare '", sql, "'"));
-  }
-  statements_.emplace(std::string(sql), stmt);
-  return stmt;
-}
-
-namespace {
-
-// Leaves a cached statement reset and unbound however the caller exits.
-class StatementScope {
- public:
-  explicit StatementScope(sqlite3_stmt* stmt) : stmt_(stmt) {}
-  ~StatementScope() {
-    sqlite3_reset(stmt_);
-    sqlite3_clear_bindings(stmt_);
-  }
-
- private:
-  sqlite3_stmt* stmt_;
-};
-
-int BindAll(sqlite3_stmt* stmt, std::initializer_list<std::optional<std::string_view>> args) {
-  int index = 1;
-  for (const auto& arg : args) {
-    int rc = arg ? sqlite3_bind_text(stmt, index, arg->data(), static_cast<int>(arg->size()),
-                                     SQLITE_TRANSIENT)
-                 : sqlite3_bind_null(stmt, index);
-    if (rc != SQLITE_OK) return rc;
-    ++index;
-  }
-  return SQLITE_OK;
-}
-
-}  // namespace
 
 Result<int> SqlCatalog::Execute(std::string_view sql, std::initializer_list<Arg> args) {
-  ARROW_ASSIGN_OR_RAISE(sqlite3_stmt * stmt, Prepare(sql));
-  StatementScope scope(stmt);
-  int rc = BindAll(stmt, args);
-  if (rc == SQLITE_OK) {
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-    }
-  }
-  if (rc != SQLITE_DONE && rc != SQLITE_OK) {
-    last_error_code_ = rc;
-    return SqlError("Catalog database error");
-  }
-  return sqlite3_changes(db_);
+  return driver_->Execute(sql, args);
 }
 
 Result<std::vector<SqlCatalog::Row>> SqlCatalog::Query(std::string_view sql,
                                                        std::initializer_list<Arg> args) {
-  ARROW_ASSIGN_OR_RAISE(sqlite3_stmt * stmt, Prepare(sql));
-  StatementScope scope(stmt);
-  int rc = BindAll(stmt, args);
-  std::vector<Row> rows;
-  if (rc == SQLITE_OK) {
-    const int columns = sqlite3_column_count(stmt);
-    while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-      Row row(columns);
-      for (int i = 0; i < columns; ++i) {
-        const unsigned char* text = sqlite3_column_text(stmt, i);
-        if (text) {
-          row[i] = std::string(reinterpret_cast<const char*>(text),
-                               static_cast<size_t>(sqlite3_column_bytes(stmt, i)));
-        }
-      }
-      rows.push_back(std::move(row));
-    }
-  }
-  if (rc != SQLITE_DONE) {
-    last_error_code_ = rc;
-    return SqlError("Catalog database error");
-  }
-  return rows;
+  return driver_->Query(sql, args);
 }
 
 Result<bool> SqlCatalog::NamespaceExistsLocked(const Namespace& ns) {
@@ -481,74 +323,80 @@ Status SqlCatalog::CreateNamespace(const Namespace& ns, const NamespacePropertie
     return ValidationError("Cannot set reserved property: ", kExistsProperty);
   }
   std::lock_guard<std::mutex> lock(mu_);
-  Transaction txn(this);
-  ARROW_RETURN_NOT_OK(txn.Begin());
-  ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExistsLocked(ns));
-  if (exists) return AlreadyExists("Namespace already exists: ", ns.ToString());
-  const std::string text = ns.ToString();
-  constexpr std::string_view kInsert =
-      "INSERT INTO iceberg_namespace_properties "
-      "(catalog_name, namespace, property_key, property_value) VALUES (?, ?, ?, ?)";
-  ARROW_RETURN_NOT_OK(Execute(kInsert, {name_, text, kExistsProperty, "true"}));
-  for (const auto& [key, value] : properties) {
-    ARROW_RETURN_NOT_OK(Execute(kInsert, {name_, text, key, value}));
-  }
-  return txn.Commit();
+  return InWriteTransaction(
+      [&]() -> Status {
+        ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExistsLocked(ns));
+        if (exists) return AlreadyExists("Namespace already exists: ", ns.ToString());
+        const std::string text = ns.ToString();
+        constexpr std::string_view kInsert =
+            "INSERT INTO iceberg_namespace_properties "
+            "(catalog_name, namespace, property_key, property_value) VALUES (?, ?, ?, ?)";
+        ARROW_RETURN_NOT_OK(Execute(kInsert, {name_, text, kExistsProperty, "true"}));
+        for (const auto& [key, value] : properties) {
+          ARROW_RETURN_NOT_OK(Execute(kInsert, {name_, text, key, value}));
+        }
+        return Status::OK();
+      },
+      [&]() -> Result<bool> { return NamespaceExistsLocked(ns); });
 }
 
 Result<bool> SqlCatalog::NamespaceExists(const Namespace& ns) {
   ARROW_RETURN_NOT_OK(ns.Validate());
   std::lock_guard<std::mutex> lock(mu_);
-  return NamespaceExistsLocked(ns);
+  return Read([&] { return NamespaceExistsLocked(ns); });
 }
 
 Result<std::vector<Namespace>> SqlCatalog::ListNamespaces(const Namespace& parent) {
   std::lock_guard<std::mutex> lock(mu_);
-  ARROW_RETURN_NOT_OK(RequireNamespace(parent));
-  std::vector<Row> rows;
-  if (parent.empty()) {
-    ARROW_ASSIGN_OR_RAISE(
-        rows, Query("SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ?1 "
-                    "UNION SELECT namespace FROM iceberg_namespace_properties "
-                    "WHERE catalog_name = ?1",
-                    {name_}));
-  } else {
-    ARROW_ASSIGN_OR_RAISE(
-        rows, Query("SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ?1 AND "
-                    "substr(table_namespace, 1, length(?2)) = ?2 "
-                    "UNION SELECT namespace FROM iceberg_namespace_properties "
-                    "WHERE catalog_name = ?1 AND substr(namespace, 1, length(?2)) = ?2",
-                    {name_, parent.ToString() + "."}));
-  }
-  std::set<Namespace> children;
-  for (const auto& row : rows) {
-    if (!row[0] || row[0]->empty()) continue;
-    Namespace ns(SplitNamespace(*row[0]));
-    if (ns.size() <= parent.size() || !ns.HasPrefix(parent)) continue;
-    ns.levels.resize(parent.size() + 1);
-    children.insert(std::move(ns));
-  }
-  return std::vector<Namespace>(children.begin(), children.end());
+  return Read([&]() -> Result<std::vector<Namespace>> {
+    ARROW_RETURN_NOT_OK(RequireNamespace(parent));
+    std::vector<Row> rows;
+    if (parent.empty()) {
+      ARROW_ASSIGN_OR_RAISE(
+          rows, Query("SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ?1 "
+                      "UNION SELECT namespace FROM iceberg_namespace_properties "
+                      "WHERE catalog_name = ?1",
+                      {name_}));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(
+          rows, Query("SELECT table_namespace FROM iceberg_tables WHERE catalog_name = ?1 AND "
+                      "substr(table_namespace, 1, length(?2)) = ?2 "
+                      "UNION SELECT namespace FROM iceberg_namespace_properties "
+                      "WHERE catalog_name = ?1 AND substr(namespace, 1, length(?2)) = ?2",
+                      {name_, parent.ToString() + "."}));
+    }
+    std::set<Namespace> children;
+    for (const auto& row : rows) {
+      if (!row[0] || row[0]->empty()) continue;
+      Namespace ns(SplitNamespace(*row[0]));
+      if (ns.size() <= parent.size() || !ns.HasPrefix(parent)) continue;
+      ns.levels.resize(parent.size() + 1);
+      children.insert(std::move(ns));
+    }
+    return std::vector<Namespace>(children.begin(), children.end());
+  });
 }
 
 Result<NamespaceProperties> SqlCatalog::LoadNamespaceProperties(const Namespace& ns) {
   std::lock_guard<std::mutex> lock(mu_);
-  ARROW_RETURN_NOT_OK(RequireNamespace(ns));
-  ARROW_ASSIGN_OR_RAISE(
-      auto rows, Query("SELECT property_key, property_value FROM iceberg_namespace_properties "
-                       "WHERE catalog_name = ? AND namespace = ?",
-                       {name_, ns.ToString()}));
-  NamespaceProperties properties;
-  for (auto& row : rows) {
-    if (!row[0] || *row[0] == kExistsProperty) continue;
-    properties[*row[0]] = row[1].value_or("");
-  }
-  if (!properties.count("location") && !warehouse_.empty()) {
-    std::string location = warehouse_;
-    for (const auto& level : ns.levels) location += "/" + level;
-    properties["location"] = location;
-  }
-  return properties;
+  return Read([&]() -> Result<NamespaceProperties> {
+    ARROW_RETURN_NOT_OK(RequireNamespace(ns));
+    ARROW_ASSIGN_OR_RAISE(
+        auto rows, Query("SELECT property_key, property_value FROM iceberg_namespace_properties "
+                         "WHERE catalog_name = ? AND namespace = ?",
+                         {name_, ns.ToString()}));
+    NamespaceProperties properties;
+    for (auto& row : rows) {
+      if (!row[0] || *row[0] == kExistsProperty) continue;
+      properties[*row[0]] = row[1].value_or("");
+    }
+    if (!properties.count("location") && !warehouse_.empty()) {
+      std::string location = warehouse_;
+      for (const auto& level : ns.levels) location += "/" + level;
+      properties["location"] = location;
+    }
+    return properties;
+  });
 }
 
 Status SqlCatalog::UpdateNamespaceProperties(const Namespace& ns, const NamespaceProperties& set,
@@ -566,44 +414,54 @@ Status SqlCatalog::UpdateNamespaceProperties(const Namespace& ns, const Namespac
   }
   if (ns.empty()) return ValidationError("Cannot set properties of the empty namespace");
   std::lock_guard<std::mutex> lock(mu_);
-  Transaction txn(this);
-  ARROW_RETURN_NOT_OK(txn.Begin());
-  ARROW_RETURN_NOT_OK(RequireNamespace(ns));
-  const std::string text = ns.ToString();
-  for (const auto& [key, value] : set) {
-    ARROW_RETURN_NOT_OK(
-        Execute("INSERT INTO iceberg_namespace_properties "
-                "(catalog_name, namespace, property_key, property_value) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (catalog_name, namespace, property_key) "
-                "DO UPDATE SET property_value = excluded.property_value",
-                {name_, text, key, value}));
-  }
-  for (const auto& key : remove) {
-    ARROW_RETURN_NOT_OK(
-        Execute("DELETE FROM iceberg_namespace_properties "
-                "WHERE catalog_name = ? AND namespace = ? AND property_key = ?",
-                {name_, text, key}));
-  }
-  return txn.Commit();
+  return InWriteTransaction(
+      [&]() -> Status {
+        ARROW_RETURN_NOT_OK(RequireNamespace(ns));
+        const std::string text = ns.ToString();
+        for (const auto& [key, value] : set) {
+          ARROW_RETURN_NOT_OK(
+              Execute("INSERT INTO iceberg_namespace_properties "
+                      "(catalog_name, namespace, property_key, property_value) VALUES (?, ?, ?, ?) "
+                      "ON CONFLICT (catalog_name, namespace, property_key) "
+                      "DO UPDATE SET property_value = excluded.property_value",
+                      {name_, text, key, value}));
+        }
+        for (const auto& key : remove) {
+          ARROW_RETURN_NOT_OK(
+              Execute("DELETE FROM iceberg_namespace_properties "
+                      "WHERE catalog_name = ? AND namespace = ? AND property_key = ?",
+                      {name_, text, key}));
+        }
+        return Status::OK();
+      },
+      [&]() -> Result<bool> {
+        // Not known: setting and removing the same properties again is harmless.
+        return false;
+      });
 }
 
 Status SqlCatalog::DropNamespace(const Namespace& ns) {
   if (ns.empty()) return ValidationError("Cannot drop the empty namespace");
   std::lock_guard<std::mutex> lock(mu_);
-  Transaction txn(this);
-  ARROW_RETURN_NOT_OK(txn.Begin());
-  ARROW_RETURN_NOT_OK(RequireNamespace(ns));
-  const std::string text = ns.ToString();
-  ARROW_ASSIGN_OR_RAISE(auto tables,
-                        Query("SELECT 1 FROM iceberg_tables WHERE catalog_name = ? AND "
-                              "table_namespace = ? LIMIT 1",
-                              {name_, text}));
-  ARROW_ASSIGN_OR_RAISE(bool has_children, HasChildNamespaces(ns));
-  if (!tables.empty() || has_children) return ValidationError("Namespace not empty: ", text);
-  ARROW_RETURN_NOT_OK(
-      Execute("DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?",
-              {name_, text}));
-  return txn.Commit();
+  return InWriteTransaction(
+      [&]() -> Status {
+        ARROW_RETURN_NOT_OK(RequireNamespace(ns));
+        const std::string text = ns.ToString();
+        ARROW_ASSIGN_OR_RAISE(auto tables,
+                              Query("SELECT 1 FROM iceberg_tables WHERE catalog_name = ? AND "
+                                    "table_namespace = ? LIMIT 1",
+                                    {name_, text}));
+        ARROW_ASSIGN_OR_RAISE(bool has_children, HasChildNamespaces(ns));
+        if (!tables.empty() || has_children) return ValidationError("Namespace not empty: ", text);
+        ARROW_RETURN_NOT_OK(Execute(
+            "DELETE FROM iceberg_namespace_properties WHERE catalog_name = ? AND namespace = ?",
+            {name_, text}));
+        return Status::OK();
+      },
+      [&]() -> Result<bool> {
+        ARROW_ASSIGN_OR_RAISE(bool exists, NamespaceExistsLocked(ns));
+        return !exists;
+      });
 }
 
 // ---- tables ----
@@ -616,52 +474,68 @@ Status SqlCatalog::CreateTableEntry(const TableIdentifier& ident,
     return ValidationError("Cannot create table ", ident.ToString(), ": empty metadata location");
   }
   std::lock_guard<std::mutex> lock(mu_);
-  Transaction txn(this);
-  ARROW_RETURN_NOT_OK(txn.Begin());
-  ARROW_RETURN_NOT_OK(RequireNamespace(ident.ns));
-  ARROW_ASSIGN_OR_RAISE(auto existing, FindEntry(ident));
-  if (existing) {
-    if (existing->is_view) {
-      return AlreadyExists("View with same name already exists: ", ident.ToString());
-    }
-    return AlreadyExists("Table already exists: ", ident.ToString());
-  }
-  ARROW_RETURN_NOT_OK(
-      Execute(kInsertTableSql, {name_, ident.ns.ToString(), ident.name, metadata_location}));
-  return txn.Commit();
+  return InWriteTransaction(
+      [&]() -> Status {
+        ARROW_RETURN_NOT_OK(RequireNamespace(ident.ns));
+        ARROW_ASSIGN_OR_RAISE(auto existing, FindEntry(ident));
+        if (existing) {
+          if (existing->is_view) {
+            return AlreadyExists("View with same name already exists: ", ident.ToString());
+          }
+          return AlreadyExists("Table already exists: ", ident.ToString());
+        }
+        ARROW_RETURN_NOT_OK(
+            Execute(kInsertTableSql, {name_, ident.ns.ToString(), ident.name, metadata_location}));
+        return Status::OK();
+      },
+      [&]() -> Result<bool> {
+        ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(ident));
+        return entry.has_value() && entry->metadata_location == metadata_location;
+      });
 }
 
 Result<std::string> SqlCatalog::LoadMetadataLocation(const TableIdentifier& ident) {
   ARROW_RETURN_NOT_OK(ValidateTable(ident));
   std::lock_guard<std::mutex> lock(mu_);
-  ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(ident));
-  if (!entry || entry->is_view) return NotFound("Table does not exist: ", ident.ToString());
-  if (!entry->metadata_location || entry->metadata_location->empty()) {
-    return ValidationError("Table ", ident.ToString(), " has no metadata location in catalog ",
-                           name_);
-  }
-  return *entry->metadata_location;
+  return Read([&]() -> Result<std::string> {
+    ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(ident));
+    if (!entry || entry->is_view) return NotFound("Table does not exist: ", ident.ToString());
+    if (!entry->metadata_location || entry->metadata_location->empty()) {
+      return ValidationError("Table ", ident.ToString(), " has no metadata location in catalog ",
+                             name_);
+    }
+    return *entry->metadata_location;
+  });
 }
 
 Result<bool> SqlCatalog::TableExists(const TableIdentifier& ident) {
   ARROW_RETURN_NOT_OK(ValidateTable(ident));
   std::lock_guard<std::mutex> lock(mu_);
-  ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(ident));
-  return entry.has_value() && !entry->is_view;
+  return Read([&]() -> Result<bool> {
+    ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(ident));
+    return entry.has_value() && !entry->is_view;
+  });
 }
 
 Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns) {
   std::lock_guard<std::mutex> lock(mu_);
-  ARROW_RETURN_NOT_OK(RequireNamespace(ns));
-  ARROW_ASSIGN_OR_RAISE(
-      auto rows, Query(StrCat("SELECT table_name FROM iceberg_tables WHERE catalog_name = ? AND "
-                              "table_namespace = ? AND ",
-                              kIsTable, " ORDER BY table_name"),
-                       {name_, ns.ToString()}));
-  std::vector<TableIdentifier> out;
-  out.reserve(rows.size());
-  for (auto& row : rows) out.emplace_back(ns, row[0].value_or(""));
-  return out;
+  return Read([&]() -> Result<std::vector<TableIdentifier>> {
+    ARROW_RETURN_NOT_OK(RequireNamespace(ns));
+    ARROW_ASSIGN_OR_RAISE(
+        auto rows, Query(StrCat("SELECT table_name FROM iceberg_tables WHERE catalog_name = ? AND "
+                                "table_namespace = ? AND ",
+                                kIsTable),
+                         {name_, ns.ToString()}));
+    // Sorted here: PostgreSQL's ORDER BY follows the database's collation, not byte order.
+    std::vector<std::string> names;
+    names.reserve(rows.size());
+    for (auto& row : rows) names.push_back(row[0].value_or(""));
+    std::sort(names.begin(), names.end());
+    std::vector<TableIdentifier> out;
+    out.reserve(names.size());
+    for (auto& name : names) out.emplace_back(ns, std::move(name));
+    return out;
+  });
 }
 
 Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
@@ -678,47 +552,44 @@ Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
       "WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND "
       "metadata_location = ? AND ",
       kIsTable);
-  auto stmt = Prepare(kSql);
-  // Nothing ran yet, so the pointer certainly did not move.
-  if (!stmt.ok()) return WithContext(stmt.status(), StrCat("Cannot commit ", table));
-
-  int rc;
-  int changes = 0;
-  std::string error;
-  {
-    StatementScope scope(*stmt);
-    const std::string ns = ident.ns.ToString();
-    rc =
-        BindAll(*stmt, {new_location, expected_location, name_, ns, ident.name, expected_location});
-    if (rc != SQLITE_OK) {
-      last_error_code_ = rc;
-      return SqlError(StrCat("Cannot commit ", table));
-    }
-    rc = sqlite3_step(*stmt);
-    if (rc == SQLITE_DONE) {
-      changes = sqlite3_changes(db_);
-    } else {
-      error = sqlite3_errmsg(db_);
+  const std::string ns = ident.ns.ToString();
+  auto updated = driver_->Execute(
+      kSql, {new_location, expected_location, name_, ns, ident.name, expected_location});
+  // A lost answer, once resolved as "did not happen", is run again: the same compare-and-swap.
+  for (int attempt = 1; !updated.ok() && driver_->last_failure() == SqlFailure::kConnectionLost &&
+                        attempt < kMaxAttempts;
+       ++attempt) {
+    ARROW_ASSIGN_OR_RAISE(
+        bool applied, ResolveLostSwap(ident, expected_location, new_location, updated.status()));
+    if (applied) return Status::OK();
+    updated = driver_->Execute(
+        kSql, {new_location, expected_location, name_, ns, ident.name, expected_location});
+  }
+  if (!updated.ok()) {
+    const SqlFailure failure = driver_->last_failure();
+    driver_->Rollback();  // an autocommit statement that failed must leave no transaction
+    switch (failure) {
+      case SqlFailure::kNotExecuted:
+        // Nothing ran, so the pointer certainly did not move.
+        return WithContext(updated.status(), StrCat("Cannot commit ", table));
+      case SqlFailure::kBusy:
+      case SqlFailure::kRetry:
+        // Reported before anything changed: the swap did not happen.
+        return CommitConflict("Cannot commit table ", table, ": ", updated.status().message(), "; ",
+                              new_location, " was not committed");
+      default:
+        return CommitStateUnknown("Cannot tell whether table ", table, " was committed from ",
+                                  expected_location, " to ", new_location, ": ",
+                                  updated.status().message());
     }
   }
-  if (rc != SQLITE_DONE) {
-    // An autocommit statement that failed must not leave a transaction behind.
-    if (!sqlite3_get_autocommit(db_)) (void)Exec("ROLLBACK");
-    const int primary = rc & 0xff;
-    if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) {
-      // SQLite reports busy before changing anything: the swap did not happen.
-      return CommitConflict("Cannot commit table ", table, ":", BusyHint(rc), " (", error,
-                            "); ", new_location, " was not committed");
-    }
-    return CommitStateUnknown("Cannot tell whether table ", table, " was committed from ",
-                              expected_location, " to ", new_location, ": ", error);
-  }
+  const int changes = *updated;
   if (changes == 1) return Status::OK();
   if (changes > 1) {
     return CommitStateUnknown("Commit of table ", table, " changed ", changes,
                               " catalog rows; the primary key of iceberg_tables is violated");
   }
-  auto entry = FindEntry(ident);
+  auto entry = Read([&] { return FindEntry(ident); });
   std::string found = "an unreadable entry";
   if (entry.ok()) {
     if (!entry->has_value() || (*entry)->is_view) {
@@ -732,33 +603,75 @@ Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
                         "); ", new_location, " was not committed");
 }
 
+// The answer to the swap was lost with the connection. Once the lost session is certainly
+// over, the row tells: pointing at new_location (or having it as the previous location,
+// when another writer already committed on top) the swap happened (true); still pointing
+// at expected_location it did not and never will (false). Anything else is
+// CommitStateUnknown.
+Result<bool> SqlCatalog::ResolveLostSwap(const TableIdentifier& ident,
+                                         const std::string& expected_location,
+                                         const std::string& new_location, const Status& lost) {
+  const std::string table = ident.ToString();
+  auto unknown = [&](const Status& why) {
+    return CommitStateUnknown("Cannot tell whether table ", table, " was committed from ",
+                              expected_location, " to ", new_location, ": ", lost.message(), "; ",
+                              why.message());
+  };
+  Status st = driver_->Reconnect();
+  if (st.ok()) st = driver_->EndLostSession();
+  if (!st.ok()) return unknown(st);
+  auto rows = Read([&] {
+    return Query(StrCat("SELECT metadata_location, previous_metadata_location FROM "
+                        "iceberg_tables WHERE catalog_name = ? AND table_namespace = ? AND "
+                        "table_name = ? AND ",
+                        kIsTable),
+                 {name_, ident.ns.ToString(), ident.name});
+  });
+  if (!rows.ok()) return unknown(rows.status());
+  if (rows->size() == 1) {
+    const auto& current = (*rows)[0][0];
+    const auto& previous = (*rows)[0][1];
+    if (current == new_location || previous == new_location) return true;
+    if (current == expected_location) return false;
+  }
+  return unknown(Status::IOError(
+      "the table now points at ",
+      rows->empty() ? std::string("no metadata (it is gone)") : (*rows)[0][0].value_or("NULL")));
+}
+
 Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
   ARROW_RETURN_NOT_OK(ValidateTable(from));
   ARROW_RETURN_NOT_OK(ValidateTable(to));
   ARROW_RETURN_NOT_OK(to.ValidateNew());
   std::lock_guard<std::mutex> lock(mu_);
-  Transaction txn(this);
-  ARROW_RETURN_NOT_OK(txn.Begin());
-  ARROW_ASSIGN_OR_RAISE(auto source, FindEntry(from));
-  if (!source || source->is_view) return NotFound("Table does not exist: ", from.ToString());
-  if (from == to) return Status::OK();
-  ARROW_RETURN_NOT_OK(RequireNamespace(to.ns));
-  ARROW_ASSIGN_OR_RAISE(auto target, FindEntry(to));
-  if (target) {
-    if (target->is_view) {
-      return AlreadyExists("Cannot rename ", from.ToString(), " to ", to.ToString(),
-                           ". View already exists");
-    }
-    return AlreadyExists("Table already exists: ", to.ToString());
-  }
-  ARROW_ASSIGN_OR_RAISE(
-      int changes,
-      Execute(StrCat("UPDATE iceberg_tables SET table_namespace = ?, table_name = ? "
-                     "WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND ",
-                     kIsTable),
-              {to.ns.ToString(), to.name, name_, from.ns.ToString(), from.name}));
-  if (changes != 1) return NotFound("Table does not exist: ", from.ToString());
-  return txn.Commit();
+  return InWriteTransaction(
+      [&]() -> Status {
+        ARROW_ASSIGN_OR_RAISE(auto source, FindEntry(from));
+        if (!source || source->is_view) return NotFound("Table does not exist: ", from.ToString());
+        if (from == to) return Status::OK();
+        ARROW_RETURN_NOT_OK(RequireNamespace(to.ns));
+        ARROW_ASSIGN_OR_RAISE(auto target, FindEntry(to));
+        if (target) {
+          if (target->is_view) {
+            return AlreadyExists("Cannot rename ", from.ToString(), " to ", to.ToString(),
+                                 ". View already exists");
+          }
+          return AlreadyExists("Table already exists: ", to.ToString());
+        }
+        ARROW_ASSIGN_OR_RAISE(
+            int changes,
+            Execute(StrCat("UPDATE iceberg_tables SET table_namespace = ?, table_name = ? "
+                           "WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND ",
+                           kIsTable),
+                    {to.ns.ToString(), to.name, name_, from.ns.ToString(), from.name}));
+        if (changes != 1) return NotFound("Table does not exist: ", from.ToString());
+        return Status::OK();
+      },
+      [&]() -> Result<bool> {
+        ARROW_ASSIGN_OR_RAISE(auto source, FindEntry(from));
+        ARROW_ASSIGN_OR_RAISE(auto target, FindEntry(to));
+        return !source.has_value() && target.has_value();
+      });
 }
 
 Result<std::string> SqlCatalog::DropTableEntry(const TableIdentifier& ident) {
@@ -768,35 +681,42 @@ Result<std::string> SqlCatalog::DropTableEntry(const TableIdentifier& ident) {
 Result<std::string> SqlCatalog::DropTableEntry(const TableIdentifier& ident, DropRecord record) {
   ARROW_RETURN_NOT_OK(ValidateTable(ident));
   std::lock_guard<std::mutex> lock(mu_);
-  Transaction txn(this);
-  ARROW_RETURN_NOT_OK(txn.Begin());
-  ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(ident));
-  if (!entry || entry->is_view) return NotFound("Table does not exist: ", ident.ToString());
-  ARROW_RETURN_NOT_OK(Execute(
-      StrCat("DELETE FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? AND "
-             "table_name = ? AND ",
-             kIsTable),
-      {name_, ident.ns.ToString(), ident.name}));
-  if (record != DropRecord::kNone) {
-    if (!has_dropped_tables_) ARROW_RETURN_NOT_OK(Exec(dropped_tables_sql::kCreateTable));
-    const std::string dropped_at = std::to_string(NowMillis());
-    ARROW_RETURN_NOT_OK(Execute(dropped_tables_sql::kInsert,
-                                {name_, ident.ns.ToString(), ident.name, entry->metadata_location,
-                                 dropped_at, record == DropRecord::kPurged ? "1" : "0"}));
-  }
-  ARROW_RETURN_NOT_OK(txn.Commit());
+  std::optional<std::string> location;
+  ARROW_RETURN_NOT_OK(InWriteTransaction(
+      [&]() -> Status {
+        ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(ident));
+        if (!entry || entry->is_view) return NotFound("Table does not exist: ", ident.ToString());
+        location = entry->metadata_location;
+        ARROW_RETURN_NOT_OK(Execute(
+            StrCat("DELETE FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? "
+                   "AND table_name = ? AND ",
+                   kIsTable),
+            {name_, ident.ns.ToString(), ident.name}));
+        if (record != DropRecord::kNone) {
+          if (!has_dropped_tables_) {
+            ARROW_RETURN_NOT_OK(driver_->LockSchema());
+            ARROW_RETURN_NOT_OK(driver_->Exec(dropped_tables_sql::kCreateTable));
+          }
+          const std::string dropped_at = std::to_string(NowMillis());
+          ARROW_RETURN_NOT_OK(Execute(dropped_tables_sql::kInsert,
+                                      {name_, ident.ns.ToString(), ident.name, location, dropped_at,
+                                       record == DropRecord::kPurged ? "1" : "0"}));
+        }
+        return Status::OK();
+      },
+      [&]() -> Result<bool> {
+        ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(ident));
+        return !entry.has_value() || entry->metadata_location != location;
+      }));
   if (record != DropRecord::kNone) has_dropped_tables_ = true;
-  return entry->metadata_location.value_or("");
+  return location.value_or("");
 }
 
 // ---- dropped tables ----
 
 Result<bool> SqlCatalog::HasDroppedTables() {
   if (has_dropped_tables_) return true;
-  ARROW_ASSIGN_OR_RAISE(auto rows, Query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                                         "lower(name) = 'floe_dropped_tables'",
-                                         {}));
-  has_dropped_tables_ = !rows.empty();
+  ARROW_ASSIGN_OR_RAISE(has_dropped_tables_, driver_->HasTable("floe_dropped_tables"));
   return has_dropped_tables_;
 }
 
@@ -804,8 +724,8 @@ namespace {
 Result<int64_t> Int64Column(const std::optional<std::string>& value, const char* column) {
   std::optional<int64_t> out = value ? ParseInt64(*value) : std::nullopt;
   if (!out) {
-    return Status::IOError("Unreadable ", column, " in floe_dropped_tables: ",
-                           value.value_or("NULL"));
+    return Status::IOError("Unreadable ", column,
+                           " in floe_dropped_tables: ", value.value_or("NULL"));
   }
   return *out;
 }
@@ -831,33 +751,36 @@ Result<std::optional<DroppedTable>> SqlCatalog::FindDroppedTableLocked(
 Result<std::optional<DroppedTable>> SqlCatalog::FindDroppedTable(const TableIdentifier& ident) {
   ARROW_RETURN_NOT_OK(ValidateTable(ident));
   std::lock_guard<std::mutex> lock(mu_);
-  return FindDroppedTableLocked(ident);
+  return Read([&] { return FindDroppedTableLocked(ident); });
 }
 
 Result<std::vector<DroppedTable>> SqlCatalog::ListDroppedTables(
     const std::optional<Namespace>& ns) {
   if (ns) ARROW_RETURN_NOT_OK(ns->Validate());
   std::lock_guard<std::mutex> lock(mu_);
-  std::vector<DroppedTable> out;
-  ARROW_ASSIGN_OR_RAISE(bool has_records, HasDroppedTables());
-  if (!has_records) return out;
-  std::vector<Row> rows;
-  if (ns) {
-    ARROW_ASSIGN_OR_RAISE(rows, Query(dropped_tables_sql::kSelectRestorableInNamespace,
-                                      {name_, ns->ToString()}));
-  } else {
-    ARROW_ASSIGN_OR_RAISE(rows, Query(dropped_tables_sql::kSelectRestorable, {name_}));
-  }
-  out.reserve(rows.size());
-  for (const auto& row : rows) {
-    DroppedTable d;
-    ARROW_ASSIGN_OR_RAISE(d.drop_id, Int64Column(row[0], "drop_id"));
-    d.ident = TableIdentifier(Namespace(SplitNamespace(row[1].value_or(""))), row[2].value_or(""));
-    d.metadata_location = row[3].value_or("");
-    ARROW_ASSIGN_OR_RAISE(d.dropped_at_ms, Int64Column(row[4], "dropped_at"));
-    out.push_back(std::move(d));
-  }
-  return out;
+  return Read([&]() -> Result<std::vector<DroppedTable>> {
+    std::vector<DroppedTable> out;
+    ARROW_ASSIGN_OR_RAISE(bool has_records, HasDroppedTables());
+    if (!has_records) return out;
+    std::vector<Row> rows;
+    if (ns) {
+      ARROW_ASSIGN_OR_RAISE(
+          rows, Query(dropped_tables_sql::kSelectRestorableInNamespace, {name_, ns->ToString()}));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(rows, Query(dropped_tables_sql::kSelectRestorable, {name_}));
+    }
+    out.reserve(rows.size());
+    for (const auto& row : rows) {
+      DroppedTable d;
+      ARROW_ASSIGN_OR_RAISE(d.drop_id, Int64Column(row[0], "drop_id"));
+      d.ident =
+          TableIdentifier(Namespace(SplitNamespace(row[1].value_or(""))), row[2].value_or(""));
+      d.metadata_location = row[3].value_or("");
+      ARROW_ASSIGN_OR_RAISE(d.dropped_at_ms, Int64Column(row[4], "dropped_at"));
+      out.push_back(std::move(d));
+    }
+    return out;
+  });
 }
 
 Status SqlCatalog::UndropTableEntry(const DroppedTable& dropped) {
@@ -865,33 +788,41 @@ Status SqlCatalog::UndropTableEntry(const DroppedTable& dropped) {
   ARROW_RETURN_NOT_OK(ValidateTable(ident));
   const std::string table = ident.ToString();
   if (dropped.metadata_location.empty()) {
-    return ValidationError("Cannot undrop table ", table, ": its drop recorded no metadata location");
+    return ValidationError("Cannot undrop table ", table,
+                           ": its drop recorded no metadata location");
   }
   std::lock_guard<std::mutex> lock(mu_);
-  Transaction txn(this);
-  ARROW_RETURN_NOT_OK(txn.Begin());
-  ARROW_ASSIGN_OR_RAISE(bool ns_exists, NamespaceExistsLocked(ident.ns));
-  if (!ns_exists) {
-    return NotFound("Cannot undrop table ", table, ": namespace ", ident.ns.ToString(),
-                    " does not exist");
-  }
-  ARROW_ASSIGN_OR_RAISE(auto existing, FindEntry(ident));
-  if (existing) {
-    return AlreadyExists("Cannot undrop table ", table, ": a ",
-                         existing->is_view ? "view" : "table", " with that name already exists");
-  }
-  ARROW_ASSIGN_OR_RAISE(auto newest, FindDroppedTableLocked(ident));
-  if (!newest || newest->drop_id != dropped.drop_id || newest->purged ||
-      newest->metadata_location != dropped.metadata_location) {
-    return CommitConflict("Cannot undrop table ", table,
-                          ": its drops changed meanwhile (another session dropped or undropped "
-                          "it); try again");
-  }
-  ARROW_RETURN_NOT_OK(
-      Execute(kInsertTableSql, {name_, ident.ns.ToString(), ident.name, dropped.metadata_location}));
-  ARROW_RETURN_NOT_OK(
-      Execute(dropped_tables_sql::kDelete, {name_, std::to_string(dropped.drop_id)}));
-  return txn.Commit();
+  return InWriteTransaction(
+      [&]() -> Status {
+        ARROW_ASSIGN_OR_RAISE(bool ns_exists, NamespaceExistsLocked(ident.ns));
+        if (!ns_exists) {
+          return NotFound("Cannot undrop table ", table, ": namespace ", ident.ns.ToString(),
+                          " does not exist");
+        }
+        ARROW_ASSIGN_OR_RAISE(auto existing, FindEntry(ident));
+        if (existing) {
+          return AlreadyExists("Cannot undrop table ", table, ": a ",
+                               existing->is_view ? "view" : "table",
+                               " with that name already exists");
+        }
+        ARROW_ASSIGN_OR_RAISE(auto newest, FindDroppedTableLocked(ident));
+        if (!newest || newest->drop_id != dropped.drop_id || newest->purged ||
+            newest->metadata_location != dropped.metadata_location) {
+          return CommitConflict(
+              "Cannot undrop table ", table,
+              ": its drops changed meanwhile (another session dropped or undropped "
+              "it); try again");
+        }
+        ARROW_RETURN_NOT_OK(Execute(
+            kInsertTableSql, {name_, ident.ns.ToString(), ident.name, dropped.metadata_location}));
+        ARROW_RETURN_NOT_OK(
+            Execute(dropped_tables_sql::kDelete, {name_, std::to_string(dropped.drop_id)}));
+        return Status::OK();
+      },
+      [&]() -> Result<bool> {
+        ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(ident));
+        return entry.has_value() && entry->metadata_location == dropped.metadata_location;
+      });
 }
 
 }  // namespace floe

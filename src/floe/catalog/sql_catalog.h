@@ -1,7 +1,7 @@
 #pragma once
 
-// The SQL catalog on SQLite, in the table layout of Iceberg's JdbcCatalog (schema V1) so
-// that Spark/Trino (JdbcCatalog) and PyIceberg (SqlCatalog) share one catalog file:
+// The SQL catalog, in the table layout of Iceberg's JdbcCatalog (schema V1) so that
+// Spark/Trino (JdbcCatalog) and PyIceberg (SqlCatalog) share one catalog database:
 //
 //   iceberg_tables(catalog_name, table_namespace, table_name, metadata_location,
 //                  previous_metadata_location, iceberg_type)      -- iceberg_type 'TABLE',
@@ -12,36 +12,41 @@
 // (dropped_tables_sql.h), which those catalogs never read.
 //
 // Namespaces are stored as their levels joined by '.'. Every row carries the catalog name,
-// so several catalogs can share one file without seeing each other.
+// so several catalogs can share one database without seeing each other.
+//
+// The database is a SQLite file (the default) or a PostgreSQL database; every statement is
+// written once, here, and a driver (sql_driver.h) runs it on either.
 
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "floe/catalog/catalog.h"
-
-struct sqlite3;
-struct sqlite3_stmt;
+#include "floe/catalog/sql_driver.h"
+#include "floe/catalog/sqlite_driver.h"
 
 namespace floe {
 
-// The SQLite file a catalog URI names: a plain path, "sqlite:///rel/path" or
-// "sqlite:////abs/path" (SQLAlchemy's rule, as PyIceberg writes it), "jdbc:sqlite:/abs/path"
-// (as Spark writes it), or a file: URI. ":memory:" for in-memory databases.
-Result<std::string> SqliteDatabasePath(std::string_view uri_or_path);
-
 class SqlCatalog : public Catalog {
  public:
-  // Creates the catalog tables if absent and adds iceberg_type to a V0 iceberg_tables.
-  // Switches the file to WAL mode (persistent), so that readers such as a Spark session
-  // holding a result set open never block commits. `warehouse` and each of `allowed_roots`
-  // must be an absolute path or a file: URI; the warehouse may be empty (no tables can then
-  // be created or written outside the allowed roots).
+  // Opens the catalog database `uri_or_path` names: a SQLite file (see
+  // SqliteDatabasePath; switched to WAL mode, so that readers such as a Spark session
+  // holding a result set open never block commits) or a PostgreSQL database
+  // (postgresql://user:password@host:port/db, jdbc:postgresql://host:port/db?user=u, or
+  // libpq's environment such as PGPASSWORD). Creates the catalog tables if absent and adds
+  // iceberg_type to a V0 iceberg_tables. `warehouse` and each of `allowed_roots` must be an
+  // absolute path or a file: URI; the warehouse may be empty (no tables can then be created
+  // or written outside the allowed roots).
+  //
+  // A PostgreSQL catalog retries what failed for a passing reason: a serialization failure,
+  // or a lost connection (it reconnects, waiting up to 30 s for a restarting server). When
+  // the answer to a commit is lost, it ends the lost connection's server session and reads
+  // the table's row before it reports CommitStateUnknown.
   static Result<std::unique_ptr<SqlCatalog>> Open(const std::string& uri_or_path,
                                                   std::string catalog_name = "lakehouse",
                                                   std::string warehouse = "",
@@ -53,8 +58,10 @@ class SqlCatalog : public Catalog {
   const std::string& name() const override { return name_; }
   const std::string& warehouse() const override { return warehouse_; }
   const std::vector<std::string>& allowed_roots() const override { return allowed_roots_; }
-  const std::string& database_path() const { return path_; }
-  // SQLite's journal mode for the file, as PRAGMA journal_mode reports it ("wal").
+  // The SQLite file, or the PostgreSQL database as postgresql://user@host:port/db.
+  const std::string& database_path() const { return database_; }
+  // SQLite's journal mode for the file, as PRAGMA journal_mode reports it ("wal");
+  // NotImplemented on PostgreSQL.
   Result<std::string> JournalMode();
 
   Status CreateNamespace(const Namespace& ns, const NamespaceProperties& properties) override;
@@ -85,29 +92,32 @@ class SqlCatalog : public Catalog {
   Status UndropTableEntry(const DroppedTable& dropped) override;
 
  private:
-  // A bound parameter; nullopt binds NULL.
-  using Arg = std::optional<std::string_view>;
-  using Row = std::vector<std::optional<std::string>>;
-  class Transaction;
+  using Arg = SqlDriver::Arg;
+  using Row = SqlDriver::Row;
   struct Entry {
     bool is_view = false;
     std::optional<std::string> metadata_location;
   };
 
-  SqlCatalog(sqlite3* db, std::string path, std::string name, std::string warehouse,
-             std::vector<std::string> allowed_roots);
+  SqlCatalog(std::unique_ptr<SqlDriver> driver, std::string database, std::string name,
+             std::string warehouse, std::vector<std::string> allowed_roots);
 
   // All of these expect mu_ to be held.
   Status InitSchema();
-  void UseWriteAheadLog();
-  Status Exec(const char* sql);
-  Result<sqlite3_stmt*> Prepare(std::string_view sql);
-  // Runs a statement to completion and returns the number of rows it changed. On failure,
-  // last_error_code_ holds SQLite's (extended) result code.
   Result<int> Execute(std::string_view sql, std::initializer_list<Arg> args);
   Result<std::vector<Row>> Query(std::string_view sql, std::initializer_list<Arg> args);
-  Status SqlError(std::string_view what) const;
-  std::string BusyHint(int rc) const;
+  // Runs `body` in a write transaction, again after a serialization failure or a lost
+  // connection. When the answer to COMMIT was lost, `applied` (run once the lost session is
+  // over) says whether the change is in the database; without it, or when it is not, the
+  // transaction runs again.
+  Status InWriteTransaction(const std::function<Status()>& body,
+                            const std::function<Result<bool>()>& applied = nullptr);
+  Result<bool> ResolveLostCommit(const Status& lost, const std::function<Result<bool>()>& applied);
+  // Runs a read, again on a new connection when the connection was lost.
+  template <typename F>
+  auto Read(F&& read) -> decltype(read());
+  Result<bool> ResolveLostSwap(const TableIdentifier& ident, const std::string& expected_location,
+                               const std::string& new_location, const Status& lost);
   Result<bool> NamespaceExistsLocked(const Namespace& ns);
   Result<bool> HasChildNamespaces(const Namespace& ns);
   Result<std::optional<Entry>> FindEntry(const TableIdentifier& ident);
@@ -117,12 +127,9 @@ class SqlCatalog : public Catalog {
   Result<std::optional<DroppedTable>> FindDroppedTableLocked(const TableIdentifier& ident);
 
   std::mutex mu_;
-  sqlite3* db_;
-  std::unordered_map<std::string, sqlite3_stmt*> statements_;
-  int last_error_code_ = 0;
-  std::string journal_mode_;  // as SQLite reported it when the file was opened
+  std::unique_ptr<SqlDriver> driver_;
   bool has_dropped_tables_ = false;
-  const std::string path_;
+  const std::string database_;
   const std::string name_;
   const std::string warehouse_;
   const std::vector<std::string> allowed_roots_;

@@ -18,7 +18,8 @@
 namespace floe::sql {
 
 struct SessionOptions {
-  // A SQLite file path or URI (sqlite:///..., jdbc:sqlite:...); see SqliteDatabasePath.
+  // A SQLite file path or URI (sqlite:///..., jdbc:sqlite:...; see SqliteDatabasePath) or
+  // a PostgreSQL database (postgresql://..., jdbc:postgresql://...); see SqlCatalog::Open.
   std::string catalog_uri = "warehouse/catalog.db";
   std::string warehouse = "warehouse";
   std::string catalog_name = "lakehouse";

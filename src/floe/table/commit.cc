@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <random>
 #include <set>
 #include <thread>
@@ -17,8 +18,8 @@ namespace floe::table {
 
 RetryPolicy RetryPolicy::FromMetadata(const spec::TableMetadata& metadata) {
   RetryPolicy policy;
-  policy.num_retries = static_cast<int32_t>(
-      metadata.PropertyAsInt("commit.retry.num-retries", policy.num_retries));
+  policy.num_retries =
+      static_cast<int32_t>(metadata.PropertyAsInt("commit.retry.num-retries", policy.num_retries));
   policy.min_wait_ms = metadata.PropertyAsInt("commit.retry.min-wait-ms", policy.min_wait_ms);
   policy.max_wait_ms = metadata.PropertyAsInt("commit.retry.max-wait-ms", policy.max_wait_ms);
   policy.total_timeout_ms =
@@ -48,7 +49,8 @@ int64_t Backoff(const RetryPolicy& policy, int attempt) {
 void RemoveDroppedMetadataFiles(const Table& table, const spec::TableMetadata& base,
                                 const std::string& base_location,
                                 const spec::TableMetadata& updated) {
-  if (AsciiLower(updated.Property("write.metadata.delete-after-commit.enabled", "false")) != "true") return;
+  if (AsciiLower(updated.Property("write.metadata.delete-after-commit.enabled", "false")) != "true")
+    return;
   std::set<std::string> kept;
   for (const auto& e : updated.metadata_log) kept.insert(e.metadata_file);
   std::vector<std::string> previous;
@@ -60,8 +62,29 @@ void RemoveDroppedMetadataFiles(const Table& table, const spec::TableMetadata& b
   if (!policy.ok()) return;
   PurgeScope scope(*policy, updated);
   for (const auto& file : previous) {
-    if (!kept.count(file) && scope.Allows(file)) (void)table.io()->DeleteFile(file, FileKind::kMetadata);
+    if (!kept.count(file) && scope.Allows(file))
+      (void)table.io()->DeleteFile(file, FileKind::kMetadata);
   }
+}
+
+// After the catalog reported CommitStateUnknown: the table's metadata log can still tell.
+// Every metadata file lists the ones before it in commit order, so once the chain holds
+// `base_location`, the file that follows it is the commit that won the compare-and-swap
+// from there: `location` (ours) or another (ours never happened, as the swap expected
+// base_location). nullopt when the log no longer reaches back to base_location or the
+// table cannot be read.
+std::optional<bool> CommittedPerMetadataLog(Table& table, const std::string& base_location,
+                                            const std::string& location) {
+  if (!table.Refresh().ok()) return std::nullopt;
+  auto current = table.metadata();
+  std::vector<std::string> chain;
+  chain.reserve(current->metadata_log.size() + 1);
+  for (const auto& entry : current->metadata_log) chain.push_back(entry.metadata_file);
+  chain.push_back(table.metadata_location());
+  for (size_t i = 0; i + 1 < chain.size(); ++i) {
+    if (chain[i] == base_location) return chain[i + 1] == location;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -109,8 +132,17 @@ Status Commit(Table& table, const ApplyFn& apply) {
       return Status::OK();
     }
     if (IsCommitStateUnknown(st)) {
+      const std::optional<bool> committed = CommittedPerMetadataLog(table, base_location, location);
+      if (committed == true) {
+        commits_done.fetch_add(1, std::memory_order_relaxed);
+        return Status::OK();  // table.Refresh() loaded our commit or one on top of it
+      }
       // The new metadata may be live: removing anything could corrupt the table.
-      return WithContext(st, "Commit state of " + table.name() + " is unknown");
+      if (!committed.has_value()) {
+        return WithContext(st, "Commit state of " + table.name() + " is unknown");
+      }
+      st = CommitConflict("Cannot commit ", table.name(), ": another commit won from ",
+                          base_location, " (", st.message(), ")");
     }
     (void)io.DeleteFile(location, FileKind::kMetadata);
     RemoveFiles(io, attempt_files);
@@ -118,15 +150,16 @@ Status Commit(Table& table, const ApplyFn& apply) {
     commit_conflicts.fetch_add(1, std::memory_order_relaxed);
     const int64_t elapsed = NowMillis() - start;
     if (attempt >= policy.num_retries) {
-      return CommitConflict("Cannot commit ", table.name(), ": gave up after ", attempt + 1,
-                            " attempts (commit.retry.num-retries=", policy.num_retries,
-                            ") because other writers kept committing first; last conflict: ",
-                            st.message());
+      return CommitConflict(
+          "Cannot commit ", table.name(), ": gave up after ", attempt + 1,
+          " attempts (commit.retry.num-retries=", policy.num_retries,
+          ") because other writers kept committing first; last conflict: ", st.message());
     }
     if (elapsed > policy.total_timeout_ms) {
       return CommitConflict("Cannot commit ", table.name(), ": gave up after ", attempt + 1,
-                            " attempts in ", elapsed, " ms (commit.retry.total-timeout-ms=",
-                            policy.total_timeout_ms, "); last conflict: ", st.message());
+                            " attempts in ", elapsed,
+                            " ms (commit.retry.total-timeout-ms=", policy.total_timeout_ms,
+                            "); last conflict: ", st.message());
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(Backoff(policy, attempt)));
     ARROW_RETURN_NOT_OK(table.Refresh());
@@ -134,12 +167,14 @@ Status Commit(Table& table, const ApplyFn& apply) {
 }
 
 Status CommitUpdate(Table& table, const UpdateFn& update) {
-  return Commit(table, [&](const spec::TableMetadataPtr& base, std::vector<std::string>* files)
-                           -> Result<std::shared_ptr<spec::TableMetadata>> {
-    TableMetadataBuilder builder(base);
-    ARROW_RETURN_NOT_OK(update(builder, files));
-    return builder.Build();
-  });
+  return Commit(
+      table,
+      [&](const spec::TableMetadataPtr& base,
+          std::vector<std::string>* files) -> Result<std::shared_ptr<spec::TableMetadata>> {
+        TableMetadataBuilder builder(base);
+        ARROW_RETURN_NOT_OK(update(builder, files));
+        return builder.Build();
+      });
 }
 
 }  // namespace floe::table

@@ -1,12 +1,11 @@
 #include "floe/catalog/sql_catalog.h"
 
-#include <sqlite3.h>
-
 #include <atomic>
 #include <barrier>
 #include <thread>
 
 #include "floe_test.h"
+#include "unit/catalog/raw_database.h"
 
 namespace floe {
 namespace {
@@ -14,40 +13,45 @@ namespace {
 Namespace Ns(std::initializer_list<std::string> levels) { return Namespace(levels); }
 TableIdentifier Tbl(std::string dotted) { return TableIdentifier::Parse(dotted).ValueOrDie(); }
 
-// Raw access to the catalog file, to check what other engines would see.
-class RawDb {
- public:
-  explicit RawDb(const std::string& path) { sqlite3_open(path.c_str(), &db_); }
-  ~RawDb() { sqlite3_close(db_); }
-  void Exec(const std::string& sql) {
-    char* err = nullptr;
-    int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
-    EXPECT_EQ(rc, SQLITE_OK) << sql << ": " << (err ? err : "");
-    sqlite3_free(err);
-  }
-  // Rows joined by '|', NULL as "NULL".
-  std::vector<std::string> Rows(const std::string& sql) {
-    std::vector<std::string> out;
-    sqlite3_stmt* stmt = nullptr;
-    EXPECT_EQ(sqlite3_prepare_v2(db_, sql.c_str(), -1, &stmt, nullptr), SQLITE_OK) << sql;
-    while (stmt && sqlite3_step(stmt) == SQLITE_ROW) {
-      std::string row;
-      for (int i = 0; i < sqlite3_column_count(stmt); ++i) {
-        if (i) row += "|";
-        auto* text = sqlite3_column_text(stmt, i);
-        row += text ? reinterpret_cast<const char*>(text) : "NULL";
-      }
-      out.push_back(row);
-    }
-    sqlite3_finalize(stmt);
-    return out;
+enum class Backend { kSqlite, kPostgres };
+
+std::string BackendName(const ::testing::TestParamInfo<Backend>& info) {
+  return info.param == Backend::kSqlite ? "sqlite" : "postgresql";
+}
+
+// The catalog conformance suite: each test runs on a SQLite file and on a fresh PostgreSQL
+// database, through the same SqlCatalog, and checks the rows other engines would read.
+class SqlCatalogTest : public ::testing::TestWithParam<Backend> {
+ protected:
+  void SetUp() override {
+    uri_ = FreshUri();
+    ASSERT_FALSE(uri_.empty());
+    ASSERT_OK_AND_ASSIGN(catalog_,
+                         SqlCatalog::Open(uri_, "lakehouse", "file:" + dir_.str() + "/wh/"));
   }
 
- private:
-  sqlite3* db_ = nullptr;
+  // A new empty catalog database of this test's backend.
+  std::string FreshUri() {
+    if (GetParam() == Backend::kPostgres) return testing::FreshPostgresDatabase();
+    return StrCat(dir_.str(), "/catalog", files_++, ".db");
+  }
+  std::unique_ptr<testing::RawDatabase> Raw(const std::string& uri) {
+    if (GetParam() == Backend::kPostgres) return std::make_unique<testing::RawPostgres>(uri);
+    return std::make_unique<testing::RawSqlite>(uri);
+  }
+  std::unique_ptr<testing::RawDatabase> Raw() { return Raw(uri_); }
+
+  testing::TempDir dir_;
+  int files_ = 0;
+  std::string uri_;
+  std::unique_ptr<SqlCatalog> catalog_;
 };
 
-class SqlCatalogTest : public ::testing::Test {
+INSTANTIATE_TEST_SUITE_P(Backends, SqlCatalogTest,
+                         ::testing::Values(Backend::kSqlite, Backend::kPostgres), BackendName);
+
+// What only a SQLite file has: URI forms, WAL mode, the busy timeout.
+class SqliteCatalogTest : public ::testing::Test {
  protected:
   void SetUp() override {
     path_ = dir_.str() + "/catalog.db";
@@ -59,6 +63,8 @@ class SqlCatalogTest : public ::testing::Test {
   std::string path_;
   std::unique_ptr<SqlCatalog> catalog_;
 };
+
+using RawDb = testing::RawSqlite;
 
 TEST(SqliteDatabasePathTest, UriForms) {
   auto path = [](std::string_view uri) { return SqliteDatabasePath(uri).ValueOrDie(); };
@@ -75,10 +81,10 @@ TEST(SqliteDatabasePathTest, UriForms) {
   EXPECT_EQ(path("jdbc:sqlite::memory:"), ":memory:");
   EXPECT_EQ(path("file:///tmp/cat.db"), "/tmp/cat.db");
   EXPECT_EQ(path(":memory:"), ":memory:");
-  ASSERT_RAISES_WITH_MESSAGE("only SQLite catalogs are supported",
-                             SqliteDatabasePath("jdbc:postgresql://h/db"));
-  ASSERT_RAISES_WITH_MESSAGE("only SQLite catalogs are supported",
-                             SqliteDatabasePath("postgresql://h/db"));
+  ASSERT_RAISES_WITH_MESSAGE("floe's catalogs are SQLite files and PostgreSQL databases",
+                             SqliteDatabasePath("jdbc:mysql://h/db"));
+  ASSERT_RAISES_WITH_MESSAGE("floe's catalogs are SQLite files and PostgreSQL databases",
+                             SqliteDatabasePath("mysql://h/db"));
 }
 
 TEST(SqlCatalogOpenTest, OpensEveryUriFormOfOneFile) {
@@ -98,26 +104,23 @@ TEST(SqlCatalogOpenTest, OpensEveryUriFormOfOneFile) {
                              SqlCatalog::Open(dir.str() + "/no/such/dir/c.db"));
 }
 
-TEST_F(SqlCatalogTest, CreatesJdbcCatalogTables) {
-  RawDb raw(path_);
-  EXPECT_THAT(
-      raw.Rows("SELECT name FROM pragma_table_info('iceberg_tables')"),
-      ::testing::ElementsAre("catalog_name", "table_namespace", "table_name", "metadata_location",
-                             "previous_metadata_location", "iceberg_type"));
-  EXPECT_THAT(
-      raw.Rows("SELECT name, type, \"notnull\", pk FROM pragma_table_info('iceberg_tables')"),
-      ::testing::ElementsAre("catalog_name|VARCHAR(255)|1|1", "table_namespace|VARCHAR(255)|1|2",
-                             "table_name|VARCHAR(255)|1|3", "metadata_location|VARCHAR(1000)|0|0",
-                             "previous_metadata_location|VARCHAR(1000)|0|0",
-                             "iceberg_type|VARCHAR(5)|0|0"));
-  EXPECT_THAT(
-      raw.Rows("SELECT name, type, \"notnull\", pk FROM "
-               "pragma_table_info('iceberg_namespace_properties')"),
-      ::testing::ElementsAre("catalog_name|VARCHAR(255)|1|1", "namespace|VARCHAR(255)|1|2",
-                             "property_key|VARCHAR(255)|0|3", "property_value|VARCHAR(1000)|0|0"));
+TEST_P(SqlCatalogTest, CreatesJdbcCatalogTables) {
+  auto raw = Raw();
+  EXPECT_THAT(raw->Columns("iceberg_tables"),
+              ::testing::ElementsAre(
+                  "catalog_name|VARCHAR(255)|1|1", "table_namespace|VARCHAR(255)|1|2",
+                  "table_name|VARCHAR(255)|1|3", "metadata_location|VARCHAR(1000)|0|0",
+                  "previous_metadata_location|VARCHAR(1000)|0|0", "iceberg_type|VARCHAR(5)|0|0"));
+  // The same DDL: PostgreSQL makes a primary-key column NOT NULL, SQLite does not.
+  const std::string key_not_null = GetParam() == Backend::kPostgres ? "1" : "0";
+  EXPECT_THAT(raw->Columns("iceberg_namespace_properties"),
+              ::testing::ElementsAre("catalog_name|VARCHAR(255)|1|1", "namespace|VARCHAR(255)|1|2",
+                                     "property_key|VARCHAR(255)|" + key_not_null + "|3",
+                                     "property_value|VARCHAR(1000)|0|0"));
+  EXPECT_FALSE(raw->HasTable("floe_dropped_tables"));
 }
 
-TEST_F(SqlCatalogTest, NamespacesCreateListExistsDrop) {
+TEST_P(SqlCatalogTest, NamespacesCreateListExistsDrop) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {{"owner", "ana"}}));
   ASSERT_OK(catalog_->CreateNamespace(Ns({"a", "b", "c"}), {}));
   ASSERT_OK(catalog_->CreateNamespace(Ns({"a", "x"}), {}));
@@ -154,9 +157,9 @@ TEST_F(SqlCatalogTest, NamespacesCreateListExistsDrop) {
   EXPECT_EQ(st.message(), "Namespace does not exist: nope");
 
   // Stored as JdbcCatalog stores them: levels joined by '.', with the exists marker.
-  RawDb raw(path_);
-  EXPECT_THAT(raw.Rows("SELECT catalog_name, namespace, property_key, property_value FROM "
-                       "iceberg_namespace_properties ORDER BY namespace, property_key"),
+  auto raw = Raw();
+  EXPECT_THAT(raw->Rows("SELECT catalog_name, namespace, property_key, property_value FROM "
+                        "iceberg_namespace_properties ORDER BY namespace, property_key"),
               ::testing::ElementsAre("lakehouse|a.b.c|exists|true", "lakehouse|a.x|exists|true",
                                      "lakehouse|db|exists|true", "lakehouse|db|owner|ana"));
 
@@ -172,7 +175,7 @@ TEST_F(SqlCatalogTest, NamespacesCreateListExistsDrop) {
   EXPECT_THAT(top, ::testing::ElementsAre(Ns({"db"})));
 }
 
-TEST_F(SqlCatalogTest, NamespaceValidation) {
+TEST_P(SqlCatalogTest, NamespaceValidation) {
   ASSERT_RAISES_WITH_MESSAGE("Cannot create the empty namespace",
                              catalog_->CreateNamespace(Namespace(), {}));
   ASSERT_RAISES_WITH_MESSAGE("it contains '.'", catalog_->CreateNamespace(Ns({"a.b"}), {}));
@@ -180,7 +183,7 @@ TEST_F(SqlCatalogTest, NamespaceValidation) {
                              catalog_->CreateNamespace(Ns({"a"}), {{"exists", "false"}}));
 }
 
-TEST_F(SqlCatalogTest, NamespaceProperties) {
+TEST_P(SqlCatalogTest, NamespaceProperties) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {{"owner", "ana"}, {"comment", "c1"}}));
   ASSERT_OK_AND_ASSIGN(auto props, catalog_->LoadNamespaceProperties(Ns({"db"})));
   EXPECT_EQ(props, (NamespaceProperties{{"owner", "ana"},
@@ -207,7 +210,7 @@ TEST_F(SqlCatalogTest, NamespaceProperties) {
   EXPECT_EQ(st.message(), "Namespace does not exist: nope");
 }
 
-TEST_F(SqlCatalogTest, TablesCreateLoadListRenameDrop) {
+TEST_P(SqlCatalogTest, TablesCreateLoadListRenameDrop) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
   ASSERT_OK(catalog_->CreateNamespace(Ns({"other"}), {}));
   ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t1"), "/wh/db/t1/metadata/v1.metadata.json"));
@@ -238,9 +241,9 @@ TEST_F(SqlCatalogTest, TablesCreateLoadListRenameDrop) {
   EXPECT_TRUE(tables.empty());
   ASSERT_RAISES_WITH_MESSAGE("Namespace does not exist: nope", catalog_->ListTables(Ns({"nope"})));
 
-  RawDb raw(path_);
+  auto raw = Raw();
   EXPECT_THAT(
-      raw.Rows("SELECT * FROM iceberg_tables WHERE table_name = 't1'"),
+      raw->Rows("SELECT * FROM iceberg_tables WHERE table_name = 't1'"),
       ::testing::ElementsAre("lakehouse|db|t1|/wh/db/t1/metadata/v1.metadata.json|NULL|TABLE"));
 
   ASSERT_RAISES_WITH_MESSAGE("Namespace not empty: db", catalog_->DropNamespace(Ns({"db"})));
@@ -266,7 +269,7 @@ TEST_F(SqlCatalogTest, TablesCreateLoadListRenameDrop) {
   ASSERT_OK(catalog_->DropNamespace(Ns({"other"})));
 }
 
-TEST_F(SqlCatalogTest, TablesInMultiLevelNamespaces) {
+TEST_P(SqlCatalogTest, TablesInMultiLevelNamespaces) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"a", "b"}), {}));
   ASSERT_OK(catalog_->CreateTableEntry(Tbl("a.b.t"), "/m1.json"));
   ASSERT_RAISES_WITH_MESSAGE("Namespace not empty: a.b", catalog_->DropNamespace(Ns({"a", "b"})));
@@ -275,16 +278,16 @@ TEST_F(SqlCatalogTest, TablesInMultiLevelNamespaces) {
   EXPECT_THAT(tables, ::testing::ElementsAre(Tbl("a.b.t")));
   ASSERT_OK_AND_ASSIGN(auto none, catalog_->ListTables(Ns({"a"})));
   EXPECT_TRUE(none.empty());
-  RawDb raw(path_);
-  EXPECT_THAT(raw.Rows("SELECT table_namespace, table_name FROM iceberg_tables"),
+  auto raw = Raw();
+  EXPECT_THAT(raw->Rows("SELECT table_namespace, table_name FROM iceberg_tables"),
               ::testing::ElementsAre("a.b|t"));
   EXPECT_EQ(catalog_->DefaultTableLocation(Tbl("a.b.t")), "file:" + dir_.str() + "/wh/a/b/t");
 }
 
-TEST_F(SqlCatalogTest, ViewsAreNotTables) {
+TEST_P(SqlCatalogTest, ViewsAreNotTables) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
-  RawDb raw(path_);
-  raw.Exec("INSERT INTO iceberg_tables VALUES ('lakehouse', 'db', 'v', '/v.json', NULL, 'VIEW')");
+  auto raw = Raw();
+  raw->Exec("INSERT INTO iceberg_tables VALUES ('lakehouse', 'db', 'v', '/v.json', NULL, 'VIEW')");
   ASSERT_OK_AND_ASSIGN(bool exists, catalog_->TableExists(Tbl("db.v")));
   EXPECT_FALSE(exists);
   ASSERT_RAISES_WITH_MESSAGE("Table does not exist: db.v",
@@ -302,14 +305,14 @@ TEST_F(SqlCatalogTest, ViewsAreNotTables) {
   ASSERT_RAISES_WITH_MESSAGE("Namespace not empty: db", catalog_->DropNamespace(Ns({"db"})));
 }
 
-TEST_F(SqlCatalogTest, CompareAndSwap) {
+TEST_P(SqlCatalogTest, CompareAndSwap) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
   ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/m/v1.json"));
   ASSERT_OK(catalog_->SwapMetadataLocation(Tbl("db.t"), "/m/v1.json", "/m/v2.json"));
   ASSERT_OK_AND_ASSIGN(auto loc, catalog_->LoadMetadataLocation(Tbl("db.t")));
   EXPECT_EQ(loc, "/m/v2.json");
-  RawDb raw(path_);
-  EXPECT_THAT(raw.Rows("SELECT metadata_location, previous_metadata_location FROM iceberg_tables"),
+  auto raw = Raw();
+  EXPECT_THAT(raw->Rows("SELECT metadata_location, previous_metadata_location FROM iceberg_tables"),
               ::testing::ElementsAre("/m/v2.json|/m/v1.json"));
 
   Status st = catalog_->SwapMetadataLocation(Tbl("db.t"), "/m/v1.json", "/m/v3.json");
@@ -326,10 +329,10 @@ TEST_F(SqlCatalogTest, CompareAndSwap) {
                                                  "/m/v1.json, found no such table)"));
 }
 
-TEST_F(SqlCatalogTest, TwoConnectionsRaceOneSwapExactlyOneWins) {
+TEST_P(SqlCatalogTest, TwoConnectionsRaceOneSwapExactlyOneWins) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
   ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/m/v0.json"));
-  ASSERT_OK_AND_ASSIGN(auto other, SqlCatalog::Open("sqlite:///" + path_, "lakehouse"));
+  ASSERT_OK_AND_ASSIGN(auto other, SqlCatalog::Open(uri_, "lakehouse"));
   SqlCatalog* catalogs[2] = {catalog_.get(), other.get()};
 
   std::string current = "/m/v0.json";
@@ -361,11 +364,11 @@ TEST_F(SqlCatalogTest, TwoConnectionsRaceOneSwapExactlyOneWins) {
   }
 }
 
-TEST_F(SqlCatalogTest, ConcurrentCreatesOfOneTableExactlyOneWins) {
+TEST_P(SqlCatalogTest, ConcurrentCreatesOfOneTableExactlyOneWins) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
   std::vector<std::unique_ptr<SqlCatalog>> catalogs;
   for (int i = 0; i < 4; ++i) {
-    ASSERT_OK_AND_ASSIGN(auto c, SqlCatalog::Open(path_));
+    ASSERT_OK_AND_ASSIGN(auto c, SqlCatalog::Open(uri_));
     catalogs.push_back(std::move(c));
   }
   std::atomic<int> wins{0}, exists{0};
@@ -382,8 +385,8 @@ TEST_F(SqlCatalogTest, ConcurrentCreatesOfOneTableExactlyOneWins) {
   EXPECT_EQ(exists.load(), 3);
 }
 
-TEST_F(SqlCatalogTest, TwoCatalogNamesInOneFileAreIsolated) {
-  ASSERT_OK_AND_ASSIGN(auto second, SqlCatalog::Open(path_, "other_catalog"));
+TEST_P(SqlCatalogTest, TwoCatalogNamesInOneFileAreIsolated) {
+  ASSERT_OK_AND_ASSIGN(auto second, SqlCatalog::Open(uri_, "other_catalog"));
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {{"k", "v1"}}));
   ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/one.json"));
 
@@ -408,29 +411,27 @@ TEST_F(SqlCatalogTest, TwoCatalogNamesInOneFileAreIsolated) {
   EXPECT_EQ(second->name(), "other_catalog");
 }
 
-TEST(SqlCatalogSchemaTest, AddsIcebergTypeToAV0Catalog) {
-  testing::TempDir dir;
-  const std::string path = dir.str() + "/old.db";
+TEST_P(SqlCatalogTest, AddsIcebergTypeToAV0Catalog) {
+  const std::string path = FreshUri();
   {
     // The layout older PyIceberg and JdbcCatalog (schema V0) create: no iceberg_type.
-    RawDb raw(path);
-    raw.Exec(
+    auto raw = Raw(path);
+    raw->Exec(
         "CREATE TABLE iceberg_tables (catalog_name VARCHAR(255) NOT NULL, table_namespace "
         "VARCHAR(255) NOT NULL, table_name VARCHAR(255) NOT NULL, metadata_location "
         "VARCHAR(1000), previous_metadata_location VARCHAR(1000), PRIMARY KEY (catalog_name, "
         "table_namespace, table_name))");
-    raw.Exec(
+    raw->Exec(
         "CREATE TABLE iceberg_namespace_properties (catalog_name VARCHAR(255) NOT NULL, "
         "namespace VARCHAR(255) NOT NULL, property_key VARCHAR(255) NOT NULL, property_value "
         "VARCHAR(1000) NOT NULL, PRIMARY KEY (catalog_name, namespace, property_key))");
-    raw.Exec("INSERT INTO iceberg_tables VALUES ('lakehouse', 'db', 'old', '/old.json', NULL)");
-    raw.Exec(
+    raw->Exec("INSERT INTO iceberg_tables VALUES ('lakehouse', 'db', 'old', '/old.json', NULL)");
+    raw->Exec(
         "INSERT INTO iceberg_namespace_properties VALUES ('lakehouse', 'db', 'exists', 'true')");
   }
-  ASSERT_OK_AND_ASSIGN(auto catalog, SqlCatalog::Open("sqlite:///" + path));
-  RawDb raw(path);
-  EXPECT_EQ(raw.Rows("SELECT name FROM pragma_table_info('iceberg_tables')").back(),
-            "iceberg_type");
+  ASSERT_OK_AND_ASSIGN(auto catalog, SqlCatalog::Open(path));
+  auto raw = Raw(path);
+  EXPECT_EQ(raw->Columns("iceberg_tables").back(), "iceberg_type|VARCHAR(5)|0|0");
   // The pre-existing row has a NULL type and is still a table.
   ASSERT_OK_AND_ASSIGN(auto loc, catalog->LoadMetadataLocation(Tbl("db.old")));
   EXPECT_EQ(loc, "/old.json");
@@ -438,13 +439,13 @@ TEST(SqlCatalogSchemaTest, AddsIcebergTypeToAV0Catalog) {
   ASSERT_OK(catalog->CreateTableEntry(Tbl("db.new"), "/new.json"));
   ASSERT_OK_AND_ASSIGN(auto tables, catalog->ListTables(Ns({"db"})));
   EXPECT_THAT(tables, ::testing::ElementsAre(Tbl("db.new"), Tbl("db.old")));
-  EXPECT_THAT(raw.Rows("SELECT table_name, iceberg_type FROM iceberg_tables ORDER BY 1"),
+  EXPECT_THAT(raw->Rows("SELECT table_name, iceberg_type FROM iceberg_tables ORDER BY 1"),
               ::testing::ElementsAre("new|TABLE", "old|NULL"));
   // Reopening does not migrate twice.
   ASSERT_OK(SqlCatalog::Open(path).status());
 }
 
-TEST_F(SqlCatalogTest, NewNamesAreValidatedLookupsAreNot) {
+TEST_P(SqlCatalogTest, NewNamesAreValidatedLookupsAreNot) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
   EXPECT_EQ(catalog_->CreateNamespace(Ns({"a/b"}), {}).message(),
             "Invalid namespace name 'a/b': a name must not contain '/'");
@@ -461,13 +462,14 @@ TEST_F(SqlCatalogTest, NewNamesAreValidatedLookupsAreNot) {
             "Invalid table name '..': a name must not be '.' or '..'");
   EXPECT_EQ(catalog_->RenameTable(Tbl("db.t"), TableIdentifier(Ns({"db"}), "a\\b")).message(),
             "Invalid table name 'a\\b': a name must not contain '\\'");
-  RawDb raw(path_);
-  EXPECT_THAT(raw.Rows("SELECT table_namespace, table_name FROM iceberg_tables"),
+  auto raw = Raw();
+  EXPECT_THAT(raw->Rows("SELECT table_namespace, table_name FROM iceberg_tables"),
               ::testing::ElementsAre("db|t"));
-  EXPECT_THAT(raw.Rows("SELECT DISTINCT namespace FROM iceberg_namespace_properties"),
+  EXPECT_THAT(raw->Rows("SELECT DISTINCT namespace FROM iceberg_namespace_properties"),
               ::testing::ElementsAre("db"));
   // A row another engine wrote with such a name can still be found and dropped.
-  raw.Exec("INSERT INTO iceberg_tables VALUES ('lakehouse', 'db', 'b/t', '/o.json', NULL, 'TABLE')");
+  raw->Exec(
+      "INSERT INTO iceberg_tables VALUES ('lakehouse', 'db', 'b/t', '/o.json', NULL, 'TABLE')");
   ASSERT_OK_AND_ASSIGN(auto loc,
                        catalog_->LoadMetadataLocation(TableIdentifier(Ns({"db"}), "b/t")));
   EXPECT_EQ(loc, "/o.json");
@@ -512,7 +514,7 @@ TEST(SqlCatalogWalTest, SwitchesAFileAnotherEngineCreated) {
   EXPECT_THAT(raw.Rows("PRAGMA journal_mode"), ::testing::ElementsAre("wal"));
 }
 
-TEST_F(SqlCatalogTest, AReaderHoldingATransactionDoesNotBlockCommits) {
+TEST_F(SqliteCatalogTest, AReaderHoldingATransactionDoesNotBlockCommits) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
   ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/v1.json"));
   // What Iceberg's JdbcCatalog does for the life of a Spark session: a read left open.
@@ -530,7 +532,7 @@ TEST_F(SqlCatalogTest, AReaderHoldingATransactionDoesNotBlockCommits) {
               ::testing::ElementsAre("/u1.json", "/v2.json"));
 }
 
-TEST_F(SqlCatalogTest, ABusyCatalogNamesItsFile) {
+TEST_F(SqliteCatalogTest, ABusyCatalogNamesItsFile) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
   ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/v1.json"));
   RawDb writer(path_);
@@ -539,19 +541,19 @@ TEST_F(SqlCatalogTest, ABusyCatalogNamesItsFile) {
   writer.Exec("ROLLBACK");
   EXPECT_TRUE(IsCommitConflict(st)) << st.ToString();
   EXPECT_EQ(st.message(), "Cannot commit table db.t: catalog database " + path_ +
-                              " stayed locked by another connection for 10 s (database is "
-                              "locked); /v2.json was not committed");
+                              ": database is locked (it stayed locked by another connection "
+                              "for 10 s); /v2.json was not committed");
   ASSERT_OK_AND_ASSIGN(auto loc, catalog_->LoadMetadataLocation(Tbl("db.t")));
   EXPECT_EQ(loc, "/v1.json");
 }
 
-TEST_F(SqlCatalogTest, DropsAreRecordedBesideTheIcebergTables) {
+TEST_P(SqlCatalogTest, DropsAreRecordedBesideTheIcebergTables) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
-  RawDb raw(path_);
+  auto raw = Raw();
   // Nothing is created before a drop is recorded; a plain drop (as Iceberg's) records none.
   ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.a"), "/a0.json"));
   ASSERT_OK(catalog_->DropTableEntry(Tbl("db.a")).status());
-  EXPECT_TRUE(raw.Rows("SELECT name FROM sqlite_master WHERE name = 'floe_dropped_tables'").empty());
+  EXPECT_FALSE(raw->HasTable("floe_dropped_tables"));
   ASSERT_OK_AND_ASSIGN(auto listed, catalog_->ListDroppedTables(std::nullopt));
   EXPECT_TRUE(listed.empty());
   ASSERT_OK_AND_ASSIGN(auto found, catalog_->FindDroppedTable(Tbl("db.a")));
@@ -565,9 +567,9 @@ TEST_F(SqlCatalogTest, DropsAreRecordedBesideTheIcebergTables) {
   ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.b"), "/b.json"));
   ASSERT_OK(catalog_->DropTableEntry(Tbl("db.b"), DropRecord::kPurged).status());
   // Only floe's own table holds them; the Iceberg tables look as Iceberg would leave them.
-  EXPECT_TRUE(raw.Rows("SELECT * FROM iceberg_tables").empty());
-  EXPECT_THAT(raw.Rows("SELECT catalog_name, drop_id, table_namespace, table_name, "
-                       "metadata_location, purged FROM floe_dropped_tables ORDER BY drop_id"),
+  EXPECT_TRUE(raw->Rows("SELECT * FROM iceberg_tables").empty());
+  EXPECT_THAT(raw->Rows("SELECT catalog_name, drop_id, table_namespace, table_name, "
+                        "metadata_location, purged FROM floe_dropped_tables ORDER BY drop_id"),
               ::testing::ElementsAre("lakehouse|1|db|a|/a1.json|0", "lakehouse|2|db|a|/a2.json|0",
                                      "lakehouse|3|db|b|/b.json|1"));
 
@@ -590,8 +592,8 @@ TEST_F(SqlCatalogTest, DropsAreRecordedBesideTheIcebergTables) {
   ASSERT_OK(catalog_->UndropTableEntry(*found));
   ASSERT_OK_AND_ASSIGN(auto current, catalog_->LoadMetadataLocation(Tbl("db.a")));
   EXPECT_EQ(current, "/a2.json");
-  EXPECT_THAT(raw.Rows("SELECT catalog_name, table_namespace, table_name, metadata_location, "
-                       "previous_metadata_location, iceberg_type FROM iceberg_tables"),
+  EXPECT_THAT(raw->Rows("SELECT catalog_name, table_namespace, table_name, metadata_location, "
+                        "previous_metadata_location, iceberg_type FROM iceberg_tables"),
               ::testing::ElementsAre("lakehouse|db|a|/a2.json|NULL|TABLE"));
   ASSERT_RAISES_WITH_MESSAGE("Cannot undrop table db.a: a table with that name already exists",
                              catalog_->UndropTableEntry(*found));
@@ -616,7 +618,7 @@ TEST_F(SqlCatalogTest, DropsAreRecordedBesideTheIcebergTables) {
                              catalog_->UndropTableEntry(*found));
 
   // Another catalog in the same file sees none of them.
-  ASSERT_OK_AND_ASSIGN(auto other, SqlCatalog::Open(path_, "other", ""));
+  ASSERT_OK_AND_ASSIGN(auto other, SqlCatalog::Open(uri_, "other", ""));
   ASSERT_OK_AND_ASSIGN(listed, other->ListDroppedTables(std::nullopt));
   EXPECT_TRUE(listed.empty());
 }

@@ -1,6 +1,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <functional>
 #include <set>
 
 #include "floe/scan/table_scan.h"
@@ -45,7 +47,8 @@ TEST_F(CommitTest, StaleWriterRetriesAndBothAppendsLand) {
   EXPECT_EQ(md->SnapshotById(second)->summary.at("total-records"), "9");
   EXPECT_EQ(md->SnapshotById(second)->sequence_number, 3);
   ASSERT_OK_AND_ASSIGN(auto rows, scan::TableScan(stale).ToArrowTable());
-  EXPECT_EQ(SortedIds(*rows), floe::testing::Concat(floe::testing::Concat(Range(0, 2), Range(10, 3)), Range(20, 4)));
+  EXPECT_EQ(SortedIds(*rows),
+            floe::testing::Concat(floe::testing::Concat(Range(0, 2), Range(10, 3)), Range(20, 4)));
   // The failed attempt's metadata file and manifest list are gone: one metadata file per
   // version and one list per snapshot remain.
   int metadata_files = 0, lists = 0;
@@ -99,7 +102,8 @@ TEST_F(CommitTest, FailedMetadataWriteLeavesTableAndFilesUnchanged) {
 class UnknownOutcomeCatalog : public floe::testing::ForwardingCatalog {
  public:
   using ForwardingCatalog::ForwardingCatalog;
-  Status SwapMetadataLocation(const TableIdentifier&, const std::string&, const std::string&) override {
+  Status SwapMetadataLocation(const TableIdentifier&, const std::string&,
+                              const std::string&) override {
     return CommitStateUnknown("connection lost");
   }
 };
@@ -115,6 +119,58 @@ TEST_F(CommitTest, UnknownCommitStateIsReportedAndCleansNothing) {
               ::testing::HasSubstr("Commit state of lakehouse.db.t is unknown: connection lost"));
   // Data file, manifest, manifest list and metadata file all stay: the commit may have landed.
   EXPECT_EQ(FilesUnder(*wh_.io, t->metadata()->location).size(), before.size() + 4);
+}
+
+// A catalog whose swap is made (or not) and then reports that its answer was lost; before
+// answering it runs `meanwhile`, as another writer would.
+class LostAnswerCatalog : public floe::testing::ForwardingCatalog {
+ public:
+  LostAnswerCatalog(std::shared_ptr<Catalog> inner, bool swap, std::function<void()> meanwhile)
+      : ForwardingCatalog(std::move(inner)), swap_(swap), meanwhile_(std::move(meanwhile)) {}
+  Status SwapMetadataLocation(const TableIdentifier& ident, const std::string& expected,
+                              const std::string& location) override {
+    if (!swapped_ && swap_)
+      ARROW_RETURN_NOT_OK(inner_->SwapMetadataLocation(ident, expected, location));
+    if (swapped_) return inner_->SwapMetadataLocation(ident, expected, location);
+    swapped_ = true;
+    if (meanwhile_) meanwhile_();
+    return CommitStateUnknown("connection lost");
+  }
+
+ private:
+  bool swap_;
+  bool swapped_ = false;
+  std::function<void()> meanwhile_;
+};
+
+TEST_F(CommitTest, ALostAnswerIsResolvedFromTheMetadataLog) {
+  // The swap landed and another writer committed on top: the metadata log shows ours right
+  // after our base, so the append is acknowledged.
+  auto landed = std::make_shared<LostAnswerCatalog>(
+      wh_.catalog, /*swap=*/true, [&] { ASSERT_OK(AppendData(*table_, *People(90, 1)).status()); });
+  ASSERT_OK_AND_ASSIGN(auto t, Table::Load(landed, wh_.io, ident_));
+  ASSERT_OK_AND_ASSIGN(auto committed, AppendData(*t, *People(50, 5)));
+  ASSERT_OK(table_->Refresh());
+  EXPECT_EQ(table_->metadata()->SnapshotById(committed)->snapshot_id, committed);
+  ASSERT_OK_AND_ASSIGN(auto rows, scan::TableScan(table_).ToArrowTable());
+  std::vector<int64_t> expected = Range(0, 2);
+  for (int64_t id : {50, 51, 52, 53, 54, 90}) expected.push_back(id);
+  EXPECT_EQ(SortedIds(*rows), expected);
+
+  // The swap did not land and another writer won from the same base: the log follows the
+  // base with theirs, so ours certainly never happened and the append is simply retried.
+  auto lost = std::make_shared<LostAnswerCatalog>(wh_.catalog, /*swap=*/false, [&] {
+    ASSERT_OK(table_->Refresh());
+    ASSERT_OK(AppendData(*table_, *People(95, 1)).status());
+  });
+  ASSERT_OK_AND_ASSIGN(t, Table::Load(lost, wh_.io, ident_));
+  ASSERT_OK_AND_ASSIGN(auto retried, AppendData(*t, *People(60, 2)));
+  ASSERT_OK(table_->Refresh());
+  EXPECT_EQ(*table_->metadata()->current_snapshot_id, retried);
+  ASSERT_OK_AND_ASSIGN(rows, scan::TableScan(table_).ToArrowTable());
+  for (int64_t id : {60, 61, 95}) expected.push_back(id);
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(SortedIds(*rows), expected);
 }
 
 TEST_F(CommitTest, TwoProcessesRacingOneCommitBothLand) {

@@ -121,6 +121,9 @@ else:
         directory = tempfile.mkdtemp(prefix="floe-spark-pg-")
         server = PostgresServer(directory)
         server.start()
+        # A throwaway server: no fsync, or each new database costs seconds at the shutdown checkpoint.
+        server.psql("ALTER SYSTEM SET fsync = off")
+        server.psql("SELECT pg_reload_conf()")
         yield server
         server.stop()
         shutil.rmtree(directory, ignore_errors=True)

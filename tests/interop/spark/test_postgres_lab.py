@@ -11,6 +11,7 @@ import decimal
 import json
 import os
 import pwd
+import re
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -84,15 +85,23 @@ def test_floe_and_spark_share_the_catalog_rows(spark, pglake, pg_ns, postgres):
     assert spark_rows(spark, f"SELECT * FROM {CAT}.{ns}.by_floe ORDER BY id") == [(1, "a"), (2, "b")]
     assert floe_rows(floe, f"SELECT * FROM {CAT}.{ns}.by_spark") == [(3, "c")]
 
-    # The same kind of rows from both engines, in the JDBC catalog's V1 layout.
+    # The same kind of rows from both engines, in the JDBC catalog's V1 layout: the metadata
+    # file after the first commit and the one before it. Spark writes locations as file: URIs,
+    # floe as absolute paths; each engine reads the other's.
     rows = postgres.psql(
-        "SELECT catalog_name, table_namespace, table_name, iceberg_type, metadata_location LIKE 'file:%', "
-        "previous_metadata_location IS NOT NULL FROM iceberg_tables "
+        "SELECT catalog_name, table_namespace, table_name, iceberg_type, metadata_location, "
+        "previous_metadata_location FROM iceberg_tables "
         f"WHERE table_namespace LIKE '{ns}%' ORDER BY table_name", "pglake")
-    assert rows.splitlines() == [
-        f"{CAT}|{ns}|by_floe|TABLE|t|t",
-        f"{CAT}|{ns}|by_spark|TABLE|t|t",
+    uuid = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+    wh = re.escape(str(floe.warehouse))
+    patterns = [
+        rf"{CAT}\|{ns}\|by_floe\|TABLE\|{wh}/{ns}/by_floe/metadata/00001-{uuid}\.metadata\.json"
+        rf"\|{wh}/{ns}/by_floe/metadata/00000-{uuid}\.metadata\.json",
+        rf"{CAT}\|{ns}\|by_spark\|TABLE\|file:{wh}/{ns}/by_spark/metadata/00001-{uuid}\.metadata\.json"
+        rf"\|file:{wh}/{ns}/by_spark/metadata/00000-{uuid}\.metadata\.json",
     ]
+    lines = rows.splitlines()
+    assert len(lines) == 2 and all(re.fullmatch(p, line) for p, line in zip(patterns, lines)), lines
     # Spark's CREATE NAMESPACE records its user as the owner; floe's records the namespace only.
     rows = postgres.psql(
         "SELECT catalog_name, namespace, property_key, property_value FROM iceberg_namespace_properties "

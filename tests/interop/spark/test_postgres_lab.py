@@ -161,9 +161,9 @@ def test_floe_creates_spark_changes_and_evolves_the_schema(spark, pglake, pg_ns)
     floe.sql(f"INSERT INTO {t} VALUES (1, 'ann', 100.00), (2, 'bob', 200.00), (3, 'cy', 300.00)")
     spark.sql(f"INSERT INTO {t} VALUES (4, 'dee', 400.00)")
     spark.sql(f"DELETE FROM {t} WHERE id = 1")
-    spark.sql(f"CREATE TEMPORARY VIEW changes AS SELECT * FROM VALUES (2, 'bob', 250.00), (5, 'eve', 500.00) "
+    spark.sql("CREATE OR REPLACE TEMPORARY VIEW account_changes AS SELECT * FROM VALUES (2, 'bob', 250.00), (5, 'eve', 500.00) "
               "AS v(id, owner, balance)")
-    spark.sql(f"MERGE INTO {t} a USING changes c ON a.id = c.id "
+    spark.sql(f"MERGE INTO {t} a USING account_changes c ON a.id = c.id "
               "WHEN MATCHED THEN UPDATE SET a.balance = c.balance WHEN NOT MATCHED THEN INSERT *")
     before_evolution = current_snapshot(floe, table)
     spark.sql(f"ALTER TABLE {t} ADD COLUMN currency STRING")

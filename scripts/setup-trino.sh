@@ -12,6 +12,12 @@ SHA256=cfd5accde17e8ebd251eeeb78aed1f490e77bb3a164d95a0f454bf8a7c1cbd3f
 DIR=build-trino
 die() { echo "setup-trino: $*" >&2; exit 1; }
 
+if ! command -v mvn >/dev/null 2>&1; then
+  echo "setup-trino: installing Debian package maven"
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq maven >/dev/null
+fi
 .venv/bin/python -c 'import trino' 2>/dev/null || die "the trino client is not in .venv; run scripts/setup.sh"
 .venv/bin/python -c 'import sys; sys.path.insert(0, "tests/support"); import trino_server; trino_server.java_home()' \
   || die "no Java 24 or newer for Trino"

@@ -26,7 +26,6 @@
 #include <vector>
 
 #include <arrow/api.h>
-#include <libpq-fe.h>
 
 #include "floe/catalog/sql_catalog.h"
 #include "floe/manifest/manifest_reader.h"
@@ -35,6 +34,7 @@
 #include "floe/table/commit.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/table/table_catalog.h"
+#include "postgres_database.h"
 
 namespace {
 
@@ -81,27 +81,6 @@ int Worker(const std::string& catalog_path, const std::string& warehouse, int in
   return 0;
 }
 
-// A new database on the PostgreSQL server `server_uri` names (its path is replaced).
-std::string FreshPostgresDatabase(const std::string& server_uri) {
-  PGconn* conn = PQconnectdb(server_uri.c_str());
-  if (PQstatus(conn) != CONNECTION_OK) {
-    std::fprintf(stderr, "commit_bench: cannot connect to %s: %s", server_uri.c_str(), PQerrorMessage(conn));
-    std::exit(1);
-  }
-  const std::string name = "floe_commit_bench_" + std::to_string(getpid());
-  for (const std::string& sql : {"DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name}) {
-    PGresult* res = PQexec(conn, sql.c_str());
-    if (PQresultStatus(res) != PGRES_COMMAND_OK) {
-      std::fprintf(stderr, "commit_bench: %s: %s", sql.c_str(), PQresultErrorMessage(res));
-      std::exit(1);
-    }
-    PQclear(res);
-  }
-  PQfinish(conn);
-  const auto slash = server_uri.find('/', server_uri.find("://") + 3);
-  return server_uri.substr(0, slash) + "/" + name;
-}
-
 struct RunResult {
   std::string catalog;
   int writers = 0;
@@ -114,7 +93,12 @@ struct RunResult {
 RunResult Run(const std::string& self, int writers, int total_commits, const std::string& postgres) {
   char dir_template[] = "/tmp/floe-commit-bench-XXXXXX";
   const std::string dir = mkdtemp(dir_template);
-  const std::string catalog_path = postgres.empty() ? dir + "/catalog.db" : FreshPostgresDatabase(postgres);
+  std::string catalog_path = dir + "/catalog.db";
+  if (!postgres.empty()) {
+    auto created = floe::testing::CreatePostgresDatabase(postgres, "floe_commit_bench");
+    if (!created.ok()) Die("create a database", created.status());
+    catalog_path = *created;
+  }
   const std::string warehouse = dir + "/wh";
   {
     auto catalog = floe::SqlCatalog::Open(catalog_path, "lakehouse", warehouse);

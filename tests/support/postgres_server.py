@@ -16,7 +16,8 @@ As a command (the ctest fixture in tests/CMakeLists.txt):
 The server comes from Debian's postgresql package (scripts/setup.sh installs it); it trusts
 every loopback connection of the role `floe`, listens on no Unix socket and keeps its data
 in DIR. PostgreSQL refuses to run as root, so under root it runs as the `postgres` user the
-Debian package creates.
+Debian package creates, with its data in a directory of its own under /tmp (DIR, such as a
+pytest temporary directory, may be closed to other users); DIR/server_dir names it.
 """
 
 import glob
@@ -26,7 +27,7 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
+import tempfile
 
 ROLE = "floe"
 
@@ -52,20 +53,23 @@ def _free_port():
 
 
 class PostgresServer:
-    def __init__(self, directory):
+    def __init__(self, directory, server_dir=None):
         self.dir = os.path.abspath(directory)
-        self.data = os.path.join(self.dir, "data")
-        self.log = os.path.join(self.dir, "server.log")
         self.bin = _bindir()
         self.port = None
         self._as_user = []
         if os.geteuid() == 0:
             self._as_user = ["runuser", "-u", "postgres", "--"]
+        self.server_dir = server_dir or self.dir
+        self.data = os.path.join(self.server_dir, "data")
+        self.log = os.path.join(self.server_dir, "server.log")
 
     @classmethod
     def attach(cls, directory):
         """The server `postgres_server.py start DIR` started, to restart or stop it."""
-        server = cls(directory)
+        directory = os.path.abspath(directory)
+        with open(os.path.join(directory, "server_dir")) as f:
+            server = cls(directory, server_dir=f.read().strip())
         with open(os.path.join(server.dir, "uri")) as f:
             server.port = int(f.read().split("@127.0.0.1:")[1].split("/")[0])
         return server
@@ -74,10 +78,14 @@ class PostgresServer:
 
     def start(self):
         os.makedirs(self.dir, exist_ok=True)
-        if self._as_user:
-            os.chmod(self.dir, 0o755)
+        if self._as_user and self.server_dir == self.dir:
+            self.server_dir = tempfile.mkdtemp(prefix="floe-postgres-")
             pw = pwd.getpwnam("postgres")
-            os.chown(self.dir, pw.pw_uid, pw.pw_gid)
+            os.chown(self.server_dir, pw.pw_uid, pw.pw_gid)
+            self.data = os.path.join(self.server_dir, "data")
+            self.log = os.path.join(self.server_dir, "server.log")
+        with open(os.path.join(self.dir, "server_dir"), "w") as f:
+            f.write(self.server_dir + "\n")
         if not os.path.exists(self.data):
             self._run([os.path.join(self.bin, "initdb"), "-D", self.data, "-U", ROLE,
                        "--auth=trust", "--encoding=UTF8", "--locale=C.UTF-8", "-N"])
@@ -108,6 +116,8 @@ class PostgresServer:
         if os.path.exists(os.path.join(self.data, "postmaster.pid")):
             self._run([os.path.join(self.bin, "pg_ctl"), "stop", "-D", self.data, "-m", "fast", "-w"],
                       check=False)
+        if self.server_dir != self.dir:
+            shutil.rmtree(self.server_dir, ignore_errors=True)
 
     def __enter__(self):
         return self.start()
@@ -171,7 +181,7 @@ def main(argv):
         print(server.uri())
         return 0
     directory = os.path.abspath(argv[2])
-    if os.path.exists(os.path.join(directory, "data", "postmaster.pid")):
+    if os.path.exists(os.path.join(directory, "uri")):
         PostgresServer.attach(directory).stop()
     shutil.rmtree(directory, ignore_errors=True)
     return 0

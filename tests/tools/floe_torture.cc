@@ -29,7 +29,6 @@
 #include <vector>
 
 #include <arrow/api.h>
-#include <libpq-fe.h>
 #include <parquet/arrow/reader.h>
 
 #include "floe/catalog/sql_catalog.h"
@@ -40,6 +39,7 @@
 #include "floe/table/snapshot_producer.h"
 #include "floe/table/table_catalog.h"
 #include "forwarding_catalog.h"
+#include "postgres_database.h"
 
 namespace floe::torture {
 namespace {
@@ -93,27 +93,12 @@ Tables Open(const std::string& catalog_path, std::shared_ptr<Catalog> wrap(std::
   return t;
 }
 
-// A new database on the PostgreSQL server `server_uri` names (its path is replaced).
-std::string FreshPostgresDatabase(const std::string& server_uri) {
-  PGconn* conn = PQconnectdb(server_uri.c_str());
-  if (PQstatus(conn) != CONNECTION_OK) Fail("cannot connect to " + server_uri + ": " + PQerrorMessage(conn));
-  const std::string name = "floe_torture_" + std::to_string(getpid());
-  for (const std::string& sql : {"DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name}) {
-    PGresult* res = PQexec(conn, sql.c_str());
-    if (PQresultStatus(res) != PGRES_COMMAND_OK) Fail(sql + ": " + PQresultErrorMessage(res));
-    PQclear(res);
-  }
-  PQfinish(conn);
-  const auto slash = server_uri.find('/', server_uri.find("://") + 3);
-  return server_uri.substr(0, slash) + "/" + name;
-}
-
 // A fresh warehouse with db.t holding ids 0..9; retries generous enough for many writers.
 // The catalog is <dir>/catalog.db, or a new database on the PostgreSQL server `postgres`.
 std::string CreateTable(const std::string& dir, const std::string& postgres = "") {
   std::string catalog_path = dir + "/catalog.db";
   if (!postgres.empty()) {
-    catalog_path = FreshPostgresDatabase(postgres);
+    catalog_path = Check(testing::CreatePostgresDatabase(postgres, "floe_torture"), "create a database");
     setenv("FLOE_TORTURE_WAREHOUSE", (dir + "/wh").c_str(), 1);
   }
   Tables t = Open(catalog_path);

@@ -7,7 +7,6 @@
 #include <sqlite3.h>
 
 #include <unistd.h>
-#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <memory>
@@ -15,6 +14,8 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+
+#include "postgres_database.h"
 
 namespace floe::testing {
 
@@ -150,15 +151,11 @@ inline std::string PostgresServerUri() {
 
 // A new empty database on that server; returns its URI.
 inline std::string FreshPostgresDatabase() {
-  static std::atomic<int> counter{0};
   const std::string server = PostgresServerUri();
   if (server.empty()) return "";
-  const std::string name =
-      "floe_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
-  RawPostgres admin(server);
-  admin.Exec("DROP DATABASE IF EXISTS " + name);
-  admin.Exec("CREATE DATABASE " + name);
-  return server.substr(0, server.rfind('/') + 1) + name;
+  auto uri = CreatePostgresDatabase(server, "floe_test");
+  EXPECT_TRUE(uri.ok()) << uri.status().ToString();
+  return uri.ok() ? *uri : "";
 }
 
 }  // namespace floe::testing

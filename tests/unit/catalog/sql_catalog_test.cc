@@ -19,6 +19,10 @@ std::string BackendName(const ::testing::TestParamInfo<Backend>& info) {
   return info.param == Backend::kSqlite ? "sqlite" : "postgresql";
 }
 
+void PrintTo(Backend backend, std::ostream* os) {
+  *os << (backend == Backend::kSqlite ? "SQLite" : "PostgreSQL");
+}
+
 // The catalog conformance suite: each test runs on a SQLite file and on a fresh PostgreSQL
 // database, through the same SqlCatalog, and checks the rows other engines would read.
 class SqlCatalogTest : public ::testing::TestWithParam<Backend> {

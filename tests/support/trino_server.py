@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""A Trino server (coordinator and worker in one JVM) on a free loopback port, whose catalog
+`lakehouse` is Iceberg's JDBC catalog on a PostgreSQL database, for the tests that need one.
+
+    with TrinoServer(tmp_dir, jdbc_url="jdbc:postgresql://127.0.0.1:5432/lake",
+                     jdbc_user="floe", warehouse="file:/tmp/wh") as trino:
+        trino.query("SELECT * FROM lakehouse.db.t")   # rows as lists of Python values
+
+Trino comes from build-trino/ (scripts/setup-trino.sh: Maven Central's trino-server with
+only its Iceberg plugin kept). It needs Java 24 or newer: FLOE_TRINO_JAVA_HOME, else the
+newest JDK under /usr/lib/jvm. Tables on local files are read through Trino's Hadoop file
+system (`fs.hadoop.enabled`), which reads the `file:` locations floe, Spark and PyIceberg
+write.
+"""
+
+import glob
+import json
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+TRINO_HOME = ROOT / "build-trino" / "trino-server"
+CATALOG = "lakehouse"
+START_TIMEOUT_S = 240
+
+
+def _java_major(home):
+    release = Path(home) / "release"
+    if not release.exists():
+        return 0
+    for line in release.read_text().splitlines():
+        if line.startswith("JAVA_VERSION="):
+            version = line.split("=", 1)[1].strip('"')
+            return int(version.split(".")[0])
+    return 0
+
+
+def java_home():
+    """A JDK of version 24 or newer, as Trino requires."""
+    wanted = os.environ.get("FLOE_TRINO_JAVA_HOME")
+    candidates = [wanted] if wanted else sorted(glob.glob("/usr/lib/jvm/*"), key=_java_major, reverse=True)
+    for home in candidates:
+        if home and _java_major(home) >= 24 and os.access(os.path.join(home, "bin", "java"), os.X_OK):
+            return home
+    raise RuntimeError("Trino needs Java 24 or newer: none under /usr/lib/jvm (set FLOE_TRINO_JAVA_HOME)")
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class TrinoServer:
+    def __init__(self, directory, *, jdbc_url, jdbc_user, warehouse, jdbc_password=""):
+        self.dir = Path(directory).resolve()
+        self.jdbc_url = jdbc_url
+        self.jdbc_user = jdbc_user
+        self.jdbc_password = jdbc_password
+        self.warehouse = warehouse
+        self.port = None
+        self.process = None
+        self.log = self.dir / "server.log"
+
+    def _write_config(self):
+        etc = self.dir / "etc"
+        (etc / "catalog").mkdir(parents=True, exist_ok=True)
+        (etc / "node.properties").write_text(
+            "node.environment=test\nnode.id=floe-test\nnode.internal-address=127.0.0.1\n"
+            f"node.data-dir={self.dir / 'data'}\n")
+        (etc / "jvm.config").write_text("\n".join([
+            "-server", "-Xmx2G", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError",
+            "-Djdk.attach.allowAttachSelf=true", "-Duser.timezone=UTC", ""]))
+        (etc / "config.properties").write_text("\n".join([
+            "coordinator=true",
+            "node-scheduler.include-coordinator=true",
+            f"http-server.http.port={self.port}",
+            f"discovery.uri=http://127.0.0.1:{self.port}",
+            "query.max-memory=1GB",
+            "query.max-memory-per-node=768MB",
+            "task.concurrency=1",
+            "task.max-worker-threads=2",
+            ""]))
+        (etc / "log.properties").write_text("io.trino=WARN\nio.airlift=WARN\n")
+        (etc / "catalog" / f"{CATALOG}.properties").write_text("\n".join([
+            "connector.name=iceberg",
+            "iceberg.catalog.type=jdbc",
+            f"iceberg.jdbc-catalog.catalog-name={CATALOG}",
+            "iceberg.jdbc-catalog.driver-class=org.postgresql.Driver",
+            f"iceberg.jdbc-catalog.connection-url={self.jdbc_url}",
+            f"iceberg.jdbc-catalog.connection-user={self.jdbc_user}",
+            f"iceberg.jdbc-catalog.connection-password={self.jdbc_password}",
+            f"iceberg.jdbc-catalog.default-warehouse-dir={self.warehouse}",
+            "fs.hadoop.enabled=true",
+            # Expiry and orphan removal as the tests ask, without Trino's 7-day floor.
+            "iceberg.expire-snapshots.min-retention=0s",
+            "iceberg.remove-orphan-files.min-retention=0s",
+            ""]))
+
+    def start(self):
+        launcher = TRINO_HOME / "bin" / "launcher"
+        if not launcher.exists():
+            raise RuntimeError(f"{launcher} is missing; run scripts/setup-trino.sh")
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.port = _free_port()
+        self._write_config()
+        home = java_home()
+        env = dict(os.environ, JAVA_HOME=home, PATH=f"{home}/bin:{os.environ['PATH']}")
+        with open(self.log, "w") as log:
+            self.process = subprocess.Popen(
+                [str(launcher), "run", f"--etc-dir={self.dir / 'etc'}"], stdout=log,
+                stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"Trino exited with {self.process.returncode}:\n{self._log_tail()}")
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/v1/info", timeout=2) as r:
+                    if not json.load(r).get("starting", True):
+                        return self
+            except OSError:
+                pass
+            time.sleep(1)
+        self.stop()
+        raise RuntimeError(f"Trino did not start in {START_TIMEOUT_S} s:\n{self._log_tail()}")
+
+    def stop(self):
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, 15)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, 9)
+                self.process.wait()
+        self.process = None
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+
+    def connect(self, time_zone="UTC"):
+        import trino
+        return trino.dbapi.connect(host="127.0.0.1", port=self.port, user="floe", catalog=CATALOG,
+                                   timezone=time_zone)
+
+    def query(self, sql, time_zone="UTC"):
+        """Runs one statement; its rows as lists (an update returns its row count)."""
+        conn = self.connect(time_zone)
+        try:
+            cur = conn.cursor()
+            cur.execute(sql)
+            return cur.fetchall()
+        finally:
+            conn.close()
+
+    def _log_tail(self):
+        try:
+            return self.log.read_text()[-4000:]
+        except OSError:
+            return ""
+

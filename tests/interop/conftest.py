@@ -4,9 +4,7 @@ opens: a SQLite file, and a database of its own on a throwaway PostgreSQL server
 for the session, tests/support/postgres_server.py)."""
 
 import itertools
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
 import pyarrow as pa
@@ -22,19 +20,15 @@ CATALOGS = ["sqlite", "postgresql"]
 
 
 @pytest.fixture(scope="session")
-def postgres():
-    """One PostgreSQL server for the session. Its files live outside pytest's temp folder,
-    which only root may enter, since under root the server runs as the `postgres` user (the
-    helper hands it the folder)."""
-    directory = tempfile.mkdtemp(prefix="floe-interop-pg-")
-    server = PostgresServer(directory)
+def postgres(tmp_path_factory):
+    """One PostgreSQL server for the session (a database per test)."""
+    server = PostgresServer(tmp_path_factory.mktemp("postgres"))
     server.start()
     # A throwaway server: no fsync, or each new database costs seconds at the shutdown checkpoint.
     server.psql("ALTER SYSTEM SET fsync = off")
     server.psql("SELECT pg_reload_conf()")
     yield server
     server.stop()
-    shutil.rmtree(directory, ignore_errors=True)
 
 
 _databases = itertools.count(1)

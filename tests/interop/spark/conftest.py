@@ -14,9 +14,7 @@ virtualenv nothing is skipped: a missing driver, jar or Java fails the run.
 import importlib.util
 import itertools
 import os
-import shutil
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -115,18 +113,15 @@ else:
         return name
 
     @pytest.fixture(scope="session")
-    def postgres():
-        """A PostgreSQL server for the session. Its files live outside pytest's temp folder,
-        which only root may enter, since under root the server runs as the `postgres` user."""
-        directory = tempfile.mkdtemp(prefix="floe-spark-pg-")
-        server = PostgresServer(directory)
+    def postgres(tmp_path_factory):
+        """A PostgreSQL server for the session."""
+        server = PostgresServer(tmp_path_factory.mktemp("postgres"))
         server.start()
         # A throwaway server: no fsync, or each new database costs seconds at the shutdown checkpoint.
         server.psql("ALTER SYSTEM SET fsync = off")
         server.psql("SELECT pg_reload_conf()")
         yield server
         server.stop()
-        shutil.rmtree(directory, ignore_errors=True)
 
     @pytest.fixture(scope="session")
     def pglake(spark, postgres, tmp_path_factory) -> Floe:

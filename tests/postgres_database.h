@@ -3,12 +3,12 @@
 // A new, empty database on a PostgreSQL server, for the tests, torture runs and benchmarks
 // that give each run a catalog of its own.
 
-#include <libpq-fe.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <string>
 
+#include "floe/catalog/libpq_api.h"
 #include "floe/util/status.h"
 
 namespace floe::testing {
@@ -17,26 +17,27 @@ namespace floe::testing {
 // `server_uri` names, and returns the URI with its path replaced by the new database.
 inline Result<std::string> CreatePostgresDatabase(const std::string& server_uri,
                                                   const std::string& prefix) {
+  ARROW_ASSIGN_OR_RAISE(const LibpqApi* pq, Libpq());
   static std::atomic<int> counter{0};
   const std::string name =
       prefix + "_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
-  PGconn* conn = PQconnectdb(server_uri.c_str());
-  if (PQstatus(conn) != CONNECTION_OK) {
-    std::string message = PQerrorMessage(conn);
-    PQfinish(conn);
+  PGconn* conn = pq->PQconnectdb(server_uri.c_str());
+  if (pq->PQstatus(conn) != CONNECTION_OK) {
+    std::string message = pq->PQerrorMessage(conn);
+    pq->PQfinish(conn);
     return Status::IOError("Cannot connect to ", server_uri, ": ", message);
   }
   for (const std::string& sql : {"DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name}) {
-    PGresult* res = PQexec(conn, sql.c_str());
-    const bool ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-    std::string message = ok ? "" : PQresultErrorMessage(res);
-    PQclear(res);
+    PGresult* res = pq->PQexec(conn, sql.c_str());
+    const bool ok = pq->PQresultStatus(res) == PGRES_COMMAND_OK;
+    std::string message = ok ? "" : pq->PQresultErrorMessage(res);
+    pq->PQclear(res);
     if (!ok) {
-      PQfinish(conn);
+      pq->PQfinish(conn);
       return Status::IOError(sql, ": ", message);
     }
   }
-  PQfinish(conn);
+  pq->PQfinish(conn);
   const auto slash = server_uri.find('/', server_uri.find("://") + 3);
   return server_uri.substr(0, slash) + "/" + name;
 }

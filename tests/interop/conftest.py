@@ -22,11 +22,8 @@ CATALOGS = ["sqlite", "postgresql"]
 @pytest.fixture(scope="session")
 def postgres(tmp_path_factory):
     """One PostgreSQL server for the session (a database per test)."""
-    server = PostgresServer(tmp_path_factory.mktemp("postgres"))
+    server = PostgresServer(tmp_path_factory.mktemp("postgres"), fsync=False)
     server.start()
-    # A throwaway server: no fsync, or each new database costs seconds at the shutdown checkpoint.
-    server.psql("ALTER SYSTEM SET fsync = off")
-    server.psql("SELECT pg_reload_conf()")
     yield server
     server.stop()
 

@@ -17,7 +17,7 @@ from postgres_server import PostgresServer  # noqa: E402
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with PostgresServer(tmp_path_factory.mktemp("postgres")) as pg:
+    with PostgresServer(tmp_path_factory.mktemp("postgres"), fsync=False) as pg:
         yield pg
 
 

@@ -53,8 +53,11 @@ def _free_port():
 
 
 class PostgresServer:
-    def __init__(self, directory, server_dir=None):
+    def __init__(self, directory, server_dir=None, fsync=True):
+        """`fsync=False` for a throwaway server whose many databases would otherwise cost
+        seconds each at the shutdown checkpoint."""
         self.dir = os.path.abspath(directory)
+        self.fsync = fsync
         self.bin = _bindir()
         self.port = None
         self._as_user = []
@@ -102,7 +105,7 @@ class PostgresServer:
 
     def _pg_ctl(self, action, *extra):
         options = f"-c listen_addresses=127.0.0.1 -c port={self.port} -c unix_socket_directories='' " \
-                  "-c max_connections=200"
+                  "-c max_connections=200" + ("" if self.fsync else " -c fsync=off")
         self._run([os.path.join(self.bin, "pg_ctl"), action, "-D", self.data, "-l", self.log, "-w",
                    "-t", "60", "-o", options, *extra])
 

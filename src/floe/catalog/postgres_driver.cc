@@ -1,6 +1,6 @@
 #include "floe/catalog/postgres_driver.h"
 
-#include <libpq-fe.h>
+#include "floe/catalog/libpq_api.h"
 
 #include <chrono>
 #include <set>
@@ -11,6 +11,10 @@
 namespace floe {
 
 namespace {
+
+// libpq, once Libpq() has loaded it: every caller below runs after PostgresDriver::Open or
+// PostgresConnectionUri checked that it did.
+const LibpqApi& pq() { return **Libpq(); }
 
 constexpr Oid kTextOid = 25;
 constexpr auto kReconnectFor = std::chrono::seconds(30);
@@ -53,8 +57,8 @@ std::string RewritePlaceholders(std::string_view sql) {
 
 // What a failed statement's SQLSTATE (or a broken connection) means.
 SqlFailure Classify(PGconn* conn, const PGresult* res) {
-  if (PQstatus(conn) == CONNECTION_BAD) return SqlFailure::kConnectionLost;
-  const char* state = res ? PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
+  if (pq().PQstatus(conn) == CONNECTION_BAD) return SqlFailure::kConnectionLost;
+  const char* state = res ? pq().PQresultErrorField(res, PG_DIAG_SQLSTATE) : nullptr;
   if (state == nullptr) return SqlFailure::kConnectionLost;
   const std::string_view code(state);
   if (code == "40001" || code == "40P01") return SqlFailure::kRetry;
@@ -86,16 +90,16 @@ std::string Trimmed(const char* message) {
 void IgnoreNotice(void*, const char*) {}
 
 struct ResultDeleter {
-  void operator()(PGresult* res) const { PQclear(res); }
+  void operator()(PGresult* res) const { pq().PQclear(res); }
 };
 using ResultPtr = std::unique_ptr<PGresult, ResultDeleter>;
 
 // The parts of a connection string that name a database, for messages: never the password.
 std::string Address(std::string_view conninfo) {
   char* error = nullptr;
-  PQconninfoOption* options = PQconninfoParse(std::string(conninfo).c_str(), &error);
+  PQconninfoOption* options = pq().PQconninfoParse(std::string(conninfo).c_str(), &error);
   if (options == nullptr) {
-    PQfreemem(error);
+    pq().PQfreemem(error);
     return "postgresql://?";
   }
   std::string user, host, port, dbname;
@@ -107,7 +111,7 @@ std::string Address(std::string_view conninfo) {
     if (key == "port") port = o->val;
     if (key == "dbname") dbname = o->val;
   }
-  PQconninfoFree(options);
+  pq().PQconninfoFree(options);
   std::string out = "postgresql://";
   if (!user.empty()) out += user + "@";
   out += host.empty() ? "localhost" : host;
@@ -122,8 +126,8 @@ PGconn* Connect(const std::string& conninfo) {
   const char* keywords[] = {"connect_timeout", "application_name", "client_encoding", "dbname",
                             nullptr};
   const char* values[] = {"10", "floe", "UTF8", conninfo.c_str(), nullptr};
-  PGconn* conn = PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
-  if (conn != nullptr) PQsetNoticeProcessor(conn, IgnoreNotice, nullptr);
+  PGconn* conn = pq().PQconnectdbParams(keywords, values, /*expand_dbname=*/1);
+  if (conn != nullptr) pq().PQsetNoticeProcessor(conn, IgnoreNotice, nullptr);
   return conn;
 }
 
@@ -135,6 +139,7 @@ bool IsPostgresUri(std::string_view uri) {
 }
 
 Result<std::string> PostgresConnectionUri(std::string_view uri) {
+  ARROW_RETURN_NOT_OK(Libpq().status());
   if (StartsWith(uri, "postgresql+")) {
     // SQLAlchemy names its driver after a '+': postgresql+psycopg2://...
     const auto sep = uri.find("://");
@@ -153,9 +158,9 @@ Result<std::string> PostgresConnectionUri(std::string_view uri) {
   std::string out = "postgresql:" + std::string(rest.substr(0, question));
   if (question == std::string_view::npos) return out;
   std::set<std::string> known;
-  PQconninfoOption* defaults = PQconndefaults();
+  PQconninfoOption* defaults = pq().PQconndefaults();
   for (PQconninfoOption* o = defaults; o && o->keyword; ++o) known.insert(o->keyword);
-  PQconninfoFree(defaults);
+  pq().PQconninfoFree(defaults);
   std::string_view query = rest.substr(question + 1);
   char sep = '?';
   while (!query.empty()) {
@@ -179,23 +184,23 @@ PostgresDriver::PostgresDriver(PGconn* conn, std::string conninfo, std::string a
       address_(std::move(address)),
       description_(Describe(address_)) {}
 
-PostgresDriver::~PostgresDriver() { PQfinish(conn_); }
+PostgresDriver::~PostgresDriver() { pq().PQfinish(conn_); }
 
 Result<std::unique_ptr<PostgresDriver>> PostgresDriver::Open(std::string_view uri) {
   ARROW_ASSIGN_OR_RAISE(std::string conninfo, PostgresConnectionUri(uri));
   char* parse_error = nullptr;
-  PQconninfoOption* parsed = PQconninfoParse(conninfo.c_str(), &parse_error);
+  PQconninfoOption* parsed = pq().PQconninfoParse(conninfo.c_str(), &parse_error);
   if (parsed == nullptr) {
     std::string message = Trimmed(parse_error);
-    PQfreemem(parse_error);
+    pq().PQfreemem(parse_error);
     return ValidationError("Invalid PostgreSQL catalog URI: ", message);
   }
-  PQconninfoFree(parsed);
+  pq().PQconninfoFree(parsed);
   PGconn* conn = Connect(conninfo);
   if (conn == nullptr) return Status::OutOfMemory("Cannot allocate a PostgreSQL connection");
-  if (PQstatus(conn) != CONNECTION_OK) {
-    std::string message = Trimmed(PQerrorMessage(conn));
-    PQfinish(conn);
+  if (pq().PQstatus(conn) != CONNECTION_OK) {
+    std::string message = Trimmed(pq().PQerrorMessage(conn));
+    pq().PQfinish(conn);
     return Status::IOError("Cannot connect to ", Describe(Address(conninfo)), ": ", message);
   }
   std::string address = Address(conninfo);
@@ -224,7 +229,7 @@ Status PostgresDriver::IdentifySession() {
 Result<int> PostgresDriver::Run(std::string_view sql, std::initializer_list<Arg> args,
                                 std::vector<Row>* rows) {
   last_failure_ = SqlFailure::kNone;
-  if (PQstatus(conn_) != CONNECTION_OK) {
+  if (pq().PQstatus(conn_) != CONNECTION_OK) {
     last_failure_ = SqlFailure::kConnectionLost;
     return Status::IOError(description_, ": the connection was lost");
   }
@@ -242,14 +247,15 @@ Result<int> PostgresDriver::Run(std::string_view sql, std::initializer_list<Arg>
     }
   }
   std::vector<Oid> types(args.size(), kTextOid);
-  ResultPtr res(PQexecParams(conn_, text.c_str(), static_cast<int>(values.size()),
-                             types.empty() ? nullptr : types.data(),
-                             values.empty() ? nullptr : values.data(), nullptr, nullptr, 0));
-  const ExecStatusType status = res ? PQresultStatus(res.get()) : PGRES_FATAL_ERROR;
+  ResultPtr res(pq().PQexecParams(conn_, text.c_str(), static_cast<int>(values.size()),
+                                  types.empty() ? nullptr : types.data(),
+                                  values.empty() ? nullptr : values.data(), nullptr, nullptr, 0));
+  const ExecStatusType status = res ? pq().PQresultStatus(res.get()) : PGRES_FATAL_ERROR;
   if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) {
     last_failure_ = Classify(conn_, res.get());
-    std::string message = Trimmed(res ? PQresultErrorMessage(res.get()) : PQerrorMessage(conn_));
-    if (message.empty()) message = Trimmed(PQerrorMessage(conn_));
+    std::string message =
+        Trimmed(res ? pq().PQresultErrorMessage(res.get()) : pq().PQerrorMessage(conn_));
+    if (message.empty()) message = Trimmed(pq().PQerrorMessage(conn_));
     if (last_failure_ == SqlFailure::kConnectionLost) {
       lost_session_ = session_;
       return Status::IOError(description_, ": the connection was lost (", message, ")");
@@ -257,21 +263,21 @@ Result<int> PostgresDriver::Run(std::string_view sql, std::initializer_list<Arg>
     return Status::IOError(description_, ": ", message);
   }
   if (rows != nullptr && status == PGRES_TUPLES_OK) {
-    const int n = PQntuples(res.get());
-    const int columns = PQnfields(res.get());
+    const int n = pq().PQntuples(res.get());
+    const int columns = pq().PQnfields(res.get());
     rows->reserve(static_cast<size_t>(n));
     for (int r = 0; r < n; ++r) {
       Row row(static_cast<size_t>(columns));
       for (int c = 0; c < columns; ++c) {
-        if (!PQgetisnull(res.get(), r, c)) {
-          row[c] = std::string(PQgetvalue(res.get(), r, c),
-                               static_cast<size_t>(PQgetlength(res.get(), r, c)));
+        if (!pq().PQgetisnull(res.get(), r, c)) {
+          row[c] = std::string(pq().PQgetvalue(res.get(), r, c),
+                               static_cast<size_t>(pq().PQgetlength(res.get(), r, c)));
         }
       }
       rows->push_back(std::move(row));
     }
   }
-  const char* affected = PQcmdTuples(res.get());
+  const char* affected = pq().PQcmdTuples(res.get());
   return affected && *affected ? std::atoi(affected) : 0;
 }
 
@@ -292,15 +298,16 @@ Status PostgresDriver::Begin() { return Exec("BEGIN ISOLATION LEVEL SERIALIZABLE
 
 Status PostgresDriver::Commit() {
   last_failure_ = SqlFailure::kNone;
-  ResultPtr res(PQexec(conn_, "COMMIT"));
-  if (res && PQresultStatus(res.get()) == PGRES_COMMAND_OK) {
+  ResultPtr res(pq().PQexec(conn_, "COMMIT"));
+  if (res && pq().PQresultStatus(res.get()) == PGRES_COMMAND_OK) {
     // A transaction that had failed answers COMMIT with ROLLBACK.
-    if (std::string_view(PQcmdStatus(res.get())) == "COMMIT") return Status::OK();
+    if (std::string_view(pq().PQcmdStatus(res.get())) == "COMMIT") return Status::OK();
     last_failure_ = SqlFailure::kOther;
     return Status::IOError(description_, ": the transaction was rolled back");
   }
   last_failure_ = Classify(conn_, res.get());
-  std::string message = Trimmed(res ? PQresultErrorMessage(res.get()) : PQerrorMessage(conn_));
+  std::string message =
+      Trimmed(res ? pq().PQresultErrorMessage(res.get()) : pq().PQerrorMessage(conn_));
   if (last_failure_ == SqlFailure::kConnectionLost) {
     lost_session_ = session_;
     return Status::IOError(description_, ": the connection was lost while committing (", message,
@@ -310,9 +317,9 @@ Status PostgresDriver::Commit() {
 }
 
 void PostgresDriver::Rollback() {
-  if (PQstatus(conn_) != CONNECTION_OK) return;
-  if (PQtransactionStatus(conn_) == PQTRANS_IDLE) return;
-  ResultPtr res(PQexec(conn_, "ROLLBACK"));
+  if (pq().PQstatus(conn_) != CONNECTION_OK) return;
+  if (pq().PQtransactionStatus(conn_) == PQTRANS_IDLE) return;
+  ResultPtr res(pq().PQexec(conn_, "ROLLBACK"));
 }
 
 Status PostgresDriver::LockSchema() { return Exec(kSchemaLockSql); }
@@ -338,14 +345,14 @@ Status PostgresDriver::Reconnect() {
   std::string message;
   while (true) {
     PGconn* conn = Connect(conninfo_);
-    if (conn != nullptr && PQstatus(conn) == CONNECTION_OK) {
-      PQfinish(conn_);
+    if (conn != nullptr && pq().PQstatus(conn) == CONNECTION_OK) {
+      pq().PQfinish(conn_);
       conn_ = conn;
       last_failure_ = SqlFailure::kNone;
       return IdentifySession();
     }
-    message = conn ? Trimmed(PQerrorMessage(conn)) : "out of memory";
-    PQfinish(conn);
+    message = conn ? Trimmed(pq().PQerrorMessage(conn)) : "out of memory";
+    pq().PQfinish(conn);
     if (std::chrono::steady_clock::now() + pause > deadline) break;
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(1000));

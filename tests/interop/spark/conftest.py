@@ -115,11 +115,8 @@ else:
     @pytest.fixture(scope="session")
     def postgres(tmp_path_factory):
         """A PostgreSQL server for the session."""
-        server = PostgresServer(tmp_path_factory.mktemp("postgres"))
+        server = PostgresServer(tmp_path_factory.mktemp("postgres"), fsync=False)
         server.start()
-        # A throwaway server: no fsync, or each new database costs seconds at the shutdown checkpoint.
-        server.psql("ALTER SYSTEM SET fsync = off")
-        server.psql("SELECT pg_reload_conf()")
         yield server
         server.stop()
 

@@ -33,7 +33,7 @@ def lab(tmp_path_factory):
     warehouse.mkdir()
     scratch = base / "scratch"
     scratch.mkdir()
-    with PostgresServer(base / "postgres") as pg:
+    with PostgresServer(base / "postgres", fsync=False) as pg:
         uri = pg.create_database("lake")
         floe = Floe(uri, warehouse, scratch)
         floe.sql("SHOW NAMESPACES")  # creates the catalog's tables

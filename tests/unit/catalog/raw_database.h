@@ -3,7 +3,6 @@
 // Direct access to a catalog's database, SQLite file or PostgreSQL database, to check what
 // other engines see there and to write rows as they would.
 
-#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include <unistd.h>
@@ -15,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include "floe/catalog/libpq_api.h"
 #include "postgres_database.h"
 
 namespace floe::testing {
@@ -71,31 +71,34 @@ class RawSqlite : public RawDatabase {
 
 class RawPostgres : public RawDatabase {
  public:
-  explicit RawPostgres(const std::string& uri) : conn_(PQconnectdb(uri.c_str())) {
-    EXPECT_EQ(PQstatus(conn_), CONNECTION_OK) << uri << ": " << PQerrorMessage(conn_);
-    PQsetNoticeProcessor(
+  explicit RawPostgres(const std::string& uri)
+      : pq_(Libpq().ValueOrDie()), conn_(pq_->PQconnectdb(uri.c_str())) {
+    EXPECT_EQ(pq_->PQstatus(conn_), CONNECTION_OK) << uri << ": " << pq_->PQerrorMessage(conn_);
+    pq_->PQsetNoticeProcessor(
         conn_, [](void*, const char*) {}, nullptr);
   }
-  ~RawPostgres() override { PQfinish(conn_); }
+  ~RawPostgres() override { pq_->PQfinish(conn_); }
   void Exec(const std::string& sql) override {
-    PGresult* res = PQexec(conn_, sql.c_str());
-    EXPECT_TRUE(PQresultStatus(res) == PGRES_COMMAND_OK || PQresultStatus(res) == PGRES_TUPLES_OK)
-        << sql << ": " << PQresultErrorMessage(res);
-    PQclear(res);
+    PGresult* res = pq_->PQexec(conn_, sql.c_str());
+    EXPECT_TRUE(pq_->PQresultStatus(res) == PGRES_COMMAND_OK ||
+                pq_->PQresultStatus(res) == PGRES_TUPLES_OK)
+        << sql << ": " << pq_->PQresultErrorMessage(res);
+    pq_->PQclear(res);
   }
   std::vector<std::string> Rows(const std::string& sql) override {
     std::vector<std::string> out;
-    PGresult* res = PQexec(conn_, sql.c_str());
-    EXPECT_EQ(PQresultStatus(res), PGRES_TUPLES_OK) << sql << ": " << PQresultErrorMessage(res);
-    for (int r = 0; r < PQntuples(res); ++r) {
+    PGresult* res = pq_->PQexec(conn_, sql.c_str());
+    EXPECT_EQ(pq_->PQresultStatus(res), PGRES_TUPLES_OK)
+        << sql << ": " << pq_->PQresultErrorMessage(res);
+    for (int r = 0; r < pq_->PQntuples(res); ++r) {
       std::string row;
-      for (int c = 0; c < PQnfields(res); ++c) {
+      for (int c = 0; c < pq_->PQnfields(res); ++c) {
         if (c) row += "|";
-        row += PQgetisnull(res, r, c) ? "NULL" : PQgetvalue(res, r, c);
+        row += pq_->PQgetisnull(res, r, c) ? "NULL" : pq_->PQgetvalue(res, r, c);
       }
       out.push_back(row);
     }
-    PQclear(res);
+    pq_->PQclear(res);
     return out;
   }
   bool HasTable(const std::string& table) override {
@@ -129,6 +132,7 @@ class RawPostgres : public RawDatabase {
   }
 
  private:
+  const LibpqApi* pq_;
   PGconn* conn_;
 };
 

@@ -3,7 +3,6 @@ SqlCatalog on the same catalog. Every test runs twice, once on each kind of cata
 opens: a SQLite file, and a database of its own on a throwaway PostgreSQL server (one server
 for the session, tests/support/postgres_server.py)."""
 
-import itertools
 import sys
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from pyiceberg.catalog.sql import SqlCatalog
 from floe_driver import DRIVER, ROOT, Floe
 
 sys.path.insert(0, str(ROOT / "tests" / "support"))
+from names import name_for_test  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
 
 CATALOGS = ["sqlite", "postgresql"]
@@ -22,19 +22,13 @@ CATALOGS = ["sqlite", "postgresql"]
 @pytest.fixture(scope="session")
 def postgres(tmp_path_factory):
     """One PostgreSQL server for the session (a database per test)."""
-    server = PostgresServer(tmp_path_factory.mktemp("postgres"), fsync=False)
-    server.start()
-    yield server
-    server.stop()
-
-
-_databases = itertools.count(1)
+    with PostgresServer(tmp_path_factory.mktemp("postgres"), fsync=False) as server:
+        yield server
 
 
 def database_name(request) -> str:
     """A new database name for one test: a counter and the test's name, in PostgreSQL's 63."""
-    name = f"t{next(_databases)}_{request.node.name.removeprefix('test_')}"
-    return "".join(c if c.isalnum() else "_" for c in name).lower().rstrip("_")[:63]
+    return name_for_test(request, length=50)[:63]
 
 
 @pytest.fixture(params=CATALOGS)

@@ -189,16 +189,20 @@ Result<sqlite3_stmt*> SqliteDriver::Prepare(std::string_view sql) {
   return stmt;
 }
 
+Status SqliteDriver::Bind(sqlite3_stmt* stmt, std::initializer_list<Arg> args) {
+  const int rc = BindAll(stmt, args);
+  if (rc == SQLITE_OK) return Status::OK();
+  Status st = Fail(rc, sqlite3_errmsg(db_));
+  last_failure_ = SqlFailure::kNotExecuted;
+  return st;
+}
+
 Result<int> SqliteDriver::Execute(std::string_view sql, std::initializer_list<Arg> args) {
   last_failure_ = SqlFailure::kNone;
   ARROW_ASSIGN_OR_RAISE(sqlite3_stmt * stmt, Prepare(sql));
   StatementScope scope(stmt);
-  int rc = BindAll(stmt, args);
-  if (rc != SQLITE_OK) {
-    Status st = Fail(rc, sqlite3_errmsg(db_));
-    last_failure_ = SqlFailure::kNotExecuted;
-    return st;
-  }
+  ARROW_RETURN_NOT_OK(Bind(stmt, args));
+  int rc;
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
   }
   if (rc != SQLITE_DONE) return Fail(rc, sqlite3_errmsg(db_));
@@ -210,14 +214,10 @@ Result<std::vector<SqlDriver::Row>> SqliteDriver::Query(std::string_view sql,
   last_failure_ = SqlFailure::kNone;
   ARROW_ASSIGN_OR_RAISE(sqlite3_stmt * stmt, Prepare(sql));
   StatementScope scope(stmt);
-  int rc = BindAll(stmt, args);
-  if (rc != SQLITE_OK) {
-    Status st = Fail(rc, sqlite3_errmsg(db_));
-    last_failure_ = SqlFailure::kNotExecuted;
-    return st;
-  }
+  ARROW_RETURN_NOT_OK(Bind(stmt, args));
   std::vector<Row> rows;
   const int columns = sqlite3_column_count(stmt);
+  int rc;
   while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
     Row row(columns);
     for (int i = 0; i < columns; ++i) {

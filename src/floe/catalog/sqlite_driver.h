@@ -49,6 +49,8 @@ class SqliteDriver : public SqlDriver {
   SqliteDriver(sqlite3* db, std::string path);
   void UseWriteAheadLog();
   Result<sqlite3_stmt*> Prepare(std::string_view sql);
+  // Binds `args` as text; a failure is kNotExecuted.
+  Status Bind(sqlite3_stmt* stmt, std::initializer_list<Arg> args);
   Status Fail(int rc, std::string_view what);
   std::string BusyHint(int rc) const;
 

@@ -12,7 +12,6 @@ virtualenv nothing is skipped: a missing driver, jar or Java fails the run.
 """
 
 import importlib.util
-import itertools
 import os
 import sys
 import time
@@ -52,6 +51,7 @@ else:
 
     sys.path.insert(0, str(ROOT / "scripts"))
     sys.path.insert(0, str(ROOT / "tests" / "support"))
+    from names import name_for_test  # noqa: E402
     from postgres_server import PostgresServer  # noqa: E402
     from spark_lakehouse import jdbc_catalog_settings, lakehouse_session  # noqa: E402
 
@@ -102,23 +102,18 @@ else:
         yield session
         session.stop()
 
-    _names = itertools.count(1)
-
     @pytest.fixture
     def ns(spark, request) -> str:
         """A fresh namespace for one test (the catalog is shared by the whole session)."""
-        name = f"t{next(_names)}_{request.node.name.removeprefix('test_')[:40]}"
-        name = "".join(c if c.isalnum() or c == "_" else "_" for c in name).lower()
+        name = name_for_test(request)
         spark.sql(f"CREATE NAMESPACE lakehouse.{name}")
         return name
 
     @pytest.fixture(scope="session")
     def postgres(tmp_path_factory):
         """A PostgreSQL server for the session."""
-        server = PostgresServer(tmp_path_factory.mktemp("postgres"), fsync=False)
-        server.start()
-        yield server
-        server.stop()
+        with PostgresServer(tmp_path_factory.mktemp("postgres"), fsync=False) as server:
+            yield server
 
     @pytest.fixture(scope="session")
     def pglake(spark, postgres, tmp_path_factory) -> Floe:
@@ -142,7 +137,6 @@ else:
     @pytest.fixture
     def pg_ns(pglake, spark, request) -> str:
         """A fresh namespace of the PostgreSQL catalog for one test, made by Spark."""
-        name = f"p{next(_names)}_{request.node.name.removeprefix('test_')[:40]}"
-        name = "".join(c if c.isalnum() or c == "_" else "_" for c in name).lower()
+        name = name_for_test(request, prefix="p")
         spark.sql(f"CREATE NAMESPACE pglake.{name}")
         return name

@@ -27,6 +27,18 @@ NEW_YORK = ZoneInfo("America/New_York")
 D = decimal.Decimal
 
 
+def check_every_snapshot(spark, floe, table: str, operations: list[str]) -> None:
+    """Both engines list the same snapshots, of these operations, and read each one alike,
+    each under the schema it was written with."""
+    snapshots = check_metadata_tables(spark, floe, table)
+    assert [s["operation"] for s in snapshots] == operations
+    for s in snapshots:
+        got = floe.read(table, s["snapshot-id"])
+        want = spark.sql(f"SELECT * FROM {CAT}.{table} VERSION AS OF {s['snapshot-id']}")
+        assert got.column_names == want.columns
+        assert rows_of(got) == rows_of(want), f"snapshot {s['snapshot-id']} ({s['operation']})"
+
+
 def spark_rows(spark, sql: str) -> list[tuple]:
     return [tuple(r) for r in spark.sql(sql).collect()]
 
@@ -130,13 +142,7 @@ def test_spark_creates_floe_changes_and_evolves_the_schema(spark, pglake, pg_ns)
     old = spark.sql(f"SELECT * FROM {t} VERSION AS OF {before_evolution}")
     assert old.columns == ["id", "customer", "amount"]
     assert sorted(tuple(r) for r in old.collect()) == [(1, "a", D("10.00")), (2, "b", D("40.00")), (4, "d", D("40.00"))]
-    snapshots = check_metadata_tables(spark, floe, table)
-    assert [s["operation"] for s in snapshots] == ["append", "append", "overwrite", "overwrite", "append"]
-    for s in snapshots:
-        got = floe.read(table, s["snapshot-id"])
-        want = spark.sql(f"SELECT * FROM {t} VERSION AS OF {s['snapshot-id']}")
-        assert got.column_names == want.columns
-        assert rows_of(got) == rows_of(want), f"snapshot {s['snapshot-id']} ({s['operation']})"
+    check_every_snapshot(spark, floe, table, ["append", "append", "overwrite", "overwrite", "append"])
 
     # Spark writes through the evolved schema and evolves it further; floe reads both.
     spark.sql(f"INSERT INTO {t} VALUES (6, 'f', 60.00, 'us')")
@@ -182,13 +188,7 @@ def test_floe_creates_spark_changes_and_evolves_the_schema(spark, pglake, pg_ns)
     assert old.column_names == ["id", "owner", "balance"]
     assert sorted(tuple(r.values()) for r in old.to_pylist()) == [
         (2, "bob", D("250.00")), (3, "cy", D("300.00")), (4, "dee", D("400.00")), (5, "eve", D("500.00"))]
-    snapshots = check_metadata_tables(spark, floe, table)
-    assert [s["operation"] for s in snapshots] == ["append", "append", "overwrite", "overwrite", "append"]
-    for s in snapshots:
-        got = floe.read(table, s["snapshot-id"])
-        want = spark.sql(f"SELECT * FROM {t} VERSION AS OF {s['snapshot-id']}")
-        assert got.column_names == want.columns
-        assert rows_of(got) == rows_of(want), f"snapshot {s['snapshot-id']} ({s['operation']})"
+    check_every_snapshot(spark, floe, table, ["append", "append", "overwrite", "overwrite", "append"])
 
     # floe writes through Spark's schema and evolves it further; Spark reads both.
     floe.sql(f"INSERT INTO {t} VALUES (7, 'gus', 700.00, 'USD')")

@@ -5,7 +5,6 @@ catalog. Run it after scripts/setup-trino.sh:
     .venv/bin/python -m pytest tests/interop/trino
 Nothing is skipped: a missing Trino, Java or PostgreSQL fails the run."""
 
-import itertools
 import sys
 from pathlib import Path
 
@@ -17,6 +16,7 @@ sys.path.insert(0, str(HERE.parents[1] / "support"))
 
 from floe_driver import CLI, DRIVER, Floe  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
+from names import name_for_test  # noqa: E402
 from trino_server import TRINO_HOME, TrinoServer  # noqa: E402
 
 
@@ -42,14 +42,11 @@ def lab(tmp_path_factory):
             yield floe, trino
 
 
-_names = itertools.count(1)
-
 
 @pytest.fixture
 def ns(lab, request) -> str:
     """A fresh namespace (a Trino schema) for one test."""
     floe, _ = lab
-    name = f"t{next(_names)}_{request.node.name.removeprefix('test_')[:40]}"
-    name = "".join(c if c.isalnum() or c == "_" else "_" for c in name).lower()
+    name = name_for_test(request)
     floe.sql(f"CREATE NAMESPACE {name}")
     return name

@@ -118,15 +118,22 @@ class TrinoServer:
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"Trino exited with {self.process.returncode}:\n{self._log_tail()}")
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/v1/info", timeout=2) as r:
-                    if not json.load(r).get("starting", True):
-                        return self
-            except OSError:
-                pass
+            if self._ready():
+                return self
             time.sleep(1)
         self.stop()
         raise RuntimeError(f"Trino did not start in {START_TIMEOUT_S} s:\n{self._log_tail()}")
+
+    def _ready(self):
+        """Started, and its one node registered: until then queries fail with "No nodes
+        available to run query"."""
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/v1/info", timeout=2) as r:
+                if json.load(r).get("starting", True):
+                    return False
+            return self.query("SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'")[0][0] > 0
+        except Exception:  # not listening yet, or no node yet
+            return False
 
     def stop(self):
         if self.process and self.process.poll() is None:

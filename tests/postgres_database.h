@@ -27,6 +27,7 @@ inline Result<std::string> CreatePostgresDatabase(const std::string& server_uri,
     pq->PQfinish(conn);
     return Status::IOError("Cannot connect to ", server_uri, ": ", message);
   }
+  pq->PQsetNoticeProcessor(conn, [](void*, const char*) {}, nullptr);  // "does not exist, skipping"
   for (const std::string& sql : {"DROP DATABASE IF EXISTS " + name, "CREATE DATABASE " + name}) {
     PGresult* res = pq->PQexec(conn, sql.c_str());
     const bool ok = pq->PQresultStatus(res) == PGRES_COMMAND_OK;

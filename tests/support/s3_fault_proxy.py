@@ -128,7 +128,9 @@ class FaultProxy:
                     if k.lower() not in ("transfer-encoding", "content-length", "connection",
                                          "server", "date"):
                         self.send_header(k, v)
-                self.send_header("Content-Length", str(len(data)))
+                # A HEAD answer has no body but the length of the object's.
+                length = resp.getheader("Content-Length") if self.command == "HEAD" else None
+                self.send_header("Content-Length", length or str(len(data)))
                 self.end_headers()
                 if self.command != "HEAD":
                     self.wfile.write(data)

@@ -480,9 +480,9 @@ TEST(SqlCatalogOpenTest, WarehouseAndRootsMustBeAbsolute) {
   testing::TempDir dir;
   const std::string db = dir.str() + "/c.db";
   EXPECT_EQ(SqlCatalog::Open(db, "lakehouse", "warehouse").status().message(),
-            "Warehouse 'warehouse' of catalog lakehouse is not an absolute path or file: URI");
+            "Warehouse 'warehouse' of catalog lakehouse is not an absolute path, file: URI or s3:// URI");
   EXPECT_EQ(SqlCatalog::Open(db, "lakehouse", "/wh", {"/ok", "rel/x"}).status().message(),
-            "Allowed root 'rel/x' of catalog lakehouse is not an absolute path or file: URI");
+            "Allowed root 'rel/x' of catalog lakehouse is not an absolute path, file: URI or s3:// URI");
   ASSERT_OK_AND_ASSIGN(auto catalog,
                        SqlCatalog::Open(db, "lakehouse", "file:///wh/", {"/a/", "file:/b"}));
   EXPECT_EQ(catalog->warehouse(), "file:///wh");

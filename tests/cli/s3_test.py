@@ -221,6 +221,7 @@ with s3_fault_proxy.FaultProxy(endpoint) as proxy:
                       r"(Timeout was reached|timed out)", r.stderr) is not None,
             "stalled PUTs: the error names the data file and the timeout", r.stderr)
     c.check(r.seconds < 60, "stalled PUTs: failed within seconds", f"{r.seconds:.1f} s")
+    print(f"stalled PUTs failed the insert in {r.seconds:.1f} s")
     unchanged("stalled PUTs")
 
     # The stall only on the metadata file: everything else is uploaded, then removed.
@@ -237,6 +238,27 @@ with s3_fault_proxy.FaultProxy(endpoint) as proxy:
     r = run_sql(insert, via=proxy.endpoint, extra=quick)
     c.equal((r.returncode, r.stderr), (0, ""), "after the faults: the insert commits")
 c.equal(rows(f"SELECT * FROM {T} ORDER BY id"), [["1", "a"], ["2", "b"], ["4", "d"]], "the committed insert")
+
+# Confinement: another bucket, a sibling prefix and '..' are refused before anything is written.
+for location, error in (
+        (f"s3://floe-test/x", f"Location s3://floe-test/x of table db.x is outside the warehouse {warehouse} "
+                              "(allowed roots: none)"),
+        (f"s3://{bucket}/wh2/x", f"Location s3://{bucket}/wh2/x of table db.x is outside the warehouse "
+                                 f"{warehouse} (allowed roots: none)"),
+        (f"s3://{bucket}/wh/../x", f"Location s3://{bucket}/wh/../x of table db.x is not usable: Object "
+                                   f"location must not hold empty, '.' or '..' segments: s3://{bucket}/wh/../x")):
+    r = run_sql(f"CREATE TABLE db.x (id BIGINT) USING iceberg LOCATION '{location}'")
+    c.equal((r.returncode, r.stderr.splitlines()[0] if r.stderr else ""), (1, f"Error: {error}"),
+            f"CREATE TABLE LOCATION '{location}' refused")
+c.equal([k for k in files() if not k.startswith("wh/db/t/")], [], "nothing written for the refused tables")
+
+# DROP TABLE ... PURGE deletes the table's objects and nothing else.
+ok("CREATE TABLE db.p (id BIGINT) USING iceberg", "INSERT INTO db.p VALUES (1)", "INSERT INTO db.p VALUES (2)")
+c.equal(kinds([k.replace("wh/db/p/", "wh/db/t/") for k in files() if k.startswith("wh/db/p/")]),
+        {"metadata": 3, "manifest-list": 2, "manifest": 2, "data": 2, "other": 0}, "db.p's files")
+ok("DROP TABLE db.p PURGE")
+c.equal([k for k in files() if k.startswith("wh/db/p/")], [], "DROP TABLE PURGE deleted db.p's objects")
+c.equal(rows(f"SELECT * FROM {T} ORDER BY id"), [["1", "a"], ["2", "b"], ["4", "d"]], "db.t is untouched")
 
 # A warehouse in a bucket that does not exist: the error names the object.
 r = run_sql("CREATE TABLE db.n (id BIGINT) USING iceberg", extra=["--warehouse", "s3://floe-no-such-bucket/wh"])

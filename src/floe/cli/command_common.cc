@@ -42,7 +42,7 @@ void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
                       "~/.aws/config");
   command->add_flag("--s3-path-style", args->s3_path_style,
                     "Path-style S3 requests (endpoint/bucket/key); the default when "
-                    "--s3-endpoint is given");
+                    "an endpoint is given (--s3-endpoint or the environment)");
   command->add_option("--s3-connect-timeout", args->object_store.connect_timeout_seconds,
                       "Seconds to wait for a connection to S3 (default: the AWS SDK's)");
   command->add_option("--s3-request-timeout", args->object_store.request_timeout_seconds,

@@ -3,8 +3,8 @@
 
     .venv/bin/python bench/s3_time_travel.py build/floe [--rows 10000000] [--runs 5]
 
-Writes the same table (ROWS rows of (id BIGINT, v DOUBLE, s STRING) from range(), then a
-small second insert) into a local warehouse and into an s3:// warehouse on a moto server on
+Writes the same table (ROWS rows of (id BIGINT, v DOUBLE, s STRING) from range(), with
+scrambled values, then a small second insert) into a local warehouse and into an s3:// warehouse on a moto server on
 loopback (tests/support/s3_server.py), then times, alternating between the two,
     SELECT count(*), sum(v), max(s) FROM db.t VERSION AS OF <first snapshot>
 as whole `floe sql` processes (start-up, catalog, metadata, manifests, Parquet reads). Prints
@@ -59,7 +59,9 @@ def main():
         for side in sides:
             _, seconds = sql(side, "CREATE NAMESPACE db",
                              "CREATE TABLE db.t (id BIGINT, v DOUBLE, s STRING) USING iceberg",
-                             f"INSERT INTO db.t SELECT id, id * 0.5, CAST(id % 1000 AS STRING) "
+                             # Scrambled values, so the Parquet files are not trivially small.
+                             f"INSERT INTO db.t SELECT id, ((id * 40503) % 65536) * 0.25, "
+                             f"CAST((id * 2654435761) % 4294967291 AS STRING) "
                              f"FROM range({args.rows})")
             print(f"{side}: wrote {args.rows:,} rows in {seconds:.1f} s", flush=True)
             rows, _ = sql(side, "SELECT snapshot_id FROM db.t.refs WHERE name = 'main'")

@@ -7,8 +7,8 @@
 
 // Whatever escapes a subcommand ends the process with an error line, never an abort.
 int main(int argc, char** argv) {
-  int code = floe::cli::GuardedMain([&] { return floe::cli::RunCli(argc, argv); },
-                                    floe::cli::kExitFailed);
+  int code =
+      floe::cli::GuardedMain([&] { return floe::cli::RunCli(argc, argv); }, floe::cli::kExitFailed);
   // Every session is closed by now; the AWS SDK must shut down before static destructors.
   (void)floe::FinalizeObjectStore();
   return code;

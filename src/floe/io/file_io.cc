@@ -247,9 +247,6 @@ class RoutingFileSystem : public arrow::fs::LocalFileSystem {
   std::shared_ptr<arrow::fs::FileSystem> s3_;
 };
 
-// The options MakeFileIO hands to FileIO::MakeLocal on the same thread.
-thread_local const ObjectStoreOptions* pending_options = nullptr;
-
 // Where a location's operations go: the file system, and the path in its terms
 // ("/w/x" locally, "bucket/key" on the object store).
 struct Target {
@@ -498,25 +495,16 @@ Result<ObjectStoreLocation> ParseObjectStoreLocation(std::string_view location) 
 FileIO::FileIO(std::shared_ptr<arrow::fs::FileSystem> fs) : fs_(std::move(fs)) {}
 FileIO::~FileIO() = default;
 
-// FileIO's one constructor is private and its header is included nearly everywhere, so
-// MakeFileIO passes its options to MakeLocal through a thread-local instead of a new member.
-Result<std::shared_ptr<FileIO>> FileIO::MakeLocal() {
-  ObjectStoreOptions options =
-      WithEnvironment(pending_options ? *pending_options : ObjectStoreOptions{});
+Result<std::shared_ptr<FileIO>> FileIO::Make(const ObjectStoreOptions& options) {
   return std::shared_ptr<FileIO>(
-      new FileIO(std::make_shared<RoutingFileSystem>(std::move(options))));
+      new FileIO(std::make_shared<RoutingFileSystem>(WithEnvironment(options))));
 }
+
+Result<std::shared_ptr<FileIO>> FileIO::MakeLocal() { return Make(ObjectStoreOptions{}); }
 
 Status FinalizeObjectStore() {
   if (!arrow::fs::IsS3Initialized()) return Status::OK();
   return arrow::fs::FinalizeS3();
-}
-
-Result<std::shared_ptr<FileIO>> MakeFileIO(const ObjectStoreOptions& options) {
-  pending_options = &options;
-  auto io = FileIO::MakeLocal();
-  pending_options = nullptr;
-  return io;
 }
 
 Result<std::string> FileIO::Resolve(const std::string& location) const {

@@ -2,7 +2,8 @@
 
 // Object storage for FileIO: s3:// locations (and s3a://, s3n://, as Spark and Hadoop write
 // them) go to an S3-compatible store through Arrow's S3FileSystem; every other location to
-// the local file system. One FileIO serves both, so a catalog may hold tables of each kind.
+// the local file system. One FileIO (FileIO::Make with these options) serves both, so a
+// catalog may hold tables of each kind. Arrow's S3 library starts on the first s3:// use.
 //
 // What holds on S3, as on local files:
 //  - WriteFile and OpenOutputStream never replace an existing object: they fail with
@@ -72,12 +73,6 @@ struct ObjectStoreLocation {
 // True for s3:, s3a: and s3n: locations (case-insensitive).
 bool IsObjectStoreLocation(std::string_view location);
 Result<ObjectStoreLocation> ParseObjectStoreLocation(std::string_view location);
-
-// A FileIO for local files and for the object store `options` describe, completed from the
-// environment (WithEnvironment). The S3 client is made on first use of an s3:// location,
-// and Arrow's S3 library is initialised then, once per process.
-// FileIO::MakeLocal() is MakeFileIO({}): object storage from the environment alone.
-Result<std::shared_ptr<FileIO>> MakeFileIO(const ObjectStoreOptions& options);
 
 // Shuts Arrow's S3 library down (a no-op when it never started). Call it once, at the end of
 // main(), after the last use of an s3:// location: the AWS SDK cannot be shut down safely

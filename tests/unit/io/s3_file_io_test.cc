@@ -47,7 +47,7 @@ class S3FileIOTest : public ::testing::Test {
     options.region = "us-east-1";
     options.access_key_id = "floe";
     options.secret_access_key = "floe-secret";
-    ASSERT_OK_AND_ASSIGN(io_, MakeFileIO(options));
+    ASSERT_OK_AND_ASSIGN(io_, FileIO::Make(options));
     // Each test under its own prefix of the shared bucket.
     prefix_ = "s3://floe-test/io-" + NewUuid();
   }

@@ -310,7 +310,11 @@ class CheckedObjectStream : public arrow::io::OutputStream {
     if (done_) return Status::OK();
     done_ = true;
     aborted_ = true;
-    return Named(inner_->closed() ? Status::OK() : inner_->Abort());
+    if (inner_->closed()) return Status::OK();
+    // Let parts already on their way finish first: a part upload still running when the
+    // upload is aborted fails and is retried against an upload that no longer exists.
+    (void)inner_->Flush();
+    return Named(inner_->Abort());
   }
 
   Result<int64_t> Tell() const override { return inner_->Tell(); }

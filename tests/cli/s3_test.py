@@ -260,6 +260,20 @@ ok("DROP TABLE db.p PURGE")
 c.equal([k for k in files() if k.startswith("wh/db/p/")], [], "DROP TABLE PURGE deleted db.p's objects")
 c.equal(rows(f"SELECT * FROM {T} ORDER BY id"), [["1", "a"], ["2", "b"], ["4", "d"]], "db.t is untouched")
 
+# One catalog, one session: a local warehouse with a table there and one in the bucket (an
+# allowed root).
+mixed = ["--catalog", os.path.join(tmp.name, "mixed.db"), "--warehouse", os.path.join(tmp.name, "local-wh"),
+         "--allow-root", f"s3://{bucket}/ext"]
+r = run_sql("CREATE NAMESPACE m", "CREATE TABLE m.local (id BIGINT) USING iceberg",
+            f"CREATE TABLE m.remote (id BIGINT) USING iceberg LOCATION 's3://{bucket}/ext/remote'",
+            "INSERT INTO m.local VALUES (1), (2)", "INSERT INTO m.remote VALUES (2), (3)", extra=mixed)
+c.equal((r.returncode, r.stderr), (0, ""), "a local and an S3 table in one session")
+c.equal(rows("SELECT l.id FROM m.local l JOIN m.remote r ON l.id = r.id", extra=mixed), [["2"]],
+        "a join of a local and an S3 table")
+c.equal(kinds([k.replace("ext/remote/", "wh/db/t/") for k in files() if k.startswith("ext/")]),
+        {"metadata": 2, "manifest-list": 1, "manifest": 1, "data": 1, "other": 0}, "the S3 table's objects")
+c.check(os.path.isdir(os.path.join(tmp.name, "local-wh", "m", "local", "data")), "the local table's files")
+
 # A warehouse in a bucket that does not exist: the error names the object.
 r = run_sql("CREATE TABLE db.n (id BIGINT) USING iceberg", extra=["--warehouse", "s3://floe-no-such-bucket/wh"])
 c.equal(r.returncode, 1, "missing bucket: exit status")

@@ -10,6 +10,10 @@
 # pyarrow first: the extension uses the Arrow C++ libraries of the pyarrow wheel.
 import pyarrow  # noqa: F401
 
+# pyarrow.fs shuts Arrow's S3 library (shared with the extension, which starts it for s3://
+# locations) down at interpreter exit, while that is still safe.
+import pyarrow.fs  # noqa: F401,E402
+
 from . import _floe  # noqa: E402
 from .connection import Connection, connect  # noqa: E402
 from .exceptions import (  # noqa: E402

@@ -21,7 +21,9 @@ commands = [
 for words, json_flag in commands:
     r = f.run(*words, "--help")
     f.check(r.returncode == 0 and r.stderr == "", f"floe {' '.join(words)} --help exits 0", r.stderr)
-    for option in ["--catalog", "--warehouse", "--catalog-name", "--allow-root", "--tz"]:
+    for option in ["--catalog", "--warehouse", "--catalog-name", "--allow-root", "--tz", "--s3-endpoint",
+                   "--s3-region", "--s3-path-style", "--s3-connect-timeout", "--s3-request-timeout",
+                   "--s3-max-attempts"]:
         f.check(f"\n  {option} " in r.stdout, f"floe {' '.join(words)} has {option}", r.stdout)
     f.check(("\n  --json" in r.stdout) == json_flag, f"floe {' '.join(words)}: --json {json_flag}", r.stdout)
     r = f.run(*words, "--no-such-option")

@@ -84,12 +84,19 @@ bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
 }
 
-// What FileIO accepts as an absolute location: "/x" or a file: URI.
+// What FileIO accepts as an absolute location: "/x", a file: URI or an s3:// (s3a://, s3n://)
+// URI with a bucket.
 Status CheckAbsolute(std::string_view what, const std::string& location,
                      const std::string& catalog) {
   if (StartsWith(location, "/") || StartsWith(location, "file:")) return Status::OK();
+  for (std::string_view scheme : {"s3://", "s3a://", "s3n://"}) {
+    if (StartsWith(location, scheme) && location.size() > scheme.size() &&
+        location[scheme.size()] != '/') {
+      return Status::OK();
+    }
+  }
   return ValidationError(what, " '", location, "' of catalog ", catalog,
-                         " is not an absolute path or file: URI");
+                         " is not an absolute path, file: URI or s3:// URI");
 }
 
 // Between attempts after a serialization failure: a little longer each time, so that

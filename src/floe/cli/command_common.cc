@@ -29,6 +29,29 @@ void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
   command->add_option("--tz", args->time_zone,
                       "Session time zone for timestamps given and shown, e.g. "
                       "America/New_York or +02:00 (default UTC)");
+  // Object storage, for a warehouse or tables at s3://bucket/prefix (s3a://, s3n://).
+  // Credentials are read from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
+  // AWS_SESSION_TOKEN, else ~/.aws/credentials and ~/.aws/config, never from flags.
+  command->add_option("--s3-endpoint", args->object_store.endpoint,
+                      "S3-compatible endpoint for s3:// locations, e.g. http://127.0.0.1:9000; "
+                      "default $AWS_ENDPOINT_URL_S3, else $AWS_ENDPOINT_URL, else AWS. "
+                      "Credentials come from $AWS_ACCESS_KEY_ID, $AWS_SECRET_ACCESS_KEY and "
+                      "$AWS_SESSION_TOKEN, else ~/.aws");
+  command->add_option("--s3-region", args->object_store.region,
+                      "S3 region; default $AWS_REGION, else $AWS_DEFAULT_REGION, else "
+                      "~/.aws/config");
+  command->add_flag("--s3-path-style", args->s3_path_style,
+                    "Path-style S3 requests (endpoint/bucket/key); the default when "
+                    "an endpoint is given (--s3-endpoint or the environment)");
+  command->add_option("--s3-connect-timeout", args->object_store.connect_timeout_seconds,
+                      "Seconds to wait for a connection to S3 (default: the AWS SDK's)");
+  command->add_option("--s3-request-timeout", args->object_store.request_timeout_seconds,
+                      "Seconds an S3 transfer may stall before it fails (default: the AWS "
+                      "SDK's)");
+  command->add_option("--s3-max-attempts", args->object_store.max_attempts,
+                      "Attempts per S3 request for retryable errors (500, 503, throttling, lost "
+                      "connections), the first included (default: retry connection errors "
+                      "only)");
 }
 
 std::vector<std::string> AllowedRoots(const std::vector<std::string>& flags) {
@@ -37,8 +60,11 @@ std::vector<std::string> AllowedRoots(const std::vector<std::string>& flags) {
     std::string_view list(env);
     while (!list.empty()) {
       size_t colon = list.find(':');
-      // A file: URI keeps its own colon: "file:/x" is one entry.
+      // A URI keeps its own colon: "file:/x" and "s3://b/x" are one entry each.
       if (list.substr(0, 5) == "file:") colon = list.find(':', 5);
+      for (std::string_view scheme : {"s3:", "s3a:", "s3n:"}) {
+        if (list.substr(0, scheme.size()) == scheme) colon = list.find(':', scheme.size());
+      }
       roots.emplace_back(list.substr(0, colon));
       if (colon == std::string_view::npos) break;
       list.remove_prefix(colon + 1);
@@ -48,7 +74,8 @@ std::vector<std::string> AllowedRoots(const std::vector<std::string>& flags) {
   std::vector<std::string> out;
   for (auto& root : roots) {
     if (root.empty()) continue;
-    if (root.front() != '/' && root.rfind("file:", 0) != 0) {
+    if (root.front() != '/' && root.rfind("file:", 0) != 0 &&
+        root.find("://") == std::string::npos) {
       root = std::filesystem::absolute(root).lexically_normal().string();
     }
     out.push_back(std::move(root));
@@ -65,6 +92,8 @@ Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args,
   options.warehouse = location.warehouse;
   options.catalog_name = args.catalog_name;
   options.allowed_roots = AllowedRoots(args.allowed_roots);
+  options.object_store = args.object_store;
+  if (args.s3_path_style) options.object_store.path_style = true;
   options.client = client;
   ARROW_ASSIGN_OR_RAISE(std::unique_ptr<sql::Session> session, sql::Session::Make(options));
   if (!args.time_zone.empty()) {

@@ -1,7 +1,8 @@
 #pragma once
 
 // What the floe subcommands share: the catalog options (--catalog, --warehouse,
-// --catalog-name, --allow-root, --tz), opening a session on them, and the one-line error.
+// --catalog-name, --allow-root, --tz, --s3-*), opening a session on them, and the one-line
+// error.
 
 #include <memory>
 #include <ostream>
@@ -23,9 +24,14 @@ struct CatalogArgs {
   // The session time zone for timestamps read and shown (an IANA name or an offset); empty
   // keeps the session default, UTC.
   std::string time_zone;
+  // --s3-endpoint, --s3-region, --s3-path-style, --s3-connect-timeout, --s3-request-timeout
+  // and --s3-max-attempts; credentials come from the environment or ~/.aws only.
+  ObjectStoreOptions object_store;
+  bool s3_path_style = false;
 };
 
-// Adds --catalog, --warehouse, --catalog-name, --allow-root and --tz to `command`.
+// Adds --catalog, --warehouse, --catalog-name, --allow-root, --tz and the --s3-* options to
+// `command`.
 void AddCatalogOptions(CLI::App* command, CatalogArgs* args);
 
 // $FLOE_ALLOWED_ROOTS, then the --allow-root flags; relative paths are taken from the

@@ -5,14 +5,17 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cerrno>
+#include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <utility>
 
 #include <arrow/filesystem/localfs.h>
+#include <arrow/filesystem/s3fs.h>
 #include <arrow/io/file.h>
 
+#include "floe/io/object_store.h"
 #include "floe/util/ids.h"
 
 namespace floe {
@@ -159,6 +162,201 @@ Result<std::vector<std::string>> CreateDirectories(arrow::fs::FileSystem& fs,
   return changed;
 }
 
+// ---- object storage ----
+
+bool StartsWithNoCase(std::string_view text, std::string_view prefix) {
+  if (text.size() < prefix.size()) return false;
+  for (size_t i = 0; i < prefix.size(); ++i) {
+    char c = text[i];
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    if (c != prefix[i]) return false;
+  }
+  return true;
+}
+
+// Arrow's S3 library is initialised once, on first use; FinalizeObjectStore ends it.
+Status EnsureS3Initialized() {
+  static std::once_flag once;
+  static Status status;
+  std::call_once(once, [] {
+    arrow::fs::S3GlobalOptions global = arrow::fs::S3GlobalOptions::Defaults();
+    global.log_level = arrow::fs::S3LogLevel::Fatal;
+    status = arrow::fs::InitializeS3(global);
+  });
+  return status;
+}
+
+Result<std::shared_ptr<arrow::fs::FileSystem>> MakeS3FileSystem(const ObjectStoreOptions& o) {
+  ARROW_RETURN_NOT_OK(EnsureS3Initialized());
+  if (arrow::fs::IsS3Finalized()) return Status::Invalid("the S3 library was finalized");
+  arrow::fs::S3Options s3;
+  if (!o.access_key_id.empty()) {
+    s3.ConfigureAccessKey(o.access_key_id, o.secret_access_key, o.session_token);
+  } else {
+    s3.ConfigureDefaultCredentials();
+  }
+  s3.region = o.region;
+  std::string endpoint = o.endpoint;
+  if (StartsWithNoCase(endpoint, "http://")) {
+    s3.scheme = "http";
+    endpoint = endpoint.substr(7);
+  } else if (StartsWithNoCase(endpoint, "https://")) {
+    endpoint = endpoint.substr(8);
+  }
+  while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
+  const bool path_style = o.path_style.value_or(!endpoint.empty());
+  if (path_style && endpoint.empty()) {
+    endpoint =
+        StrCat("s3.", o.region.empty() ? std::string("us-east-1") : o.region, ".amazonaws.com");
+  }
+  s3.endpoint_override = endpoint;
+  s3.force_virtual_addressing = !path_style;
+  if (o.connect_timeout_seconds > 0) s3.connect_timeout = o.connect_timeout_seconds;
+  if (o.request_timeout_seconds > 0) s3.request_timeout = o.request_timeout_seconds;
+  if (o.max_attempts > 0) {
+    s3.retry_strategy = arrow::fs::S3RetryStrategy::GetAwsStandardRetryStrategy(o.max_attempts);
+  }
+  // Objects up to one part (10 MiB) are uploaded by a single PUT at Close(), so a failed or
+  // aborted write never starts an upload; larger ones become multipart uploads.
+  s3.allow_delayed_open = true;
+  ARROW_ASSIGN_OR_RAISE(auto fs, arrow::fs::S3FileSystem::Make(s3));
+  return std::static_pointer_cast<arrow::fs::FileSystem>(fs);
+}
+
+// The file systems one FileIO routes between: the local one (this object) and the object
+// store, whose client is made on first use.
+class RoutingFileSystem : public arrow::fs::LocalFileSystem {
+ public:
+  explicit RoutingFileSystem(ObjectStoreOptions options) : options_(std::move(options)) {}
+
+  Result<std::shared_ptr<arrow::fs::FileSystem>> ObjectStore() {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!s3_) {
+      auto made = MakeS3FileSystem(options_);
+      if (!made.ok()) {
+        return WithContext(made.status(), "Cannot connect to the object store");
+      }
+      s3_ = std::move(made).ValueUnsafe();
+    }
+    return s3_;
+  }
+
+ private:
+  const ObjectStoreOptions options_;
+  std::mutex mu_;
+  std::shared_ptr<arrow::fs::FileSystem> s3_;
+};
+
+// Where a location's operations go: the file system, and the path in its terms
+// ("/w/x" locally, "bucket/key" on the object store).
+struct Target {
+  std::shared_ptr<arrow::fs::FileSystem> fs;
+  std::string path;
+  bool object_store = false;
+  std::string scheme;  // the object store's scheme as the location gave it
+};
+
+Result<Target> Route(const std::shared_ptr<arrow::fs::FileSystem>& fs, const std::string& location,
+                     bool allow_bucket = false) {
+  Target t;
+  if (!IsObjectStoreLocation(location)) {
+    ARROW_ASSIGN_OR_RAISE(t.path, ToLocalPath(location));
+    t.fs = fs;
+    return t;
+  }
+  ARROW_ASSIGN_OR_RAISE(auto parsed, ParseObjectStoreLocation(location));
+  if (parsed.key.empty() && !allow_bucket) {
+    return ValidationError("Object location names a bucket, not an object: ", location);
+  }
+  ARROW_ASSIGN_OR_RAISE(t.fs, static_cast<RoutingFileSystem&>(*fs).ObjectStore());
+  t.path = parsed.key.empty() ? parsed.bucket : parsed.bucket + "/" + parsed.key;
+  t.object_store = true;
+  t.scheme = parsed.scheme;
+  return t;
+}
+
+// An upload to the object store: the fault injector is consulted before each write and
+// before Close(), and every error names the location. Abort(), a failed Close() and
+// release without Close() abandon the upload (Arrow's own stream completes it when
+// destroyed), so nothing appears under the key.
+class CheckedObjectStream : public arrow::io::OutputStream {
+ public:
+  CheckedObjectStream(std::shared_ptr<arrow::io::OutputStream> inner, std::string location,
+                      FileKind kind, std::shared_ptr<const FaultInjector> injector)
+      : inner_(std::move(inner)),
+        location_(std::move(location)),
+        kind_(kind),
+        injector_(std::move(injector)) {}
+
+  ~CheckedObjectStream() override {
+    if (!done_) (void)Abort();
+  }
+
+  Status Close() override {
+    if (done_) {
+      return aborted_ ? Named(Status::IOError("stream was aborted")) : Status::OK();
+    }
+    Status st = Inject(FileOp::kSync);
+    if (st.ok()) st = Named(inner_->Close());
+    if (!st.ok()) {
+      (void)Abort();
+      return st;
+    }
+    done_ = true;
+    return Status::OK();
+  }
+
+  Status Abort() override {
+    if (done_) return Status::OK();
+    done_ = true;
+    aborted_ = true;
+    if (inner_->closed()) return Status::OK();
+    // Let parts already on their way finish first: a part upload still running when the
+    // upload is aborted fails and is retried against an upload that no longer exists.
+    (void)inner_->Flush();
+    return Named(inner_->Abort());
+  }
+
+  Result<int64_t> Tell() const override { return inner_->Tell(); }
+  bool closed() const override { return done_; }
+  Status Flush() override { return Named(inner_->Flush()); }
+
+  Status Write(const void* data, int64_t nbytes) override {
+    ARROW_RETURN_NOT_OK(Inject(FileOp::kStreamWrite));
+    return Named(inner_->Write(data, nbytes));
+  }
+  Status Write(const std::shared_ptr<arrow::Buffer>& data) override {
+    ARROW_RETURN_NOT_OK(Inject(FileOp::kStreamWrite));
+    return Named(inner_->Write(data));
+  }
+
+ private:
+  Status Inject(FileOp op) const {
+    if (!injector_) return Status::OK();
+    return Named((*injector_)(op, location_, kind_));
+  }
+  Status Named(const Status& st) const {
+    return WithContext(st, StrCat("Cannot write file ", location_));
+  }
+
+  std::shared_ptr<arrow::io::OutputStream> inner_;
+  std::string location_;
+  FileKind kind_;
+  std::shared_ptr<const FaultInjector> injector_;
+  bool done_ = false;
+  bool aborted_ = false;
+};
+
+// "Never replace": on the object store, a check before the upload (see object_store.h).
+Status CheckObjectAbsent(const Target& t, const std::string& context) {
+  auto info = t.fs->GetFileInfo(t.path);
+  if (!info.ok()) return WithContext(info.status(), context);
+  if (info->type() != arrow::fs::FileType::NotFound) {
+    return AlreadyExists(context, ": file already exists");
+  }
+  return Status::OK();
+}
+
 }  // namespace
 
 const char* FileKindName(FileKind kind) {
@@ -240,16 +438,77 @@ Result<std::string> ToLocalPath(std::string_view location) {
       (slash == std::string_view::npos || colon < slash)) {
     return Status::NotImplemented("No FileIO for scheme '", location.substr(0, colon),
                                   "' in location ", location,
-                                  ": only local paths and file: URIs are supported");
+                                  ": only local paths, file: URIs and s3:// (s3a://, s3n://) "
+                                  "locations are supported");
   }
   return ValidationError("File location must be an absolute path or a file: URI: ", location);
+}
+
+ObjectStoreOptions WithEnvironment(ObjectStoreOptions options) {
+  auto env = [](const char* name) -> std::string {
+    const char* value = std::getenv(name);
+    return value == nullptr ? std::string() : std::string(value);
+  };
+  if (options.endpoint.empty()) options.endpoint = env("AWS_ENDPOINT_URL_S3");
+  if (options.endpoint.empty()) options.endpoint = env("AWS_ENDPOINT_URL");
+  if (options.region.empty()) options.region = env("AWS_REGION");
+  if (options.region.empty()) options.region = env("AWS_DEFAULT_REGION");
+  if (options.access_key_id.empty() && !env("AWS_ACCESS_KEY_ID").empty()) {
+    options.access_key_id = env("AWS_ACCESS_KEY_ID");
+    options.secret_access_key = env("AWS_SECRET_ACCESS_KEY");
+    options.session_token = env("AWS_SESSION_TOKEN");
+  }
+  return options;
+}
+
+std::string ObjectStoreLocation::ToString() const {
+  return key.empty() ? StrCat(scheme, "://", bucket) : StrCat(scheme, "://", bucket, "/", key);
+}
+
+bool IsObjectStoreLocation(std::string_view location) {
+  return StartsWithNoCase(location, "s3:") || StartsWithNoCase(location, "s3a:") ||
+         StartsWithNoCase(location, "s3n:");
+}
+
+Result<ObjectStoreLocation> ParseObjectStoreLocation(std::string_view location) {
+  if (!IsObjectStoreLocation(location)) {
+    return ValidationError("Not an s3:// location: ", location);
+  }
+  ObjectStoreLocation out;
+  const size_t colon = location.find(':');
+  for (char c : location.substr(0, colon)) {
+    out.scheme.push_back(c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c);
+  }
+  std::string_view rest = location.substr(colon + 1);
+  if (rest.substr(0, 2) != "//") {
+    return ValidationError("Object location must look like ", out.scheme,
+                           "://bucket/key: ", location);
+  }
+  rest.remove_prefix(2);
+  const size_t slash = rest.find('/');
+  out.bucket = std::string(rest.substr(0, slash));
+  if (out.bucket.empty()) return ValidationError("Object location has no bucket: ", location);
+  if (slash != std::string_view::npos) {
+    std::string_view key = rest.substr(slash + 1);
+    while (!key.empty() && key.back() == '/') key.remove_suffix(1);
+    out.key = std::string(key);
+  }
+  return out;
 }
 
 FileIO::FileIO(std::shared_ptr<arrow::fs::FileSystem> fs) : fs_(std::move(fs)) {}
 FileIO::~FileIO() = default;
 
-Result<std::shared_ptr<FileIO>> FileIO::MakeLocal() {
-  return std::shared_ptr<FileIO>(new FileIO(std::make_shared<arrow::fs::LocalFileSystem>()));
+Result<std::shared_ptr<FileIO>> FileIO::Make(const ObjectStoreOptions& options) {
+  return std::shared_ptr<FileIO>(
+      new FileIO(std::make_shared<RoutingFileSystem>(WithEnvironment(options))));
+}
+
+Result<std::shared_ptr<FileIO>> FileIO::MakeLocal() { return Make(ObjectStoreOptions{}); }
+
+Status FinalizeObjectStore() {
+  if (!arrow::fs::IsS3Initialized()) return Status::OK();
+  return arrow::fs::FinalizeS3();
 }
 
 Result<std::string> FileIO::Resolve(const std::string& location) const {
@@ -300,11 +559,12 @@ Result<std::shared_ptr<arrow::io::RandomAccessFile>> FileIO::OpenInputFile(
     const std::string& location, FileKind kind) {
   const std::string context = StrCat("Cannot read file ", location);
   ARROW_RETURN_NOT_OK(WithContext(Inject(FileOp::kRead, location, kind), context));
-  auto path = Resolve(location);
-  if (!path.ok()) return WithContext(path.status(), context);
-  auto file = fs_->OpenInputFile(*path);
+  auto target = Route(fs_, location);
+  if (!target.ok()) return WithContext(target.status(), context);
+  const std::string* path = &target->path;
+  auto file = target->fs->OpenInputFile(*path);
   if (!file.ok()) {
-    auto info = fs_->GetFileInfo(*path);
+    auto info = target->fs->GetFileInfo(*path);
     if (info.ok() && info->type() == arrow::fs::FileType::NotFound) {
       return NotFound(context, ": file does not exist");
     }
@@ -333,8 +593,17 @@ Result<std::shared_ptr<arrow::io::OutputStream>> FileIO::OpenOutputStream(
     const std::string& location, FileKind kind) {
   const std::string context = StrCat("Cannot create file ", location);
   ARROW_RETURN_NOT_OK(WithContext(Inject(FileOp::kCreate, location, kind), context));
-  auto path = Resolve(location);
-  if (!path.ok()) return WithContext(path.status(), context);
+  auto target = Route(fs_, location);
+  if (!target.ok()) return WithContext(target.status(), context);
+  if (target->object_store) {
+    ARROW_RETURN_NOT_OK(CheckObjectAbsent(*target, context));
+    auto stream = target->fs->OpenOutputStream(target->path);
+    if (!stream.ok()) return WithContext(stream.status(), context);
+    Bump(creates_, kind);
+    return std::make_shared<CheckedObjectStream>(std::move(stream).ValueUnsafe(), location, kind,
+                                                 injector());
+  }
+  const std::string* path = &target->path;
   auto dirs = CreateDirectories(*fs_, ParentOf(*path));
   if (!dirs.ok()) return WithContext(dirs.status(), context);
   // O_EXCL makes "never overwrite" atomic; arrow's local streams always truncate.
@@ -357,8 +626,24 @@ Result<std::shared_ptr<arrow::io::OutputStream>> FileIO::OpenOutputStream(
 Status FileIO::WriteFile(const std::string& location, FileKind kind, std::string_view bytes) {
   const std::string context = StrCat("Cannot write file ", location);
   ARROW_RETURN_NOT_OK(WithContext(Inject(FileOp::kWriteFile, location, kind), context));
-  auto path = Resolve(location);
-  if (!path.ok()) return WithContext(path.status(), context);
+  auto target = Route(fs_, location);
+  if (!target.ok()) return WithContext(target.status(), context);
+  if (target->object_store) {
+    // One PUT (objects up to 10 MiB) or a multipart upload: the object appears whole or not
+    // at all.
+    ARROW_RETURN_NOT_OK(CheckObjectAbsent(*target, context));
+    auto stream = target->fs->OpenOutputStream(target->path);
+    if (!stream.ok()) return WithContext(stream.status(), context);
+    Status st = (*stream)->Write(bytes.data(), static_cast<int64_t>(bytes.size()));
+    if (st.ok()) st = (*stream)->Close();
+    if (!st.ok()) {
+      (void)(*stream)->Abort();
+      return WithContext(st, context);
+    }
+    Bump(creates_, kind);
+    return Status::OK();
+  }
+  const std::string* path = &target->path;
   const std::string dir = ParentOf(*path);
   auto dirs = CreateDirectories(*fs_, dir);
   if (!dirs.ok()) return WithContext(dirs.status(), context);
@@ -408,9 +693,9 @@ Status FileIO::WriteFile(const std::string& location, FileKind kind, std::string
 
 Result<int64_t> FileIO::FileSize(const std::string& location) {
   const std::string context = StrCat("Cannot get size of file ", location);
-  auto path = Resolve(location);
-  if (!path.ok()) return WithContext(path.status(), context);
-  auto info = fs_->GetFileInfo(*path);
+  auto target = Route(fs_, location);
+  if (!target.ok()) return WithContext(target.status(), context);
+  auto info = target->fs->GetFileInfo(target->path);
   if (!info.ok()) return WithContext(info.status(), context);
   if (info->type() == arrow::fs::FileType::NotFound) {
     return NotFound(context, ": file does not exist");
@@ -422,9 +707,9 @@ Result<int64_t> FileIO::FileSize(const std::string& location) {
 }
 
 Result<bool> FileIO::Exists(const std::string& location) {
-  auto path = Resolve(location);
-  if (!path.ok()) return WithContext(path.status(), StrCat("Cannot check file ", location));
-  auto info = fs_->GetFileInfo(*path);
+  auto target = Route(fs_, location);
+  if (!target.ok()) return WithContext(target.status(), StrCat("Cannot check file ", location));
+  auto info = target->fs->GetFileInfo(target->path);
   if (!info.ok()) return WithContext(info.status(), StrCat("Cannot check file ", location));
   return info->type() != arrow::fs::FileType::NotFound;
 }
@@ -432,14 +717,14 @@ Result<bool> FileIO::Exists(const std::string& location) {
 Status FileIO::DeleteFile(const std::string& location, FileKind kind) {
   const std::string context = StrCat("Cannot delete file ", location);
   ARROW_RETURN_NOT_OK(WithContext(Inject(FileOp::kDelete, location, kind), context));
-  auto path = Resolve(location);
-  if (!path.ok()) return WithContext(path.status(), context);
-  Status st = fs_->DeleteFile(*path);
+  auto target = Route(fs_, location);
+  if (!target.ok()) return WithContext(target.status(), context);
+  Status st = target->fs->DeleteFile(target->path);
   if (st.ok()) {
     Bump(deletes_, kind);
     return st;
   }
-  auto info = fs_->GetFileInfo(*path);
+  auto info = target->fs->GetFileInfo(target->path);
   if (info.ok() && info->type() == arrow::fs::FileType::NotFound) return Status::OK();
   return WithContext(st, context);
 }
@@ -448,34 +733,48 @@ Status FileIO::DeleteDirectory(const std::string& location) {
   const std::string context = StrCat("Cannot delete directory ", location);
   ARROW_RETURN_NOT_OK(
       WithContext(Inject(FileOp::kDeleteDirectory, location, FileKind::kOther), context));
-  auto path = Resolve(location);
-  if (!path.ok()) return WithContext(path.status(), context);
+  auto target = Route(fs_, location);
+  if (!target.ok()) return WithContext(target.status(), context);
+  const std::string* path = &target->path;
   if (*path == "/") return Status::Invalid(context, ": refusing to delete the root directory");
-  auto info = fs_->GetFileInfo(*path);
+  auto info = target->fs->GetFileInfo(*path);
   if (!info.ok()) return WithContext(info.status(), context);
   if (info->type() == arrow::fs::FileType::NotFound) return Status::OK();
   if (info->type() != arrow::fs::FileType::Directory) {
     return Status::IOError(context, ": not a directory");
   }
-  return WithContext(fs_->DeleteDir(*path), context);
+  return WithContext(target->fs->DeleteDir(*path), context);
 }
 
 Result<std::vector<FileEntry>> FileIO::ListFiles(const std::string& location) {
   const std::string context = StrCat("Cannot list files under ", location);
-  auto path = Resolve(location);
-  if (!path.ok()) return WithContext(path.status(), context);
+  auto target = Route(fs_, location, /*allow_bucket=*/true);
+  if (!target.ok()) return WithContext(target.status(), context);
   arrow::fs::FileSelector selector;
-  selector.base_dir = *path;
+  selector.base_dir = target->path;
   selector.recursive = true;
   selector.allow_not_found = true;
-  auto infos = fs_->GetFileInfo(selector);
+  auto infos = target->fs->GetFileInfo(selector);
   if (!infos.ok()) return WithContext(infos.status(), context);
   std::vector<FileEntry> out;
   for (const auto& info : *infos) {
     if (info.type() != arrow::fs::FileType::File) continue;
     const int64_t mtime_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(info.mtime().time_since_epoch()).count();
-    out.push_back(FileEntry{info.path(), info.size(), mtime_ms});
+        std::chrono::duration_cast<std::chrono::milliseconds>(info.mtime().time_since_epoch())
+            .count();
+    // Object store entries are listed as URIs in the scheme the location used.
+    std::string path =
+        target->object_store ? StrCat(target->scheme, "://", info.path()) : info.path();
+    out.push_back(FileEntry{std::move(path), info.size(), mtime_ms});
+  }
+  if (out.empty() && target->object_store) {
+    // An empty listing of a bucket that does not exist is a mistake, not an empty table.
+    const std::string bucket = target->path.substr(0, target->path.find('/'));
+    auto info = target->fs->GetFileInfo(bucket);
+    if (!info.ok()) return WithContext(info.status(), context);
+    if (info->type() == arrow::fs::FileType::NotFound) {
+      return NotFound(context, ": bucket ", bucket, " does not exist");
+    }
   }
   std::sort(out.begin(), out.end(),
             [](const FileEntry& a, const FileEntry& b) { return a.path < b.path; });

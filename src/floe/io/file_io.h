@@ -1,8 +1,8 @@
 #pragma once
 
 // FileIO: the one way floe touches table files. Locations are the strings Iceberg metadata
-// stores (absolute paths or file: URIs today, object-store URIs later); every error names
-// the location it failed on.
+// stores (absolute paths, file: URIs, and s3://, s3a:// or s3n:// URIs for object storage:
+// see object_store.h); every error names the location it failed on.
 
 #include <array>
 #include <atomic>
@@ -64,7 +64,7 @@ struct FileIOCounters {
 };
 
 struct FileEntry {
-  std::string path;  // absolute local path
+  std::string path;  // absolute local path; for object storage, a URI (s3://bucket/key)
   int64_t size = 0;
   int64_t last_modified_ms = 0;  // modification time, milliseconds since the epoch
 };
@@ -74,8 +74,14 @@ struct FileEntry {
 // does not percent-encode), so no percent-decoding is done.
 Result<std::string> ToLocalPath(std::string_view location);
 
+struct ObjectStoreOptions;
+
 class FileIO {
  public:
+  // Local files, and the object store `options` describe (completed from the environment;
+  // object_store.h). The S3 client is made on first use of an s3:// location.
+  static Result<std::shared_ptr<FileIO>> Make(const ObjectStoreOptions& options);
+  // Make() with no options: local files, and object storage configured by the environment.
   static Result<std::shared_ptr<FileIO>> MakeLocal();
 
   FileIO(const FileIO&) = delete;

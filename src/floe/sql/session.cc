@@ -43,7 +43,7 @@ Result<std::unique_ptr<Session>> Session::Make(const SessionOptions& options) {
   }
   ARROW_ASSIGN_OR_RAISE(std::shared_ptr<Catalog> catalog,
                         SqlCatalog::Open(uri, options.catalog_name, warehouse, options.allowed_roots));
-  ARROW_ASSIGN_OR_RAISE(auto io, FileIO::MakeLocal());
+  ARROW_ASSIGN_OR_RAISE(auto io, FileIO::Make(options.object_store));
   ARROW_ASSIGN_OR_RAISE(std::unique_ptr<Session> session, Make(std::move(catalog), std::move(io)));
   session->impl_->SetClient(options.client);
   return session;

@@ -13,6 +13,7 @@
 
 #include "floe/catalog/catalog.h"
 #include "floe/io/file_io.h"
+#include "floe/io/object_store.h"
 #include "floe/util/status.h"
 
 namespace floe::sql {
@@ -25,6 +26,9 @@ struct SessionOptions {
   std::string catalog_name = "lakehouse";
   // Absolute roots besides the warehouse where tables may live (SqlCatalog::Open).
   std::vector<std::string> allowed_roots;
+  // How to reach s3:// locations (a warehouse s3://bucket/prefix, or tables there); empty
+  // fields come from the environment, then the AWS SDK's defaults (see object_store.h).
+  ObjectStoreOptions object_store;
   // Who drives the session, recorded in the summary of every snapshot it commits as
   // `floe.client`: "floe sql", "floe cli", "floe python", or "c++ api" when embedded.
   std::string client = "c++ api";
@@ -33,9 +37,9 @@ struct SessionOptions {
 // What one statement produced: rows (queries, SHOW, DESCRIBE, CALL, EXPLAIN) or nothing
 // (DDL and DML, which report through `message`).
 struct StatementResult {
-  std::string statement;                 // the statement's text, as written
-  std::shared_ptr<arrow::Table> rows;    // null when the statement returns no rows
-  std::string message;                   // e.g. "Created table lakehouse.db.t"; may be empty
+  std::string statement;               // the statement's text, as written
+  std::shared_ptr<arrow::Table> rows;  // null when the statement returns no rows
+  std::string message;                 // e.g. "Created table lakehouse.db.t"; may be empty
 };
 
 class Session {

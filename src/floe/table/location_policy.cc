@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "floe/io/file_io.h"
+#include "floe/io/object_store.h"
 #include "floe/table/table.h"
 
 namespace floe::table {
@@ -29,9 +30,16 @@ bool IsUnder(std::string_view path, std::string_view root) {
          (path.size() == root.size() || path[root.size()] == '/');
 }
 
+// An object-store location as the policy compares it: s3a:// and s3n:// name the same objects
+// as s3://.
+std::string ObjectStoreKey(const std::string& normal) {
+  return "s3" + normal.substr(normal.find(':'));
+}
+
 std::optional<std::string> ResolveLocation(std::string_view location) {
   auto normal = NormalizeLocation(location);
   if (!normal.ok()) return std::nullopt;
+  if (IsObjectStoreLocation(*normal)) return ObjectStoreKey(*normal);
   return Resolve(*normal);
 }
 
@@ -47,6 +55,22 @@ std::string Join(const std::vector<std::string>& parts) {
 }  // namespace
 
 Result<std::string> NormalizeLocation(std::string_view location) {
+  if (IsObjectStoreLocation(location)) {
+    // Keys are compared as written: no "." or ".." to resolve, no empty segment to collapse.
+    ARROW_ASSIGN_OR_RAISE(ObjectStoreLocation parsed, ParseObjectStoreLocation(location));
+    std::string_view key = parsed.key;
+    while (!key.empty()) {
+      size_t slash = key.find('/');
+      std::string_view segment = key.substr(0, slash);
+      if (segment.empty() || segment == "." || segment == "..") {
+        return ValidationError("Object location must not hold empty, '.' or '..' segments: ",
+                               location);
+      }
+      if (slash == std::string_view::npos) break;
+      key.remove_prefix(slash + 1);
+    }
+    return parsed.ToString();
+  }
   ARROW_ASSIGN_OR_RAISE(std::string path, ToLocalPath(location));
   std::string out = std::filesystem::path(path).lexically_normal().string();
   while (out.size() > 1 && out.back() == '/') out.pop_back();
@@ -55,6 +79,7 @@ Result<std::string> NormalizeLocation(std::string_view location) {
 
 Result<std::string> CanonicalLocation(std::string_view location) {
   ARROW_ASSIGN_OR_RAISE(std::string path, NormalizeLocation(location));
+  if (IsObjectStoreLocation(location)) return path;
   if (IsFileUri(location)) return "file://" + path;
   return path;
 }
@@ -67,8 +92,13 @@ Result<LocationPolicy> LocationPolicy::Make(const std::string& warehouse,
   auto add = [&](std::string_view what, const std::string& root) -> Status {
     auto normal = NormalizeLocation(root);
     if (!normal.ok()) {
-      return ValidationError(what, " ", root, " is not an absolute path or file: URI (",
+      return ValidationError(what, " ", root,
+                             " is not an absolute path, file: URI or s3:// location (",
                              normal.status().message(), ")");
+    }
+    if (IsObjectStoreLocation(*normal)) {
+      policy.resolved_roots_.push_back(ObjectStoreKey(*normal));
+      return Status::OK();
     }
     auto resolved = Resolve(*normal);
     if (!resolved) return Status::IOError("Cannot resolve ", what, " ", root);
@@ -101,12 +131,11 @@ Status LocationPolicy::Check(const TableIdentifier& table, std::string_view what
                            " is not usable: ", normal.status().message());
   }
   if (Allows(location)) return Status::OK();
-  return ValidationError(what, " ", location, " of table ", table.ToString(),
-                         " is outside the warehouse ",
-                         warehouse_.empty() ? std::string("(none configured)") : warehouse_,
-                         " (allowed roots: ",
-                         allowed_roots_.empty() ? std::string("none") : Join(allowed_roots_),
-                         ")");
+  return ValidationError(
+      what, " ", location, " of table ", table.ToString(), " is outside the warehouse ",
+      warehouse_.empty() ? std::string("(none configured)") : warehouse_,
+      " (allowed roots: ", allowed_roots_.empty() ? std::string("none") : Join(allowed_roots_),
+      ")");
 }
 
 Status LocationPolicy::CheckTable(const TableIdentifier& table,

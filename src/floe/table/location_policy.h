@@ -24,10 +24,14 @@ inline constexpr const char* kLocationProperties[] = {"write.data.path", "write.
 
 // The local path a location names, as FileIO reads it (an absolute path, or a file: URI), with
 // repeated slashes collapsed and "." and ".." resolved lexically: "file:///w//a/../b" -> "/w/b".
+// An s3:// (s3a://, s3n://) location stays a URI, its scheme lower-cased and without a
+// trailing slash; one whose key holds an empty, "." or ".." segment is refused. Object
+// locations compare by bucket and key, at '/' boundaries; s3a:// and s3n:// equal s3://.
 Result<std::string> NormalizeLocation(std::string_view location);
 
 // A location as floe stores it in metadata: normalised, without a trailing slash, in the
-// form it was given (a path stays a path; a file: URI becomes "file://<path>").
+// form it was given (a path stays a path; a file: URI becomes "file://<path>"; an s3://
+// location stays one).
 Result<std::string> CanonicalLocation(std::string_view location);
 
 class LocationPolicy {
@@ -51,9 +55,9 @@ class LocationPolicy {
   friend class PurgeScope;
   LocationPolicy() = default;
 
-  std::string warehouse_;                  // as configured, for messages
-  std::vector<std::string> allowed_roots_;  // as configured, for messages
-  std::vector<std::string> resolved_roots_;  // local paths with symlinks resolved
+  std::string warehouse_;                    // as configured, for messages
+  std::vector<std::string> allowed_roots_;   // as configured, for messages
+  std::vector<std::string> resolved_roots_;  // local paths with symlinks resolved, s3:// URIs
 };
 
 // The check made before floe writes anything for `table` under `metadata` (each commit, each

@@ -7,6 +7,7 @@
 #include <thread>
 #include <utility>
 
+#include "floe/io/object_store.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/table/reachable_files.h"
@@ -178,8 +179,11 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table,
                            table_location, " of table ", table.name(),
                            " is not a table directory below the warehouse or an allowed root");
   }
-  // Listed files are reported in the form the location was given in.
+  // Listed files are reported in the form the location was given in (object stores list
+  // URIs in the location's scheme).
   const bool as_uri = location.rfind("file:", 0) == 0;
+  const bool in_object_store = IsObjectStoreLocation(*root);
+  const FileUri root_uri = SplitLocation(*root);
 
   // 1. The candidates: files under the location modified before older_than.
   std::vector<ListedFile> candidates;
@@ -187,15 +191,23 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table,
     for (const auto& f : *options.file_list) {
       if (f.last_modified_ms >= older_than) continue;
       FileUri uri = SplitLocation(f.location);
-      if (!uri.scheme.empty() && AsciiLower(uri.scheme) != "file") continue;
-      if (!IsUnder(uri.path, *root)) continue;
+      if (in_object_store) {
+        // s3, s3a and s3n name the same objects; the bucket must match.
+        if (!IsObjectStoreLocation(f.location) || uri.authority != root_uri.authority) continue;
+        if (!IsUnder(uri.path, root_uri.path)) continue;
+      } else {
+        if (!uri.scheme.empty() && AsciiLower(uri.scheme) != "file") continue;
+        if (!IsUnder(uri.path, *root)) continue;
+      }
       candidates.push_back(f);
     }
   } else {
     ARROW_ASSIGN_OR_RAISE(auto listed, table.io()->ListFiles(*root));
     for (const auto& f : listed) {
       if (f.last_modified_ms >= older_than) continue;
-      candidates.push_back(ListedFile{as_uri ? "file://" + f.path : f.path, f.last_modified_ms});
+      std::string listed_location = f.path;
+      if (as_uri && !in_object_store) listed_location = "file://" + f.path;
+      candidates.push_back(ListedFile{std::move(listed_location), f.last_modified_ms});
     }
   }
   if (options.after_listing) options.after_listing();

@@ -483,14 +483,24 @@ TEST_P(SqlCatalogTest, NewNamesAreValidatedLookupsAreNot) {
 TEST(SqlCatalogOpenTest, WarehouseAndRootsMustBeAbsolute) {
   testing::TempDir dir;
   const std::string db = dir.str() + "/c.db";
-  EXPECT_EQ(SqlCatalog::Open(db, "lakehouse", "warehouse").status().message(),
-            "Warehouse 'warehouse' of catalog lakehouse is not an absolute path or file: URI");
-  EXPECT_EQ(SqlCatalog::Open(db, "lakehouse", "/wh", {"/ok", "rel/x"}).status().message(),
-            "Allowed root 'rel/x' of catalog lakehouse is not an absolute path or file: URI");
+  EXPECT_EQ(
+      SqlCatalog::Open(db, "lakehouse", "warehouse").status().message(),
+      "Warehouse 'warehouse' of catalog lakehouse is not an absolute path, file: URI or s3:// URI");
+  EXPECT_EQ(
+      SqlCatalog::Open(db, "lakehouse", "/wh", {"/ok", "rel/x"}).status().message(),
+      "Allowed root 'rel/x' of catalog lakehouse is not an absolute path, file: URI or s3:// URI");
   ASSERT_OK_AND_ASSIGN(auto catalog,
                        SqlCatalog::Open(db, "lakehouse", "file:///wh/", {"/a/", "file:/b"}));
   EXPECT_EQ(catalog->warehouse(), "file:///wh");
   EXPECT_THAT(catalog->allowed_roots(), ::testing::ElementsAre("/a", "file:/b"));
+  ASSERT_OK_AND_ASSIGN(auto s3,
+                       SqlCatalog::Open(dir.str() + "/s3.db", "lakehouse", "s3://bucket/wh/",
+                                        {"s3a://other/root", "/local"}));
+  EXPECT_EQ(s3->warehouse(), "s3://bucket/wh");
+  EXPECT_THAT(s3->allowed_roots(), ::testing::ElementsAre("s3a://other/root", "/local"));
+  EXPECT_EQ(
+      SqlCatalog::Open(db, "lakehouse", "s3:///wh").status().message(),
+      "Warehouse 's3:///wh' of catalog lakehouse is not an absolute path, file: URI or s3:// URI");
 }
 
 TEST(SqlCatalogWalTest, NewCatalogFilesUseWriteAheadLogging) {

@@ -167,8 +167,8 @@ TEST_F(FileIOTest, MissingFileErrorsNameTheFile) {
   ASSERT_RAISES_WITH_MESSAGE("Cannot get size of file " + loc, size);
   ASSERT_OK_AND_ASSIGN(bool exists, io_->Exists(loc));
   EXPECT_FALSE(exists);
-  ASSERT_RAISES_WITH_MESSAGE("Cannot read file s3://b/k: No FileIO for scheme 's3'",
-                             io_->ReadFile("s3://b/k", FileKind::kData));
+  ASSERT_RAISES_WITH_MESSAGE("Cannot read file gs://b/k: No FileIO for scheme 'gs'",
+                             io_->ReadFile("gs://b/k", FileKind::kData));
 }
 
 TEST_F(FileIOTest, DeleteFileToleratesMissing) {

@@ -96,8 +96,8 @@ TEST_F(MalformedInputTest, RowWithARelativeLocation) {
 }
 
 TEST_F(MalformedInputTest, RowWithAnUnsupportedScheme) {
-  SetPointer("s3://bucket/db/t/metadata/00001.metadata.json");
-  ExpectRefused("No FileIO for scheme 's3' in location s3://bucket/db/t/metadata/00001.metadata.json");
+  SetPointer("gs://bucket/db/t/metadata/00001.metadata.json");
+  ExpectRefused("No FileIO for scheme 'gs' in location gs://bucket/db/t/metadata/00001.metadata.json");
 }
 
 TEST_F(MalformedInputTest, RowNamingADataFile) {

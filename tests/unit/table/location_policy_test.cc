@@ -43,7 +43,7 @@ TEST(NormalizeLocationTest, PathsAndFileUris) {
   EXPECT_EQ(e, "/");
   ASSERT_RAISES_WITH_MESSAGE("File location must be an absolute path or a file: URI: w/a",
                              NormalizeLocation("w/a"));
-  ASSERT_RAISES_WITH_MESSAGE("No FileIO for scheme 's3'", NormalizeLocation("s3://b/w"));
+  ASSERT_RAISES_WITH_MESSAGE("No FileIO for scheme 'gs'", NormalizeLocation("gs://b/w"));
   ASSERT_RAISES_WITH_MESSAGE("remote host 'h'", NormalizeLocation("file://h/w"));
 
   ASSERT_OK_AND_ASSIGN(auto f, CanonicalLocation("file:/w/a/../b/"));
@@ -67,9 +67,9 @@ TEST(LocationPolicyTest, WarehouseAndAllowedRoots) {
   EXPECT_FALSE(policy.Allows("relative/x"));
   EXPECT_FALSE(policy.Allows("s3://b/wh/x"));
   TableIdentifier t(Namespace({"db"}), "t");
-  EXPECT_EQ(policy.Check(t, "Location", "/tmp/x").message(),
-            "Location /tmp/x of table db.t is outside the warehouse " + wh +
-                " (allowed roots: none)");
+  EXPECT_EQ(
+      policy.Check(t, "Location", "/tmp/x").message(),
+      "Location /tmp/x of table db.t is outside the warehouse " + wh + " (allowed roots: none)");
   EXPECT_EQ(policy.Check(t, "Location", "x").message(),
             "Location x of table db.t is not usable: File location must be an absolute path or "
             "a file: URI: x");
@@ -90,11 +90,56 @@ TEST(LocationPolicyTest, WarehouseAndAllowedRoots) {
             "roots: none)");
 
   EXPECT_EQ(LocationPolicy::Make("wh", {}).status().message(),
-            "Warehouse wh is not an absolute path or file: URI (File location must be an "
+            "Warehouse wh is not an absolute path, file: URI or s3:// location (File location "
+            "must be an "
             "absolute path or a file: URI: wh)");
   EXPECT_EQ(LocationPolicy::Make("/wh", {"x"}).status().message(),
-            "Allowed root x is not an absolute path or file: URI (File location must be an "
+            "Allowed root x is not an absolute path, file: URI or s3:// location (File location "
+            "must be an "
             "absolute path or a file: URI: x)");
+}
+
+TEST(NormalizeLocationTest, ObjectStoreLocations) {
+  ASSERT_OK_AND_ASSIGN(auto a, NormalizeLocation("S3://bucket/wh/db/t/"));
+  EXPECT_EQ(a, "s3://bucket/wh/db/t");
+  ASSERT_OK_AND_ASSIGN(auto b, NormalizeLocation("s3a://bucket"));
+  EXPECT_EQ(b, "s3a://bucket");
+  ASSERT_OK_AND_ASSIGN(auto c, CanonicalLocation("s3n://bucket/wh/"));
+  EXPECT_EQ(c, "s3n://bucket/wh");
+  EXPECT_EQ(NormalizeLocation("s3://bucket/wh/../other").status().message(),
+            "Object location must not hold empty, '.' or '..' segments: s3://bucket/wh/../other");
+  EXPECT_EQ(NormalizeLocation("s3://bucket/wh//t").status().message(),
+            "Object location must not hold empty, '.' or '..' segments: s3://bucket/wh//t");
+  EXPECT_EQ(NormalizeLocation("s3:///wh").status().message(),
+            "Object location has no bucket: s3:///wh");
+}
+
+TEST(LocationPolicyTest, ObjectStoreWarehouse) {
+  ASSERT_OK_AND_ASSIGN(auto policy, LocationPolicy::Make("s3://bucket/wh", {"s3://other/root"}));
+  EXPECT_TRUE(policy.Allows("s3://bucket/wh"));
+  EXPECT_TRUE(policy.Allows("s3://bucket/wh/db/t"));
+  EXPECT_TRUE(policy.Allows("s3a://bucket/wh/db/t"));  // the same objects as s3://
+  EXPECT_TRUE(policy.Allows("s3://other/root/t"));
+  EXPECT_FALSE(policy.Allows("s3://bucket/wh2/db/t"));  // a prefix, not a '/' boundary
+  EXPECT_FALSE(policy.Allows("s3://bucket/w"));
+  EXPECT_FALSE(policy.Allows("s3://bucket2/wh/db/t"));  // another bucket
+  EXPECT_FALSE(policy.Allows("s3://bucket/wh/../x"));
+  EXPECT_FALSE(policy.Allows("/bucket/wh/db/t"));
+  EXPECT_FALSE(policy.Allows("file:///bucket/wh"));
+  const TableIdentifier t(Namespace({"db"}), "t");
+  EXPECT_EQ(policy.Check(t, "Location", "s3://bucket/wh/../x").message(),
+            "Location s3://bucket/wh/../x of table db.t is not usable: Object location must not "
+            "hold empty, '.' or '..' segments: s3://bucket/wh/../x");
+  EXPECT_EQ(policy.Check(t, "Location", "s3://bucket2/wh/db/t").message(),
+            "Location s3://bucket2/wh/db/t of table db.t is outside the warehouse s3://bucket/wh "
+            "(allowed roots: s3://other/root)");
+
+  // A local warehouse admits no object location, and the other way round.
+  ASSERT_OK_AND_ASSIGN(auto local, LocationPolicy::Make("/wh", {}));
+  EXPECT_FALSE(local.Allows("s3://wh/x"));
+  ASSERT_OK_AND_ASSIGN(auto bucket_root, LocationPolicy::Make("s3://bucket", {}));
+  EXPECT_TRUE(bucket_root.Allows("s3://bucket/any/t"));
+  EXPECT_FALSE(bucket_root.Allows("/bucket/any/t"));
 }
 
 TEST(LocationPolicyTest, SymlinksAreFollowed) {
@@ -139,8 +184,8 @@ class ConfinementTest : public ::testing::Test {
     md->metadata_log.push_back({md->last_updated_ms, table.metadata_location()});
     edit(md.get());
     WriteText(location, spec::WriteTableMetadata(*md));
-    ASSERT_OK(wh_.catalog->SwapMetadataLocation(table.ident(), table.metadata_location(),
-                                                location));
+    ASSERT_OK(
+        wh_.catalog->SwapMetadataLocation(table.ident(), table.metadata_location(), location));
     ASSERT_OK(table.Refresh());
   }
 
@@ -178,9 +223,9 @@ TEST_F(ConfinementTest, CreateRefusesEveryEscape) {
   EXPECT_EQ(Create({}, "../../x").message(),
             "Invalid table name '../../x': a name must not contain '/'");
   EXPECT_EQ(Create({}, "..").message(), "Invalid table name '..': a name must not be '.' or '..'");
-  EXPECT_EQ(Create({}, "b\\t").message(), "Invalid table name 'b\\t': a name must not contain '\\'");
-  EXPECT_EQ(wh_.tables
-                ->CreateTable(TableIdentifier(Namespace({"db", "a/b"}), "t"), *schema_, {})
+  EXPECT_EQ(Create({}, "b\\t").message(),
+            "Invalid table name 'b\\t': a name must not contain '\\'");
+  EXPECT_EQ(wh_.tables->CreateTable(TableIdentifier(Namespace({"db", "a/b"}), "t"), *schema_, {})
                 .status()
                 .message(),
             "Invalid namespace name 'a/b': a name must not contain '/'");
@@ -206,9 +251,9 @@ TEST_F(ConfinementTest, LocationsAreStoredNormalised) {
 }
 
 TEST_F(ConfinementTest, AllowedRootsAdmitTables) {
-  ASSERT_OK_AND_ASSIGN(std::shared_ptr<Catalog> catalog,
-                       SqlCatalog::Open(wh_.catalog_path(), "lakehouse", warehouse_,
-                                        {outside_.string()}));
+  ASSERT_OK_AND_ASSIGN(
+      std::shared_ptr<Catalog> catalog,
+      SqlCatalog::Open(wh_.catalog_path(), "lakehouse", warehouse_, {outside_.string()}));
   TableCatalog tables(catalog, wh_.io);
   CreateTableOptions o;
   o.location = outside_.string() + "/t";
@@ -217,31 +262,34 @@ TEST_F(ConfinementTest, AllowedRootsAdmitTables) {
   EXPECT_EQ(FilesUnder(outside_ / "t").size(), 5u);  // 2 metadata, a list, a manifest, data
   // Still nowhere else.
   o.location = wh_.dir.str() + "/other";
-  EXPECT_EQ(tables.CreateTable(TableIdentifier(Namespace({"db"}), "u"), *schema_, o)
-                .status()
-                .message(),
-            "Location " + o.location + " of table db.u is outside the warehouse " + warehouse_ +
-                " (allowed roots: " + outside_.string() + ")");
+  EXPECT_EQ(
+      tables.CreateTable(TableIdentifier(Namespace({"db"}), "u"), *schema_, o).status().message(),
+      "Location " + o.location + " of table db.u is outside the warehouse " + warehouse_ +
+          " (allowed roots: " + outside_.string() + ")");
 }
 
 TEST_F(ConfinementTest, EveryCommitIsChecked) {
   ASSERT_OK_AND_ASSIGN(auto table, wh_.tables->CreateTable(ident_, *schema_, {}));
   const std::string before = table->metadata_location();
   for (const char* key : kLocationProperties) {
-    Status st = Commit(*table, [&](const spec::TableMetadataPtr& base, std::vector<std::string>*)
-                                   -> Result<std::shared_ptr<spec::TableMetadata>> {
-      auto md = std::make_shared<spec::TableMetadata>(*base);
-      md->properties[key] = outside_.string() + "/p";
-      return md;
-    });
+    Status st =
+        Commit(*table,
+               [&](const spec::TableMetadataPtr& base,
+                   std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+                 auto md = std::make_shared<spec::TableMetadata>(*base);
+                 md->properties[key] = outside_.string() + "/p";
+                 return md;
+               });
     EXPECT_EQ(st.message(), OutsideMessage(key, outside_.string() + "/p"));
   }
-  Status st = Commit(*table, [&](const spec::TableMetadataPtr& base, std::vector<std::string>*)
-                                 -> Result<std::shared_ptr<spec::TableMetadata>> {
-    auto md = std::make_shared<spec::TableMetadata>(*base);
-    md->location = "file://" + warehouse_ + "/../outside/t";
-    return md;
-  });
+  Status st =
+      Commit(*table,
+             [&](const spec::TableMetadataPtr& base,
+                 std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+               auto md = std::make_shared<spec::TableMetadata>(*base);
+               md->location = "file://" + warehouse_ + "/../outside/t";
+               return md;
+             });
   EXPECT_EQ(st.message(), OutsideMessage("Location", "file://" + warehouse_ + "/../outside/t"));
   EXPECT_EQ(table->metadata_location(), before);
   ASSERT_OK_AND_ASSIGN(auto pointer, wh_.catalog->LoadMetadataLocation(ident_));
@@ -297,9 +345,9 @@ TEST_F(ConfinementTest, PurgeDeletesOnlyUnderTheTable) {
       current.string());
 
   ASSERT_OK_AND_ASSIGN(auto dropped, wh_.tables->DropTable(ident_, /*purge=*/true));
-  const std::vector<std::string> refused = {
-      current.string(), old_metadata.string(), list.string(), data.string(),
-      warehouse_ + "/db/t/../t2/data/f.parquet"};
+  const std::vector<std::string> refused = {current.string(), old_metadata.string(), list.string(),
+                                            data.string(),
+                                            warehouse_ + "/db/t/../t2/data/f.parquet"};
   EXPECT_THAT(dropped.refused, ::testing::UnorderedElementsAreArray(refused));
   for (const auto& f : {data, list, old_metadata, current, sibling}) {
     EXPECT_TRUE(fs::exists(f)) << f;
@@ -309,7 +357,8 @@ TEST_F(ConfinementTest, PurgeDeletesOnlyUnderTheTable) {
   std::string warning = dropped.Warning();
   EXPECT_THAT(warning, ::testing::StartsWith(
                            "Warning: dropped table db.t but kept 5 files its metadata names "
-                           "outside the table location " + location + ":\n  "));
+                           "outside the table location " +
+                           location + ":\n  "));
   for (const auto& f : refused) EXPECT_THAT(warning, ::testing::HasSubstr("\n  " + f));
   ASSERT_OK_AND_ASSIGN(bool exists, wh_.catalog->TableExists(ident_));
   EXPECT_FALSE(exists);
@@ -324,8 +373,7 @@ TEST_F(ConfinementTest, PurgeOfATableWhoseLocationWasMovedOutsideDeletesNothing)
     ASSERT_OK_AND_ASSIGN(auto t, wh_.tables->LoadTable(ident_));
     EditMetadata(
         *t, [&](spec::TableMetadata* md) { md->location = claimed; },
-        warehouse_ + "/db/t/metadata/edited-" + std::to_string(claimed.size()) +
-            ".metadata.json");
+        warehouse_ + "/db/t/metadata/edited-" + std::to_string(claimed.size()) + ".metadata.json");
   }
   ASSERT_OK_AND_ASSIGN(auto dropped, wh_.tables->DropTable(ident_, /*purge=*/true));
   EXPECT_EQ(dropped.refused.size(), inside.size() + 2);
@@ -344,8 +392,10 @@ TEST_F(ConfinementTest, MissingMetadataIsNotAMissingTable) {
   EXPECT_EQ(dropped.Warning(), "");
   ASSERT_OK(wh_.catalog->CreateTableEntry(ident_, path));
   ASSERT_OK_AND_ASSIGN(dropped, wh_.tables->DropTable(ident_, /*purge=*/true));
-  EXPECT_EQ(dropped.Warning(), "Warning: dropped table db.t without deleting its files: Failed "
-                               "to read table metadata " + path + ": file not found");
+  EXPECT_EQ(dropped.Warning(),
+            "Warning: dropped table db.t without deleting its files: Failed "
+            "to read table metadata " +
+                path + ": file not found");
   ASSERT_OK_AND_ASSIGN(bool exists, wh_.catalog->TableExists(ident_));
   EXPECT_FALSE(exists);
 }

@@ -68,22 +68,58 @@ void SyncDirectory(const std::string& dir) {
   ::close(fd);
 }
 
+// What the local and the object-store streams share: every write consults the fault
+// injector first, and every error names the location.
+template <typename Inner>
+class InjectedStream : public arrow::io::OutputStream {
+ public:
+  InjectedStream(std::shared_ptr<Inner> inner, std::string location, FileKind kind,
+                 std::shared_ptr<const FaultInjector> injector)
+      : inner_(std::move(inner)),
+        location_(std::move(location)),
+        kind_(kind),
+        injector_(std::move(injector)) {}
+
+  Result<int64_t> Tell() const override { return inner_->Tell(); }
+  Status Flush() override { return Named(inner_->Flush()); }
+
+  Status Write(const void* data, int64_t nbytes) override {
+    ARROW_RETURN_NOT_OK(Inject(FileOp::kStreamWrite));
+    return Named(inner_->Write(data, nbytes));
+  }
+  Status Write(const std::shared_ptr<arrow::Buffer>& data) override {
+    ARROW_RETURN_NOT_OK(Inject(FileOp::kStreamWrite));
+    return Named(inner_->Write(data));
+  }
+
+ protected:
+  Status Inject(FileOp op) const {
+    if (!injector_) return Status::OK();
+    return Named((*injector_)(op, location_, kind_));
+  }
+  Status Named(const Status& st) const {
+    return WithContext(st, StrCat("Cannot write file ", location_));
+  }
+
+  std::shared_ptr<Inner> inner_;
+  std::string location_;
+  FileKind kind_;
+  std::shared_ptr<const FaultInjector> injector_;
+};
+
 // Forwards to a file stream, consulting the fault injector before each write and naming the
 // file in every error. Close() makes the file durable (fsync of the file, then of the
 // directories that gained an entry) before the caller can publish it; a stream that is
 // aborted, or destroyed without a successful Close(), removes its partial file so a failed
 // write leaves nothing behind.
-class CheckedOutputStream : public arrow::io::OutputStream {
+class CheckedOutputStream : public InjectedStream<arrow::io::FileOutputStream> {
  public:
   CheckedOutputStream(std::shared_ptr<arrow::io::FileOutputStream> inner, std::string location,
                       std::string path, std::vector<std::string> dirs_to_sync, FileKind kind,
                       std::shared_ptr<const FaultInjector> injector)
-      : inner_(std::move(inner)),
-        location_(std::move(location)),
+      : InjectedStream(std::move(inner), std::move(location), kind, std::move(injector)),
         path_(std::move(path)),
-        dirs_to_sync_(std::move(dirs_to_sync)),
-        kind_(kind),
-        injector_(std::move(injector)) {}
+        dirs_to_sync_(std::move(dirs_to_sync)) {}
 
   ~CheckedOutputStream() override {
     if (!published_) (void)Abort();
@@ -115,34 +151,11 @@ class CheckedOutputStream : public arrow::io::OutputStream {
     return Named(st);
   }
 
-  Result<int64_t> Tell() const override { return inner_->Tell(); }
   bool closed() const override { return inner_->closed(); }
-  Status Flush() override { return Named(inner_->Flush()); }
-
-  Status Write(const void* data, int64_t nbytes) override {
-    ARROW_RETURN_NOT_OK(Inject(FileOp::kStreamWrite));
-    return Named(inner_->Write(data, nbytes));
-  }
-  Status Write(const std::shared_ptr<arrow::Buffer>& data) override {
-    ARROW_RETURN_NOT_OK(Inject(FileOp::kStreamWrite));
-    return Named(inner_->Write(data));
-  }
 
  private:
-  Status Inject(FileOp op) const {
-    if (!injector_) return Status::OK();
-    return Named((*injector_)(op, location_, kind_));
-  }
-  Status Named(const Status& st) const {
-    return WithContext(st, StrCat("Cannot write file ", location_));
-  }
-
-  std::shared_ptr<arrow::io::FileOutputStream> inner_;
-  std::string location_;
   std::string path_;
   std::vector<std::string> dirs_to_sync_;
-  FileKind kind_;
-  std::shared_ptr<const FaultInjector> injector_;
   bool published_ = false;
 };
 
@@ -279,14 +292,11 @@ Result<Target> Route(const std::shared_ptr<arrow::fs::FileSystem>& fs, const std
 // before Close(), and every error names the location. Abort(), a failed Close() and
 // release without Close() abandon the upload (Arrow's own stream completes it when
 // destroyed), so nothing appears under the key.
-class CheckedObjectStream : public arrow::io::OutputStream {
+class CheckedObjectStream : public InjectedStream<arrow::io::OutputStream> {
  public:
   CheckedObjectStream(std::shared_ptr<arrow::io::OutputStream> inner, std::string location,
                       FileKind kind, std::shared_ptr<const FaultInjector> injector)
-      : inner_(std::move(inner)),
-        location_(std::move(location)),
-        kind_(kind),
-        injector_(std::move(injector)) {}
+      : InjectedStream(std::move(inner), std::move(location), kind, std::move(injector)) {}
 
   ~CheckedObjectStream() override {
     if (!done_) (void)Abort();
@@ -317,32 +327,9 @@ class CheckedObjectStream : public arrow::io::OutputStream {
     return Named(inner_->Abort());
   }
 
-  Result<int64_t> Tell() const override { return inner_->Tell(); }
   bool closed() const override { return done_; }
-  Status Flush() override { return Named(inner_->Flush()); }
-
-  Status Write(const void* data, int64_t nbytes) override {
-    ARROW_RETURN_NOT_OK(Inject(FileOp::kStreamWrite));
-    return Named(inner_->Write(data, nbytes));
-  }
-  Status Write(const std::shared_ptr<arrow::Buffer>& data) override {
-    ARROW_RETURN_NOT_OK(Inject(FileOp::kStreamWrite));
-    return Named(inner_->Write(data));
-  }
 
  private:
-  Status Inject(FileOp op) const {
-    if (!injector_) return Status::OK();
-    return Named((*injector_)(op, location_, kind_));
-  }
-  Status Named(const Status& st) const {
-    return WithContext(st, StrCat("Cannot write file ", location_));
-  }
-
-  std::shared_ptr<arrow::io::OutputStream> inner_;
-  std::string location_;
-  FileKind kind_;
-  std::shared_ptr<const FaultInjector> injector_;
   bool done_ = false;
   bool aborted_ = false;
 };

@@ -125,13 +125,15 @@ class TrinoServer:
         raise RuntimeError(f"Trino did not start in {START_TIMEOUT_S} s:\n{self._log_tail()}")
 
     def _ready(self):
-        """Started, and its one node registered: until then queries fail with "No nodes
-        available to run query"."""
+        """Started, and its one node registered with the catalog loaded: until then queries
+        fail with "No nodes available to run query"."""
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/v1/info", timeout=2) as r:
                 if json.load(r).get("starting", True):
                     return False
-            return self.query("SELECT count(*) FROM system.runtime.nodes WHERE state = 'active'")[0][0] > 0
+            # A query on the catalog needs a node that has loaded it.
+            return self.query(f"SELECT count(*) FROM {CATALOG}.information_schema.schemata",
+                              wait_for_nodes=False)[0][0] > 0
         except Exception:  # not listening yet, or no node yet
             return False
 
@@ -156,15 +158,24 @@ class TrinoServer:
         return trino.dbapi.connect(host="127.0.0.1", port=self.port, user="floe", catalog=CATALOG,
                                    timezone=time_zone)
 
-    def query(self, sql, time_zone="UTC"):
-        """Runs one statement; its rows as lists (an update returns its row count)."""
-        conn = self.connect(time_zone)
-        try:
-            cur = conn.cursor()
-            cur.execute(sql)
-            return cur.fetchall()
-        finally:
-            conn.close()
+    def query(self, sql, time_zone="UTC", wait_for_nodes=True):
+        """Runs one statement; its rows as lists (an update returns its row count). While the
+        single node re-registers (Trino's discovery can drop it for a moment under load), a
+        statement refused with NO_NODES_AVAILABLE is run again, for up to 30 s."""
+        deadline = time.monotonic() + 30
+        while True:
+            conn = self.connect(time_zone)
+            try:
+                cur = conn.cursor()
+                cur.execute(sql)
+                return cur.fetchall()
+            except Exception as e:  # noqa: BLE001 - only the one transient error is retried
+                if (not wait_for_nodes or getattr(e, "error_name", None) != "NO_NODES_AVAILABLE"
+                        or time.monotonic() > deadline):
+                    raise
+                time.sleep(1)
+            finally:
+                conn.close()
 
     def _log_tail(self):
         try:

@@ -334,14 +334,18 @@ class CheckedObjectStream : public InjectedStream<arrow::io::OutputStream> {
   bool aborted_ = false;
 };
 
-// "Never replace": on the object store, a check before the upload (see object_store.h).
-Status CheckObjectAbsent(const Target& t, const std::string& context) {
+// A new object's upload. "Never replace" is, on the object store, a check before the upload
+// (see object_store.h).
+Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewObject(const Target& t,
+                                                               const std::string& context) {
   auto info = t.fs->GetFileInfo(t.path);
   if (!info.ok()) return WithContext(info.status(), context);
   if (info->type() != arrow::fs::FileType::NotFound) {
     return AlreadyExists(context, ": file already exists");
   }
-  return Status::OK();
+  auto stream = t.fs->OpenOutputStream(t.path);
+  if (!stream.ok()) return WithContext(stream.status(), context);
+  return stream;
 }
 
 }  // namespace
@@ -583,12 +587,9 @@ Result<std::shared_ptr<arrow::io::OutputStream>> FileIO::OpenOutputStream(
   auto target = Route(fs_, location);
   if (!target.ok()) return WithContext(target.status(), context);
   if (target->object_store) {
-    ARROW_RETURN_NOT_OK(CheckObjectAbsent(*target, context));
-    auto stream = target->fs->OpenOutputStream(target->path);
-    if (!stream.ok()) return WithContext(stream.status(), context);
+    ARROW_ASSIGN_OR_RAISE(auto stream, OpenNewObject(*target, context));
     Bump(creates_, kind);
-    return std::make_shared<CheckedObjectStream>(std::move(stream).ValueUnsafe(), location, kind,
-                                                 injector());
+    return std::make_shared<CheckedObjectStream>(std::move(stream), location, kind, injector());
   }
   const std::string* path = &target->path;
   auto dirs = CreateDirectories(*fs_, ParentOf(*path));
@@ -618,13 +619,11 @@ Status FileIO::WriteFile(const std::string& location, FileKind kind, std::string
   if (target->object_store) {
     // One PUT (objects up to 10 MiB) or a multipart upload: the object appears whole or not
     // at all.
-    ARROW_RETURN_NOT_OK(CheckObjectAbsent(*target, context));
-    auto stream = target->fs->OpenOutputStream(target->path);
-    if (!stream.ok()) return WithContext(stream.status(), context);
-    Status st = (*stream)->Write(bytes.data(), static_cast<int64_t>(bytes.size()));
-    if (st.ok()) st = (*stream)->Close();
+    ARROW_ASSIGN_OR_RAISE(auto stream, OpenNewObject(*target, context));
+    Status st = stream->Write(bytes.data(), static_cast<int64_t>(bytes.size()));
+    if (st.ok()) st = stream->Close();
     if (!st.ok()) {
-      (void)(*stream)->Abort();
+      (void)stream->Abort();
       return WithContext(st, context);
     }
     Bump(creates_, kind);

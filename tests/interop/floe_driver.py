@@ -1,6 +1,7 @@
 """The floe_interop driver: makes floe create, append to, overwrite and read tables of a
 catalog and warehouse that a peer (PyIceberg, Spark) uses too. Data crosses as Arrow IPC.
-The catalog is a SQLite file or a PostgreSQL database (postgresql://floe@127.0.0.1:PORT/DB)."""
+The catalog is a SQLite file or a PostgreSQL database (postgresql://floe@127.0.0.1:PORT/DB);
+the warehouse a directory or an s3:// location on an S3-compatible server."""
 
 from __future__ import annotations
 
@@ -21,16 +22,29 @@ CLI = BUILD / "floe"
 class Floe:
     """Runs floe_interop and the floe CLI against one catalog and warehouse. `catalog` is a
     SQLite file's path or a PostgreSQL URI; `catalog_name` is the name floe's SQL and the
-    catalog's rows (the catalog_name column) give it, which a peer must use too."""
+    catalog's rows (the catalog_name column) give it, which a peer must use too. `warehouse`
+    is a directory or an s3:// location; `env` adds to floe's environment (AWS_ENDPOINT_URL and
+    the credentials of an S3 server)."""
 
     def __init__(
-        self, catalog: Path | str, warehouse: Path, scratch: Path, catalog_name: str = "lakehouse"
+        self, catalog: Path | str, warehouse: Path | str, scratch: Path,
+        catalog_name: str = "lakehouse", env: dict[str, str] | None = None,
     ):
         self.catalog = catalog
         self.warehouse = warehouse
         self.scratch = scratch
         self.catalog_name = catalog_name
+        self.env = dict(os.environ, **(env or {}))
         self._n = 0
+
+    @property
+    def on_s3(self) -> bool:
+        return str(self.warehouse).startswith("s3://")
+
+    @property
+    def warehouse_uri(self) -> str:
+        """The warehouse as a peer's catalog takes it: s3://... or file:///..."""
+        return str(self.warehouse) if self.on_s3 else f"file://{self.warehouse}"
 
     @property
     def is_postgres(self) -> bool:
@@ -45,7 +59,7 @@ class Floe:
     def run(self, *args: str) -> str:
         cmd = [str(DRIVER), "--catalog-name", self.catalog_name]
         cmd += [str(self.catalog), str(self.warehouse), *args]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        proc = subprocess.run(cmd, capture_output=True, text=True, env=self.env)
         if proc.returncode != 0:
             raise RuntimeError(f"floe_interop {' '.join(args)} failed: {proc.stderr.strip()}")
         return proc.stdout.strip()
@@ -82,7 +96,8 @@ class Floe:
         """Runs `floe COMMAND` on this catalog (with --tz when given); returns the process."""
         cmd = [str(CLI), command, "--catalog", str(self.catalog), "--warehouse", str(self.warehouse)]
         cmd += ["--catalog-name", self.catalog_name, *(["--tz", tz] if tz else []), *args]
-        return subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        return subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                              env=self.env)
 
     def sql(self, *statements: str, tz: str | None = None, decimals: bool = False) -> list[dict]:
         """The rows of the statements, run by one floe CLI process on this catalog (session time

@@ -49,6 +49,13 @@ def client(endpoint):
                                       retries={"max_attempts": 1}))
 
 
+def environment(endpoint):
+    """The AWS_* variables by which floe (and AWS SDKs) reach `endpoint` with the test
+    credentials."""
+    return {"AWS_ENDPOINT_URL": endpoint, "AWS_ACCESS_KEY_ID": ACCESS_KEY,
+            "AWS_SECRET_ACCESS_KEY": SECRET_KEY, "AWS_REGION": REGION}
+
+
 def list_objects(endpoint, bucket, prefix=""):
     """Every object under `prefix`, directory markers included, as (key, size) sorted."""
     s3 = client(endpoint)
@@ -154,6 +161,10 @@ class S3Server:
         self.stop()
 
     # ---- use ----
+
+    @property
+    def environment(self):
+        return environment(self.endpoint)
 
     def create_bucket(self, name):
         client(self.endpoint).create_bucket(Bucket=name)

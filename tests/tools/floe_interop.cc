@@ -7,6 +7,8 @@
 //   floe_interop CATALOG WAREHOUSE read TABLE OUT.arrow [SNAPSHOT_ID]
 //   floe_interop CATALOG WAREHOUSE snapshots TABLE
 //
+// WAREHOUSE may be a directory or an s3:// location; an S3-compatible store is reached as the
+// environment says (AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION).
 // A leading "--catalog-name NAME" names the catalog in the file (default lakehouse), as a
 // Spark catalog of that name would.
 // PARTITION is "col", "day(col)", "bucket(16,col)", "truncate(4,col)", ...; each command
@@ -21,6 +23,7 @@
 #include <arrow/ipc/api.h>
 
 #include "floe/catalog/sql_catalog.h"
+#include "floe/io/object_store.h"
 #include "floe/scan/table_scan.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/snapshot_producer.h"
@@ -87,7 +90,8 @@ Status Run(std::vector<std::string> args) {
   if (args.size() < 4) return Status::Invalid("usage: floe_interop CATALOG WAREHOUSE COMMAND TABLE ...");
   ARROW_ASSIGN_OR_RAISE(std::shared_ptr<floe::Catalog> catalog,
                         floe::SqlCatalog::Open(args[0], catalog_name, args[1]));
-  ARROW_ASSIGN_OR_RAISE(auto io, floe::FileIO::MakeLocal());
+  // s3:// warehouses and tables are reached as the environment says (AWS_ENDPOINT_URL, ...).
+  ARROW_ASSIGN_OR_RAISE(auto io, floe::FileIO::Make(floe::ObjectStoreOptions{}));
   floe::table::TableCatalog tables(catalog, io);
   const std::string& command = args[2];
   ARROW_ASSIGN_OR_RAISE(auto ident, floe::TableIdentifier::Parse(args[3]));
@@ -157,6 +161,7 @@ Status Run(std::vector<std::string> args) {
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   Status st = Run(args);
+  (void)floe::FinalizeObjectStore();  // after the last s3:// use; see object_store.h
   if (!st.ok()) {
     std::cerr << st.message() << "\n";
     return 1;

@@ -14,7 +14,7 @@ scripts/build.sh asan
 FUZZ_SECONDS=45 scripts/fuzz.sh  # every libFuzzer target: its regression inputs, then 45 s of fuzzing
 .venv/bin/python -m pytest -q tests/interop --ignore=tests/interop/spark --ignore=tests/interop/trino
 scripts/setup-trino.sh
-.venv/bin/python -m pytest -q tests/interop/trino  # Trino 476 on a PostgreSQL catalog
+.venv/bin/python -m pytest -q tests/interop/trino  # Trino 476 on a PostgreSQL catalog, warehouses on local files and S3
 .venv/bin/python -m pytest -q tests/python  # the Python package, installed into .venv by setup
 scripts/setup-spark.sh
 build-spark/venv/bin/python -m pytest -q tests/interop/spark

@@ -1,16 +1,22 @@
 #!/usr/bin/env python3
-"""A Trino server (coordinator and worker in one JVM) on a free loopback port, whose catalog
-`lakehouse` is Iceberg's JDBC catalog on a PostgreSQL database, for the tests that need one.
+"""A Trino server (coordinator and worker in one JVM) on a free loopback port, whose catalogs
+are Iceberg JDBC catalogs on PostgreSQL databases, for the tests that need one.
 
-    with TrinoServer(tmp_dir, jdbc_url="jdbc:postgresql://127.0.0.1:5432/lake",
-                     jdbc_user="floe", warehouse="file:/tmp/wh") as trino:
+    with TrinoServer(tmp_dir, catalogs={
+            "lakehouse": JdbcCatalog("jdbc:postgresql://127.0.0.1:5432/lake", "floe",
+                                     warehouse="file:/tmp/wh"),
+            "lakehouse_s3": JdbcCatalog("jdbc:postgresql://127.0.0.1:5432/lake_s3", "floe",
+                                        warehouse="s3://bucket/wh")},
+            s3=S3Access("http://127.0.0.1:9000", "key", "secret")) as trino:
         trino.query("SELECT * FROM lakehouse.db.t")   # rows as lists of Python values
 
-Trino comes from build-trino/ (scripts/setup-trino.sh: Maven Central's trino-server with
-only its Iceberg plugin kept). It needs Java 24 or newer: FLOE_TRINO_JAVA_HOME, else the
-newest JDK under /usr/lib/jvm. Tables on local files are read through Trino's Hadoop file
-system (`fs.hadoop.enabled`), which reads the `file:` locations floe, Spark and PyIceberg
-write.
+Each Trino catalog reads the JDBC catalog named `lakehouse` (the catalog_name column floe,
+Spark and PyIceberg write) in its own database. Trino comes from build-trino/
+(scripts/setup-trino.sh: Maven Central's trino-server with only its Iceberg plugin kept). It
+needs Java 24 or newer: FLOE_TRINO_JAVA_HOME, else the newest JDK under /usr/lib/jvm. Tables
+on local files are read through Trino's Hadoop file system (`fs.hadoop.enabled`), which reads
+the `file:` locations floe, Spark and PyIceberg write; s3:// ones through its native S3 file
+system, with path-style requests to the given endpoint.
 """
 
 import glob
@@ -20,12 +26,29 @@ import socket
 import subprocess
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 TRINO_HOME = ROOT / "build-trino" / "trino-server"
-CATALOG = "lakehouse"
+JDBC_CATALOG_NAME = "lakehouse"
 START_TIMEOUT_S = 240
+
+
+@dataclass
+class JdbcCatalog:
+    jdbc_url: str
+    jdbc_user: str
+    warehouse: str
+    jdbc_password: str = ""
+
+
+@dataclass
+class S3Access:
+    endpoint: str
+    access_key: str
+    secret_key: str
+    region: str = "us-east-1"
 
 
 def _java_major(home):
@@ -56,12 +79,10 @@ def _free_port():
 
 
 class TrinoServer:
-    def __init__(self, directory, *, jdbc_url, jdbc_user, warehouse, jdbc_password=""):
+    def __init__(self, directory, *, catalogs: dict[str, JdbcCatalog], s3: S3Access | None = None):
         self.dir = Path(directory).resolve()
-        self.jdbc_url = jdbc_url
-        self.jdbc_user = jdbc_user
-        self.jdbc_password = jdbc_password
-        self.warehouse = warehouse
+        self.catalogs = catalogs
+        self.s3 = s3
         self.port = None
         self.process = None
         self.log = self.dir / "server.log"
@@ -86,20 +107,34 @@ class TrinoServer:
             "task.max-worker-threads=2",
             ""]))
         (etc / "log.properties").write_text("io.trino=WARN\nio.airlift=WARN\n")
-        (etc / "catalog" / f"{CATALOG}.properties").write_text("\n".join([
+        for name, catalog in self.catalogs.items():
+            (etc / "catalog" / f"{name}.properties").write_text("\n".join(self._catalog_config(catalog)))
+
+    def _catalog_config(self, catalog: JdbcCatalog):
+        lines = [
             "connector.name=iceberg",
             "iceberg.catalog.type=jdbc",
-            f"iceberg.jdbc-catalog.catalog-name={CATALOG}",
+            f"iceberg.jdbc-catalog.catalog-name={JDBC_CATALOG_NAME}",
             "iceberg.jdbc-catalog.driver-class=org.postgresql.Driver",
-            f"iceberg.jdbc-catalog.connection-url={self.jdbc_url}",
-            f"iceberg.jdbc-catalog.connection-user={self.jdbc_user}",
-            f"iceberg.jdbc-catalog.connection-password={self.jdbc_password}",
-            f"iceberg.jdbc-catalog.default-warehouse-dir={self.warehouse}",
+            f"iceberg.jdbc-catalog.connection-url={catalog.jdbc_url}",
+            f"iceberg.jdbc-catalog.connection-user={catalog.jdbc_user}",
+            f"iceberg.jdbc-catalog.connection-password={catalog.jdbc_password}",
+            f"iceberg.jdbc-catalog.default-warehouse-dir={catalog.warehouse}",
             "fs.hadoop.enabled=true",
             # Expiry and orphan removal as the tests ask, without Trino's 7-day floor.
             "iceberg.expire-snapshots.min-retention=0s",
             "iceberg.remove-orphan-files.min-retention=0s",
-            ""]))
+        ]
+        if self.s3:
+            lines += [
+                "fs.native-s3.enabled=true",
+                f"s3.endpoint={self.s3.endpoint}",
+                f"s3.region={self.s3.region}",
+                "s3.path-style-access=true",
+                f"s3.aws-access-key={self.s3.access_key}",
+                f"s3.aws-secret-key={self.s3.secret_key}",
+            ]
+        return lines + [""]
 
     def start(self):
         launcher = TRINO_HOME / "bin" / "launcher"
@@ -132,8 +167,8 @@ class TrinoServer:
                 if json.load(r).get("starting", True):
                     return False
             # A query on the catalog needs a node that has loaded it.
-            return self.query(f"SELECT count(*) FROM {CATALOG}.information_schema.schemata",
-                              wait_for_nodes=False)[0][0] > 0
+            return all(self.query(f"SELECT count(*) FROM {name}.information_schema.schemata",
+                                  wait_for_nodes=False)[0][0] > 0 for name in self.catalogs)
         except Exception:  # not listening yet, or no node yet
             return False
 
@@ -155,8 +190,8 @@ class TrinoServer:
 
     def connect(self, time_zone="UTC"):
         import trino
-        return trino.dbapi.connect(host="127.0.0.1", port=self.port, user="floe", catalog=CATALOG,
-                                   timezone=time_zone)
+        return trino.dbapi.connect(host="127.0.0.1", port=self.port, user="floe",
+                                   catalog=next(iter(self.catalogs)), timezone=time_zone)
 
     def query(self, sql, time_zone="UTC", wait_for_nodes=True):
         """Runs one statement; its rows as lists (an update returns its row count). While the

@@ -1,4 +1,5 @@
-"""Trino and floe on one PostgreSQL catalog: Trino reads every snapshot floe wrote (by id
+"""Trino and floe on one PostgreSQL catalog, with the warehouse on local files and in an S3
+bucket (see conftest.py): Trino reads every snapshot floe wrote (by id
 with FOR VERSION AS OF, by time with FOR TIMESTAMP AS OF in UTC and America/New_York, and
 through "t$snapshots"), floe reads every snapshot Trino wrote (inserts, row-level UPDATE,
 DELETE and MERGE as position deletes), and a rollback or an expiry by either engine is seen
@@ -52,9 +53,17 @@ def floe_snapshots(floe, table):
                     "ORDER BY committed_at")
 
 
-def trino_snapshots(trino, ns, name):
+def trino_snapshots(trino, cat, ns, name):
     return trino.query(f'SELECT snapshot_id, parent_id, operation, committed_at FROM '
-                       f'lakehouse.{ns}."{name}$snapshots" ORDER BY committed_at')
+                       f'{cat}.{ns}."{name}$snapshots" ORDER BY committed_at')
+
+
+def check_files_in_warehouse(floe, trino, cat, ns, name):
+    """Every data file of the table lies in the lab's warehouse (the bucket, in the S3 lab)."""
+    paths = [row[0] for row in trino.query(f'SELECT file_path FROM {cat}.{ns}."{name}$files"')]
+    assert paths
+    prefix = str(floe.warehouse) + "/" if floe.on_s3 else ("file:", "/")
+    assert all(p.startswith(prefix) for p in paths), paths
 
 
 def millis(value) -> int:
@@ -65,7 +74,7 @@ def millis(value) -> int:
 
 
 def test_trino_reads_every_snapshot_floe_wrote(lab, ns):
-    floe, trino = lab
+    floe, trino, cat = lab
     t = f"{ns}.orders"
     floe.sql(f"CREATE TABLE {t} (id BIGINT, customer STRING, amount DECIMAL(10,2), day DATE, "
              "ts TIMESTAMP) USING iceberg PARTITIONED BY (day) TBLPROPERTIES ("
@@ -82,32 +91,33 @@ def test_trino_reads_every_snapshot_floe_wrote(lab, ns):
 
     snapshots = floe_snapshots(floe, t)
     assert [s["operation"] for s in snapshots] == ["append", "append", "delete", "overwrite", "append"]
-    seen = trino_snapshots(trino, ns, "orders")
+    check_files_in_warehouse(floe, trino, cat, ns, "orders")
+    seen = trino_snapshots(trino, cat, ns, "orders")
     assert [(r[0], r[1], r[2], millis(r[3])) for r in seen] == [
         (s["snapshot_id"], s["parent_id"], s["operation"], millis(s["committed_at"])) for s in snapshots]
 
     for s in snapshots:
         sid = s["snapshot_id"]
         expected = floe_rows(floe, f"SELECT {FLOE_COLUMNS} FROM {t} VERSION AS OF {sid}")
-        assert trino_rows(trino, f"SELECT {COLUMNS} FROM lakehouse.{t} FOR VERSION AS OF {sid}") == expected
+        assert trino_rows(trino, f"SELECT {COLUMNS} FROM {cat}.{t} FOR VERSION AS OF {sid}") == expected
         # By time: the commit instant, written in each session's zone.
         at = dt.datetime.fromisoformat(s["committed_at"]).replace(tzinfo=UTC)
         for zone in (UTC, NEW_YORK):
             local = at.astimezone(zone).replace(tzinfo=None).isoformat(sep=" ", timespec="milliseconds")
             tz = "UTC" if zone is UTC else "America/New_York"
             assert floe_rows(floe, f"SELECT {FLOE_COLUMNS} FROM {t} TIMESTAMP AS OF '{local}'", tz=tz) == expected
-            assert trino_rows(trino, f"SELECT {COLUMNS} FROM lakehouse.{t} FOR TIMESTAMP AS OF "
+            assert trino_rows(trino, f"SELECT {COLUMNS} FROM {cat}.{t} FOR TIMESTAMP AS OF "
                                      f"TIMESTAMP '{local}'", tz=tz) == expected
 
-    final = trino_rows(trino, f"SELECT id, customer, CAST(amount AS VARCHAR), note FROM lakehouse.{t}")
+    final = trino_rows(trino, f"SELECT id, customer, CAST(amount AS VARCHAR), note FROM {cat}.{t}")
     assert final == sorted([
         (norm(1), "ana", "21.00", None), (norm(3), None, "30.00", None), (norm(4), "cy", "0.01", None),
         (norm(5), "ana", "-10.20", None), (norm(6), "dee", "7.00", "late")])
 
 
 def test_floe_reads_every_snapshot_trino_wrote(lab, ns):
-    floe, trino = lab
-    t = f"lakehouse.{ns}.orders"
+    floe, trino, cat = lab
+    t = f"{cat}.{ns}.orders"
     trino.query(f"CREATE TABLE {t} (id BIGINT, customer VARCHAR, amount DECIMAL(10,2), day DATE, "
                 "ts TIMESTAMP(6) WITH TIME ZONE) WITH (partitioning = ARRAY['day'], format_version = 2)")
     trino.query(f"INSERT INTO {t} VALUES (1, 'ana', 10.50, DATE '2024-01-01', TIMESTAMP '2024-01-01 09:00:00 UTC'), "
@@ -120,7 +130,8 @@ def test_floe_reads_every_snapshot_trino_wrote(lab, ns):
                 "WHEN NOT MATCHED THEN INSERT (id, customer, amount, day, ts) "
                 "VALUES (s.id, 'new', s.amount, DATE '2024-01-03', TIMESTAMP '2024-01-03 00:00:00 UTC')")
 
-    seen = trino_snapshots(trino, ns, "orders")
+    seen = trino_snapshots(trino, cat, ns, "orders")
+    check_files_in_warehouse(floe, trino, cat, ns, "orders")
     # Trino's CREATE TABLE commits an empty snapshot; UPDATE and MERGE are row deltas
     # (position deletes and new rows): `overwrite`; a DELETE alone is `delete`.
     assert [r[2] for r in seen] == ["append", "append", "append", "overwrite", "delete", "overwrite"]
@@ -136,7 +147,7 @@ def test_floe_reads_every_snapshot_trino_wrote(lab, ns):
 
 
 def test_rollback_and_expiry_by_either_engine(lab, ns):
-    floe, trino = lab
+    floe, trino, cat = lab
     t = f"{ns}.events"
     floe.sql(f"CREATE TABLE {t} (id BIGINT, v STRING) USING iceberg")
     for i in range(1, 4):
@@ -144,7 +155,7 @@ def test_rollback_and_expiry_by_either_engine(lab, ns):
     s1, s2, s3 = (s["snapshot_id"] for s in floe_snapshots(floe, t))
 
     # Trino rolls back; floe reads the older state and its history.
-    trino.query(f"ALTER TABLE lakehouse.{t} EXECUTE rollback_to_snapshot({s1})")
+    trino.query(f"ALTER TABLE {cat}.{t} EXECUTE rollback_to_snapshot({s1})")
     assert floe_rows(floe, f"SELECT id, v FROM {t}") == [(norm(1), "v1")]
     history = floe.sql(f"SELECT snapshot_id, is_current_ancestor FROM {t}.history ORDER BY made_current_at")
     assert [(h["snapshot_id"], h["is_current_ancestor"]) for h in history] == [
@@ -152,20 +163,20 @@ def test_rollback_and_expiry_by_either_engine(lab, ns):
 
     # floe moves it forward again; Trino reads that state.
     floe.sql(f"CALL lakehouse.system.set_current_snapshot('{t}', {s3})")
-    assert trino_rows(trino, f"SELECT id, v FROM lakehouse.{t}") == [(norm(i), f"v{i}") for i in (1, 2, 3)]
-    assert trino.query(f'SELECT snapshot_id FROM lakehouse.{ns}."events$snapshots" ORDER BY committed_at') == [
+    assert trino_rows(trino, f"SELECT id, v FROM {cat}.{t}") == [(norm(i), f"v{i}") for i in (1, 2, 3)]
+    assert trino.query(f'SELECT snapshot_id FROM {cat}.{ns}."events$snapshots" ORDER BY committed_at') == [
         [s1], [s2], [s3]]
 
     # floe expires the two older snapshots; Trino no longer finds them.
     floe.sql(f"CALL lakehouse.system.expire_snapshots(table => '{t}', older_than => TIMESTAMP '2999-01-01 00:00:00', "
              "retain_last => 1)")
-    assert trino.query(f'SELECT snapshot_id FROM lakehouse.{ns}."events$snapshots"') == [[s3]]
+    assert trino.query(f'SELECT snapshot_id FROM {cat}.{ns}."events$snapshots"') == [[s3]]
     with pytest.raises(Exception, match=f"Snapshot not found|{s1}"):
-        trino.query(f"SELECT * FROM lakehouse.{t} FOR VERSION AS OF {s1}")
+        trino.query(f"SELECT * FROM {cat}.{t} FOR VERSION AS OF {s1}")
 
     # Trino writes and expires; floe sees only what Trino kept.
-    trino.query(f"INSERT INTO lakehouse.{t} VALUES (4, 'v4')")
-    trino.query(f"ALTER TABLE lakehouse.{t} EXECUTE expire_snapshots(retention_threshold => '0s')")
+    trino.query(f"INSERT INTO {cat}.{t} VALUES (4, 'v4')")
+    trino.query(f"ALTER TABLE {cat}.{t} EXECUTE expire_snapshots(retention_threshold => '0s')")
     kept = floe_snapshots(floe, t)
     assert len(kept) == 1 and kept[0]["parent_id"] == s3
     assert floe_rows(floe, f"SELECT id, v FROM {t}") == [(norm(i), f"v{i}") for i in (1, 2, 3, 4)]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Spark interop peer: Spark 3.5 (pyspark) with Iceberg 1.10 and the SQLite and
-# PostgreSQL JDBC drivers, for tests/interop/spark. Everything lands in build-spark/ (git-ignored):
+# Installs the Spark interop peer: Spark 3.5 (pyspark) with Iceberg 1.10, the SQLite and
+# PostgreSQL JDBC drivers and Iceberg's AWS bundle (S3FileIO), for tests/interop/spark. Everything lands in build-spark/ (git-ignored):
 #   build-spark/venv/   pyspark, pyarrow and pytest from requirements-spark.txt (apart from
 #                       .venv: pyspark pins its own py4j), and the floe package's wheel
 #   build-spark/jars/   the jars below, fetched from Maven Central with mvn, checked by SHA-256
@@ -16,6 +16,7 @@ JARS=(
   "org.apache.iceberg:iceberg-spark-runtime-3.5_2.12:1.10.0 70f9471870b2d456167d703c829f098a446b86bb1379eee338c0efa03a341026"
   "org.xerial:sqlite-jdbc:3.54.1.0 f8dce420a6016278497f4f0560f65602b9db858de141b541cf91a4644ebe4639"
   "org.postgresql:postgresql:42.7.14 73914527305a40cce504b0d3d90b23caf565136912d607ae8ae7c5895512332c"
+  "org.apache.iceberg:iceberg-aws-bundle:1.10.0 172370cfc32a5f1ae5399b210e86fc04a366dc29a112d97ac8ffc74df7525596"
 )
 
 MVN_COPY=org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy

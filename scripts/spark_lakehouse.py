@@ -12,11 +12,15 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 
-def jdbc_catalog_settings(name: str, catalog: Path | str, warehouse: Path) -> dict[str, str]:
+def jdbc_catalog_settings(name: str, catalog: Path | str, warehouse: Path | str,
+                          s3: dict[str, str] | None = None) -> dict[str, str]:
     """The Spark settings that make `name` Iceberg's JdbcCatalog (schema V1, the layout floe
     writes) on a floe catalog: a SQLite file's path, or a PostgreSQL database as floe names it
     (postgresql://USER@HOST:PORT/DB) or as JDBC does (jdbc:postgresql://HOST:PORT/DB[?user=U]).
-    The PostgreSQL driver needs its role named: a URI's user becomes `jdbc.user`."""
+    The PostgreSQL driver needs its role named: a URI's user becomes `jdbc.user`.
+    `warehouse` is a directory or an s3:// location; for the latter the catalog's files go
+    through Iceberg's S3FileIO with the AWS_* settings in `s3` (AWS_ENDPOINT_URL,
+    AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION), with path-style requests."""
     conf = f"spark.sql.catalog.{name}"
     text = str(catalog)
     extra = {}
@@ -29,12 +33,26 @@ def jdbc_catalog_settings(name: str, catalog: Path | str, warehouse: Path) -> di
         uri = text
     else:
         uri = f"jdbc:sqlite:{text}"
+    location = str(warehouse)
+    if location.startswith("s3://"):
+        if not s3:
+            raise ValueError(f"warehouse {location} needs the S3 settings (AWS_ENDPOINT_URL, ...)")
+        extra.update({
+            f"{conf}.io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
+            f"{conf}.s3.endpoint": s3["AWS_ENDPOINT_URL"],
+            f"{conf}.s3.path-style-access": "true",
+            f"{conf}.s3.access-key-id": s3["AWS_ACCESS_KEY_ID"],
+            f"{conf}.s3.secret-access-key": s3["AWS_SECRET_ACCESS_KEY"],
+            f"{conf}.client.region": s3.get("AWS_REGION", "us-east-1"),
+        })
+    else:
+        location = f"file:{location}"
     return {
         conf: "org.apache.iceberg.spark.SparkCatalog",
         f"{conf}.type": "jdbc",
         f"{conf}.uri": uri,
         **extra,
-        f"{conf}.warehouse": f"file:{warehouse}",
+        f"{conf}.warehouse": location,
         f"{conf}.jdbc.schema-version": "V1",
         # floe commits between Spark's statements: never serve a cached table.
         f"{conf}.cache-enabled": "false",

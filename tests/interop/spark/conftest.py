@@ -1,8 +1,9 @@
 """Fixtures of the Spark interop suite: one SparkSession (Spark 3.5, Iceberg 1.10) whose
 `lakehouse` catalog is Iceberg's JdbcCatalog on the SQLite file floe_interop writes to, and
-whose `pglake` catalog (for test_postgres_lab.py) is the same JdbcCatalog on a database of a
-throwaway PostgreSQL server (tests/support/postgres_server.py), which floe opens as `pglake`
-too.
+whose `pglake` catalog (for test_postgres_lab.py) is the lab a team shares: the same
+JdbcCatalog on a database of a throwaway PostgreSQL server (tests/support/postgres_server.py),
+its warehouse in a bucket of a throwaway S3-compatible server (tests/support/s3_server.py),
+read and written through Iceberg's S3FileIO. floe opens it as `pglake` too.
 
 Run it with the Spark virtualenv that scripts/setup-spark.sh makes:
     scripts/setup-spark.sh && build-spark/venv/bin/python -m pytest tests/interop/spark
@@ -53,6 +54,7 @@ else:
     sys.path.insert(0, str(ROOT / "tests" / "support"))
     from names import name_for_test  # noqa: E402
     from postgres_server import PostgresServer  # noqa: E402
+    from s3_server import TEST_BUCKET, S3Server  # noqa: E402
     from spark_lakehouse import jdbc_catalog_settings, lakehouse_session  # noqa: E402
 
     HERE = Path(__file__).resolve().parent
@@ -116,20 +118,33 @@ else:
             yield server
 
     @pytest.fixture(scope="session")
-    def pglake(spark, postgres, tmp_path_factory) -> Floe:
-        """floe on a PostgreSQL catalog that the Spark session opens as its catalog `pglake`.
-        One JVM holds one SparkSession, so the PostgreSQL catalog is a second catalog of the
-        suite's session; floe names its catalog `pglake` as well, so both engines read and
-        write the same catalog_name rows and spell tables alike (pglake.ns.table)."""
-        base = tmp_path_factory.mktemp("pglake")
-        warehouse = base / "warehouse"
-        warehouse.mkdir()
-        scratch = base / "scratch"
-        scratch.mkdir()
-        floe = Floe(postgres.create_database("pglake"), warehouse, scratch, catalog_name="pglake")
+    def s3(tmp_path_factory):
+        """An S3-compatible server for the session, with the bucket `floe-test`. Its AWS_*
+        settings go into this process's environment too, where the floe package reads them."""
+        with S3Server(tmp_path_factory.mktemp("s3")) as server:
+            server.create_bucket(TEST_BUCKET)
+            saved = {k: os.environ.get(k) for k in server.environment}
+            os.environ.update(server.environment)
+            yield server
+            for key, value in saved.items():
+                if value is None:
+                    os.environ.pop(key, None)
+                else:
+                    os.environ[key] = value
+
+    @pytest.fixture(scope="session")
+    def pglake(spark, postgres, s3, tmp_path_factory) -> Floe:
+        """floe on a PostgreSQL catalog with its warehouse at s3://floe-test/pglake, which the
+        Spark session opens as its catalog `pglake`. One JVM holds one SparkSession, so the
+        lab is a second catalog of the suite's session; floe names its catalog `pglake` as
+        well, so both engines read and write the same catalog_name rows and spell tables alike
+        (pglake.ns.table)."""
+        scratch = tmp_path_factory.mktemp("pglake-scratch")
+        floe = Floe(postgres.create_database("pglake"), f"s3://{TEST_BUCKET}/pglake", scratch,
+                    catalog_name="pglake", env=s3.environment)
         # Here floe creates the catalog's tables and Spark opens a catalog it did not create.
         assert floe.sql("SHOW NAMESPACES") == []
-        for key, value in jdbc_catalog_settings("pglake", floe.catalog, warehouse).items():
+        for key, value in jdbc_catalog_settings("pglake", floe.catalog, floe.warehouse, s3.environment).items():
             spark.conf.set(key, value)
         assert spark.sql("SHOW NAMESPACES IN pglake").collect() == []
         return floe

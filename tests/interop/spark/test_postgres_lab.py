@@ -1,5 +1,5 @@
-"""floe and Spark on one PostgreSQL catalog (Iceberg's JDBC layout, files on local disk), end
-to end: tables one engine creates and the other changes, schema evolution by each, time
+"""floe and Spark on one PostgreSQL catalog (Iceberg's JDBC layout) with the files in an S3
+bucket (floe through Arrow's S3 file system, Spark through Iceberg's S3FileIO), end to end: tables one engine creates and the other changes, schema evolution by each, time
 travel by snapshot id and by timestamp in UTC and America/New_York, rollbacks and expiry by
 either engine, and the revenue-report incident: a bad MERGE by Spark that floe audits and
 rolls back, after which Spark reads the restored figures. Spark's catalog `pglake` and
@@ -97,9 +97,8 @@ def test_floe_and_spark_share_the_catalog_rows(spark, pglake, pg_ns, postgres):
     assert spark_rows(spark, f"SELECT * FROM {CAT}.{ns}.by_floe ORDER BY id") == [(1, "a"), (2, "b")]
     assert floe_rows(floe, f"SELECT * FROM {CAT}.{ns}.by_spark") == [(3, "c")]
 
-    # The same kind of rows from both engines, in the JDBC catalog's V1 layout: the metadata
-    # file after the first commit and the one before it. Spark writes locations as file: URIs,
-    # floe as absolute paths; each engine reads the other's.
+    # The same rows from both engines, in the JDBC catalog's V1 layout: the metadata file after
+    # the first commit and the one before it, both s3:// locations under the warehouse.
     rows = postgres.psql(
         "SELECT catalog_name, table_namespace, table_name, iceberg_type, metadata_location, "
         "previous_metadata_location FROM iceberg_tables "
@@ -109,8 +108,8 @@ def test_floe_and_spark_share_the_catalog_rows(spark, pglake, pg_ns, postgres):
     patterns = [
         rf"{CAT}\|{ns}\|by_floe\|TABLE\|{wh}/{ns}/by_floe/metadata/00001-{uuid}\.metadata\.json"
         rf"\|{wh}/{ns}/by_floe/metadata/00000-{uuid}\.metadata\.json",
-        rf"{CAT}\|{ns}\|by_spark\|TABLE\|file:{wh}/{ns}/by_spark/metadata/00001-{uuid}\.metadata\.json"
-        rf"\|file:{wh}/{ns}/by_spark/metadata/00000-{uuid}\.metadata\.json",
+        rf"{CAT}\|{ns}\|by_spark\|TABLE\|{wh}/{ns}/by_spark/metadata/00001-{uuid}\.metadata\.json"
+        rf"\|{wh}/{ns}/by_spark/metadata/00000-{uuid}\.metadata\.json",
     ]
     lines = rows.splitlines()
     assert len(lines) == 2 and all(re.fullmatch(p, line) for p, line in zip(patterns, lines)), lines
@@ -325,11 +324,12 @@ def test_rollbacks_by_either_engine(spark, pglake, pg_ns):
         (s1, None), (s2, s1), (s3, s2), (s4, s2)]
 
 
-def files_under(path: str) -> set[str]:
-    out = set()
-    for root, _, names in os.walk(path):
-        out.update(os.path.join(root, n) for n in names if not n.endswith(".crc"))
-    return out
+def objects_under(s3, location: str) -> set[str]:
+    """The objects under an s3://bucket/prefix location, as s3:// URIs (directory markers,
+    keys ending in '/', are not objects of the table)."""
+    bucket, _, prefix = location.removeprefix("s3://").partition("/")
+    return {f"s3://{bucket}/{key}" for key, _ in s3.list_objects(bucket, prefix.rstrip("/") + "/")
+            if not key.endswith("/")}
 
 
 EXPIRE = ("CALL {c}.system.expire_snapshots(table => '{t}', older_than => TIMESTAMP '{now}', "
@@ -340,7 +340,7 @@ COUNTS = ["deleted_data_files_count", "deleted_position_delete_files_count",
 
 
 @pytest.mark.parametrize("expired_by", ["spark", "floe"])
-def test_expire_snapshots_by_either_engine(spark, pglake, pg_ns, expired_by):
+def test_expire_snapshots_by_either_engine(spark, pglake, pg_ns, s3, expired_by):
     floe, table = pglake, f"{pg_ns}.expiring"
     t = f"{CAT}.{table}"
     spark.sql(f"CREATE TABLE {t} (id BIGINT, v STRING) USING iceberg")
@@ -373,11 +373,12 @@ def test_expire_snapshots_by_either_engine(spark, pglake, pg_ns, expired_by):
     assert floe_error(floe, sql) == (
         f"Error: Cannot find matching snapshot ID or reference name for version {ids[0]}{position(sql, str(ids[0]))}")
 
-    # On disk: exactly the files the kept snapshot reaches.
+    # In the bucket: exactly the data files the kept snapshot reaches.
     location = floe.sql(f"SELECT file FROM {t}.metadata_log_entries ORDER BY timestamp DESC LIMIT 1")[0]["file"]
-    table_dir = os.path.dirname(os.path.dirname(location.removeprefix("file:")))
-    data = {p for p in files_under(table_dir) if "/data/" in p}
-    live = {r["file_path"].removeprefix("file:") for r in floe.sql(f"SELECT file_path FROM {t}.all_files")}
+    table_dir = location.rsplit("/", 2)[0]
+    assert table_dir.startswith(f"{floe.warehouse}/"), table_dir
+    data = {p for p in objects_under(s3, table_dir) if "/data/" in p}
+    live = {r["file_path"] for r in floe.sql(f"SELECT file_path FROM {t}.all_files")}
     assert data == live and len(live) == 3
 
     # The other engine keeps writing.

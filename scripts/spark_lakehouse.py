@@ -64,11 +64,12 @@ def lakehouse_session(
     app: str,
     classpath: str,
     catalog_db: Path | str,
-    warehouse: Path,
+    warehouse: Path | str,
     local_dir: Path,
     memory: str = "1g",
     java_options: tuple[str, ...] = (),
     settings: dict[str, str] | None = None,
+    s3: dict[str, str] | None = None,
 ):
     # Spark hands timestamps back as naive datetimes in the Python process's zone: make it UTC,
     # like the session time zone and the JVM's default zone.
@@ -99,7 +100,7 @@ def lakehouse_session(
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.sql.extensions", "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
     )
-    for key, value in {**jdbc_catalog_settings("lakehouse", catalog_db, warehouse), **(settings or {})}.items():
+    for key, value in {**jdbc_catalog_settings("lakehouse", catalog_db, warehouse, s3), **(settings or {})}.items():
         builder = builder.config(key, value)
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")

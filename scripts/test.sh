@@ -2,8 +2,9 @@
 # Sets up, builds and runs every floe test: unit tests in the normal and the sanitizer
 # build, a short run of every fuzz target, the interop tests against PyIceberg, the Python
 # package's tests, the interop tests against Trino, then those against Spark 3.5 with
-# Iceberg 1.10. Tests that need PostgreSQL or Trino start their own servers on free loopback
-# ports and stop them.
+# Iceberg 1.10, each also on a PostgreSQL catalog with its warehouse in an S3 bucket. Tests
+# that need PostgreSQL, an S3 server or Trino start their own servers on free loopback ports
+# and stop them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -18,3 +19,7 @@ scripts/setup-trino.sh
 .venv/bin/python -m pytest -q tests/python  # the Python package, installed into .venv by setup
 scripts/setup-spark.sh
 build-spark/venv/bin/python -m pytest -q tests/interop/spark
+# Again with the suite's catalog on PostgreSQL and its warehouse in an S3 bucket; the SQLite
+# file's own tests and the lab (on PostgreSQL and S3 already) ran above.
+FLOE_SPARK_LAKEHOUSE=postgresql+s3 build-spark/venv/bin/python -m pytest -q tests/interop/spark \
+  --ignore=tests/interop/spark/test_catalog.py --ignore=tests/interop/spark/test_postgres_lab.py

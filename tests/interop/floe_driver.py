@@ -8,12 +8,16 @@ from __future__ import annotations
 import decimal
 import json
 import os
+import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow as pa
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+import s3_server  # noqa: E402
 BUILD = Path(os.environ.get("FLOE_BUILD_DIR", ROOT / "build"))
 DRIVER = BUILD / "tests" / "floe_interop"
 CLI = BUILD / "floe"
@@ -55,6 +59,34 @@ class Floe:
         """The SQLite catalog file."""
         assert not self.is_postgres, f"{self.catalog} is a PostgreSQL catalog, not a file"
         return Path(self.catalog)
+
+    def catalog_rows(self, sql: str) -> list[tuple]:
+        """The rows of a query on the catalog database itself (its Iceberg and floe tables)."""
+        if not self.is_postgres:
+            with sqlite3.connect(self.catalog_path) as con:
+                return con.execute(sql).fetchall()
+        import psycopg2
+
+        with psycopg2.connect(self.catalog) as con, con.cursor() as cur:
+            cur.execute(sql)
+            rows = cur.fetchall()
+        con.close()
+        return rows
+
+    def location(self, path: str) -> str:
+        """A file's location as this warehouse names files: local files by their absolute path
+        (Spark writes them as file: URIs, floe as paths), objects as s3:// URIs."""
+        return path if path.startswith("s3://") else path.removeprefix("file:")
+
+    def files_under(self, directory: str) -> set[str]:
+        """Every file under a directory of the warehouse (a table's, say), by `location`; on
+        S3 every object under the prefix, directory markers (keys ending in '/') left out."""
+        directory = self.location(directory)
+        if not directory.startswith("s3://"):
+            return {os.path.join(root, n) for root, _, names in os.walk(directory) for n in names}
+        bucket, _, prefix = directory.removeprefix("s3://").partition("/")
+        objects = s3_server.list_objects(self.env["AWS_ENDPOINT_URL"], bucket, prefix.rstrip("/") + "/")
+        return {f"s3://{bucket}/{key}" for key, _ in objects if not key.endswith("/")}
 
     def run(self, *args: str) -> str:
         cmd = [str(DRIVER), "--catalog-name", self.catalog_name]

@@ -5,6 +5,11 @@ JdbcCatalog on a database of a throwaway PostgreSQL server (tests/support/postgr
 its warehouse in a bucket of a throwaway S3-compatible server (tests/support/s3_server.py),
 read and written through Iceberg's S3FileIO. floe opens it as `pglake` too.
 
+With FLOE_SPARK_LAKEHOUSE=postgresql+s3 the `lakehouse` catalog is that lab instead: a
+PostgreSQL database with its warehouse in the S3 bucket, so every test of the suite runs there
+too (test.sh runs the suite both ways; test_catalog.py, about the SQLite file, and
+test_postgres_lab.py, the lab already, run in the first way only).
+
 Run it with the Spark virtualenv that scripts/setup-spark.sh makes:
     scripts/setup-spark.sh && build-spark/venv/bin/python -m pytest tests/interop/spark
 Under another interpreter (the project's .venv, which has no pyspark) this folder is not
@@ -60,16 +65,27 @@ else:
     HERE = Path(__file__).resolve().parent
     CLASSPATH = ROOT / "build-spark" / "classpath"
 
+    LAKEHOUSE = os.environ.get("FLOE_SPARK_LAKEHOUSE", "sqlite")
+    if LAKEHOUSE not in ("sqlite", "postgresql+s3"):
+        raise pytest.UsageError(f"FLOE_SPARK_LAKEHOUSE={LAKEHOUSE}: expected sqlite or postgresql+s3")
+
     @pytest.fixture(scope="session")
-    def lakehouse(tmp_path_factory) -> Floe:
-        """The shared catalog file and warehouse, and floe_interop on them."""
+    def lakehouse(request, tmp_path_factory) -> Floe:
+        """The shared catalog and warehouse, and floe_interop on them: a SQLite file and a
+        local directory, or (FLOE_SPARK_LAKEHOUSE=postgresql+s3) a PostgreSQL database and a
+        prefix of the S3 bucket."""
         if not DRIVER.exists():
             pytest.fail(f"{DRIVER} is missing; build it: scripts/build.sh release --target floe_interop")
         base = tmp_path_factory.mktemp("lakehouse")
-        warehouse = base / "warehouse"
-        warehouse.mkdir()
         scratch = base / "scratch"
         scratch.mkdir()
+        if LAKEHOUSE == "postgresql+s3":
+            postgres = request.getfixturevalue("postgres")
+            s3 = request.getfixturevalue("s3")
+            return Floe(postgres.create_database("lakehouse"), f"s3://{TEST_BUCKET}/lakehouse", scratch,
+                        env=s3.environment)
+        warehouse = base / "warehouse"
+        warehouse.mkdir()
         return Floe(base / "catalog.db", warehouse, scratch)
 
     @pytest.fixture(scope="session")
@@ -85,8 +101,9 @@ else:
         session = lakehouse_session(
             app="floe-interop",
             classpath=jars,
-            catalog_db=lakehouse.catalog_path,
+            catalog_db=lakehouse.catalog,
             warehouse=lakehouse.warehouse,
+            s3=lakehouse.env if lakehouse.on_s3 else None,
             local_dir=local,
             java_options=(f"-Dlog4j2.configurationFile=file:{HERE / 'log4j2.properties'}", "-XX:+UseSerialGC"),
             settings={"spark.sql.adaptive.enabled": "false"},
@@ -97,7 +114,8 @@ else:
         # WAL mode lets other processes commit past (see
         # test_catalog.py::test_floe_commits_while_spark_holds_a_catalog_it_did_not_create).
         session.sql("SHOW NAMESPACES IN lakehouse").collect()
-        assert lakehouse.catalog_path.exists(), "Spark did not create the catalog file"
+        if not lakehouse.is_postgres:
+            assert lakehouse.catalog_path.exists(), "Spark did not create the catalog file"
         version = session.sql("SELECT lakehouse.system.iceberg_version()").first()[0]
         assert version.startswith("1.10."), f"expected Iceberg 1.10, Spark loaded {version}"
         assert session.version.startswith("3.5."), session.version

@@ -7,10 +7,6 @@ import pytest
 from .support import Floe, make_rows, rows_of, spark_read, to_arrow
 
 
-def catalog_rows(floe: Floe, sql: str) -> list[tuple]:
-    with sqlite3.connect(floe.catalog_path) as con:
-        return con.execute(sql).fetchall()
-
 
 def test_tables_and_namespaces_cross_the_catalog(spark, lakehouse, ns):
     floe = lakehouse
@@ -31,12 +27,10 @@ def test_tables_and_namespaces_cross_the_catalog(spark, lakehouse, ns):
     assert floe.read(f"{ns}_floe.by_spark").num_rows == 0
 
     # Both engines wrote the same kind of catalog rows (JDBC catalog schema V1).
-    rows = catalog_rows(
-        floe,
+    rows = floe.catalog_rows(
         "SELECT catalog_name, table_namespace, table_name, iceberg_type, metadata_location IS NOT NULL, "
         "previous_metadata_location IS NOT NULL FROM iceberg_tables "
-        f"WHERE table_namespace IN ('{ns}', '{ns}_floe') ORDER BY table_namespace, table_name",
-    )
+        f"WHERE table_namespace IN ('{ns}', '{ns}_floe') ORDER BY table_namespace, table_name")
     assert rows == [
         ("lakehouse", ns, "by_floe", "TABLE", 1, 1),
         ("lakehouse", f"{ns}_floe", "by_spark", "TABLE", 1, 0),

@@ -1,17 +1,11 @@
-"""floe's DROP TABLE records the drop in its own table of the shared catalog file, and UNDROP
+"""floe's DROP TABLE records the drop in its own table of the shared catalog, and UNDROP
 TABLE registers the table again: Spark's JdbcCatalog keeps listing and reading the catalog
 throughout, and reads an undropped table with all its snapshots."""
-
-import sqlite3
 
 import pytest
 
 from .support import check_metadata_tables, make_rows, rows_of, spark_read, to_arrow
 
-
-def catalog_rows(floe, sql: str) -> list[tuple]:
-    with sqlite3.connect(floe.catalog_path) as con:
-        return con.execute(sql).fetchall()
 
 
 def spark_tables(spark, ns: str) -> list[str]:
@@ -27,9 +21,8 @@ def test_spark_reads_the_catalog_through_floe_drop_and_undrop(spark, lakehouse, 
     floe.create(f"{ns}.other", to_arrow(make_rows(1, 1)))
     snapshots = [s["snapshot-id"] for s in floe.snapshots(table)]
     assert len(snapshots) == 2
-    [(location,)] = catalog_rows(
-        floe, f"SELECT metadata_location FROM iceberg_tables WHERE table_namespace = '{ns}' AND table_name = 'kept'"
-    )
+    [(location,)] = floe.catalog_rows(
+        f"SELECT metadata_location FROM iceberg_tables WHERE table_namespace = '{ns}' AND table_name = 'kept'")
 
     floe.sql(f"DROP TABLE {table}")
     # Spark still opens the catalog and sees the drop; floe's record is in a table of its own.
@@ -38,11 +31,9 @@ def test_spark_reads_the_catalog_through_floe_drop_and_undrop(spark, lakehouse, 
     with pytest.raises(Exception, match="TABLE_OR_VIEW_NOT_FOUND"):
         spark.sql(f"SELECT * FROM lakehouse.{table}").collect()
     assert spark_read(spark, f"{ns}.other") == []
-    assert catalog_rows(
-        floe,
+    assert floe.catalog_rows(
         "SELECT catalog_name, table_name, metadata_location, purged FROM floe_dropped_tables "
-        f"WHERE table_namespace = '{ns}'",
-    ) == [("lakehouse", "kept", location, 0)]
+        f"WHERE table_namespace = '{ns}'") == [("lakehouse", "kept", location, 0)]
     shown = floe.sql(f"SHOW DROPPED TABLES IN {ns}")
     assert [(r["namespace"], r["tableName"], r["metadataLocation"]) for r in shown] == [(ns, "kept", location)]
 

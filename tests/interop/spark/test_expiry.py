@@ -3,7 +3,6 @@ expire_snapshots and one by floe's, delete the same counts of files and keep the
 each engine reads what the other expired."""
 
 import datetime as dt
-import os
 
 import pytest
 
@@ -22,13 +21,6 @@ HISTORY = [
     # Replaces every data file and, as a row filter of true, every delete file too.
     "INSERT OVERWRITE {t} SELECT * FROM {t}",
 ]
-
-
-def files_under(path: str) -> set[str]:
-    out = set()
-    for root, _, names in os.walk(path):
-        out.update(os.path.join(root, n) for n in names)
-    return out
 
 
 def spark_history(spark, table: str) -> None:
@@ -98,13 +90,14 @@ def test_floe_and_spark_expire_twins_alike(spark, lakehouse, ns, mode):
         with pytest.raises(RuntimeError, match="Cannot find matching snapshot ID or reference name"):
             floe.sql(f"SELECT * FROM lakehouse.{table} VERSION AS OF {before[table][0]}")
 
-    # On disk, each table holds exactly the files its kept snapshots reach, and its metadata.
+    # In the warehouse, each table holds exactly the files its kept snapshots reach, and its
+    # metadata.
     for table in (ours, theirs):
         location = floe.sql(f"SELECT file FROM lakehouse.{table}.metadata_log_entries "
                             "ORDER BY timestamp DESC LIMIT 1")[0]["file"]
-        table_dir = os.path.dirname(os.path.dirname(location.removeprefix("file:")))
+        table_dir = location.rsplit("/", 2)[0]
         # Spark's local file system leaves .crc checksums beside its files.
-        data = {p for p in files_under(table_dir) if "/data/" in p and not p.endswith(".crc")}
-        live = {r["file_path"].removeprefix("file:") for r in floe.sql(
+        data = {p for p in floe.files_under(table_dir) if "/data/" in p and not p.endswith(".crc")}
+        live = {floe.location(r["file_path"]) for r in floe.sql(
             f"SELECT file_path FROM lakehouse.{table}.all_files")}
         assert data == live, (table, sorted(data - live), sorted(live - data))

@@ -324,14 +324,6 @@ def test_rollbacks_by_either_engine(spark, pglake, pg_ns):
         (s1, None), (s2, s1), (s3, s2), (s4, s2)]
 
 
-def objects_under(s3, location: str) -> set[str]:
-    """The objects under an s3://bucket/prefix location, as s3:// URIs (directory markers,
-    keys ending in '/', are not objects of the table)."""
-    bucket, _, prefix = location.removeprefix("s3://").partition("/")
-    return {f"s3://{bucket}/{key}" for key, _ in s3.list_objects(bucket, prefix.rstrip("/") + "/")
-            if not key.endswith("/")}
-
-
 EXPIRE = ("CALL {c}.system.expire_snapshots(table => '{t}', older_than => TIMESTAMP '{now}', "
           "retain_last => 1)")
 COUNTS = ["deleted_data_files_count", "deleted_position_delete_files_count",
@@ -340,7 +332,7 @@ COUNTS = ["deleted_data_files_count", "deleted_position_delete_files_count",
 
 
 @pytest.mark.parametrize("expired_by", ["spark", "floe"])
-def test_expire_snapshots_by_either_engine(spark, pglake, pg_ns, s3, expired_by):
+def test_expire_snapshots_by_either_engine(spark, pglake, pg_ns, expired_by):
     floe, table = pglake, f"{pg_ns}.expiring"
     t = f"{CAT}.{table}"
     spark.sql(f"CREATE TABLE {t} (id BIGINT, v STRING) USING iceberg")
@@ -377,7 +369,7 @@ def test_expire_snapshots_by_either_engine(spark, pglake, pg_ns, s3, expired_by)
     location = floe.sql(f"SELECT file FROM {t}.metadata_log_entries ORDER BY timestamp DESC LIMIT 1")[0]["file"]
     table_dir = location.rsplit("/", 2)[0]
     assert table_dir.startswith(f"{floe.warehouse}/"), table_dir
-    data = {p for p in objects_under(s3, table_dir) if "/data/" in p}
+    data = {p for p in floe.files_under(table_dir) if "/data/" in p}
     live = {r["file_path"] for r in floe.sql(f"SELECT file_path FROM {t}.all_files")}
     assert data == live and len(live) == 3
 

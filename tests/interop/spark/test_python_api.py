@@ -26,7 +26,7 @@ def example():
 @pytest.fixture
 def conn(lakehouse):
     """A floe connection in this process on the catalog the Spark session uses."""
-    with floe.connect(catalog=lakehouse.catalog_path, warehouse=lakehouse.warehouse) as c:
+    with floe.connect(catalog=lakehouse.catalog, warehouse=lakehouse.warehouse) as c:
         yield c
 
 

@@ -91,17 +91,40 @@ class Connection:
             raise type(e)(without_position(str(e))) from None
 
 
-def connect(catalog=None, warehouse=None, catalog_name: str = "lakehouse", time_zone: str | None = None) -> Connection:
+def connect(
+    catalog=None,
+    warehouse=None,
+    catalog_name: str = "lakehouse",
+    time_zone: str | None = None,
+    s3: dict | None = None,
+) -> Connection:
     """Opens the catalog `catalog` (a SQLite file path, ``sqlite:///...`` or
     ``jdbc:sqlite:...``, or a PostgreSQL database, ``postgresql://user@host:port/db`` or
     ``jdbc:postgresql://...``) with new tables under `warehouse`, as ``floe sql`` does: unset, they
     come from $FLOE_CATALOG and $FLOE_WAREHOUSE, else ./warehouse/catalog.db and ./warehouse
     (created when missing). `time_zone` is the session time zone for timestamps read and
-    shown (default UTC). Commits record ``floe python`` as their client."""
+    shown (default UTC). Commits record ``floe python`` as their client.
+
+    `warehouse` may be an ``s3://bucket/prefix`` location. `s3` says how to reach the object
+    store: ``endpoint`` (``http://host:port`` for an S3-compatible server), ``region``,
+    ``path_style`` (bool; default: on when an endpoint is given), ``access_key_id`` and
+    ``secret_access_key`` (together), ``session_token``, ``connect_timeout`` and
+    ``request_timeout`` (seconds), ``max_attempts``. What it leaves out comes from
+    $AWS_ENDPOINT_URL, $AWS_REGION, $AWS_ACCESS_KEY_ID, ... and then ~/.aws."""
+    settings = None
+    if s3 is not None:
+        settings = {str(k): _s3_value(v) for k, v in dict(s3).items()}
     session = _floe.Session(
         catalog=None if catalog is None else os.fspath(catalog),
         warehouse=None if warehouse is None else os.fspath(warehouse),
         catalog_name=catalog_name,
         time_zone=time_zone,
+        s3=settings,
     )
     return Connection(session)
+
+
+def _s3_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)

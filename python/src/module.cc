@@ -10,6 +10,7 @@
 
 #include <arrow/table.h>
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
@@ -94,8 +95,10 @@ NB_MODULE(_floe, m) {
           "__init__",
           [](SessionHandle* self, std::optional<std::string> catalog,
              std::optional<std::string> warehouse, std::string catalog_name,
-             std::optional<std::string> time_zone) {
+             std::optional<std::string> time_zone,
+             std::optional<std::map<std::string, std::string>> s3) {
             ConnectOptions options;
+            if (s3) options.object_store = ValueOrRaise(ObjectStoreFromSettings(*s3));
             options.catalog = catalog.value_or("");
             options.warehouse = warehouse.value_or("");
             options.catalog_name = std::move(catalog_name);
@@ -108,7 +111,7 @@ NB_MODULE(_floe, m) {
             new (self) SessionHandle{ValueOrRaise(std::move(opened))};
           },
           "catalog"_a = nb::none(), "warehouse"_a = nb::none(), "catalog_name"_a = "lakehouse",
-          "time_zone"_a = nb::none())
+          "time_zone"_a = nb::none(), "s3"_a = nb::none())
       .def("execute", &Execute, "sql"_a)
       .def(
           "setting",

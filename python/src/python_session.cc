@@ -1,5 +1,7 @@
 #include "python_session.h"
 
+#include <cstdlib>
+
 #include "floe/catalog/table_identifier.h"
 #include "floe/cli/command_common.h"
 #include "floe/table/run_manifest.h"
@@ -19,7 +21,61 @@ Result<TableIdentifier> ParseTableName(const std::string& name, const std::strin
   return ident;
 }
 
+Result<double> ParseSeconds(const std::string& key, const std::string& value) {
+  char* end = nullptr;
+  double seconds = std::strtod(value.c_str(), &end);
+  if (value.empty() || end != value.c_str() + value.size() || !(seconds >= 0) || seconds > 86400) {
+    return Status::Invalid("S3 option '", key,
+                           "' must be a number of seconds from 0 to 86400, not '", value, "'");
+  }
+  return seconds;
+}
+
 }  // namespace
+
+Result<ObjectStoreOptions> ObjectStoreFromSettings(
+    const std::map<std::string, std::string>& settings) {
+  ObjectStoreOptions options;
+  for (const auto& [key, value] : settings) {
+    if (key == "endpoint") {
+      options.endpoint = value;
+    } else if (key == "region") {
+      options.region = value;
+    } else if (key == "path_style") {
+      if (value != "true" && value != "false") {
+        return Status::Invalid("S3 option 'path_style' must be true or false, not '", value, "'");
+      }
+      options.path_style = value == "true";
+    } else if (key == "access_key_id") {
+      options.access_key_id = value;
+    } else if (key == "secret_access_key") {
+      options.secret_access_key = value;
+    } else if (key == "session_token") {
+      options.session_token = value;
+    } else if (key == "connect_timeout") {
+      ARROW_ASSIGN_OR_RAISE(options.connect_timeout_seconds, ParseSeconds(key, value));
+    } else if (key == "request_timeout") {
+      ARROW_ASSIGN_OR_RAISE(options.request_timeout_seconds, ParseSeconds(key, value));
+    } else if (key == "max_attempts") {
+      char* end = nullptr;
+      long attempts = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || end != value.c_str() + value.size() || attempts < 1 || attempts > 100) {
+        return Status::Invalid(
+            "S3 option 'max_attempts' must be a whole number from 1 to 100, not '", value, "'");
+      }
+      options.max_attempts = static_cast<int>(attempts);
+    } else {
+      return Status::Invalid("Unknown S3 option '", key,
+                             "'; expected endpoint, region, path_style, access_key_id, "
+                             "secret_access_key, session_token, connect_timeout, request_timeout "
+                             "or max_attempts");
+    }
+  }
+  if (options.access_key_id.empty() != options.secret_access_key.empty()) {
+    return Status::Invalid("S3 options 'access_key_id' and 'secret_access_key' go together");
+  }
+  return options;
+}
 
 Result<std::unique_ptr<PythonSession>> PythonSession::Open(const ConnectOptions& options) {
   cli::CatalogArgs args;
@@ -27,6 +83,7 @@ Result<std::unique_ptr<PythonSession>> PythonSession::Open(const ConnectOptions&
   args.warehouse = options.warehouse;
   args.catalog_name = options.catalog_name;
   args.time_zone = options.time_zone;
+  args.object_store = options.object_store;
   ARROW_ASSIGN_OR_RAISE(std::unique_ptr<sql::Session> session,
                         cli::OpenSession(args, "floe python"));
   return std::unique_ptr<PythonSession>(new PythonSession(std::move(session)));

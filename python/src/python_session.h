@@ -5,6 +5,7 @@
 // and resolved on the session's catalog.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,7 +22,17 @@ struct ConnectOptions {
   std::string warehouse;  // empty: $FLOE_WAREHOUSE, else ./warehouse
   std::string catalog_name = "lakehouse";
   std::string time_zone;  // empty: the session default, UTC
+  // How to reach s3:// locations; empty fields come from the environment (AWS_*), as in
+  // the CLI. See ObjectStoreFromSettings.
+  ObjectStoreOptions object_store;
 };
+
+// The object-store options of floe.connect(s3={...}): endpoint, region, path_style
+// ("true"/"false"), access_key_id, secret_access_key, session_token, connect_timeout and
+// request_timeout (seconds), max_attempts. Any other key, or a value that does not parse,
+// is an error naming it.
+Result<ObjectStoreOptions> ObjectStoreFromSettings(
+    const std::map<std::string, std::string>& settings);
 
 // A recorded source of a run manifest, resolved: the table's full name and the snapshot.
 struct ManifestSource {

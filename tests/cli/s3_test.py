@@ -274,6 +274,26 @@ c.equal(kinds([k.replace("ext/remote/", "wh/db/t/") for k in files() if k.starts
         {"metadata": 2, "manifest-list": 1, "manifest": 1, "data": 1, "other": 0}, "the S3 table's objects")
 c.check(os.path.isdir(os.path.join(tmp.name, "local-wh", "m", "local", "data")), "the local table's files")
 
+# Credentials from flags, none in the environment: the key id on the command line, the secret
+# in a file.
+secret_file = os.path.join(tmp.name, "secret")
+with open(secret_file, "w") as f:
+    f.write(s3_server.SECRET_KEY + "\n")
+no_keys = {k: v for k, v in env.items() if k not in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY")}
+no_keys.update({"AWS_CONFIG_FILE": "/nonexistent", "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent"})
+flags = ["--s3-access-key-id", s3_server.ACCESS_KEY, "--s3-secret-access-key-file", secret_file]
+saved, env = env, no_keys
+c.equal(rows(f"SELECT * FROM {T} ORDER BY id", extra=flags), [["1", "a"], ["2", "b"], ["4", "d"]],
+        "credentials from --s3-access-key-id and --s3-secret-access-key-file")
+for extra, error in (
+        (flags[:2], "--s3-access-key-id needs --s3-secret-access-key-file"),
+        (flags[2:], "--s3-secret-access-key-file needs --s3-access-key-id"),
+        (flags[:3] + [os.path.join(tmp.name, "missing")],
+         f"Cannot read the S3 secret access key from {os.path.join(tmp.name, 'missing')}")):
+    r = run_sql(f"SELECT * FROM {T}", extra=extra)
+    c.equal((r.returncode, r.stderr), (1, f"Error: {error}\n"), f"refused: {' '.join(extra[::2])}")
+env = saved
+
 # A warehouse in a bucket that does not exist: the error names the object.
 r = run_sql("CREATE TABLE db.n (id BIGINT) USING iceberg", extra=["--warehouse", "s3://floe-no-such-bucket/wh"])
 c.equal(r.returncode, 1, "missing bucket: exit status")

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <string_view>
 
 #include "floe/cli/sql_command.h"
@@ -30,13 +31,19 @@ void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
                       "Session time zone for timestamps given and shown, e.g. "
                       "America/New_York or +02:00 (default UTC)");
   // Object storage, for a warehouse or tables at s3://bucket/prefix (s3a://, s3n://).
-  // Credentials are read from AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
-  // AWS_SESSION_TOKEN, else ~/.aws/credentials and ~/.aws/config, never from flags.
+  // Credentials come from --s3-access-key-id with the secret in a file (a secret on the
+  // command line would show in every process listing), else AWS_ACCESS_KEY_ID,
+  // AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, else ~/.aws/credentials and ~/.aws/config.
   command->add_option("--s3-endpoint", args->object_store.endpoint,
                       "S3-compatible endpoint for s3:// locations, e.g. http://127.0.0.1:9000; "
-                      "default $AWS_ENDPOINT_URL_S3, else $AWS_ENDPOINT_URL, else AWS. "
-                      "Credentials come from $AWS_ACCESS_KEY_ID, $AWS_SECRET_ACCESS_KEY and "
-                      "$AWS_SESSION_TOKEN, else ~/.aws");
+                      "default $AWS_ENDPOINT_URL_S3, else $AWS_ENDPOINT_URL, else AWS");
+  command->add_option("--s3-access-key-id", args->object_store.access_key_id,
+                      "S3 access key id, with --s3-secret-access-key-file; default "
+                      "$AWS_ACCESS_KEY_ID with $AWS_SECRET_ACCESS_KEY and $AWS_SESSION_TOKEN, "
+                      "else ~/.aws");
+  command->add_option("--s3-secret-access-key-file", args->s3_secret_file,
+                      "File holding the secret access key of --s3-access-key-id (its first "
+                      "line)");
   command->add_option("--s3-region", args->object_store.region,
                       "S3 region; default $AWS_REGION, else $AWS_DEFAULT_REGION, else "
                       "~/.aws/config");
@@ -83,6 +90,35 @@ std::vector<std::string> AllowedRoots(const std::vector<std::string>& flags) {
   return out;
 }
 
+namespace {
+
+// The secret of --s3-secret-access-key-file: the file's first line, without its line end.
+Result<std::string> ReadS3Secret(const CatalogArgs& args) {
+  const std::string& key_id = args.object_store.access_key_id;
+  if (args.s3_secret_file.empty()) {
+    if (!key_id.empty()) {
+      return Status::Invalid("--s3-access-key-id needs --s3-secret-access-key-file");
+    }
+    return args.object_store.secret_access_key;
+  }
+  if (key_id.empty()) {
+    return Status::Invalid("--s3-secret-access-key-file needs --s3-access-key-id");
+  }
+  std::ifstream in(args.s3_secret_file, std::ios::binary);
+  std::string secret;
+  if (!in || !std::getline(in, secret)) {
+    return Status::IOError("Cannot read the S3 secret access key from ", args.s3_secret_file);
+  }
+  if (!secret.empty() && secret.back() == '\r') secret.pop_back();
+  if (secret.empty()) {
+    return Status::Invalid("The S3 secret access key file ", args.s3_secret_file,
+                           " is empty");
+  }
+  return secret;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args,
                                                   const std::string& client) {
   CatalogLocation location = ResolveCatalogLocation(args.catalog, args.warehouse);
@@ -94,6 +130,7 @@ Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args,
   options.allowed_roots = AllowedRoots(args.allowed_roots);
   options.object_store = args.object_store;
   if (args.s3_path_style) options.object_store.path_style = true;
+  ARROW_ASSIGN_OR_RAISE(options.object_store.secret_access_key, ReadS3Secret(args));
   options.client = client;
   ARROW_ASSIGN_OR_RAISE(std::unique_ptr<sql::Session> session, sql::Session::Make(options));
   if (!args.time_zone.empty()) {

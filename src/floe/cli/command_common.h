@@ -24,10 +24,12 @@ struct CatalogArgs {
   // The session time zone for timestamps read and shown (an IANA name or an offset); empty
   // keeps the session default, UTC.
   std::string time_zone;
-  // --s3-endpoint, --s3-region, --s3-path-style, --s3-connect-timeout, --s3-request-timeout
-  // and --s3-max-attempts; credentials come from the environment or ~/.aws only.
+  // --s3-endpoint, --s3-access-key-id, --s3-region, --s3-path-style, --s3-connect-timeout,
+  // --s3-request-timeout and --s3-max-attempts; without a key id, credentials come from the
+  // environment or ~/.aws.
   ObjectStoreOptions object_store;
   bool s3_path_style = false;
+  std::string s3_secret_file;  // --s3-secret-access-key-file
 };
 
 // Adds --catalog, --warehouse, --catalog-name, --allow-root, --tz and the --s3-* options to

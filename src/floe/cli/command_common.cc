@@ -111,8 +111,7 @@ Result<std::string> ReadS3Secret(const CatalogArgs& args) {
   }
   if (!secret.empty() && secret.back() == '\r') secret.pop_back();
   if (secret.empty()) {
-    return Status::Invalid("The S3 secret access key file ", args.s3_secret_file,
-                           " is empty");
+    return Status::Invalid("The S3 secret access key file ", args.s3_secret_file, " is empty");
   }
   return secret;
 }

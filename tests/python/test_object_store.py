@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import floe
+from support import two_snapshots
 from floe.exceptions import FloeError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
@@ -41,12 +42,7 @@ def options(server, **more):
 def test_tables_live_in_the_bucket_and_travel_in_time(server, tmp_path):
     with floe.connect(catalog=tmp_path / "catalog.db", warehouse=f"s3://{TEST_BUCKET}/py",
                       s3=options(server, path_style=True)) as conn:
-        conn.sql("CREATE NAMESPACE db")
-        conn.sql("CREATE TABLE db.t (id BIGINT, name STRING)")
-        conn.sql("INSERT INTO db.t VALUES (1, 'a')")
-        conn.sql("INSERT INTO db.t VALUES (2, 'b')")
-        first, second = conn.sql("SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at")[
-            "snapshot_id"].to_pylist()
+        first, second = two_snapshots(conn)
         assert conn.sql(f"SELECT id FROM db.t VERSION AS OF {first}")["id"].to_pylist() == [1]
         conn.sql(f"CALL lakehouse.system.rollback_to_snapshot('db.t', {first})")
         assert conn.sql("SELECT id, name FROM db.t").to_pylist() == [{"id": 1, "name": "a"}]

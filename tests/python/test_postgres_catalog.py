@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import floe
+from support import two_snapshots
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
 from postgres_server import PostgresServer  # noqa: E402
@@ -24,12 +25,7 @@ def server(tmp_path_factory):
 def test_history_and_rollback_on_postgres(server, tmp_path):
     uri = server.create_database("py_history")
     with floe.connect(catalog=uri, warehouse=tmp_path / "wh") as conn:
-        conn.sql("CREATE NAMESPACE db")
-        conn.sql("CREATE TABLE db.t (id BIGINT, name STRING)")
-        conn.sql("INSERT INTO db.t VALUES (1, 'a')")
-        conn.sql("INSERT INTO db.t VALUES (2, 'b')")
-        first, second = conn.sql("SELECT snapshot_id FROM db.t.snapshots ORDER BY committed_at")[
-            "snapshot_id"].to_pylist()
+        first, second = two_snapshots(conn)
         assert conn.table("db.t").history()["snapshot_id"].to_pylist() == [first, second]
         conn.sql(f"CALL lakehouse.system.rollback_to_snapshot('db.t', {first})")
         assert conn.sql("SELECT id, name FROM db.t").to_pylist() == [{"id": 1, "name": "a"}]

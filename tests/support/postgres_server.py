@@ -166,6 +166,14 @@ class PostgresServer:
         return out
 
 
+def stop_in(directory):
+    """Stops the server `start DIR` started in `directory`, if any, and removes DIR."""
+    directory = os.path.abspath(directory)
+    if os.path.exists(os.path.join(directory, "server_dir")) and os.path.exists(os.path.join(directory, "uri")):
+        PostgresServer.attach(directory).stop()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
 def main(argv):
     if argv[1:2] == ["restart"] and len(argv) == 4 and argv[3] in ("fast", "immediate"):
         PostgresServer.attach(argv[2]).restart(argv[3])
@@ -176,17 +184,9 @@ def main(argv):
     if argv[1] == "restart":
         PostgresServer.attach(argv[2]).restart()
         return 0
+    stop_in(argv[2])  # on start: a server a run killed before its stop left behind
     if argv[1] == "start":
-        server = PostgresServer(argv[2])
-        if os.path.exists(server.dir):
-            shutil.rmtree(server.dir)  # left by a run that was killed before its stop
-        server.start()
-        print(server.uri())
-        return 0
-    directory = os.path.abspath(argv[2])
-    if os.path.exists(os.path.join(directory, "uri")):
-        PostgresServer.attach(directory).stop()
-    shutil.rmtree(directory, ignore_errors=True)
+        print(PostgresServer(argv[2]).start().uri())
     return 0
 
 

@@ -18,9 +18,22 @@ const LibpqApi& pq() { return **Libpq(); }
 
 constexpr Oid kTextOid = 25;
 constexpr auto kReconnectFor = std::chrono::seconds(30);
+// A server that answers it is recovering from a crash is coming back: recovery replays its
+// write-ahead log, which can take minutes on a busy server.
+constexpr auto kRecoveringFor = std::chrono::seconds(300);
 constexpr auto kEndSessionFor = std::chrono::seconds(10);
 // Any constant: the key of the advisory lock that orders floe's DDL on the catalog tables.
 constexpr char kSchemaLockSql[] = "SELECT pg_advisory_xact_lock(7020135426)";
+
+// What PostgreSQL answers a connection while it starts up or recovers (57P03).
+bool ServerIsRecovering(std::string_view message) {
+  for (std::string_view phrase : {"the database system is starting up",
+                                  "the database system is not yet accepting connections",
+                                  "the database system is in recovery mode"}) {
+    if (message.find(phrase) != std::string_view::npos) return true;
+  }
+  return false;
+}
 
 bool StartsWith(std::string_view s, std::string_view prefix) {
   return s.substr(0, prefix.size()) == prefix;
@@ -340,7 +353,7 @@ Result<bool> PostgresDriver::HasColumn(std::string_view table, std::string_view 
 }
 
 Status PostgresDriver::Reconnect() {
-  const auto deadline = std::chrono::steady_clock::now() + kReconnectFor;
+  const auto start = std::chrono::steady_clock::now();
   auto pause = std::chrono::milliseconds(50);
   std::string message;
   while (true) {
@@ -353,14 +366,16 @@ Status PostgresDriver::Reconnect() {
     }
     message = conn ? Trimmed(pq().PQerrorMessage(conn)) : "out of memory";
     pq().PQfinish(conn);
-    if (std::chrono::steady_clock::now() + pause > deadline) break;
+    const auto limit = ServerIsRecovering(message) ? kRecoveringFor : kReconnectFor;
+    if (std::chrono::steady_clock::now() + pause > start + limit) {
+      last_failure_ = SqlFailure::kConnectionLost;
+      return Status::IOError("Cannot reconnect to ", description_, " for ",
+                             std::chrono::duration_cast<std::chrono::seconds>(limit).count(),
+                             " s: ", message);
+    }
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(1000));
   }
-  last_failure_ = SqlFailure::kConnectionLost;
-  return Status::IOError("Cannot reconnect to ", description_, " for ",
-                         std::chrono::duration_cast<std::chrono::seconds>(kReconnectFor).count(),
-                         " s: ", message);
 }
 
 Status PostgresDriver::EndLostSession() {

@@ -96,7 +96,8 @@ namespace {
 Result<std::string> ReadS3Secret(const CatalogArgs& args) {
   const std::string& key_id = args.object_store.access_key_id;
   if (args.s3_secret_file.empty()) {
-    if (!key_id.empty()) {
+    // A key id without its secret (the Python package gives both in the options).
+    if (!key_id.empty() && args.object_store.secret_access_key.empty()) {
       return Status::Invalid("--s3-access-key-id needs --s3-secret-access-key-file");
     }
     return args.object_store.secret_access_key;

@@ -33,8 +33,7 @@ def postgres(tmp_path_factory):
 def s3(tmp_path_factory):
     """One S3-compatible server for the session, with the bucket the tests' warehouses share
     (a prefix per test)."""
-    with S3Server(tmp_path_factory.mktemp("s3")) as server:
-        server.create_bucket(TEST_BUCKET)
+    with S3Server(tmp_path_factory.mktemp("s3"), bucket=TEST_BUCKET) as server:
         yield server
 
 

@@ -20,8 +20,7 @@ from s3_server import ACCESS_KEY, SECRET_KEY, TEST_BUCKET, S3Server  # noqa: E40
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    with S3Server(tmp_path_factory.mktemp("s3")) as s3:
-        s3.create_bucket(TEST_BUCKET)
+    with S3Server(tmp_path_factory.mktemp("s3"), bucket=TEST_BUCKET) as s3:
         yield s3
 
 

@@ -2,8 +2,8 @@
 """A throwaway S3-compatible server (moto's standalone server) on a free loopback port.
 
 As a library:
-    with S3Server(tmp_dir) as s3:
-        s3.create_bucket("b")
+    with S3Server(tmp_dir, bucket="b") as s3:   # the bucket is created once it runs
+        s3.create_bucket("c")              # and others as needed
         s3.endpoint                        # http://127.0.0.1:<port>
         s3.list_objects("b")               # [(key, size), ...] sorted by key: every object,
                                            # directory markers ("dir/") included
@@ -72,8 +72,9 @@ def list_uploads(endpoint, bucket):
 
 
 class S3Server:
-    def __init__(self, directory):
+    def __init__(self, directory, bucket=None):
         self.dir = os.path.abspath(directory)
+        self.bucket = bucket
         self.log = os.path.join(self.dir, "server.log")
         self.port = None
         self.pid = None
@@ -116,6 +117,12 @@ class S3Server:
             f.write(f"{self.pid}\n")
         with open(os.path.join(self.dir, "endpoint"), "w") as f:
             f.write(self.endpoint + "\n")
+        if self.bucket:
+            try:
+                self.create_bucket(self.bucket)
+            except Exception:
+                self.stop()  # a `with` never reached its body: nothing else would stop it
+                raise
         return self
 
     def _wait_ready(self, proc):
@@ -185,9 +192,7 @@ def main(argv):
         if os.path.exists(os.path.join(directory, "pid")):
             S3Server.attach(directory).stop()  # left by a run that was killed before its stop
         shutil.rmtree(directory, ignore_errors=True)
-        server = S3Server(directory).start()
-        server.create_bucket(TEST_BUCKET)
-        print(server.endpoint)
+        print(S3Server(directory, bucket=TEST_BUCKET).start().endpoint)
         return 0
     if os.path.exists(os.path.join(directory, "pid")):
         S3Server.attach(directory).stop()

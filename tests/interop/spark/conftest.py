@@ -139,8 +139,7 @@ else:
     def s3(tmp_path_factory):
         """An S3-compatible server for the session, with the bucket `floe-test`. Its AWS_*
         settings go into this process's environment too, where the floe package reads them."""
-        with S3Server(tmp_path_factory.mktemp("s3")) as server:
-            server.create_bucket(TEST_BUCKET)
+        with S3Server(tmp_path_factory.mktemp("s3"), bucket=TEST_BUCKET) as server:
             saved = {k: os.environ.get(k) for k in server.environment}
             os.environ.update(server.environment)
             yield server

@@ -49,8 +49,7 @@ def labs(tmp_path_factory):
     warehouse.mkdir()
     scratch = base / "scratch"
     scratch.mkdir()
-    with PostgresServer(base / "postgres", fsync=False) as pg, S3Server(base / "s3") as s3:
-        s3.create_bucket(TEST_BUCKET)
+    with PostgresServer(base / "postgres", fsync=False) as pg, S3Server(base / "s3", bucket=TEST_BUCKET) as s3:
         local = Floe(pg.create_database("lake"), warehouse, scratch)
         on_s3 = Floe(pg.create_database("lake_s3"), f"s3://{TEST_BUCKET}/warehouse", scratch,
                      env=s3.environment)

@@ -4,14 +4,16 @@ namespace floe::sql::binding {
 
 Result<BoundExpr> ExpressionBinder::PlanNode(const ParameterRef& p, const Expr& e) {
   const std::string name = "$" + std::to_string(p.index);
-  if (!ctx_.parameter_types) return Error(e.pos, StrCat("Parameter ", name, " was not given a value"));
+  if (!ctx_.parameter_types)
+    return Error(e.pos, StrCat("Parameter ", name, " was not given a value"));
   // Described without its value: NULL adapts to whatever stands around it.
   auto& types = *ctx_.parameter_types;
   if (types.size() < static_cast<size_t>(p.index)) types.resize(p.index);
   return BoundExpr{cp::literal(arrow::MakeNullScalar(arrow::null())), arrow::null(), name};
 }
 
-void ExpressionBinder::NoteParameterType(const Binary& bin, const BoundExpr& l, const BoundExpr& r) {
+void ExpressionBinder::NoteParameterType(const Binary& bin, const BoundExpr& l,
+                                         const BoundExpr& r) {
   if (!ctx_.parameter_types) return;
   switch (bin.op) {
     case BinaryOp::kEq:

@@ -7,8 +7,9 @@ std::string CommandOf(const Statement& s) {
   if (s.As<Explain>()) return "EXPLAIN";
   if (s.As<CreateNamespace>()) return "CREATE SCHEMA";
   if (s.As<DropNamespace>()) return "DROP SCHEMA";
-  if (s.As<ShowNamespaces>() || s.As<ShowTables>() || s.As<ShowProcedures>() || s.As<ShowDroppedTables>() ||
-      s.As<ShowCreateTable>() || s.As<ShowTblProperties>() || s.As<ShowFunctions>()) {
+  if (s.As<ShowNamespaces>() || s.As<ShowTables>() || s.As<ShowProcedures>() ||
+      s.As<ShowDroppedTables>() || s.As<ShowCreateTable>() || s.As<ShowTblProperties>() ||
+      s.As<ShowFunctions>()) {
     return "SHOW";
   }
   if (s.As<Use>()) return "USE";
@@ -32,7 +33,9 @@ bool CountsWrittenRows(const Statement& s) {
 }
 
 bool ReturnsRows(const Statement& s) {
-  if (s.As<Query>() || s.As<Explain>() || s.As<Describe>() || s.As<DescribeFunction>() || s.As<Call>()) return true;
+  if (s.As<Query>() || s.As<Explain>() || s.As<Describe>() || s.As<DescribeFunction>() ||
+      s.As<Call>())
+    return true;
   if (s.As<SetConfig>()) return true;
   return CommandOf(s) == "SHOW";
 }

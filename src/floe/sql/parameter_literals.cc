@@ -18,7 +18,9 @@ Expr Make(Expr::Node node) {
   return e;
 }
 
-Expr MakeLiteral(LiteralKind kind, std::string value) { return Make(Literal{kind, std::move(value)}); }
+Expr MakeLiteral(LiteralKind kind, std::string value) {
+  return Make(Literal{kind, std::move(value)});
+}
 
 Expr MakeCast(Expr operand, DataType type) {
   Cast cast;
@@ -31,16 +33,30 @@ Expr MakeCast(Expr operand, DataType type) {
 std::optional<DataType> SqlType(const arrow::DataType& type) {
   DataType t;
   switch (type.id()) {
-    case arrow::Type::BOOL: t.kind = TypeKind::kBoolean; break;
-    case arrow::Type::INT8: t.kind = TypeKind::kTinyInt; break;
+    case arrow::Type::BOOL:
+      t.kind = TypeKind::kBoolean;
+      break;
+    case arrow::Type::INT8:
+      t.kind = TypeKind::kTinyInt;
+      break;
     case arrow::Type::INT16:
-    case arrow::Type::UINT8: t.kind = TypeKind::kSmallInt; break;
+    case arrow::Type::UINT8:
+      t.kind = TypeKind::kSmallInt;
+      break;
     case arrow::Type::INT32:
-    case arrow::Type::UINT16: t.kind = TypeKind::kInt; break;
+    case arrow::Type::UINT16:
+      t.kind = TypeKind::kInt;
+      break;
     case arrow::Type::INT64:
-    case arrow::Type::UINT32: t.kind = TypeKind::kBigInt; break;
-    case arrow::Type::FLOAT: t.kind = TypeKind::kFloat; break;
-    case arrow::Type::DOUBLE: t.kind = TypeKind::kDouble; break;
+    case arrow::Type::UINT32:
+      t.kind = TypeKind::kBigInt;
+      break;
+    case arrow::Type::FLOAT:
+      t.kind = TypeKind::kFloat;
+      break;
+    case arrow::Type::DOUBLE:
+      t.kind = TypeKind::kDouble;
+      break;
     case arrow::Type::DECIMAL128: {
       const auto& d = static_cast<const arrow::Decimal128Type&>(type);
       t.kind = TypeKind::kDecimal;
@@ -49,16 +65,24 @@ std::optional<DataType> SqlType(const arrow::DataType& type) {
       break;
     }
     case arrow::Type::STRING:
-    case arrow::Type::LARGE_STRING: t.kind = TypeKind::kString; break;
-    case arrow::Type::BINARY:
-    case arrow::Type::LARGE_BINARY: t.kind = TypeKind::kBinary; break;
-    case arrow::Type::DATE32:
-    case arrow::Type::DATE64: t.kind = TypeKind::kDate; break;
-    case arrow::Type::TIMESTAMP:
-      t.kind = static_cast<const arrow::TimestampType&>(type).timezone().empty() ? TypeKind::kTimestampNtz
-                                                                                  : TypeKind::kTimestamp;
+    case arrow::Type::LARGE_STRING:
+      t.kind = TypeKind::kString;
       break;
-    default: return std::nullopt;
+    case arrow::Type::BINARY:
+    case arrow::Type::LARGE_BINARY:
+      t.kind = TypeKind::kBinary;
+      break;
+    case arrow::Type::DATE32:
+    case arrow::Type::DATE64:
+      t.kind = TypeKind::kDate;
+      break;
+    case arrow::Type::TIMESTAMP:
+      t.kind = static_cast<const arrow::TimestampType&>(type).timezone().empty()
+                   ? TypeKind::kTimestampNtz
+                   : TypeKind::kTimestamp;
+      break;
+    default:
+      return std::nullopt;
   }
   return t;
 }
@@ -82,16 +106,21 @@ std::string TimestampText(int64_t micros) {
   int64_t secs = rest / 1000000;
   char buf[48];
   std::snprintf(buf, sizeof(buf), " %02d:%02d:%02d.%06d", static_cast<int>(secs / 3600),
-                static_cast<int>(secs / 60 % 60), static_cast<int>(secs % 60), static_cast<int>(rest % 1000000));
+                static_cast<int>(secs / 60 % 60), static_cast<int>(secs % 60),
+                static_cast<int>(rest % 1000000));
   return DateText(days) + buf;
 }
 
 int64_t ToMicros(int64_t value, arrow::TimeUnit::type unit) {
   switch (unit) {
-    case arrow::TimeUnit::SECOND: return value * 1000000;
-    case arrow::TimeUnit::MILLI: return value * 1000;
-    case arrow::TimeUnit::MICRO: return value;
-    case arrow::TimeUnit::NANO: return value / 1000 - (value % 1000 < 0 ? 1 : 0);
+    case arrow::TimeUnit::SECOND:
+      return value * 1000000;
+    case arrow::TimeUnit::MILLI:
+      return value * 1000;
+    case arrow::TimeUnit::MICRO:
+      return value;
+    case arrow::TimeUnit::NANO:
+      return value / 1000 - (value % 1000 < 0 ? 1 : 0);
   }
   return value;
 }
@@ -110,10 +139,12 @@ Result<Expr> ParameterLiteral(const Parameter& parameter, int index) {
   if (parameter.untyped) {
     if (!scalar->is_valid) return MakeLiteral(LiteralKind::kNull, "");
     if (scalar->type->id() != arrow::Type::STRING) {
-      return Status::Invalid("Parameter $", index, " is untyped, so its value must be a string, not ",
+      return Status::Invalid("Parameter $", index,
+                             " is untyped, so its value must be a string, not ",
                              scalar->type->ToString());
     }
-    return MakeLiteral(LiteralKind::kString, static_cast<const arrow::StringScalar&>(*scalar).ToString());
+    return MakeLiteral(LiteralKind::kString,
+                       static_cast<const arrow::StringScalar&>(*scalar).value->ToString());
   }
   if (scalar->type->id() == arrow::Type::NA) return MakeLiteral(LiteralKind::kNull, "");
   std::optional<DataType> sql_type = SqlType(*scalar->type);
@@ -125,21 +156,29 @@ Result<Expr> ParameterLiteral(const Parameter& parameter, int index) {
   const arrow::Scalar& s = *scalar;
   switch (s.type->id()) {
     case arrow::Type::BOOL:
-      return MakeLiteral(LiteralKind::kBoolean, static_cast<const arrow::BooleanScalar&>(s).value ? "true" : "false");
+      return MakeLiteral(LiteralKind::kBoolean,
+                         static_cast<const arrow::BooleanScalar&>(s).value ? "true" : "false");
     case arrow::Type::INT8:
-      return MakeLiteral(LiteralKind::kTinyInt, std::to_string(static_cast<const arrow::Int8Scalar&>(s).value));
+      return MakeLiteral(LiteralKind::kTinyInt,
+                         std::to_string(static_cast<const arrow::Int8Scalar&>(s).value));
     case arrow::Type::INT16:
-      return MakeLiteral(LiteralKind::kSmallInt, std::to_string(static_cast<const arrow::Int16Scalar&>(s).value));
+      return MakeLiteral(LiteralKind::kSmallInt,
+                         std::to_string(static_cast<const arrow::Int16Scalar&>(s).value));
     case arrow::Type::UINT8:
-      return MakeLiteral(LiteralKind::kSmallInt, std::to_string(static_cast<const arrow::UInt8Scalar&>(s).value));
+      return MakeLiteral(LiteralKind::kSmallInt,
+                         std::to_string(static_cast<const arrow::UInt8Scalar&>(s).value));
     case arrow::Type::INT32:
-      return MakeLiteral(LiteralKind::kInteger, std::to_string(static_cast<const arrow::Int32Scalar&>(s).value));
+      return MakeLiteral(LiteralKind::kInteger,
+                         std::to_string(static_cast<const arrow::Int32Scalar&>(s).value));
     case arrow::Type::UINT16:
-      return MakeLiteral(LiteralKind::kInteger, std::to_string(static_cast<const arrow::UInt16Scalar&>(s).value));
+      return MakeLiteral(LiteralKind::kInteger,
+                         std::to_string(static_cast<const arrow::UInt16Scalar&>(s).value));
     case arrow::Type::INT64:
-      return MakeLiteral(LiteralKind::kBigInt, std::to_string(static_cast<const arrow::Int64Scalar&>(s).value));
+      return MakeLiteral(LiteralKind::kBigInt,
+                         std::to_string(static_cast<const arrow::Int64Scalar&>(s).value));
     case arrow::Type::UINT32:
-      return MakeLiteral(LiteralKind::kBigInt, std::to_string(static_cast<const arrow::UInt32Scalar&>(s).value));
+      return MakeLiteral(LiteralKind::kBigInt,
+                         std::to_string(static_cast<const arrow::UInt32Scalar&>(s).value));
     case arrow::Type::FLOAT:
     case arrow::Type::DOUBLE: {
       const bool is_float = s.type->id() == arrow::Type::FLOAT;
@@ -151,14 +190,15 @@ Result<Expr> ParameterLiteral(const Parameter& parameter, int index) {
         return MakeCast(MakeLiteral(LiteralKind::kString, name), *sql_type);
       }
       // Enough digits to read back the same value.
-      return MakeLiteral(is_float ? LiteralKind::kFloat : LiteralKind::kDouble, FloatingText(v, is_float ? 9 : 17));
+      return MakeLiteral(is_float ? LiteralKind::kFloat : LiteralKind::kDouble,
+                         FloatingText(v, is_float ? 9 : 17));
     }
     case arrow::Type::DECIMAL128:
       // The literal's own type follows its digits; the cast keeps the value's precision and scale.
       return MakeCast(MakeLiteral(LiteralKind::kDecimal, s.ToString()), *sql_type);
     case arrow::Type::STRING:
     case arrow::Type::LARGE_STRING:
-      return MakeLiteral(LiteralKind::kString, s.ToString());
+      return MakeLiteral(LiteralKind::kString, static_cast<const arrow::BaseBinaryScalar&>(s).value->ToString());
     case arrow::Type::BINARY:
     case arrow::Type::LARGE_BINARY: {
       const auto& data = *static_cast<const arrow::BaseBinaryScalar&>(s).value;
@@ -171,7 +211,8 @@ Result<Expr> ParameterLiteral(const Parameter& parameter, int index) {
       return MakeLiteral(LiteralKind::kBinary, hex);
     }
     case arrow::Type::DATE32:
-      return MakeLiteral(LiteralKind::kDate, DateText(static_cast<const arrow::Date32Scalar&>(s).value));
+      return MakeLiteral(LiteralKind::kDate,
+                         DateText(static_cast<const arrow::Date32Scalar&>(s).value));
     case arrow::Type::DATE64:
       return MakeLiteral(LiteralKind::kDate,
                          DateText(static_cast<const arrow::Date64Scalar&>(s).value / 86400000));
@@ -190,7 +231,8 @@ Result<Expr> ParameterLiteral(const Parameter& parameter, int index) {
                                 ", which a parameter cannot take");
 }
 
-Result<ParameterValues> ParameterLiterals(const std::vector<Parameter>& params, bool allow_missing) {
+Result<ParameterValues> ParameterLiterals(const std::vector<Parameter>& params,
+                                          bool allow_missing) {
   ParameterValues values;
   values.allow_missing = allow_missing;
   for (size_t i = 0; i < params.size(); ++i) {

@@ -34,7 +34,8 @@ namespace {
 
 class CancellableBatchReader : public arrow::RecordBatchReader {
  public:
-  CancellableBatchReader(std::shared_ptr<arrow::RecordBatchReader> inner, std::shared_ptr<const std::atomic<bool>> flag)
+  CancellableBatchReader(std::shared_ptr<arrow::RecordBatchReader> inner,
+                         std::shared_ptr<const std::atomic<bool>> flag)
       : inner_(std::move(inner)), flag_(std::move(flag)) {}
   std::shared_ptr<arrow::Schema> schema() const override { return inner_->schema(); }
   Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
@@ -50,8 +51,9 @@ class CancellableBatchReader : public arrow::RecordBatchReader {
 
 }  // namespace
 
-std::shared_ptr<arrow::RecordBatchReader> CancellableReader(std::shared_ptr<arrow::RecordBatchReader> reader,
-                                                            std::shared_ptr<const std::atomic<bool>> flag) {
+std::shared_ptr<arrow::RecordBatchReader> CancellableReader(
+    std::shared_ptr<arrow::RecordBatchReader> reader,
+    std::shared_ptr<const std::atomic<bool>> flag) {
   return std::make_shared<CancellableBatchReader>(std::move(reader), std::move(flag));
 }
 

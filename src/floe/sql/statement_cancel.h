@@ -45,7 +45,8 @@ Status CancelledStatus();
 Status WhenCancelled(const std::atomic<bool>& flag, Status status);
 
 // `reader`, failing with CancelledStatus() at the next batch once `flag` is set.
-std::shared_ptr<arrow::RecordBatchReader> CancellableReader(std::shared_ptr<arrow::RecordBatchReader> reader,
-                                                            std::shared_ptr<const std::atomic<bool>> flag);
+std::shared_ptr<arrow::RecordBatchReader> CancellableReader(
+    std::shared_ptr<arrow::RecordBatchReader> reader,
+    std::shared_ptr<const std::atomic<bool>> flag);
 
 }  // namespace floe::sql

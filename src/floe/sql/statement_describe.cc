@@ -69,7 +69,8 @@ Result<StatementShape> Session::Impl::Describe(const Statement& statement, const
         for (const auto& c : insert->columns) targets.push_back(ColumnType(*schema, c.name));
       }
       for (const auto& row : values->rows) {
-        for (size_t i = 0; i < row.size() && i < targets.size(); ++i) NoteTarget(row[i], targets[i], &types);
+        for (size_t i = 0; i < row.size() && i < targets.size(); ++i)
+          NoteTarget(row[i], targets[i], &types);
       }
     }
   } else if (const auto* update = statement.As<Update>()) {

@@ -15,7 +15,7 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
   auto result = Dispatch(statement, sql);
   if (!result.ok()) return WhenCancelled(*cancel().flag(), result.status());
   result->command = CommandOf(statement);
-  if (result->rows) {
+  if (result->rows && !statement.As<SetConfig>()) {  // PostgreSQL's SET counts nothing
     result->rows_affected = result->rows->num_rows();
   } else if (!CountsWrittenRows(statement)) {
     result->rows_affected = -1;

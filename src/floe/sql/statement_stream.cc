@@ -24,9 +24,11 @@ class StatementEnd {
 
 class QueryStatementStream : public StatementStream {
  public:
-  QueryStatementStream(std::shared_ptr<StatementCancel> cancel, std::shared_ptr<const Statement> statement,
-                       std::unique_ptr<Binder> binder, std::unique_ptr<QueryPlanner> planner,
-                       std::shared_ptr<arrow::RecordBatchReader> reader, std::shared_ptr<arrow::Schema> schema)
+  QueryStatementStream(std::shared_ptr<StatementCancel> cancel,
+                       std::shared_ptr<const Statement> statement, std::unique_ptr<Binder> binder,
+                       std::unique_ptr<QueryPlanner> planner,
+                       std::shared_ptr<arrow::RecordBatchReader> reader,
+                       std::shared_ptr<arrow::Schema> schema)
       : end_(std::move(cancel)),
         statement_(std::move(statement)),
         binder_(std::move(binder)),
@@ -105,9 +107,8 @@ class ResultStream : public StatementStream {
 
 }  // namespace
 
-Result<std::unique_ptr<StatementStream>> StreamQueryStatement(SessionState& state,
-                                                              std::shared_ptr<const Statement> statement,
-                                                              const std::string& sql) {
+Result<std::unique_ptr<StatementStream>> StreamQueryStatement(
+    SessionState& state, std::shared_ptr<const Statement> statement, const std::string& sql) {
   const Query* query = statement->As<Query>();
   if (!query) return Status::Invalid("internal: not a query");
   auto binder = std::make_unique<Binder>(state, sql);
@@ -118,12 +119,13 @@ Result<std::unique_ptr<StatementStream>> StreamQueryStatement(SessionState& stat
   for (int i = 0; i < plan_schema.num_fields(); ++i) {
     fields.push_back(plan_schema.field(i)->WithName(stream.names[i]));
   }
-  return std::make_unique<QueryStatementStream>(state.cancel, std::move(statement), std::move(binder),
-                                                std::move(planner), std::move(stream.reader),
-                                                arrow::schema(std::move(fields)));
+  return std::make_unique<QueryStatementStream>(
+      state.cancel, std::move(statement), std::move(binder), std::move(planner),
+      std::move(stream.reader), arrow::schema(std::move(fields)));
 }
 
-std::unique_ptr<StatementStream> StreamResult(StatementResult result, std::shared_ptr<StatementCancel> cancel) {
+std::unique_ptr<StatementStream> StreamResult(StatementResult result,
+                                              std::shared_ptr<StatementCancel> cancel) {
   return std::make_unique<ResultStream>(std::move(result), std::move(cancel));
 }
 

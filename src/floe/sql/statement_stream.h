@@ -17,11 +17,11 @@ namespace floe::sql {
 
 // Plans `statement` (a Query) and returns the stream that runs it as batches are read. The
 // stream ends the statement (StatementCancel::End) when destroyed.
-Result<std::unique_ptr<StatementStream>> StreamQueryStatement(SessionState& state,
-                                                              std::shared_ptr<const Statement> statement,
-                                                              const std::string& sql);
+Result<std::unique_ptr<StatementStream>> StreamQueryStatement(
+    SessionState& state, std::shared_ptr<const Statement> statement, const std::string& sql);
 
 // A finished statement's result as a stream; ends the statement when destroyed.
-std::unique_ptr<StatementStream> StreamResult(StatementResult result, std::shared_ptr<StatementCancel> cancel);
+std::unique_ptr<StatementStream> StreamResult(StatementResult result,
+                                              std::shared_ptr<StatementCancel> cancel);
 
 }  // namespace floe::sql

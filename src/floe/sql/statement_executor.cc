@@ -1,5 +1,7 @@
 #include "floe/sql/statement_executor.h"
 
+#include <arrow/table.h>
+
 #include "floe/sql/binder.h"
 #include "floe/sql/command_tags.h"
 #include "floe/sql/executors.h"

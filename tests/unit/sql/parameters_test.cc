@@ -84,7 +84,10 @@ TEST_F(ParametersFixture, UntypedValuesBindAsStringLiterals) {
 TEST_F(ParametersFixture, InsertUpdateDeleteAndLimit) {
   auto inserted =
       session_->Execute("INSERT INTO db.t VALUES ($1, $2, $3, $4), ($5, 'g', NULL, NULL)",
-                        {Int(6), Str("f"), Text("3.5"), Text("2025-02-01"), Int(7)});
+                        {Int(6), Str("f"),
+                         Typed(std::make_shared<arrow::Decimal128Scalar>(arrow::Decimal128(350),
+                                                                         arrow::decimal128(10, 2))),
+                         Typed(std::make_shared<arrow::Date32Scalar>(20120)), Int(7)});
   ASSERT_OK(inserted.status());
   EXPECT_EQ(inserted->command, "INSERT");
   EXPECT_EQ(inserted->rows_affected, 2);

@@ -128,8 +128,8 @@ TEST_F(StatementStreamTest, CommandTagsOfEveryKind) {
   EXPECT_EQ(tag("UPDATE db.t SET v = 'x' WHERE id > 1 AND id < 12"), (Tag{"UPDATE", 3}));
   EXPECT_EQ(tag("UPDATE db.t SET v = 'x' WHERE id > 100"), (Tag{"UPDATE", 0}));
   EXPECT_EQ(tag("DELETE FROM db.t WHERE v = 'x'"), (Tag{"DELETE", 3}));
-  EXPECT_EQ(tag("MERGE INTO db.t USING (SELECT 1 AS id, 'm' AS v UNION ALL SELECT 50, 'n') s ON "
-                "db.t.id = s.id "
+  EXPECT_EQ(tag("MERGE INTO db.t t USING (SELECT 1 AS id, 'm' AS v UNION ALL SELECT 50, 'n') s ON "
+                "t.id = s.id "
                 "WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT *"),
             (Tag{"MERGE", 2}));
   EXPECT_EQ(tag("SHOW TABLES IN db"), (Tag{"SHOW", 1}));

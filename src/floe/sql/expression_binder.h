@@ -17,6 +17,8 @@
 
 namespace floe::sql {
 
+struct SessionState;
+
 struct BoundExpr {
   arrow::compute::Expression expr;
   std::shared_ptr<arrow::DataType> type;
@@ -33,6 +35,7 @@ struct ExprContext {
   std::string time_zone = "UTC";
   int64_t now_micros = 0;  // current_timestamp() of the statement
   std::string sql;         // the statement's text, for positioned errors
+  SessionState* session = nullptr;  // null where no session is at hand
 };
 
 Result<BoundExpr> PlanExpr(const Expr& expr, const ExprContext& ctx);

@@ -42,6 +42,7 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
   if (auto* s = statement.As<SetConfig>()) return ExecuteSetConfig(ctx, *s);
   if (auto* s = statement.As<SetTimeZone>()) return ExecuteSetTimeZone(ctx, *s);
   if (auto* s = statement.As<Reset>()) return ExecuteReset(ctx, *s);
+  if (statement.As<TransactionControl>()) return Message("");
   return ErrorAt(sql, statement.pos, "This statement is not supported yet");
 }
 

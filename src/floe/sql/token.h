@@ -53,6 +53,7 @@ enum class TokenKind {
   kDoubleColon,  // ::
   kArrow,        // =>
   kTilde,
+  kBangTilde,  // !~ (PostgreSQL's regex non-match)
   kAmpersand,
   kPipe,
   kCaret,

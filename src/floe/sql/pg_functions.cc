@@ -63,7 +63,8 @@ Result<std::shared_ptr<arrow::Scalar>> FormatTypeRow(
 Result<std::shared_ptr<arrow::Scalar>> ArrayToStringRow(
     const std::vector<std::shared_ptr<arrow::Scalar>>& a) {
   if (!a[0]->is_valid || !a[1]->is_valid) return TextScalar(std::nullopt);
-  if (!arrow::is_list_like(a[0]->type->id())) return TextScalar(Text(a[0]));  // a catalog array, as text
+  if (!arrow::is_list_like(a[0]->type->id()))
+    return TextScalar(Text(a[0]));  // a catalog array, as text
   const auto& list = static_cast<const arrow::BaseListScalar&>(*a[0]);
   std::string sep = Text(a[1]);
   std::optional<std::string> null_text;

@@ -319,6 +319,10 @@ struct Cast {
 
 struct WindowSpec;
 
+// PostgreSQL's ARRAY(query) is a call of this name on the query (a ScalarSubquery argument):
+// the query's one column as an array.
+inline constexpr char kArrayOfQueryFunction[] = "array_of_query";
+
 // f(args), count(*), count(DISTINCT a), and window functions f(args) OVER (...). Bare
 // CURRENT_DATE / CURRENT_TIMESTAMP are calls with no arguments.
 struct FunctionCall {
@@ -1017,6 +1021,18 @@ struct SetTimeZone {
   bool operator==(const SetTimeZone&) const = default;
 };
 
+// BEGIN / START TRANSACTION / COMMIT / END / ROLLBACK / ABORT / SET TRANSACTION ... and
+// SET SESSION CHARACTERISTICS AS TRANSACTION ...: accepted for PostgreSQL clients and
+// changing nothing, as every statement commits on its own. `text` is the statement as written.
+enum class TransactionControlKind { kBegin, kCommit, kRollback, kSetTransaction };
+
+struct TransactionControl {
+  TransactionControlKind kind = TransactionControlKind::kBegin;
+  std::string text;
+
+  bool operator==(const TransactionControl&) const = default;
+};
+
 // RESET [key]
 struct Reset {
   std::optional<std::string> key;
@@ -1029,7 +1045,7 @@ struct Statement {
                             ShowTables, ShowProcedures, Use, CreateTable, DropTable, AlterTable, Describe,
                             ShowCreateTable, ShowTblProperties, Insert, Delete, Update, Merge,
                             Call, SetConfig, SetTimeZone, Reset, DescribeFunction, ShowFunctions,
-                            UndropTable, ShowDroppedTables>;
+                            UndropTable, ShowDroppedTables, TransactionControl>;
   Node node;
   SourcePos pos;
 

@@ -821,6 +821,8 @@ class Printer {
 
   std::string Stmt(const Reset& r) { return r.key ? "RESET " + RawKey(*r.key) : "RESET"; }
 
+  std::string Stmt(const TransactionControl& t) { return t.text; }
+
   std::string StatementText(const Statement& s) {
     return std::visit([&](const auto& node) { return Stmt(node); }, s.node);
   }

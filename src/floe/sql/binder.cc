@@ -31,6 +31,11 @@ QueryPlanner Binder::Planner() {
   env.resolve_table = [this](const TableRef& ref, const ScanHints& hints) { return BindTableRef(ref, hints); };
   env.metadata_answers = Lower(state_.Setting(kMetadataAnswersKey, "true")) != "false";
   env.parameter_types = parameter_types_;
+  env.session = &state_;
+  env.empty_catalog_relation = [this](const TableRef& ref) {
+    auto rows = PgRelationRows(state_, ref.name, &pg_relations_);
+    return rows.ok() && rows->table && rows->table->num_rows() == 0;
+  };
   return QueryPlanner(env);
 }
 
@@ -123,6 +128,13 @@ Result<std::optional<SessionReadPoint>> Binder::SessionReadPointFor(const table:
 }
 
 Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
+  ARROW_ASSIGN_OR_RAISE(PgRelationRowsResult catalog_rows, PgRelationRows(state_, ref.name, &pg_relations_));
+  if (catalog_rows.table) {
+    if (ref.time_travel) return ErrorAt(sql_, ref.time_travel->pos, "Catalog relations cannot be read as of a time");
+    Rel rel = RelFromTable(catalog_rows.table);
+    for (auto& c : rel.columns) c.qualifiers = {{catalog_rows.relation.name}, {catalog_rows.relation.schema, catalog_rows.relation.name}};
+    return rel;
+  }
   ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, BindName(ref.name, true));
   auto loaded = LoadIdent(resolved.ident);
   if (!loaded.ok()) {

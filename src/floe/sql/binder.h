@@ -12,6 +12,7 @@
 
 #include "floe/scan/scan_filter.h"
 #include "floe/sql/ast.h"
+#include "floe/sql/pg_catalog_tables.h"
 #include "floe/sql/query_planner.h"
 #include "floe/sql/read_point_in_time.h"
 #include "floe/sql/session_state.h"
@@ -82,6 +83,7 @@ class Binder {
   std::vector<std::string> resolution_notes_;
   std::vector<std::string> scan_notes_;
   std::vector<std::shared_ptr<arrow::DataType>>* parameter_types_ = nullptr;
+  PgRelationCache pg_relations_;  // catalog relations read by this statement
 };
 
 }  // namespace floe::sql

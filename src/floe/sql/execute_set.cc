@@ -1,11 +1,20 @@
 #include "floe/sql/executors.h"
 
 #include "floe/sql/parse_error.h"
+#include "floe/sql/pg_catalog_tables.h"
+#include "floe/sql/pg_settings.h"
 #include "floe/sql/result_tables.h"
 
 namespace floe::sql {
 
 Result<StatementResult> ExecuteSetConfig(ExecContext& ctx, const SetConfig& s) {
+  if (s.key && IsPgClient(ctx.state) && FindPgParameter(*s.key)) {
+    // PostgreSQL's SET: the parameter changes (TimeZone is the session time zone), nothing is shown.
+    if (!s.value) return Rows(StringTable({*s.key}, {{PgParameterValue(ctx.state, *s.key)}}));
+    Status st = PgSetParameter(ctx.state, *s.key, *s.value);
+    if (!st.ok()) return ErrorAt(ctx.sql, ctx.statement.pos, st.message());
+    return Message("");
+  }
   if (!s.key) {
     std::vector<std::vector<std::optional<std::string>>> rows;
     for (const auto& [k, v] : ctx.state.settings) rows.push_back({k, v});

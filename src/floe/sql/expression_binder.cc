@@ -1,6 +1,7 @@
 #include "floe/sql/expression_binder.h"
 
 #include "floe/sql/expression_binder_internal.h"
+#include "floe/sql/pg_catalog_tables.h"
 #include "floe/sql/window_spec.h"
 
 namespace floe::sql {
@@ -301,6 +302,19 @@ Result<BoundExpr> ExpressionBinder::PlanNode(const FunctionCall& f, const Expr& 
     return Error(e.pos, StrCat("[MISSING_GROUP_BY] The aggregate function ", fn,
                                " is not allowed here (use it in the SELECT list or HAVING of an aggregate query)"));
   }
+  if (fn == kArrayOfQueryFunction && f.args.size() == 1 && f.args[0].Is<ScalarSubquery>()) {
+    if (!ctx_.run_subquery) return Error(e.pos, "Subqueries are not supported here");
+    ARROW_ASSIGN_OR_RAISE(auto rows, ctx_.run_subquery(*f.args[0].As<ScalarSubquery>()->query));
+    if (rows->num_columns() != 1) return Error(e.pos, "ARRAY(query) needs a query of one column");
+    std::shared_ptr<arrow::Array> values;
+    if (rows->column(0)->num_chunks() == 0) {
+      ARROW_ASSIGN_OR_RAISE(values, arrow::MakeEmptyArray(rows->column(0)->type()));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(values, arrow::Concatenate(rows->column(0)->chunks()));
+    }
+    auto type = arrow::list(arrow::field("element", values->type()));
+    return BoundExpr{cp::literal(std::make_shared<arrow::ListScalar>(values, type)), type, ToSql(e)};
+  }
   std::vector<BoundExpr> args;
   for (const auto& a : f.args) {
     ARROW_ASSIGN_OR_RAISE(auto b, Plan(a));
@@ -339,6 +353,10 @@ Result<BoundExpr> ExpressionBinder::PlanNode(const Subscript& s, const Expr& e) 
     if (!idx || idx->kind != LiteralKind::kInteger) return Error(s.index->pos, "array indexes must be integer literals");
     std::optional<int32_t> position = ParseInt32(idx->value);
     if (!position) return Error(s.index->pos, StrCat("array index ", idx->value, " is out of range for INT"));
+    if (ctx_.session && IsPgClient(*ctx_.session)) {
+      // PostgreSQL's arrays count from 1; an index before the first is NULL.
+      if (--*position < 0) return BoundExpr{cp::literal(arrow::MakeNullScalar(lt.value_type())), lt.value_type(), GeneratedName(e)};
+    }
     return BoundExpr{cp::call("list_element", {base.expr, cp::literal(*position)}),
                      lt.value_type(), GeneratedName(e)};
   }

@@ -17,6 +17,8 @@
 
 namespace floe::sql {
 
+struct SessionState;
+
 struct BoundExpr {
   arrow::compute::Expression expr;
   std::shared_ptr<arrow::DataType> type;
@@ -36,6 +38,7 @@ struct ExprContext {
   // Set while describing a statement: a $n without a value binds as NULL, and a comparison
   // with one records the other side's type at [n-1]. Unset, such a $n is an error.
   std::vector<std::shared_ptr<arrow::DataType>>* parameter_types = nullptr;
+  SessionState* session = nullptr;  // null where no session is at hand
 };
 
 Result<BoundExpr> PlanExpr(const Expr& expr, const ExprContext& ctx);

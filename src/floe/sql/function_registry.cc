@@ -86,6 +86,7 @@ const std::vector<ScalarFunction>& ScalarFunctions() {
     functions::AddDatetimeFunctions(&all);
     functions::AddConditionalFunctions(&all);
     functions::AddCollectionFunctions(&all);
+    functions::AddPgFunctions(&all);
     return all;
   }();
   return kAll;

@@ -165,6 +165,7 @@ void AddMathFunctions(std::vector<ScalarFunction>* out);
 void AddDatetimeFunctions(std::vector<ScalarFunction>* out);
 void AddConditionalFunctions(std::vector<ScalarFunction>* out);
 void AddCollectionFunctions(std::vector<ScalarFunction>* out);
+void AddPgFunctions(std::vector<ScalarFunction>* out);  // pg_functions.cc
 void AddAggregateFunctions(std::vector<AggregateFunction>* out);
 void AddTableFunctions(std::vector<TableFunction>* out);
 }  // namespace functions

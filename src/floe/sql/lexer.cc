@@ -40,6 +40,7 @@ const char* TokenKindName(TokenKind kind) {
     case TokenKind::kDoubleColon: return "'::'";
     case TokenKind::kArrow: return "'=>'";
     case TokenKind::kTilde: return "'~'";
+    case TokenKind::kBangTilde: return "'!~'";
     case TokenKind::kAmpersand: return "'&'";
     case TokenKind::kPipe: return "'|'";
     case TokenKind::kCaret: return "'^'";
@@ -164,6 +165,16 @@ class Lexer {
       ARROW_RETURN_NOT_OK(QuotedBody(Peek(), start, "string literal", &body));
       token->kind = TokenKind::kString;
       token->text = std::string(body);
+      return Status::OK();
+    }
+    // PostgreSQL's E'...' escape strings: floe's strings already read backslash escapes.
+    if ((c == 'e' || c == 'E') && Peek(1) == '\'') {
+      Advance();
+      SourcePos start = Here();
+      std::string_view body;
+      ARROW_RETURN_NOT_OK(QuotedBody('\'', start, "string literal", &body));
+      token->kind = TokenKind::kString;
+      token->text = DecodeStringBody(body, '\'');
       return Status::OK();
     }
     if ((c == 'x' || c == 'X') && Peek(1) == '\'') {
@@ -363,6 +374,7 @@ class Lexer {
         return set(TokenKind::kEq, 1);
       case '!':
         if (n == '=') return set(TokenKind::kNe, 2);
+        if (n == '~') return set(TokenKind::kBangTilde, 2);
         break;
       case '<':
         if (n == '=' && Peek(2) == '>') return set(TokenKind::kNullSafeEq, 3);

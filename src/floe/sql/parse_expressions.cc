@@ -1,5 +1,7 @@
 #include "floe/sql/parser_internal.h"
 
+#include <map>
+
 namespace floe::sql::parsing {
 
 Result<Expr> Parser::ParseExpr() {
@@ -126,6 +128,65 @@ Result<Expr> Parser::ParsePredicate() {
     ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
     return MakeExpr(std::move(in), pos);
   }
+  if (!negated) {
+    // PostgreSQL's regex matches: ~ ~* !~ !~*, also as OPERATOR(pg_catalog.~).
+    size_t save = i_;
+    std::string op;
+    if (Peek("OPERATOR") && PeekKind(TokenKind::kLParen, 1)) {
+      i_ += 2;
+      if (IsNameToken(Cur()) && PeekKind(TokenKind::kDot, 1)) i_ += 2;
+      while (!PeekKind(TokenKind::kRParen) && !PeekKind(TokenKind::kEnd)) {
+        op += std::string(Cur().raw);
+        Bump();
+      }
+      ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
+    } else if (PeekKind(TokenKind::kTilde) || PeekKind(TokenKind::kBangTilde)) {
+      op = PeekKind(TokenKind::kTilde) ? "~" : "!~";
+      Bump();
+      if (PeekKind(TokenKind::kStar)) {
+        op += "*";
+        Bump();
+      }
+    }
+    if (!op.empty()) {
+      SourcePos op_pos = Tok(save).pos;
+      static const std::map<std::string, BinaryOp> kComparisons = {
+          {"=", BinaryOp::kEq}, {"<>", BinaryOp::kNe}, {"!=", BinaryOp::kNe}, {"<", BinaryOp::kLt},
+          {"<=", BinaryOp::kLe}, {">", BinaryOp::kGt}, {">=", BinaryOp::kGe}};
+      if (auto it = kComparisons.find(op); it != kComparisons.end()) {
+        ARROW_ASSIGN_OR_RAISE(Expr right, ParseComparison());
+        return MakeBinary(it->second, std::move(left), std::move(right), op_pos);
+      }
+      bool like_family = op.find("~~") != std::string::npos;
+      bool not_op = op[0] == '!';
+      bool insensitive = op.back() == '*';
+      std::string base = op.substr(not_op ? 1 : 0, op.size() - (not_op ? 1 : 0) - (insensitive ? 1 : 0));
+      if (base != "~" && base != "~~") return ErrorAt(sql_, op_pos, StrCat("operator does not exist: ", op));
+      ARROW_ASSIGN_OR_RAISE(Expr pattern, ParseBitOr());
+      Like like;
+      like.negated = not_op;
+      like.operand = std::move(left);
+      if (like_family) {
+        like.kind = insensitive ? LikeKind::kILike : LikeKind::kLike;
+      } else {
+        like.kind = LikeKind::kRLike;
+        Literal* text = std::get_if<Literal>(&pattern.node);
+        if (insensitive && text && text->kind == LiteralKind::kString) {
+          // RE2's (?i) flag: ~* matches without regard to case.
+          text->value = "(?i)" + text->value;
+        } else if (insensitive) {
+          FunctionCall concat;
+          concat.name.parts.push_back(Identifier{"concat", false, op_pos});
+          concat.name.pos = op_pos;
+          concat.args.push_back(MakeExpr(Literal{LiteralKind::kString, "(?i)"}, op_pos));
+          concat.args.push_back(std::move(pattern));
+          pattern = MakeExpr(std::move(concat), op_pos);
+        }
+      }
+      like.pattern = std::move(pattern);
+      return MakeExpr(std::move(like), pos);
+    }
+  }
   if (Peek("LIKE") || Peek("ILIKE") || Peek("RLIKE") || Peek("REGEXP")) {
     Like like;
     like.kind = Peek("LIKE") ? LikeKind::kLike : Peek("ILIKE") ? LikeKind::kILike : LikeKind::kRLike;
@@ -188,9 +249,47 @@ Result<Expr> Parser::ParseBinary(int min_precedence) {
     SourcePos pos = Cur().pos;
     Bump();
     ARROW_RETURN_NOT_OK(DeeperInChain(&scope, &links));
+    if (precedence == 1 && (Peek("ANY") || Peek("SOME") || Peek("ALL")) && PeekKind(TokenKind::kLParen, 1)) {
+      ARROW_ASSIGN_OR_RAISE(left, ParseQuantified(op, std::move(left), pos));
+      continue;
+    }
     ARROW_ASSIGN_OR_RAISE(Expr right, ParseBinary(precedence + 1));
     ARROW_ASSIGN_OR_RAISE(left, MakeBinary(op, std::move(left), std::move(right), pos));
   }
+}
+
+Result<Expr> Parser::ParseQuantified(BinaryOp op, Expr left, SourcePos pos) {
+  bool all = Peek("ALL");
+  i_ += 2;  // ANY|SOME|ALL (
+  // x = ANY (...) is x IN (...); x <> ALL (...) is x NOT IN (...). Other pairs have no
+  // form here.
+  bool in = op == BinaryOp::kEq && !all;
+  bool not_in = op == BinaryOp::kNe && all;
+  if (!in && !not_in) {
+    return ErrorAt(sql_, pos, StrCat(BinaryOpName(op), all ? " ALL" : " ANY", " is not supported; use = ANY or <> ALL"));
+  }
+  if (StartsQuery(i_)) {
+    ARROW_ASSIGN_OR_RAISE(Query q, ParseQuery());
+    ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
+    InSubquery sub;
+    sub.operand = std::move(left);
+    sub.query = std::move(q);
+    sub.negated = not_in;
+    return MakeExpr(std::move(sub), pos);
+  }
+  ARROW_ASSIGN_OR_RAISE(Expr array, ParseExpr());
+  ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
+  FunctionCall call;
+  call.name.parts.push_back(Identifier{"array_contains", false, pos});
+  call.name.pos = pos;
+  call.args.push_back(std::move(array));
+  call.args.push_back(std::move(left));
+  Expr contains = MakeExpr(std::move(call), pos);
+  if (!not_in) return contains;
+  Unary u;
+  u.op = UnaryOp::kNot;
+  u.operand = std::move(contains);
+  return MakeExpr(std::move(u), pos);
 }
 
 bool Parser::IsNumericLiteral(const Expr& e) {
@@ -326,6 +425,23 @@ Result<Expr> Parser::ParsePostfixOn(Expr base) {
       f.base = std::move(base);
       f.field = std::move(field);
       base = MakeExpr(std::move(f), pos);
+    } else if (Peek("COLLATE") && (IsNameToken(Ahead(1)) || PeekKind(TokenKind::kDoubleQuoted, 1))) {
+      // PostgreSQL's COLLATE name: floe compares text by code point whatever the collation.
+      i_ += 2;
+      while (PeekKind(TokenKind::kDot) && (PeekKind(TokenKind::kWord, 1) || PeekKind(TokenKind::kDoubleQuoted, 1))) {
+        i_ += 2;
+      }
+    } else if (PeekKind(TokenKind::kDoubleColon) && PeekPgObjectTypeAt(i_ + 1)) {
+      ARROW_RETURN_NOT_OK(Deeper(&scope));
+      Bump();
+      std::string fn = *PeekPgObjectTypeAt(i_);
+      i_ += Peek("PG_CATALOG") ? 3 : 1;
+      FunctionCall call;
+      SourcePos pos = base.pos;
+      call.name.parts.push_back(Identifier{fn, false, pos});
+      call.name.pos = pos;
+      call.args.push_back(std::move(base));
+      base = MakeExpr(std::move(call), pos);
     } else if (PeekKind(TokenKind::kDoubleColon)) {
       ARROW_RETURN_NOT_OK(Deeper(&scope));
       Bump();
@@ -339,6 +455,39 @@ Result<Expr> Parser::ParsePostfixOn(Expr base) {
       return base;
     }
   }
+}
+
+std::optional<std::string> Parser::PeekPgObjectTypeAt(size_t k) const {
+  if (IsWord(Tok(k), "PG_CATALOG") && Tok(k + 1).kind == TokenKind::kDot) k += 2;
+  for (const char* name : {"regclass", "regtype", "regnamespace", "regproc", "regrole"}) {
+    if (IsWord(Tok(k), AsciiUpper(name))) return std::string(name);
+  }
+  return std::nullopt;
+}
+
+Result<Expr> Parser::ParseArrayConstructor(SourcePos pos) {
+  FunctionCall call;
+  call.name.pos = pos;
+  if (AcceptKind(TokenKind::kLBracket)) {
+    call.name.parts.push_back(Identifier{"array", false, pos});
+    if (!AcceptKind(TokenKind::kRBracket)) {
+      do {
+        ARROW_ASSIGN_OR_RAISE(Expr item, ParseExpr());
+        call.args.push_back(std::move(item));
+      } while (AcceptKind(TokenKind::kComma));
+      ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRBracket));
+    }
+    return MakeExpr(std::move(call), pos);
+  }
+  // ARRAY(query): the query's one column as an array.
+  ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kLParen));
+  ARROW_ASSIGN_OR_RAISE(Query q, ParseQuery());
+  ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
+  call.name.parts.push_back(Identifier{kArrayOfQueryFunction, false, pos});
+  ScalarSubquery sub;
+  sub.query = std::move(q);
+  call.args.push_back(MakeExpr(std::move(sub), pos));
+  return MakeExpr(std::move(call), pos);
 }
 
 bool Parser::StartsQuery(size_t k) const {
@@ -443,6 +592,16 @@ Result<Expr> Parser::ParsePrimary() {
     i_ += 2;
     ARROW_ASSIGN_OR_RAISE(Expr operand, ParseExpr());
     ARROW_RETURN_NOT_OK(Expect("AS"));
+    if (std::optional<std::string> fn = PeekPgObjectTypeAt(i_)) {
+      // CAST(x AS regclass) is x::regclass.
+      i_ += Peek("PG_CATALOG") ? 3 : 1;
+      ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
+      FunctionCall call;
+      call.name.parts.push_back(Identifier{*fn, false, pos});
+      call.name.pos = pos;
+      call.args.push_back(std::move(operand));
+      return MakeExpr(std::move(call), pos);
+    }
     ARROW_ASSIGN_OR_RAISE(c.type, ParseType());
     ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
     c.operand = std::move(operand);
@@ -475,7 +634,16 @@ Result<Expr> Parser::ParsePrimary() {
     ARROW_ASSIGN_OR_RAISE(IntervalLiteral interval, ParseIntervalBody());
     return MakeExpr(std::move(interval), pos);
   }
-  if ((Peek("CURRENT_DATE") || Peek("CURRENT_TIMESTAMP")) && !PeekKind(TokenKind::kLParen, 1)) {
+  if (Peek("ARRAY") && (PeekKind(TokenKind::kLBracket, 1) ||
+                        (PeekKind(TokenKind::kLParen, 1) && StartsQuery(i_ + 2)))) {
+    DepthScope scope(&depth_);
+    ARROW_RETURN_NOT_OK(Deeper(&scope));
+    Bump();
+    return ParseArrayConstructor(pos);
+  }
+  if ((Peek("CURRENT_DATE") || Peek("CURRENT_TIMESTAMP") || Peek("CURRENT_USER") || Peek("SESSION_USER") ||
+       Peek("CURRENT_SCHEMA") || Peek("CURRENT_CATALOG")) &&
+      !PeekKind(TokenKind::kLParen, 1)) {
     FunctionCall call;
     call.name.parts.push_back(MakeIdent(t));
     call.name.pos = pos;

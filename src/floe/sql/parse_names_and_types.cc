@@ -1,5 +1,7 @@
 #include "floe/sql/parser_internal.h"
 
+#include <map>
+
 namespace floe::sql::parsing {
 
 bool Parser::IsNameToken(const Token& t) {
@@ -177,13 +179,46 @@ Result<std::vector<std::string>> Parser::ParsePropertyKeys() {
 }
 
 Result<DataType> Parser::ParseType() {
+  ARROW_ASSIGN_OR_RAISE(DataType type, ParseElementType());
+  // PostgreSQL's array types: int2[], text[][].
+  while (PeekKind(TokenKind::kLBracket) && PeekKind(TokenKind::kRBracket, 1)) {
+    i_ += 2;
+    DataType array;
+    array.kind = TypeKind::kArray;
+    array.pos = type.pos;
+    array.children.push_back(std::move(type));
+    type = std::move(array);
+  }
+  return type;
+}
+
+Result<DataType> Parser::ParseElementType() {
   DepthScope scope(&depth_);
   ARROW_RETURN_NOT_OK(Deeper(&scope));
   DataType type;
   type.pos = Cur().pos;
+  // PostgreSQL's names: pg_catalog.int4, "char".
+  if (Peek("PG_CATALOG") && PeekKind(TokenKind::kDot, 1)) i_ += 2;
+  if (PeekKind(TokenKind::kDoubleQuoted) && Cur().text == "char") {
+    Bump();
+    type.kind = TypeKind::kString;
+    return type;
+  }
   if (!PeekKind(TokenKind::kWord)) return ErrorHere("expected a data type");
   std::string name = AsciiUpper(Cur().text);
   Bump();
+  static const std::map<std::string, TypeKind> kPgNames = {
+      {"INT2", TypeKind::kSmallInt}, {"INT4", TypeKind::kInt},      {"INT8", TypeKind::kBigInt},
+      {"OID", TypeKind::kBigInt},    {"FLOAT4", TypeKind::kFloat},  {"FLOAT8", TypeKind::kDouble},
+      {"NAME", TypeKind::kString},   {"BPCHAR", TypeKind::kString}};
+  if (auto it = kPgNames.find(name); it != kPgNames.end()) {
+    type.kind = it->second;
+    return type;
+  }
+  if (name == "CHARACTER" && Peek("VARYING")) {
+    Bump();
+    name = "VARCHAR";
+  }
   auto paren_int = [&](std::string_view what) -> Result<int32_t> {
     ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kLParen));
     ARROW_ASSIGN_OR_RAISE(int32_t v, ParseInt32(what));

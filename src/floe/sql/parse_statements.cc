@@ -100,7 +100,17 @@ Result<Statement> Parser::ParseStatementBody() {
     s.node = std::move(call);
     return s;
   }
+  if (word == "SET" && (Peek("TRANSACTION", 1) || (Peek("SESSION", 1) && Peek("CHARACTERISTICS", 2)))) {
+    return ParseTransactionControl(std::move(s), TransactionControlKind::kSetTransaction);
+  }
   if (word == "SET") return ParseSet(std::move(s));
+  if (word == "BEGIN" || (word == "START" && Peek("TRANSACTION", 1))) {
+    return ParseTransactionControl(std::move(s), TransactionControlKind::kBegin);
+  }
+  if (word == "COMMIT" || word == "END") return ParseTransactionControl(std::move(s), TransactionControlKind::kCommit);
+  if (word == "ROLLBACK" || word == "ABORT") {
+    return ParseTransactionControl(std::move(s), TransactionControlKind::kRollback);
+  }
   if (word == "RESET") {
     Bump();
     Reset r;
@@ -132,8 +142,32 @@ std::string Parser::UnquoteRaw(std::string_view text) {
   return std::string(text);
 }
 
+Result<Statement> Parser::ParseTransactionControl(Statement s, TransactionControlKind kind) {
+  TransactionControl t;
+  t.kind = kind;
+  t.text = std::string(Trim(RawRest()));
+  i_ = end_;
+  s.node = std::move(t);
+  return s;
+}
+
 Result<Statement> Parser::ParseSet(Statement s) {
   Bump();  // SET
+  // PostgreSQL's SET [SESSION | LOCAL] name TO value (also with '='): SESSION and LOCAL are
+  // dropped, floe's settings last for the session.
+  if ((Peek("SESSION") || Peek("LOCAL")) && IsNameToken(Ahead(1)) &&
+      (PeekKind(TokenKind::kEq, 2) || Peek("TO", 2))) {
+    Bump();
+  }
+  if (IsNameToken(Cur()) && Peek("TO", 1) && !PeekKind(TokenKind::kEnd, 2)) {
+    SetConfig set;
+    set.key = Cur().text;
+    i_ += 2;
+    set.value = UnquoteRaw(Trim(RawRest()));
+    i_ = end_;
+    s.node = std::move(set);
+    return s;
+  }
   if (Peek("TIME") && Peek("ZONE", 1)) {
     i_ += 2;
     SetTimeZone tz;
@@ -406,6 +440,24 @@ Result<std::pair<std::optional<ObjectName>, std::optional<std::string>>> Parser:
 
 Result<Statement> Parser::ParseShow(Statement s) {
   Bump();  // SHOW
+  // PostgreSQL's SHOW parameter: a query of its value, in one column named after it.
+  if (IsNameToken(Cur()) && PeekKind(TokenKind::kEnd, 1) && !Peek("NAMESPACES") && !Peek("DATABASES") &&
+      !Peek("SCHEMAS") && !Peek("PROCEDURES") && !Peek("TABLES") && !Peek("FUNCTIONS") && !Peek("TBLPROPERTIES")) {
+    Identifier name = MakeIdent(Cur());
+    SourcePos pos = Cur().pos;
+    Bump();
+    FunctionCall call;
+    call.name.parts.push_back(Identifier{"current_setting", false, pos});
+    call.name.pos = pos;
+    call.args.push_back(MakeExpr(Literal{LiteralKind::kString, name.name}, pos));
+    Select select;
+    select.items.push_back(SelectItem{MakeExpr(std::move(call), pos), name});
+    Query q;
+    q.body = std::move(select);
+    q.pos = pos;
+    s.node = std::move(q);
+    return s;
+  }
   if (Accept("NAMESPACES") || Accept("DATABASES") || Accept("SCHEMAS")) return ParseShowInPattern<ShowNamespaces>(std::move(s));
   if (Accept("PROCEDURES")) return ParseShowInPattern<ShowProcedures>(std::move(s));
   if (Accept("TABLES")) return ParseShowInPattern<ShowTables>(std::move(s));

@@ -203,6 +203,7 @@ class Parser {
   // --- data types
 
   Result<DataType> ParseType();
+  Result<DataType> ParseElementType();
 
   // --- expressions
 
@@ -249,6 +250,12 @@ class Parser {
   bool StartsQueryThroughParens(size_t k) const;
 
   Result<Expr> ParsePrimary();
+  // ARRAY[...] and ARRAY(query) (PostgreSQL's array constructors), after ARRAY.
+  Result<Expr> ParseArrayConstructor(SourcePos pos);
+  // After a comparison operator: ANY|SOME|ALL (array or query).
+  Result<Expr> ParseQuantified(BinaryOp op, Expr left, SourcePos pos);
+  // Types only PostgreSQL names: x::regclass and the like become calls.
+  std::optional<std::string> PeekPgObjectTypeAt(size_t k) const;
 
   // a, t.a, t.*, ns.f(x)
   Result<Expr> ParseNameExpr();
@@ -315,6 +322,7 @@ class Parser {
   static std::string UnquoteRaw(std::string_view text);
 
   Result<Statement> ParseSet(Statement s);
+  Result<Statement> ParseTransactionControl(Statement s, TransactionControlKind kind);
 
   Result<std::vector<CallArgument>> ParseCallArguments();
 

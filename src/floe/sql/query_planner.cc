@@ -1,5 +1,8 @@
 #include "floe/sql/query_planner.h"
 
+#include "floe/sql/pg_catalog_tables.h"
+#include "floe/sql/pg_order_by_names.h"
+
 #include <cmath>
 #include <set>
 #include <tuple>
@@ -160,6 +163,7 @@ ExprContext QueryPlanner::Context(const std::vector<Column>& columns,
   ctx.sql = env_.sql;
   ctx.parameter_types = env_.parameter_types;
   ctx.run_subquery = [this](const Query& q) { return Run(q); };
+  ctx.session = env_.session;
   return ctx;
 }
 
@@ -186,6 +190,15 @@ Result<std::shared_ptr<arrow::Scalar>> QueryPlanner::EvaluateConstant(const Expr
 }
 
 Result<Rel> QueryPlanner::PlanQuery(const Query& query) {
+  if (env_.session && IsPgClient(*env_.session)) {
+    if (std::optional<Query> named = OrderByNamesAsWritten(query)) return PlanQuery(*named);
+  }
+  Result<Rel> planned = PlanQueryAsWritten(query);
+  if (planned.ok() || !env_.empty_catalog_relation) return planned;
+  return PlanOverEmptyCatalogRelation(query, planned.status());
+}
+
+Result<Rel> QueryPlanner::PlanQueryAsWritten(const Query& query) {
   ctes_.emplace_back();
   struct Pop {
     std::vector<std::map<std::string, PlannedCte>>* s;

@@ -41,6 +41,11 @@ struct PlannerEnv {
   bool metadata_answers = true;
   // See ExprContext::parameter_types.
   std::vector<std::shared_ptr<arrow::DataType>>* parameter_types = nullptr;
+  // The session, for functions that read it (current_schema(), pg_get_userbyid(), ...).
+  SessionState* session = nullptr;
+  // True when a FROM item is a PostgreSQL catalog relation without rows: a query that
+  // inner-joins one has no rows, whatever it would compute (pg_empty_catalog_queries.cc).
+  std::function<bool(const TableRef&)> empty_catalog_relation;
 };
 
 class QueryPlanner {
@@ -58,6 +63,10 @@ class QueryPlanner {
   const std::vector<std::string>& notes() const { return notes_; }
 
  private:
+  Result<Rel> PlanQueryAsWritten(const Query& query);
+  // When `query` cannot be planned but reads an empty catalog relation where it takes no
+  // rows from it, its empty result, typed text; else `failure`.
+  Result<Rel> PlanOverEmptyCatalogRelation(const Query& query, Status failure);
   Result<Rel> PlanBody(const Query& query, const std::vector<OrderItem>* order_by, Rel* pre_order);
   Result<Rel> PlanSelect(const Select& select, const std::vector<OrderItem>* order_by);
   Result<Rel> PlanRelation(const Relation& relation, const ScanHints& hints = ScanHints());

@@ -59,6 +59,7 @@ Result<StatementResult> Session::Impl::Dispatch(const Statement& statement, cons
   if (auto* s = statement.As<SetConfig>()) return ExecuteSetConfig(ctx, *s);
   if (auto* s = statement.As<SetTimeZone>()) return ExecuteSetTimeZone(ctx, *s);
   if (auto* s = statement.As<Reset>()) return ExecuteReset(ctx, *s);
+  if (statement.As<TransactionControl>()) return Message("");
   return ErrorAt(sql, statement.pos, "This statement is not supported yet");
 }
 

@@ -54,6 +54,7 @@ enum class TokenKind {
   kDoubleColon,  // ::
   kArrow,        // =>
   kTilde,
+  kBangTilde,  // !~ (PostgreSQL's regex non-match)
   kAmpersand,
   kPipe,
   kCaret,

@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "floe/cli/sql_command.h"
 #include "floe/server/server.h"
 #include "floe/server/user_file.h"
 

@@ -18,7 +18,8 @@ namespace {
 // "host:port", "[v6]:port" or ":port" (all addresses).
 Status ParseListen(const std::string& text, std::string* host, int* port) {
   size_t colon = text.rfind(':');
-  if (colon == std::string::npos) return Status::Invalid("--listen wants HOST:PORT, got '", text, "'");
+  if (colon == std::string::npos)
+    return Status::Invalid("--listen wants HOST:PORT, got '", text, "'");
   *host = text.substr(0, colon);
   if (host->size() >= 2 && host->front() == '[' && host->back() == ']') {
     *host = host->substr(1, host->size() - 2);
@@ -50,18 +51,24 @@ int AddUserCommand(const ServeArgs& args) {
 }  // namespace
 
 CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
-  CLI::App* serve = app.add_subcommand(
-      "serve",
-      "Serve the catalog over the PostgreSQL wire protocol: psql, psycopg, JDBC and BI tools connect "
-      "to database <catalog name> (or one of its namespaces) and run floe SQL. Stops on SIGINT or SIGTERM.");
+  CLI::App* serve = app.add_subcommand("serve",
+                                       "Serve the catalog over the PostgreSQL wire protocol: psql, "
+                                       "psycopg, JDBC and BI tools connect "
+                                       "to database <catalog name> (or one of its namespaces) and "
+                                       "run floe SQL. Stops on SIGINT or SIGTERM.");
   AddCatalogOptions(serve, &args->where);
-  serve->add_option("--listen", args->listen, "Address and port to listen on (port 0: any free port)")
+  serve
+      ->add_option("--listen", args->listen,
+                   "Address and port to listen on (port 0: any free port)")
       ->capture_default_str();
-  serve->add_option("--auth", args->auth, "trust (anyone, loopback clients only) or password (SCRAM-SHA-256)")
+  serve
+      ->add_option("--auth", args->auth,
+                   "trust (anyone, loopback clients only) or password (SCRAM-SHA-256)")
       ->check(CLI::IsMember({"trust", "password"}))
       ->capture_default_str();
   serve->add_option("--users", args->users_file, "Users file for --auth password (see --add-user)");
-  serve->add_option("--tls-cert", args->tls_cert, "PEM certificate chain: clients may ask for TLS (sslmode=require)");
+  serve->add_option("--tls-cert", args->tls_cert,
+                    "PEM certificate chain: clients may ask for TLS (sslmode=require)");
   serve->add_option("--tls-key", args->tls_key, "PEM private key of --tls-cert");
   serve->add_option("--idle-timeout", args->idle_timeout,
                     "Seconds a client may stay idle before its connection is closed (0: never)");
@@ -69,9 +76,10 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
                     "Seconds a statement may run before it is cancelled (0: never)");
   serve->add_flag("--allow-trust-remote", args->allow_trust_remote,
                   "With --auth trust, let clients from other hosts in too");
-  serve->add_option("--add-user", args->add_user,
-                    "Store NAME with the password read from standard input in --users FILE (a SCRAM-SHA-256 "
-                    "verifier, never the password), then exit");
+  serve->add_option(
+      "--add-user", args->add_user,
+      "Store NAME with the password read from standard input in --users FILE (a SCRAM-SHA-256 "
+      "verifier, never the password), then exit");
   return serve;
 }
 
@@ -83,7 +91,8 @@ int RunServeCommand(const ServeArgs& args) {
     std::cerr << "Error: " << st.message() << "\n";
     return kExitUsage;
   }
-  options.auth = args.auth == "password" ? server::AuthMethod::kPassword : server::AuthMethod::kTrust;
+  options.auth =
+      args.auth == "password" ? server::AuthMethod::kPassword : server::AuthMethod::kTrust;
   if (options.auth == server::AuthMethod::kPassword) {
     if (args.users_file.empty()) {
       std::cerr << "Error: --auth password needs --users FILE (add users with --add-user)\n";
@@ -118,10 +127,12 @@ int RunServeCommand(const ServeArgs& args) {
 
   auto server = server::Server::Make(std::move(options));
   if (!server.ok()) return ReportError(server.status(), std::cerr);
-  std::cout << "floe serve: listening on " << ((*server)->options().host.find(':') != std::string::npos
-                                                   ? "[" + (*server)->options().host + "]"
-                                                   : (*server)->options().host)
-            << ":" << (*server)->port() << " (catalog " << args.where.catalog_name << ")" << std::endl;
+  std::cout << "floe serve: listening on "
+            << ((*server)->options().host.find(':') != std::string::npos
+                    ? "[" + (*server)->options().host + "]"
+                    : (*server)->options().host)
+            << ":" << (*server)->port() << " (catalog " << args.where.catalog_name << ")"
+            << std::endl;
 
   server::Server* running = server->get();
   std::thread waiter([running, signals] {

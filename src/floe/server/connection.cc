@@ -23,6 +23,8 @@ namespace {
 // Rows are written out once this much is buffered, so a large result streams.
 constexpr size_t kFlushThreshold = 64 * 1024;
 constexpr char kTimeZoneKey[] = "spark.sql.session.timeZone";
+constexpr char kAbortedTransaction[] =
+    "current transaction is aborted, commands ignored until end of transaction block";
 
 std::string Upper(std::string_view s) {
   std::string out(s);
@@ -176,9 +178,7 @@ void Connection::SendNotice(const std::string& message) {
   AppendErrorResponse(notice, &out_, 'N');
 }
 
-void Connection::ReadyForQuery() {
-  MessageBuilder(&out_, 'Z').Byte(transaction_).Finish();
-}
+void Connection::ReadyForQuery() { MessageBuilder(&out_, 'Z').Byte(transaction_).Finish(); }
 
 bool Connection::Startup() {
   StartupPacket packet;
@@ -222,7 +222,8 @@ bool Connection::Startup() {
   }
   const std::string& user = packet.parameters["user"];
   if (user.empty()) {
-    SendFatal(sqlstate::kInvalidAuthorization, "no PostgreSQL user name specified in startup packet");
+    SendFatal(sqlstate::kInvalidAuthorization,
+              "no PostgreSQL user name specified in startup packet");
     return false;
   }
   if (!Authenticate(user)) return false;
@@ -275,7 +276,8 @@ bool Connection::Authenticate(const std::string& user) {
   std::string body;
   if (!ReadMessage(&type, &body)) return false;
   if (type != 'p') {
-    SendFatal(sqlstate::kProtocolViolation, "expected SASL response, got message type '" + std::string(1, type) + "'");
+    SendFatal(sqlstate::kProtocolViolation,
+              "expected SASL response, got message type '" + std::string(1, type) + "'");
     return false;
   }
   BodyReader initial(body);
@@ -286,7 +288,8 @@ bool Connection::Authenticate(const std::string& user) {
     SendFatal(sqlstate::kProtocolViolation, "malformed SASLInitialResponse");
     return false;
   }
-  Result<std::string> server_first = scram.ClientFirst(*initial.Bytes(static_cast<size_t>(*length)));
+  Result<std::string> server_first =
+      scram.ClientFirst(*initial.Bytes(static_cast<size_t>(*length)));
   if (!server_first.ok()) {
     SendFatal(sqlstate::kProtocolViolation, server_first.status().message());
     return false;
@@ -317,7 +320,8 @@ bool Connection::OpenSession(const std::map<std::string, std::string>& parameter
   if (database.empty()) database = value("user");
   Result<std::unique_ptr<sql::Session>> session = options.open_session();
   if (!session.ok()) {
-    SendFatal(sqlstate::kConnectionFailure, "cannot open the catalog: " + session.status().message());
+    SendFatal(sqlstate::kConnectionFailure,
+              "cannot open the catalog: " + session.status().message());
     return false;
   }
   session_ = std::make_unique<SessionAdapter>(std::move(*session));
@@ -373,7 +377,8 @@ bool Connection::ReadMessage(char* type, std::string* body) {
   }
   *type = header[0];
   body->assign(length - 4, '\0');
-  if (length > 4 && socket_->ReadExact(body->data(), body->size()) != SocketStream::ReadResult::kOk) {
+  if (length > 4 &&
+      socket_->ReadExact(body->data(), body->size()) != SocketStream::ReadResult::kOk) {
     return false;
   }
   return true;
@@ -411,8 +416,9 @@ void Connection::MainLoop() {
       case 'X':
         return;
       default:
-        SendFatal(sqlstate::kProtocolViolation,
-                  "invalid frontend message type " + std::to_string(static_cast<unsigned char>(type)));
+        SendFatal(
+            sqlstate::kProtocolViolation,
+            "invalid frontend message type " + std::to_string(static_cast<unsigned char>(type)));
         return;
     }
     if (!keep_going || !Flush().ok()) return;
@@ -455,6 +461,7 @@ PgError Connection::ErrorFor(const Status& status, std::string_view sql, int sta
     error.message = timed_out_ ? "canceling statement due to statement timeout"
                                : "canceling statement due to user request";
   }
+  if (status.message() == kAbortedTransaction) error.code = sqlstate::kInFailedTransaction;
   if (transaction_ == 'T') transaction_ = 'E';
   return error;
 }
@@ -464,8 +471,16 @@ void Connection::RowDescription(const arrow::Schema& schema, const std::vector<i
   m.Int16(static_cast<int16_t>(schema.num_fields()));
   for (int i = 0; i < schema.num_fields(); ++i) {
     PgType type = PgTypeFor(*schema.field(i)->type());
-    int16_t format = formats.empty() ? 0 : formats.size() == 1 ? formats[0] : formats[static_cast<size_t>(i)];
-    m.CString(schema.field(i)->name()).Int32(0).Int16(0).Int32(type.oid).Int16(type.length).Int32(type.typmod).Int16(format);
+    int16_t format = formats.empty()       ? 0
+                     : formats.size() == 1 ? formats[0]
+                                           : formats[static_cast<size_t>(i)];
+    m.CString(schema.field(i)->name())
+        .Int32(0)
+        .Int16(0)
+        .Int32(type.oid)
+        .Int16(type.length)
+        .Int32(type.typmod)
+        .Int16(format);
   }
   m.Finish();
 }
@@ -508,10 +523,11 @@ Status Connection::StartPortal(Portal* portal) {
     return Status::OK();
   }
   if (transaction_ == 'E') {
-    return MakeError(ErrorKind::kOther, "current transaction is aborted, commands ignored until end of transaction block");
+    return Status::Invalid(kAbortedTransaction);
   }
   BeginStatement();
-  Result<std::unique_ptr<StatementStream>> stream = session_->ExecuteStreaming(sql, portal->parameters);
+  Result<std::unique_ptr<StatementStream>> stream =
+      session_->ExecuteStreaming(sql, portal->parameters);
   if (!stream.ok()) {
     EndStatement();
     return stream.status();
@@ -553,7 +569,9 @@ Status Connection::RunPortal(Portal* portal, int64_t max_rows) {
       m.Finish();
       size_t message_start = out_.size() - 7;
       for (int c = 0; c < batch.num_columns(); ++c) {
-        bool binary = formats.empty() ? false : formats.size() == 1 ? formats[0] == 1 : formats[static_cast<size_t>(c)] == 1;
+        bool binary = formats.empty()       ? false
+                      : formats.size() == 1 ? formats[0] == 1
+                                            : formats[static_cast<size_t>(c)] == 1;
         result = AppendField(*batch.column(c), row, binary, zone_, &out_);
         if (!result.ok()) break;
       }
@@ -563,7 +581,8 @@ Status Connection::RunPortal(Portal* portal, int64_t max_rows) {
       }
       // The DataRow's length now covers its fields.
       auto length = static_cast<uint32_t>(out_.size() - message_start - 1);
-      for (int i = 0; i < 4; ++i) out_[message_start + 1 + i] = static_cast<char>((length >> (24 - 8 * i)) & 0xff);
+      for (int i = 0; i < 4; ++i)
+        out_[message_start + 1 + i] = static_cast<char>((length >> (24 - 8 * i)) & 0xff);
       ++sent_now;
       ++portal->rows_sent;
       if (out_.size() >= kFlushThreshold) {
@@ -613,7 +632,8 @@ bool Connection::HandleSimpleQuery(std::string_view body) {
     Portal portal;
     portal.statement = std::make_shared<Prepared>();
     portal.statement->query = span.text;
-    int before = CountChars(std::string_view(*query).substr(0, static_cast<size_t>(std::max(span.pos.offset, 0))));
+    int before = CountChars(
+        std::string_view(*query).substr(0, static_cast<size_t>(std::max(span.pos.offset, 0))));
     Status st = StartPortal(&portal);
     if (st.ok() && portal.stream != nullptr && portal.stream->schema() != nullptr) {
       RowDescription(*portal.stream->schema(), {});
@@ -721,16 +741,20 @@ bool Connection::HandleBind(std::string_view body) {
   };
   auto found = statements_.find(*statement_name);
   if (found == statements_.end()) {
-    return fail(sqlstate::kInvalidPreparedStatement, "prepared statement \"" + *statement_name + "\" does not exist");
+    return fail(sqlstate::kInvalidPreparedStatement,
+                "prepared statement \"" + *statement_name + "\" does not exist");
   }
   portal->statement = found->second;
   if (param_formats.size() > 1 && param_formats.size() != values.size()) {
-    return fail(sqlstate::kProtocolViolation, "bind message has " + std::to_string(param_formats.size()) +
-                                                  " parameter formats but " + std::to_string(values.size()) + " parameters");
+    return fail(sqlstate::kProtocolViolation,
+                "bind message has " + std::to_string(param_formats.size()) +
+                    " parameter formats but " + std::to_string(values.size()) + " parameters");
   }
   const auto& oids = portal->statement->parameter_oids;
   for (size_t i = 0; i < values.size(); ++i) {
-    int16_t format = param_formats.empty() ? 0 : param_formats.size() == 1 ? param_formats[0] : param_formats[i];
+    int16_t format = param_formats.empty()       ? 0
+                     : param_formats.size() == 1 ? param_formats[0]
+                                                 : param_formats[i];
     int32_t oid = i < oids.size() ? oids[i] : 0;
     Result<Parameter> p = DecodeParameter(oid, format == 1, values[i]);
     if (!p.ok()) return fail(sqlstate::kInvalidParameterValue, p.status().message());
@@ -775,7 +799,8 @@ bool Connection::HandleDescribe(std::string_view body) {
       shape = *described;
     }
     MessageBuilder m(&out_, 't');
-    size_t count = std::max(prepared.parameter_oids.size(), static_cast<size_t>(shape.parameter_count));
+    size_t count =
+        std::max(prepared.parameter_oids.size(), static_cast<size_t>(shape.parameter_count));
     m.Int16(static_cast<int16_t>(count));
     for (size_t i = 0; i < count; ++i) {
       int32_t oid = i < prepared.parameter_oids.size() ? prepared.parameter_oids[i] : 0;

@@ -70,7 +70,7 @@ class Connection {
     std::vector<Parameter> parameters;
     std::vector<int16_t> result_formats;
     std::unique_ptr<StatementStream> stream;  // started on first Describe or Execute
-    std::string fixed_tag;  // transaction control: no stream, this tag
+    std::string fixed_tag;                    // transaction control: no stream, this tag
     bool started = false;
     bool done = false;
     std::shared_ptr<arrow::RecordBatch> batch;

@@ -74,17 +74,36 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
   if (!value) {
     std::shared_ptr<arrow::DataType> type = arrow::null();
     switch (oid) {
-      case pg_oid::kBool: type = arrow::boolean(); break;
-      case pg_oid::kInt2: type = arrow::int16(); break;
-      case pg_oid::kInt4: type = arrow::int32(); break;
-      case pg_oid::kInt8: type = arrow::int64(); break;
-      case pg_oid::kFloat4: type = arrow::float32(); break;
-      case pg_oid::kFloat8: type = arrow::float64(); break;
+      case pg_oid::kBool:
+        type = arrow::boolean();
+        break;
+      case pg_oid::kInt2:
+        type = arrow::int16();
+        break;
+      case pg_oid::kInt4:
+        type = arrow::int32();
+        break;
+      case pg_oid::kInt8:
+        type = arrow::int64();
+        break;
+      case pg_oid::kFloat4:
+        type = arrow::float32();
+        break;
+      case pg_oid::kFloat8:
+        type = arrow::float64();
+        break;
       case pg_oid::kText:
-      case pg_oid::kVarchar: type = arrow::utf8(); break;
-      case pg_oid::kBytea: type = arrow::binary(); break;
-      case pg_oid::kDate: type = arrow::date32(); break;
-      default: break;
+      case pg_oid::kVarchar:
+        type = arrow::utf8();
+        break;
+      case pg_oid::kBytea:
+        type = arrow::binary();
+        break;
+      case pg_oid::kDate:
+        type = arrow::date32();
+        break;
+      default:
+        break;
     }
     return Parameter{arrow::MakeNullScalar(type), false};
   }
@@ -101,8 +120,10 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
         if (text.empty() || *end != '\0' || errno != 0) {
           return Status::Invalid("invalid input syntax for type integer: \"", text, "\"");
         }
-        if (oid == pg_oid::kInt2) return Parameter{std::make_shared<arrow::Int16Scalar>(static_cast<int16_t>(n))};
-        if (oid == pg_oid::kInt4) return Parameter{std::make_shared<arrow::Int32Scalar>(static_cast<int32_t>(n))};
+        if (oid == pg_oid::kInt2)
+          return Parameter{std::make_shared<arrow::Int16Scalar>(static_cast<int16_t>(n))};
+        if (oid == pg_oid::kInt4)
+          return Parameter{std::make_shared<arrow::Int32Scalar>(static_cast<int32_t>(n))};
         return Parameter{std::make_shared<arrow::Int64Scalar>(n)};
       }
       case pg_oid::kFloat4:
@@ -113,7 +134,8 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
         if (text.empty() || *end != '\0') {
           return Status::Invalid("invalid input syntax for type double precision: \"", text, "\"");
         }
-        if (oid == pg_oid::kFloat4) return Parameter{std::make_shared<arrow::FloatScalar>(static_cast<float>(d))};
+        if (oid == pg_oid::kFloat4)
+          return Parameter{std::make_shared<arrow::FloatScalar>(static_cast<float>(d))};
         return Parameter{std::make_shared<arrow::DoubleScalar>(d)};
       }
       case pg_oid::kBool: {
@@ -181,11 +203,13 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
       return Parameter{std::make_shared<arrow::BinaryScalar>(std::string(v))};
     case pg_oid::kDate: {
       ARROW_ASSIGN_OR_RAISE(int64_t days, ReadBigEndian(v, 4, oid));
-      return Parameter{std::make_shared<arrow::Date32Scalar>(static_cast<int32_t>(days + kPgEpochDays))};
+      return Parameter{
+          std::make_shared<arrow::Date32Scalar>(static_cast<int32_t>(days + kPgEpochDays))};
     }
     case pg_oid::kTime: {
       ARROW_ASSIGN_OR_RAISE(int64_t micros, ReadBigEndian(v, 8, oid));
-      return Parameter{std::make_shared<arrow::Time64Scalar>(micros, arrow::time64(arrow::TimeUnit::MICRO))};
+      return Parameter{
+          std::make_shared<arrow::Time64Scalar>(micros, arrow::time64(arrow::TimeUnit::MICRO))};
     }
     case pg_oid::kTimestamp:
     case pg_oid::kTimestampTz: {
@@ -210,7 +234,8 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
       return Untyped(text);
     }
     default:
-      return Status::NotImplemented("binary parameters of type oid ", oid, " are not supported; send them as text");
+      return Status::NotImplemented("binary parameters of type oid ", oid,
+                                    " are not supported; send them as text");
   }
 }
 

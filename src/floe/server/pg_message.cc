@@ -6,9 +6,7 @@ namespace floe::server {
 
 namespace {
 
-Status Violation(std::string_view what) {
-  return Status::Invalid("protocol violation: ", what);
-}
+Status Violation(std::string_view what) { return Status::Invalid("protocol violation: ", what); }
 
 uint32_t ReadBigEndian32(const char* p) {
   const auto* u = reinterpret_cast<const unsigned char*>(p);
@@ -54,12 +52,14 @@ void AppendInt16(std::string* out, int16_t v) {
 
 void AppendInt32(std::string* out, int32_t v) {
   auto u = static_cast<uint32_t>(v);
-  for (int shift = 24; shift >= 0; shift -= 8) out->push_back(static_cast<char>((u >> shift) & 0xff));
+  for (int shift = 24; shift >= 0; shift -= 8)
+    out->push_back(static_cast<char>((u >> shift) & 0xff));
 }
 
 void AppendInt64(std::string* out, int64_t v) {
   auto u = static_cast<uint64_t>(v);
-  for (int shift = 56; shift >= 0; shift -= 8) out->push_back(static_cast<char>((u >> shift) & 0xff));
+  for (int shift = 56; shift >= 0; shift -= 8)
+    out->push_back(static_cast<char>((u >> shift) & 0xff));
 }
 
 MessageBuilder::MessageBuilder(std::string* out, char type) : out_(out) {

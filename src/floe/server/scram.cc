@@ -149,8 +149,8 @@ Result<ScramVerifier> ScramVerifier::FromPassword(std::string_view password, std
   unsigned char salted[SHA256_DIGEST_LENGTH];
   if (PKCS5_PBKDF2_HMAC(password.data(), static_cast<int>(password.size()),
                         reinterpret_cast<const unsigned char*>(v.salt.data()),
-                        static_cast<int>(v.salt.size()), iterations, EVP_sha256(),
-                        sizeof(salted), salted) != 1) {
+                        static_cast<int>(v.salt.size()), iterations, EVP_sha256(), sizeof(salted),
+                        salted) != 1) {
     return Status::IOError("PBKDF2 failed");
   }
   std::string salted_password(reinterpret_cast<char*>(salted), sizeof(salted));
@@ -204,8 +204,8 @@ Result<std::string> ScramServer::ClientFinal(std::string_view message) {
   if (*binding != Base64Encode(gs2_header_)) return Malformed("channel binding data");
   if (*nonce != nonce_) return Malformed("nonce");
   ARROW_ASSIGN_OR_RAISE(std::string proof, Base64Decode(message.substr(proof_at + 3)));
-  std::string auth_message = client_first_bare_ + "," + server_first_ + "," +
-                             std::string(message.substr(0, proof_at));
+  std::string auth_message =
+      client_first_bare_ + "," + server_first_ + "," + std::string(message.substr(0, proof_at));
   if (!verifier_ || proof.size() != SHA256_DIGEST_LENGTH) {
     return Status::Invalid("authentication failed");
   }

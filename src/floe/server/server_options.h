@@ -18,7 +18,7 @@ struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 5433;  // 0: any free port (Server::port() tells which)
   AuthMethod auth = AuthMethod::kTrust;
-  UserVerifiers users;  // for kPassword
+  UserVerifiers users;        // for kPassword
   std::string tls_cert_file;  // both set: SSLRequest is answered 'S'
   std::string tls_key_file;
   // Trust lets anyone who can reach the port in; only loopback peers unless allowed.

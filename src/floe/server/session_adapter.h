@@ -30,9 +30,9 @@ struct StatementShape {
 class StatementStream {
  public:
   virtual ~StatementStream() = default;
-  virtual std::shared_ptr<arrow::Schema> schema() const = 0;  // null: no rows
+  virtual std::shared_ptr<arrow::Schema> schema() const = 0;       // null: no rows
   virtual Result<std::shared_ptr<arrow::RecordBatch>> Next() = 0;  // null at the end
-  virtual std::string command() const = 0;  // "SELECT", "INSERT", "CREATE TABLE", ...
+  virtual std::string command() const = 0;    // "SELECT", "INSERT", "CREATE TABLE", ...
   virtual int64_t rows_affected() const = 0;  // -1: no count
   virtual std::string message() const = 0;
 };

@@ -115,7 +115,8 @@ PgError ErrorFromStatus(const Status& status, std::string_view sql, int statemen
           code = sqlstate::kDuplicateTable;
           break;
         case ErrorKind::kValidation:
-          code = StartsWith(error.message, "Syntax error") || StartsWith(error.message, "Unterminated") ||
+          code = StartsWith(error.message, "Syntax error") ||
+                         StartsWith(error.message, "Unterminated") ||
                          StartsWith(error.message, "Unexpected")
                      ? sqlstate::kSyntaxError
                      : sqlstate::kInvalidParameterValue;

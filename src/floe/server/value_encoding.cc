@@ -6,11 +6,11 @@
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
 
+#include <strings.h>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <strings.h>
 #include <vector>
 
 #include "floe/server/pg_message.h"
@@ -99,8 +99,9 @@ std::string OffsetText(int64_t offset_seconds) {
   int64_t a = offset_seconds < 0 ? -offset_seconds : offset_seconds;
   char buf[64];
   if (a % 60 != 0) {
-    std::snprintf(buf, sizeof(buf), "%c%02lld:%02lld:%02lld", sign, static_cast<long long>(a / 3600),
-                  static_cast<long long>(a / 60 % 60), static_cast<long long>(a % 60));
+    std::snprintf(buf, sizeof(buf), "%c%02lld:%02lld:%02lld", sign,
+                  static_cast<long long>(a / 3600), static_cast<long long>(a / 60 % 60),
+                  static_cast<long long>(a % 60));
   } else if (a % 3600 != 0) {
     std::snprintf(buf, sizeof(buf), "%c%02lld:%02lld", sign, static_cast<long long>(a / 3600),
                   static_cast<long long>(a / 60 % 60));
@@ -135,9 +136,11 @@ std::string FloatText(T v, int max_fixed) {
     std::snprintf(exp, sizeof(exp), "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
     return out + exp;
   }
-  if (exponent < 0) return out + "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
+  if (exponent < 0)
+    return out + "0." + std::string(static_cast<size_t>(-exponent - 1), '0') + digits;
   auto int_digits = static_cast<size_t>(exponent + 1);
-  if (digits.size() <= int_digits) return out + digits + std::string(int_digits - digits.size(), '0');
+  if (digits.size() <= int_digits)
+    return out + digits + std::string(int_digits - digits.size(), '0');
   return out + digits.substr(0, int_digits) + "." + digits.substr(int_digits);
 }
 
@@ -160,7 +163,8 @@ std::string UuidText(std::string_view bytes) {
 
 std::string BigEndian(int64_t v, int bytes) {
   std::string out;
-  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xff));
+  for (int i = bytes - 1; i >= 0; --i)
+    out.push_back(static_cast<char>((static_cast<uint64_t>(v) >> (8 * i)) & 0xff));
   return out;
 }
 
@@ -252,7 +256,8 @@ Status AppendJsonList(const arrow::Array& values, int64_t start, int64_t end, co
   return Status::OK();
 }
 
-Status AppendJsonMap(const arrow::MapArray& map, int64_t row, const TimeZone& zone, std::string* out) {
+Status AppendJsonMap(const arrow::MapArray& map, int64_t row, const TimeZone& zone,
+                     std::string* out) {
   out->push_back('{');
   for (int64_t i = map.value_offset(row); i < map.value_offset(row) + map.value_length(row); ++i) {
     if (i > map.value_offset(row)) *out += ", ";
@@ -265,7 +270,8 @@ Status AppendJsonMap(const arrow::MapArray& map, int64_t row, const TimeZone& zo
   return Status::OK();
 }
 
-Status AppendJsonStruct(const arrow::StructArray& s, int64_t row, const TimeZone& zone, std::string* out) {
+Status AppendJsonStruct(const arrow::StructArray& s, int64_t row, const TimeZone& zone,
+                        std::string* out) {
   out->push_back('{');
   const auto& type = static_cast<const arrow::StructType&>(*s.type());
   for (int f = 0; f < type.num_fields(); ++f) {
@@ -324,7 +330,8 @@ Result<std::string> ListText(const arrow::Array& values, int64_t start, int64_t 
     }
     ARROW_ASSIGN_OR_RAISE(std::string element, TextValue(values, i, zone));
     // A nested list is itself an array literal and goes unquoted, as PostgreSQL nests them.
-    bool nested = values.type_id() == arrow::Type::LIST || values.type_id() == arrow::Type::LARGE_LIST;
+    bool nested =
+        values.type_id() == arrow::Type::LIST || values.type_id() == arrow::Type::LARGE_LIST;
     out += nested ? element : ArrayElement(element);
   }
   out.push_back('}');
@@ -349,9 +356,11 @@ std::string NumericBinary(const std::string& decimal_text, int32_t scale) {
   int_part.insert(0, (4 - int_part.size() % 4) % 4, '0');
   frac_part.append((4 - frac_part.size() % 4) % 4, '0');
   std::vector<int16_t> groups;
-  for (size_t i = 0; i < int_part.size(); i += 4) groups.push_back(static_cast<int16_t>(std::stoi(int_part.substr(i, 4))));
+  for (size_t i = 0; i < int_part.size(); i += 4)
+    groups.push_back(static_cast<int16_t>(std::stoi(int_part.substr(i, 4))));
   auto weight = static_cast<int16_t>(groups.size()) - 1;
-  for (size_t i = 0; i < frac_part.size(); i += 4) groups.push_back(static_cast<int16_t>(std::stoi(frac_part.substr(i, 4))));
+  for (size_t i = 0; i < frac_part.size(); i += 4)
+    groups.push_back(static_cast<int16_t>(std::stoi(frac_part.substr(i, 4))));
   size_t first = 0;
   while (first < groups.size() && groups[first] == 0) {
     ++first;
@@ -499,11 +508,13 @@ Result<std::string> BinaryValue(const arrow::Array& array_in, int64_t row, const
       return BigEndian(static_cast<const arrow::Date32Array&>(array).Value(row) - kPgEpochDays, 4);
     case arrow::Type::TIME32: {
       const auto& t = static_cast<const arrow::Time32Array&>(array);
-      return BigEndian(ToMicros(t.Value(row), static_cast<const arrow::Time32Type&>(*t.type()).unit()), 8);
+      return BigEndian(
+          ToMicros(t.Value(row), static_cast<const arrow::Time32Type&>(*t.type()).unit()), 8);
     }
     case arrow::Type::TIME64: {
       const auto& t = static_cast<const arrow::Time64Array&>(array);
-      return BigEndian(ToMicros(t.Value(row), static_cast<const arrow::Time64Type&>(*t.type()).unit()), 8);
+      return BigEndian(
+          ToMicros(t.Value(row), static_cast<const arrow::Time64Type&>(*t.type()).unit()), 8);
     }
     case arrow::Type::TIMESTAMP: {
       const auto& t = static_cast<const arrow::TimestampArray&>(array);

@@ -5,9 +5,7 @@
 namespace floe::server {
 namespace {
 
-std::string Startup(const std::string& body_after_length) {
-  return body_after_length;
-}
+std::string Startup(const std::string& body_after_length) { return body_after_length; }
 
 TEST(PgMessage, BuilderWritesTypeLengthAndFields) {
   std::string out;
@@ -15,7 +13,9 @@ TEST(PgMessage, BuilderWritesTypeLengthAndFields) {
   EXPECT_EQ(out, std::string("Z\0\0\0\5I", 6));
   out.clear();
   MessageBuilder(&out, 'K').Int32(1000).Int16(-2).CString("ab").Finish();
-  EXPECT_EQ(out, std::string("K\0\0\0\x0d\0\0\x03\xe8\xff\xfe" "ab\0", 14));
+  EXPECT_EQ(out, std::string("K\0\0\0\x0d\0\0\x03\xe8\xff\xfe"
+                             "ab\0",
+                             14));
 }
 
 TEST(PgMessage, ReaderStopsAtTheEnd) {
@@ -84,9 +84,10 @@ TEST(PgMessage, SplitMessage) {
   EXPECT_EQ(body, std::string_view("SELECT\0", 7));
   ASSERT_OK_AND_ASSIGN(used, SplitMessage(std::string_view(framed).substr(0, 8), &type, &body));
   EXPECT_EQ(used, 0u);
-  ASSERT_RAISES_WITH_MESSAGE("below 4", SplitMessage(std::string("Q\0\0\0\3", 5), &type, &body).status());
-  ASSERT_RAISES_WITH_MESSAGE("above the limit",
-                             SplitMessage(std::string("Q\x7f\xff\xff\xff", 5), &type, &body).status());
+  ASSERT_RAISES_WITH_MESSAGE("below 4",
+                             SplitMessage(std::string("Q\0\0\0\3", 5), &type, &body).status());
+  ASSERT_RAISES_WITH_MESSAGE(
+      "above the limit", SplitMessage(std::string("Q\x7f\xff\xff\xff", 5), &type, &body).status());
 }
 
 }  // namespace

@@ -43,7 +43,8 @@ TEST(Scram, WrongPasswordFails) {
 TEST(Scram, UnknownUserFailsAtTheEnd) {
   ScramServer server(std::nullopt, kServerNonce);
   ASSERT_OK_AND_ASSIGN(std::string server_first, server.ClientFirst(kClientFirst));
-  EXPECT_EQ(server_first.substr(0, 2 + 20 + 30), std::string("r=rOprNGfwEbeRWgbNEkqO") + kServerNonce);
+  EXPECT_EQ(server_first.substr(0, 2 + 20 + 30),
+            std::string("r=rOprNGfwEbeRWgbNEkqO") + kServerNonce);
   ASSERT_RAISES_WITH_MESSAGE("authentication failed", server.ClientFinal(kClientFinal).status());
 }
 
@@ -52,7 +53,8 @@ TEST(Scram, TamperedNonceAndChannelBindingAreRefused) {
   ASSERT_OK(server.ClientFirst(kClientFirst).status());
   ASSERT_RAISES_WITH_MESSAGE("nonce", server.ClientFinal("c=biws,r=other,p=AAAA").status());
   ScramServer binding(PencilVerifier(), kServerNonce);
-  ASSERT_RAISES_WITH_MESSAGE("channel binding", binding.ClientFirst("p=tls-server-end-point,,n=,r=x").status());
+  ASSERT_RAISES_WITH_MESSAGE("channel binding",
+                             binding.ClientFirst("p=tls-server-end-point,,n=,r=x").status());
 }
 
 TEST(Scram, VerifierRoundTripsAndHoldsNoPassword) {
@@ -64,7 +66,8 @@ TEST(Scram, VerifierRoundTripsAndHoldsNoPassword) {
   EXPECT_EQ(back.stored_key, v.stored_key);
   EXPECT_EQ(back.server_key, v.server_key);
   EXPECT_EQ(back.salt, v.salt);
-  ASSERT_RAISES_WITH_MESSAGE("not a SCRAM-SHA-256 verifier", ScramVerifier::Parse("md5abc").status());
+  ASSERT_RAISES_WITH_MESSAGE("not a SCRAM-SHA-256 verifier",
+                             ScramVerifier::Parse("md5abc").status());
 }
 
 TEST(Scram, Base64) {

@@ -6,7 +6,8 @@ namespace floe::server {
 namespace {
 
 TEST(SqlState, SyntaxErrorPositionCountsCharacters) {
-  Status st = ValidationError("Syntax error at or near 'FORM' (line 1, column 10)\nSELECT * FORM t\n         ^");
+  Status st = ValidationError(
+      "Syntax error at or near 'FORM' (line 1, column 10)\nSELECT * FORM t\n         ^");
   PgError e = ErrorFromStatus(st, "SELECT * FORM t");
   EXPECT_EQ(e.code, "42601");
   EXPECT_EQ(e.message, "Syntax error at or near 'FORM'");
@@ -18,15 +19,23 @@ TEST(SqlState, SyntaxErrorPositionCountsCharacters) {
 }
 
 TEST(SqlState, ErrorClassesAndKinds) {
-  EXPECT_EQ(ErrorFromStatus(NotFound("[TABLE_OR_VIEW_NOT_FOUND] The table or view `a` cannot be found. (line 1, column 15)"), "SELECT * FROM a").code,
+  EXPECT_EQ(ErrorFromStatus(NotFound("[TABLE_OR_VIEW_NOT_FOUND] The table or view `a` cannot be "
+                                     "found. (line 1, column 15)"),
+                            "SELECT * FROM a")
+                .code,
             "42P01");
-  EXPECT_EQ(ErrorFromStatus(ValidationError("[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column ..."), "").code, "42703");
-  EXPECT_EQ(ErrorFromStatus(NotFound("[SCHEMA_NOT_FOUND] The schema `x` cannot be found."), "").code, "3F000");
+  EXPECT_EQ(
+      ErrorFromStatus(ValidationError("[UNRESOLVED_COLUMN.WITH_SUGGESTION] A column ..."), "").code,
+      "42703");
+  EXPECT_EQ(
+      ErrorFromStatus(NotFound("[SCHEMA_NOT_FOUND] The schema `x` cannot be found."), "").code,
+      "3F000");
   EXPECT_EQ(ErrorFromStatus(NotFound("Namespace does not exist: x"), "").code, "3F000");
   EXPECT_EQ(ErrorFromStatus(NotFound("Table does not exist: db.t"), "").code, "42P01");
   EXPECT_EQ(ErrorFromStatus(AlreadyExists("Table already exists: db.t"), "").code, "42P07");
   EXPECT_EQ(ErrorFromStatus(CommitConflict("changed"), "").code, "40001");
-  EXPECT_EQ(ErrorFromStatus(Status::Cancelled("canceling statement due to user request"), "").code, "57014");
+  EXPECT_EQ(ErrorFromStatus(Status::Cancelled("canceling statement due to user request"), "").code,
+            "57014");
   EXPECT_EQ(ErrorFromStatus(Status::IOError("disk"), "").code, "XX000");
   PgError detail = ErrorFromStatus(Status::IOError("first\nsecond"), "");
   EXPECT_EQ(detail.message, "first");

@@ -20,7 +20,8 @@ std::shared_ptr<arrow::Array> One(const std::shared_ptr<arrow::Scalar>& scalar) 
   return *array;
 }
 
-std::string Text(const std::shared_ptr<arrow::Scalar>& scalar, const TimeZone& zone = TimeZone::Utc()) {
+std::string Text(const std::shared_ptr<arrow::Scalar>& scalar,
+                 const TimeZone& zone = TimeZone::Utc()) {
   auto text = TextValue(*One(scalar), 0, zone);
   EXPECT_TRUE(text.ok()) << text.status().ToString();
   return text.ok() ? *text : "";
@@ -93,12 +94,15 @@ TEST(ValueEncoding, DatesTimesAndTimestamps) {
   auto date = std::make_shared<arrow::Date32Scalar>(19723);  // 2024-01-01
   EXPECT_EQ(Text(date), "2024-01-01");
   EXPECT_EQ(Binary(date), Bytes({0, 0, 0x22, 0xda}));  // 8922 days after 2000-01-01
-  auto time = std::make_shared<arrow::Time64Scalar>(int64_t{36000500000}, arrow::time64(arrow::TimeUnit::MICRO));
+  auto time = std::make_shared<arrow::Time64Scalar>(int64_t{36000500000},
+                                                    arrow::time64(arrow::TimeUnit::MICRO));
   EXPECT_EQ(Text(time), "10:00:00.5");
   int64_t micros = int64_t{1704103200} * 1000000;  // 2024-01-01 10:00:00 UTC
-  auto ts = std::make_shared<arrow::TimestampScalar>(micros, arrow::timestamp(arrow::TimeUnit::MICRO));
+  auto ts =
+      std::make_shared<arrow::TimestampScalar>(micros, arrow::timestamp(arrow::TimeUnit::MICRO));
   EXPECT_EQ(Text(ts), "2024-01-01 10:00:00");
-  auto tstz = std::make_shared<arrow::TimestampScalar>(micros + 123000, arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"));
+  auto tstz = std::make_shared<arrow::TimestampScalar>(
+      micros + 123000, arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"));
   EXPECT_EQ(Text(tstz), "2024-01-01 10:00:00.123+00");
   ASSERT_OK_AND_ASSIGN(TimeZone kolkata, TimeZone::Make("Asia/Kolkata"));
   EXPECT_EQ(Text(tstz, kolkata), "2024-01-01 15:30:00.123+05:30");
@@ -108,15 +112,19 @@ TEST(ValueEncoding, DatesTimesAndTimestamps) {
   int64_t pg = micros - int64_t{946684800} * 1000000;
   std::string expected;
   for (int i = 7; i >= 0; --i) expected.push_back(static_cast<char>((pg >> (8 * i)) & 0xff));
-  EXPECT_EQ(Binary(std::make_shared<arrow::TimestampScalar>(micros, arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"))),
+  EXPECT_EQ(Binary(std::make_shared<arrow::TimestampScalar>(
+                micros, arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"))),
             expected);
-  auto before_1970 = std::make_shared<arrow::TimestampScalar>(int64_t{-1}, arrow::timestamp(arrow::TimeUnit::MICRO));
+  auto before_1970 = std::make_shared<arrow::TimestampScalar>(
+      int64_t{-1}, arrow::timestamp(arrow::TimeUnit::MICRO));
   EXPECT_EQ(Text(before_1970), "1969-12-31 23:59:59.999999");
 }
 
 TEST(ValueEncoding, Uuid) {
-  std::string raw = Bytes({0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0, 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef});
-  auto fixed = std::make_shared<arrow::FixedSizeBinaryScalar>(arrow::Buffer::FromString(raw), arrow::fixed_size_binary(16));
+  std::string raw = Bytes({0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc, 0xde, 0xf0, 0x01, 0x23, 0x45, 0x67,
+                           0x89, 0xab, 0xcd, 0xef});
+  auto fixed = std::make_shared<arrow::FixedSizeBinaryScalar>(arrow::Buffer::FromString(raw),
+                                                              arrow::fixed_size_binary(16));
   EXPECT_EQ(Text(fixed), "12345678-9abc-def0-0123-456789abcdef");
   EXPECT_EQ(Binary(fixed), raw);
   auto ext = arrow::ExtensionScalar::FromStorage(fixed, arrow::extension::uuid());
@@ -157,7 +165,8 @@ TEST(ValueEncoding, ListsMapsAndStructsAsText) {
   ASSERT_OK(map.Finish(&maps));
   EXPECT_EQ(*TextValue(*maps, 0, TimeZone::Utc()), "{\"k\": 1, \"z\": null}");
 
-  auto s = arrow::StructScalar::Make({arrow::MakeScalar(int32_t{7}), arrow::MakeScalar("x")}, {"id", "name"});
+  auto s = arrow::StructScalar::Make({arrow::MakeScalar(int32_t{7}), arrow::MakeScalar("x")},
+                                     {"id", "name"});
   ASSERT_TRUE(s.ok());
   EXPECT_EQ(Text(*s), "{\"id\": 7, \"name\": \"x\"}");
 }

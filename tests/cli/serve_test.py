@@ -375,6 +375,9 @@ def test_concurrent_clients(server):
                         assert (i, n) in present
     assert max(rss) < 2_000_000, f"RSS {max(rss)} kB"
     assert server.alive()
+    # And it still stops promptly: no connection thread is left waiting.
+    server.proc.terminate()
+    assert server.proc.wait(timeout=30) == 0
 
 
 def _raw(server):

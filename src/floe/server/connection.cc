@@ -526,8 +526,10 @@ Status Connection::StartPortal(Portal* portal) {
     return Status::Invalid(kAbortedTransaction);
   }
   BeginStatement();
-  Result<std::unique_ptr<StatementStream>> stream =
-      session_->ExecuteStreaming(sql, portal->parameters);
+  Result<std::unique_ptr<StatementStream>> stream = [&] {
+    ExecutionGate::Slot slot(context_.gate);
+    return session_->ExecuteStreaming(sql, portal->parameters);
+  }();
   if (!stream.ok()) {
     EndStatement();
     return stream.status();
@@ -548,7 +550,10 @@ Status Connection::RunPortal(Portal* portal, int64_t max_rows) {
   if (portal->stream->schema() != nullptr) {
     while (!portal->done) {
       if (portal->batch == nullptr || portal->batch_row >= portal->batch->num_rows()) {
-        Result<std::shared_ptr<arrow::RecordBatch>> next = portal->stream->Next();
+        Result<std::shared_ptr<arrow::RecordBatch>> next = [&] {
+          ExecutionGate::Slot slot(context_.gate);
+          return portal->stream->Next();
+        }();
         if (!next.ok()) {
           result = next.status();
           break;
@@ -789,7 +794,10 @@ bool Connection::HandleDescribe(std::string_view body) {
     if (!prepared.query.empty() && TransactionVerb(prepared.query).empty()) {
       std::vector<Parameter> unbound;
       BeginStatement();
-      Result<StatementShape> described = session_->Describe(prepared.query, unbound);
+      Result<StatementShape> described = [&] {
+        ExecutionGate::Slot slot(context_.gate);
+        return session_->Describe(prepared.query, unbound);
+      }();
       EndStatement();
       if (!described.ok()) {
         SendError(ErrorFor(described.status(), prepared.query));

@@ -16,6 +16,7 @@
 #include <sys/socket.h>
 
 #include "floe/server/deadline_timer.h"
+#include "floe/server/execution_gate.h"
 #include "floe/server/server_options.h"
 #include "floe/server/session_adapter.h"
 #include "floe/server/socket_stream.h"
@@ -47,6 +48,7 @@ struct ConnectionContext {
   std::shared_ptr<TlsContext> tls;  // null: SSLRequest is answered 'N'
   CancelRegistry* cancels = nullptr;
   DeadlineTimer* timer = nullptr;
+  ExecutionGate* gate = nullptr;
 };
 
 class Connection {

@@ -9,11 +9,23 @@
 #include <unistd.h>
 
 #include <cerrno>
+
+#include <arrow/io/interfaces.h>
 #include <cstring>
 
 namespace floe::server {
 
+namespace {
+// Statements in the engine at once, and the Arrow I/O pool sized so that many can block
+// on their reads with threads to spare for the reads themselves.
+constexpr int kActiveStatements = 8;
+constexpr int kIoThreads = 64;
+}  // namespace
+
 Result<std::unique_ptr<Server>> Server::Make(ServerOptions options) {
+  if (arrow::io::GetIOThreadPoolCapacity() < kIoThreads) {
+    ARROW_RETURN_NOT_OK(arrow::io::SetIOThreadPoolCapacity(kIoThreads));
+  }
   std::shared_ptr<TlsContext> tls;
   if (!options.tls_cert_file.empty() || !options.tls_key_file.empty()) {
     if (options.tls_cert_file.empty() || options.tls_key_file.empty()) {
@@ -70,7 +82,8 @@ Server::Server(ServerOptions options, int listen_fd, int port, int wake_read, in
       port_(port),
       wake_read_(wake_read),
       wake_write_(wake_write),
-      tls_(std::move(tls)) {}
+      tls_(std::move(tls)),
+      gate_(kActiveStatements) {}
 
 Server::~Server() {
   Reap(true);
@@ -105,6 +118,7 @@ void Server::Run() {
   context.tls = tls_;
   context.cancels = &cancels_;
   context.timer = &timer_;
+  context.gate = &gate_;
   while (true) {
     pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_read_, POLLIN, 0}};
     // A periodic wake-up reaps finished connections even when no client arrives.

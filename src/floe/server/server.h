@@ -11,6 +11,7 @@
 
 #include "floe/server/connection.h"
 #include "floe/server/deadline_timer.h"
+#include "floe/server/execution_gate.h"
 #include "floe/server/server_options.h"
 #include "floe/server/tls_context.h"
 #include "floe/util/status.h"
@@ -51,6 +52,7 @@ class Server {
   std::shared_ptr<TlsContext> tls_;
   CancelRegistry cancels_;
   DeadlineTimer timer_;
+  ExecutionGate gate_;
   std::list<Live> live_;
 };
 

@@ -19,7 +19,7 @@ TEST(PgMessage, BuilderWritesTypeLengthAndFields) {
 }
 
 TEST(PgMessage, ReaderStopsAtTheEnd) {
-  std::string body("\0\0\0\7x\0\0\1", 8);
+  std::string body("\0\0\0\7x\0\1", 7);
   BodyReader r(body);
   EXPECT_EQ(*r.Int32(), 7);
   EXPECT_EQ(*r.CString(), "x");

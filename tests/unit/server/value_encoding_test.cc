@@ -93,7 +93,7 @@ TEST(ValueEncoding, TextAndBytea) {
 TEST(ValueEncoding, DatesTimesAndTimestamps) {
   auto date = std::make_shared<arrow::Date32Scalar>(19723);  // 2024-01-01
   EXPECT_EQ(Text(date), "2024-01-01");
-  EXPECT_EQ(Binary(date), Bytes({0, 0, 0x22, 0xda}));  // 8922 days after 2000-01-01
+  EXPECT_EQ(Binary(date), Bytes({0, 0, 0x22, 0x3e}));  // 8766 days after 2000-01-01
   auto time = std::make_shared<arrow::Time64Scalar>(int64_t{36000500000},
                                                     arrow::time64(arrow::TimeUnit::MICRO));
   EXPECT_EQ(Text(time), "10:00:00.5");
@@ -127,7 +127,7 @@ TEST(ValueEncoding, Uuid) {
                                                               arrow::fixed_size_binary(16));
   EXPECT_EQ(Text(fixed), "12345678-9abc-def0-0123-456789abcdef");
   EXPECT_EQ(Binary(fixed), raw);
-  auto ext = arrow::ExtensionScalar::FromStorage(fixed, arrow::extension::uuid());
+  auto ext = std::make_shared<arrow::ExtensionScalar>(fixed, arrow::extension::uuid());
   EXPECT_EQ(Text(ext), "12345678-9abc-def0-0123-456789abcdef");
   EXPECT_EQ(PgTypeFor(*arrow::extension::uuid()).oid, pg_oid::kUuid);
 }

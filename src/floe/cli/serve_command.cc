@@ -1,11 +1,9 @@
 #include "floe/cli/serve_command.h"
 
-#include <pthread.h>
 #include <signal.h>
 
 #include <iostream>
 #include <string>
-#include <thread>
 
 #include "floe/cli/sql_command.h"
 #include "floe/server/server.h"
@@ -14,6 +12,14 @@
 namespace floe::cli {
 
 namespace {
+
+server::Server* volatile g_serving = nullptr;
+
+// Async-signal-safe: Stop() only writes a byte to a pipe.
+void StopOnSignal(int) {
+  server::Server* serving = g_serving;
+  if (serving != nullptr) serving->Stop();
+}
 
 // "host:port", "[v6]:port" or ":port" (all addresses).
 Status ParseListen(const std::string& text, std::string* host, int* port) {
@@ -116,12 +122,6 @@ int RunServeCommand(const ServeArgs& args) {
   if (!probe.ok()) return ReportError(probe.status(), std::cerr);
   probe->reset();
 
-  // SIGINT and SIGTERM go to one waiting thread (every thread started below inherits the mask).
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   // A client that goes away mid-write must not kill the server.
   signal(SIGPIPE, SIG_IGN);
 
@@ -134,16 +134,20 @@ int RunServeCommand(const ServeArgs& args) {
             << ":" << (*server)->port() << " (catalog " << args.where.catalog_name << ")"
             << std::endl;
 
-  server::Server* running = server->get();
-  std::thread waiter([running, signals] {
-    int received = 0;
-    sigwait(&signals, &received);
-    running->Stop();
-  });
-  running->Run();
-  // Run ended by itself: wake the waiter so it can be joined.
-  pthread_kill(waiter.native_handle(), SIGTERM);
-  waiter.join();
+  // SIGINT and SIGTERM stop the server from whichever thread receives them (Arrow's pools
+  // and, in the Python package, the interpreter's threads may get them too).
+  g_serving = server->get();
+  struct sigaction stop {};
+  stop.sa_handler = StopOnSignal;
+  sigemptyset(&stop.sa_mask);
+  struct sigaction old_int {
+  }, old_term{};
+  sigaction(SIGINT, &stop, &old_int);
+  sigaction(SIGTERM, &stop, &old_term);
+  (*server)->Run();
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  g_serving = nullptr;
   server->reset();
   std::cout << "floe serve: stopped" << std::endl;
   return kExitOk;

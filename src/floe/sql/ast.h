@@ -348,10 +348,18 @@ struct FieldAccess {
   bool operator==(const FieldAccess&) const = default;
 };
 
+// $n: a statement parameter the session had no value for when parsing (Session::Describe).
+// With values, the parser puts each value's literal in its place instead.
+struct ParameterRef {
+  int32_t index = 0;  // n, from 1
+
+  bool operator==(const ParameterRef&) const = default;
+};
+
 struct Expr {
   using Node = std::variant<Literal, IntervalLiteral, ColumnRef, Star, Unary, Binary, IsNull,
                             IsBool, Between, InList, InSubquery, Like, Exists, ScalarSubquery,
-                            Case, Cast, FunctionCall, Subscript, FieldAccess>;
+                            Case, Cast, FunctionCall, Subscript, FieldAccess, ParameterRef>;
   Node node;
   SourcePos pos;  // where it starts; for a binary operator, the operator
 

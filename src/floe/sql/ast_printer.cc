@@ -140,6 +140,8 @@ class Printer {
     return s;
   }
 
+  std::string Node(const ParameterRef& p, const Expr&) { return "$" + std::to_string(p.index); }
+
   std::string Node(const Literal& lit, const Expr&) {
     const std::string& v = lit.value;
     bool has_exp = v.find_first_of("eE") != std::string::npos;

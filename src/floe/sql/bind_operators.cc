@@ -35,6 +35,7 @@ Result<BoundExpr> ExpressionBinder::Coerce(BoundExpr v, const std::shared_ptr<Ar
 Result<BoundExpr> ExpressionBinder::PlanNode(const Binary& bin, const Expr& e) {
   ARROW_ASSIGN_OR_RAISE(auto l, Plan(*bin.left));
   ARROW_ASSIGN_OR_RAISE(auto r, Plan(*bin.right));
+  NoteParameterType(bin, l, r);
   std::string name = "(" + l.name + " " + BinaryOpName(bin.op) + " " + r.name + ")";
   auto boolean = arrow::boolean();
   switch (bin.op) {

@@ -30,6 +30,7 @@ QueryPlanner Binder::Planner() {
   env.sql = sql_;
   env.resolve_table = [this](const TableRef& ref, const ScanHints& hints) { return BindTableRef(ref, hints); };
   env.metadata_answers = Lower(state_.Setting(kMetadataAnswersKey, "true")) != "false";
+  env.parameter_types = parameter_types_;
   return QueryPlanner(env);
 }
 
@@ -302,10 +303,10 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
     Rel streamed;
     if (hints.any_order) {
       ARROW_ASSIGN_OR_RAISE(auto shared, scan.ToSharedRowGroupScan(arrow::acero::ExecPlan::kMaxBatchSize));
-      streamed = RelFromSchema(*shared->schema(), ParallelScanSource(shared));
+      streamed = RelFromSchema(*shared->schema(), ParallelScanSource(shared, state_.cancel->flag()));
     } else {
       ARROW_ASSIGN_OR_RAISE(auto reader, scan.ToRecordBatchReader());
-      streamed = RelFromReader(reader);
+      streamed = RelFromReader(CancellableReader(std::move(reader), state_.cancel->flag()));
     }
     for (auto& column : streamed.columns) {
       for (const auto& name : metadata_columns) column.hidden |= column.name == name;

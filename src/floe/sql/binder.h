@@ -38,6 +38,9 @@ class Binder {
 
   // A planner whose table references are bound here.
   QueryPlanner Planner();
+  // Describing a statement: planners made from now on bind a $n without a value as NULL and
+  // note the types comparisons give it (ExprContext::parameter_types).
+  void DescribeParameters(std::vector<std::shared_ptr<arrow::DataType>>* types) { parameter_types_ = types; }
 
   Result<Namespace> BindNamespace(const ObjectName& name);
   // A namespace that must exist: `SCHEMA_NOT_FOUND` otherwise.
@@ -78,6 +81,7 @@ class Binder {
   std::vector<std::shared_ptr<table::Table>> pinned_;
   std::vector<std::string> resolution_notes_;
   std::vector<std::string> scan_notes_;
+  std::vector<std::shared_ptr<arrow::DataType>>* parameter_types_ = nullptr;
 };
 
 }  // namespace floe::sql

@@ -37,7 +37,7 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
   }
   auto md = table->metadata();
   const spec::Snapshot* head = md->current_snapshot();
-  if (!head) return Message("");  // an empty table
+  if (!head) return Written(0);  // an empty table
   ARROW_ASSIGN_OR_RAISE(auto plan, PlanRowLevel(ctx, table, target, "delete"));
   const auto& options = plan.options;
 
@@ -45,13 +45,19 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
   if (!del.where || plan.all_pushable) {
     auto whole = WholeFiles(*md, plan.predicates, plan.tasks);
     if (whole) {
-      if (whole->empty()) return Message("");
+      if (whole->empty()) return Written(0);
       std::vector<std::string> paths(whole->begin(), whole->end());
+      int64_t deleted = 0;
+      for (const auto& path : paths) {
+        auto live = plan.live.find(path);
+        if (live != plan.live.end()) deleted += live->second->record_count;
+      }
+      ARROW_RETURN_NOT_OK(ctx.state.cancel->Check());
       auto committed = table::DeleteFiles(
           *table, table::OverwriteFilter::Files(paths, plan.may_match, plan.condition), options);
       if (!committed.ok())
         return WithContext(committed.status(), "Cannot delete from " + table->name());
-      return Message("");
+      return Written(deleted);
     }
   }
 
@@ -66,14 +72,17 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
       CollectPositions(static_cast<const arrow::StringArray&>(*batch->column(0)),
                        static_cast<const arrow::Int64Array&>(*batch->column(1)), &positions);
     }
+    int64_t deleted = 0;
+    for (const auto& [path, rows] : positions) deleted += static_cast<int64_t>(rows.size());
+    ARROW_RETURN_NOT_OK(ctx.state.cancel->Check());
     Status committed = CommitPositionDeletes(*table, plan, std::move(positions), {});
     if (!committed.ok()) return WithContext(committed, "Cannot delete from " + table->name());
-    return Message("");
+    return Written(deleted);
   }
 
   // Copy-on-write: the files holding a matching row, then their other rows written anew.
   ARROW_ASSIGN_OR_RAISE(auto affected, AffectedFiles(ctx, target));
-  if (affected.empty()) return Message("");
+  if (affected.empty()) return Written(0);
   // Every row with the file it came from and the condition's value: NULL or false stays.
   ARROW_ASSIGN_OR_RAISE(auto rows_query, TargetQuery("SELECT *, _file FROM t", target, false));
   if (del.where) {
@@ -91,6 +100,7 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
   for (int i = 0; i < columns; ++i) kept_columns[i] = i;
   auto writer = table::RollingDataWriter::Make(*table);
   if (!writer.ok()) return WithContext(writer.status(), "Cannot delete from " + table->name());
+  int64_t deleted = 0;
   while (true) {
     std::shared_ptr<arrow::RecordBatch> batch;
     ARROW_RETURN_NOT_OK(rows_reader->ReadNext(&batch));
@@ -101,6 +111,8 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
         RowsOfFiles(static_cast<const arrow::StringArray&>(*batch->column(columns)), affected));
     ARROW_ASSIGN_OR_RAISE(auto matched, Matched(*batch, del.where ? columns + 1 : -1));
     ARROW_ASSIGN_OR_RAISE(auto mask, arrow::compute::CallFunction("and_not", {in_files, matched}));
+    ARROW_ASSIGN_OR_RAISE(auto gone, arrow::compute::CallFunction("and", {in_files, matched}));
+    deleted += CountTrue(*gone.make_array());
     ARROW_ASSIGN_OR_RAISE(auto data, batch->SelectColumns(kept_columns));
     ARROW_ASSIGN_OR_RAISE(auto filtered, arrow::compute::Filter(arrow::Datum(data), mask));
     auto filtered_rows = filtered.record_batch();
@@ -114,12 +126,13 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
   auto files = (*writer)->Finish();
   if (!files.ok()) return WithContext(files.status(), "Cannot delete from " + table->name());
   std::vector<std::string> paths(affected.begin(), affected.end());
+  ARROW_RETURN_NOT_OK(ctx.state.cancel->Check());
   auto committed = table::OverwriteFiles(
       *table, std::move(files).ValueUnsafe(),
       table::OverwriteFilter::Files(paths, plan.may_match, plan.condition), options);
   if (!committed.ok())
     return WithContext(committed.status(), "Cannot delete from " + table->name());
-  return Message("");
+  return Written(deleted);
 }
 
 }  // namespace floe::sql

@@ -222,21 +222,28 @@ Result<StatementResult> ExecuteInsert(ExecContext& ctx, const sql::Insert& inser
   // them if it fails).
   auto writer = table::RollingDataWriter::Make(*table);
   if (!writer.ok()) return WithContext(writer.status(), "Cannot write to " + table->name());
+  int64_t inserted = 0;
   while (true) {
     std::shared_ptr<arrow::RecordBatch> batch;
+    ARROW_RETURN_NOT_OK(ctx.state.cancel->Check());
     ARROW_RETURN_NOT_OK(data.reader->ReadNext(&batch));
     if (!batch) break;
+    inserted += batch->num_rows();
     ARROW_ASSIGN_OR_RAISE(auto rows, conform(*batch));
     Status written = (*writer)->Write(*rows);
     if (!written.ok()) return WithContext(written, "Cannot write to " + table->name());
   }
   auto files = (*writer)->Finish();
   if (!files.ok()) return WithContext(files.status(), "Cannot write to " + table->name());
+  // The last point a cancel stops the insert: once the commit starts it runs to the end.
+  ARROW_RETURN_NOT_OK(ctx.state.cancel->Check());
   auto committed = insert.overwrite
                        ? table::OverwriteFiles(*table, std::move(files).ValueUnsafe(), filter, write_options)
                        : table::AppendFiles(*table, std::move(files).ValueUnsafe(), write_options);
   if (!committed.ok()) return WithContext(committed.status(), "Cannot write to " + table->name());
-  return Message("");
+  StatementResult result = Message("");
+  result.rows_affected = inserted;
+  return result;
 }
 
 }  // namespace floe::sql

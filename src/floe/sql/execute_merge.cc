@@ -127,6 +127,8 @@ class MergeRun {
   Result<Query> JoinedQuery(JoinKind kind, bool prune_target);
   // The clause each row of `batch` takes (-1: none).
   Result<std::vector<int>> Pick(const arrow::RecordBatch& batch) const;
+  // Rows a clause updated, deleted or inserted (StatementResult::rows_affected).
+  int64_t touched_ = 0;
   Result<std::shared_ptr<arrow::RecordBatch>> Rows(const std::shared_ptr<arrow::RecordBatch>& batch,
                                                    const std::vector<int64_t>& rows) const;
   Result<std::shared_ptr<arrow::RecordBatch>> InsertedRows(const arrow::RecordBatch& rows,
@@ -397,6 +399,7 @@ Status MergeRun::WriteBatch(const std::shared_ptr<arrow::RecordBatch>& batch, co
     if (keep && file.IsValid(i) && keep->find(file.GetView(i)) == keep->end()) continue;
     if (c >= 0) {
       by_clause[static_cast<size_t>(c)].push_back(i);
+      ++touched_;
       continue;
     }
     if (!keep || !file.IsValid(i)) continue;
@@ -488,10 +491,11 @@ Result<StatementResult> MergeRun::RunAppend() {
   }
   auto files = writer_->Finish();
   if (!files.ok()) return Fail(files.status());
-  if (files->empty()) return Message("");
+  if (files->empty()) return Written(touched_);
+  ARROW_RETURN_NOT_OK(ctx_.state.cancel->Check());
   auto committed = table::AppendFiles(*table_, std::move(files).ValueUnsafe());
   if (!committed.ok()) return Fail(committed.status());
-  return Message("");
+  return Written(touched_);
 }
 
 Result<StatementResult> MergeRun::RunMergeOnRead(const RowLevelPlan& plan) {
@@ -514,10 +518,11 @@ Result<StatementResult> MergeRun::RunMergeOnRead(const RowLevelPlan& plan) {
     std::sort(p.begin(), p.end());
     p.erase(std::unique(p.begin(), p.end()), p.end());
   }
+  ARROW_RETURN_NOT_OK(ctx_.state.cancel->Check());
   Status committed =
       CommitPositionDeletes(*table_, plan, std::move(positions), std::move(files).ValueUnsafe());
   if (!committed.ok()) return Fail(committed);
-  return Message("");
+  return Written(touched_);
 }
 
 Result<StatementResult> MergeRun::RunCopyOnWrite(const RowLevelPlan& plan) {
@@ -540,7 +545,7 @@ Result<StatementResult> MergeRun::RunCopyOnWrite(const RowLevelPlan& plan) {
     }
     matched_.clear();
   }
-  if (affected.empty() && !has_not_matched_) return Message("");
+  if (affected.empty() && !has_not_matched_) return Written(touched_);
 
   // Then those files rewritten whole, with the clauses applied, and the inserted rows.
   const JoinKind kind = affected.empty()   ? JoinKind::kRight
@@ -556,13 +561,14 @@ Result<StatementResult> MergeRun::RunCopyOnWrite(const RowLevelPlan& plan) {
   }
   auto files = writer_->Finish();
   if (!files.ok()) return Fail(files.status());
-  if (affected.empty() && files->empty()) return Message("");
+  if (affected.empty() && files->empty()) return Written(touched_);
   std::vector<std::string> paths(affected.begin(), affected.end());
+  ARROW_RETURN_NOT_OK(ctx_.state.cancel->Check());
   auto committed = table::OverwriteFiles(
       *table_, std::move(files).ValueUnsafe(),
       table::OverwriteFilter::Files(paths, plan.may_match, plan.condition), plan.options);
   if (!committed.ok()) return Fail(committed.status());
-  return Message("");
+  return Written(touched_);
 }
 
 }  // namespace

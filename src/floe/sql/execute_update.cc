@@ -60,7 +60,7 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
     ARROW_RETURN_NOT_OK(StreamQuery(planner, rows_query).status());
   }
   const spec::Snapshot* head = md->current_snapshot();
-  if (!head) return Message("");
+  if (!head) return Written(0);
   ARROW_ASSIGN_OR_RAISE(auto plan, PlanRowLevel(ctx, table, target, "update"));
   const std::string table_sql =
       StrCat("`", ctx.state.catalog->name(), "`.`", table->ident().ns.ToString(), "`.`",
@@ -75,6 +75,7 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
     // The matching rows: deleted where they are, written again with their new values.
     ARROW_ASSIGN_OR_RAISE(auto reader, StreamRows(ctx, rows_query));
     FilePositions positions;
+    int64_t updated_rows = 0;
     while (true) {
       std::shared_ptr<arrow::RecordBatch> batch;
       ARROW_RETURN_NOT_OK(reader->ReadNext(&batch));
@@ -84,6 +85,7 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
                             arrow::compute::Filter(arrow::Datum(batch), arrow::Datum(matched)));
       auto rows = picked.record_batch();
       if (rows->num_rows() == 0) continue;
+      updated_rows += rows->num_rows();
       CollectPositions(static_cast<const arrow::StringArray&>(*rows->column(columns)),
                        static_cast<const arrow::Int64Array&>(*rows->column(columns + 1)),
                        &positions);
@@ -96,16 +98,18 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
     }
     auto data = (*writer)->Finish();
     if (!data.ok()) return WithContext(data.status(), "Cannot update " + table->name());
+    ARROW_RETURN_NOT_OK(ctx.state.cancel->Check());
     Status committed =
         CommitPositionDeletes(*table, plan, std::move(positions), std::move(data).ValueUnsafe());
     if (!committed.ok()) return WithContext(committed, "Cannot update " + table->name());
-    return Message("");
+    return Written(updated_rows);
   }
 
   // Copy-on-write: the files holding a matching row, rewritten whole.
   ARROW_ASSIGN_OR_RAISE(auto affected, AffectedFiles(ctx, target));
-  if (affected.empty()) return Message("");
+  if (affected.empty()) return Written(0);
   ARROW_ASSIGN_OR_RAISE(auto reader, StreamRows(ctx, rows_query));
+  int64_t updated_rows = 0;
   while (true) {
     std::shared_ptr<arrow::RecordBatch> batch;
     ARROW_RETURN_NOT_OK(reader->ReadNext(&batch));
@@ -118,6 +122,7 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
     auto rows = picked.record_batch();
     if (rows->num_rows() == 0) continue;
     ARROW_ASSIGN_OR_RAISE(auto matched, Matched(*rows, condition_column));
+    updated_rows += CountTrue(*matched);
     ARROW_ASSIGN_OR_RAISE(auto updated, ApplyAssignments(*rows, table_schema, assigned, matched,
                                                          table_sql, sql, update.table.pos));
     Status written = (*writer)->Write(*updated);
@@ -126,11 +131,12 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
   auto files = (*writer)->Finish();
   if (!files.ok()) return WithContext(files.status(), "Cannot update " + table->name());
   std::vector<std::string> paths(affected.begin(), affected.end());
+  ARROW_RETURN_NOT_OK(ctx.state.cancel->Check());
   auto committed = table::OverwriteFiles(
       *table, std::move(files).ValueUnsafe(),
       table::OverwriteFilter::Files(paths, plan.may_match, plan.condition), plan.options);
   if (!committed.ok()) return WithContext(committed.status(), "Cannot update " + table->name());
-  return Message("");
+  return Written(updated_rows);
 }
 
 }  // namespace floe::sql

@@ -33,6 +33,9 @@ struct ExprContext {
   std::string time_zone = "UTC";
   int64_t now_micros = 0;  // current_timestamp() of the statement
   std::string sql;         // the statement's text, for positioned errors
+  // Set while describing a statement: a $n without a value binds as NULL, and a comparison
+  // with one records the other side's type at [n-1]. Unset, such a $n is an error.
+  std::vector<std::shared_ptr<arrow::DataType>>* parameter_types = nullptr;
 };
 
 Result<BoundExpr> PlanExpr(const Expr& expr, const ExprContext& ctx);

@@ -648,6 +648,9 @@ class ExpressionBinder {
   Result<BoundExpr> PlanNode(const Subscript& s, const Expr& e);
 
   Result<BoundExpr> PlanNode(const FieldAccess& fa, const Expr& e);
+  Result<BoundExpr> PlanNode(const ParameterRef& p, const Expr& e);
+  // While describing: a comparison of a $n with a value of a known type gives $n that type.
+  void NoteParameterType(const Binary& bin, const BoundExpr& l, const BoundExpr& r);
 
   const ExprContext& ctx_;
 };

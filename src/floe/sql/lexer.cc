@@ -15,6 +15,7 @@ const char* TokenKindName(TokenKind kind) {
     case TokenKind::kString: return "string";
     case TokenKind::kBinaryString: return "binary string";
     case TokenKind::kNumber: return "number";
+    case TokenKind::kParameter: return "parameter";
     case TokenKind::kLParen: return "'('";
     case TokenKind::kRParen: return "')'";
     case TokenKind::kLBracket: return "'['";
@@ -187,6 +188,7 @@ class Lexer {
       return Status::OK();
     }
     if (IsDigit(c) || (c == '.' && IsDigit(Peek(1)))) return Number(token);
+    if (c == '$' && IsDigit(Peek(1))) return Parameter(token);
     switch (c) {
       case '\'': {
         SourcePos start = Here();
@@ -305,6 +307,23 @@ class Lexer {
       return ErrorAt(sql_, start,
                      StrCat("Invalid number '", sql_.substr(begin, end - begin), "'"));
     }
+    return Status::OK();
+  }
+
+  // $n, n >= 1 (PostgreSQL's placeholders); nothing word-like may follow the digits.
+  Status Parameter(Token* token) {
+    SourcePos start = Here();
+    size_t begin = i_;
+    Advance();
+    while (IsDigit(Peek())) Advance();
+    std::string_view digits = sql_.substr(begin + 1, i_ - begin - 1);
+    if (IsWordChar(Peek()) || digits.size() > 5 || digits.find_first_not_of('0') == std::string_view::npos) {
+      size_t end = i_;
+      while (end < sql_.size() && IsWordChar(sql_[end])) ++end;
+      return ErrorAt(sql_, start, StrCat("Invalid parameter '", sql_.substr(begin, end - begin), "'"));
+    }
+    token->kind = TokenKind::kParameter;
+    token->text = std::string(digits.substr(digits.find_first_not_of('0')));
     return Status::OK();
   }
 

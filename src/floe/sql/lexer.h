@@ -14,6 +14,7 @@
 //   and as a string literal elsewhere (Spark's default).
 // - Numbers as Spark: 42, 42L, 42S, 42Y, 1.5, .5, 1.5BD, 1e3, 1.5D, 1.5F (suffixes in either
 //   case). A number run into letters ("1x", "1e") is an error.
+// - $1, $2, ... are statement parameters (kParameter), bound to values by the session.
 // - Comments: -- to end of line, /* ... */ (nested, as Spark).
 
 #include <string_view>

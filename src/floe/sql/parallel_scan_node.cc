@@ -11,6 +11,7 @@
 #include <arrow/record_batch.h>
 #include <arrow/util/thread_pool.h>
 
+#include "floe/sql/statement_cancel.h"
 #include "floe/util/status.h"
 
 namespace floe::sql {
@@ -22,20 +23,23 @@ namespace ac = arrow::acero;
 constexpr const char* kFactory = "floe_parallel_scan";
 
 struct ParallelScanNodeOptions : ac::ExecNodeOptions {
-  explicit ParallelScanNodeOptions(std::shared_ptr<scan::SharedRowGroupScan> scan) : scan(std::move(scan)) {}
+  ParallelScanNodeOptions(std::shared_ptr<scan::SharedRowGroupScan> scan, std::shared_ptr<const std::atomic<bool>> cancel)
+      : scan(std::move(scan)), cancel(std::move(cancel)) {}
   std::shared_ptr<scan::SharedRowGroupScan> scan;
+  std::shared_ptr<const std::atomic<bool>> cancel;
 };
 
 class ParallelScanNode : public ac::ExecNode {
  public:
-  ParallelScanNode(ac::ExecPlan* plan, std::shared_ptr<scan::SharedRowGroupScan> scan)
-      : ac::ExecNode(plan, {}, {}, scan->schema()), scan_(std::move(scan)) {}
+  ParallelScanNode(ac::ExecPlan* plan, std::shared_ptr<scan::SharedRowGroupScan> scan,
+                   std::shared_ptr<const std::atomic<bool>> cancel)
+      : ac::ExecNode(plan, {}, {}, scan->schema()), scan_(std::move(scan)), cancel_(std::move(cancel)) {}
 
   static arrow::Result<ac::ExecNode*> Make(ac::ExecPlan* plan, std::vector<ac::ExecNode*> inputs,
                                            const ac::ExecNodeOptions& options) {
     if (!inputs.empty()) return Status::Invalid(kFactory, " takes no inputs");
     const auto& scan_options = static_cast<const ParallelScanNodeOptions&>(options);
-    return plan->EmplaceNode<ParallelScanNode>(plan, scan_options.scan);
+    return plan->EmplaceNode<ParallelScanNode>(plan, scan_options.scan, scan_options.cancel);
   }
 
   const char* kind_name() const override { return "ParallelScanNode"; }
@@ -134,7 +138,9 @@ class ParallelScanNode : public ac::ExecNode {
           return Status::OK();
         }
       }
-      auto batch = scan_->Next(&worker.scan, &stop_);
+      auto batch = cancel_ && cancel_->load(std::memory_order_acquire)
+                       ? Result<std::shared_ptr<arrow::RecordBatch>>(CancelledStatus())
+                       : scan_->Next(&worker.scan, &stop_);
       Status st = batch.status();
       if (st.ok() && *batch) {
         batches_.fetch_add(1);
@@ -170,6 +176,7 @@ class ParallelScanNode : public ac::ExecNode {
   }
 
   std::shared_ptr<scan::SharedRowGroupScan> scan_;
+  std::shared_ptr<const std::atomic<bool>> cancel_;
   std::mutex mutex_;
   std::vector<Worker> workers_;
   bool paused_ = false;
@@ -189,9 +196,10 @@ void RegisterNode() {
 
 }  // namespace
 
-ac::Declaration ParallelScanSource(std::shared_ptr<scan::SharedRowGroupScan> scan) {
+ac::Declaration ParallelScanSource(std::shared_ptr<scan::SharedRowGroupScan> scan,
+                                   std::shared_ptr<const std::atomic<bool>> cancel) {
   RegisterNode();
-  return ac::Declaration(kFactory, ParallelScanNodeOptions(std::move(scan)));
+  return ac::Declaration(kFactory, ParallelScanNodeOptions(std::move(scan), std::move(cancel)));
 }
 
 }  // namespace floe::sql

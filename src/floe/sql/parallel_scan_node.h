@@ -6,6 +6,7 @@
 // the worker reads the next: nothing queues between decoding and the plan, and memory holds
 // a batch per thread besides what the operators keep.
 
+#include <atomic>
 #include <memory>
 
 #include <arrow/acero/exec_plan.h>
@@ -14,6 +15,9 @@
 
 namespace floe::sql {
 
-arrow::acero::Declaration ParallelScanSource(std::shared_ptr<scan::SharedRowGroupScan> scan);
+// Once `cancel` (when given) is set, the workers stop and the plan fails with
+// CancelledStatus().
+arrow::acero::Declaration ParallelScanSource(std::shared_ptr<scan::SharedRowGroupScan> scan,
+                                             std::shared_ptr<const std::atomic<bool>> cancel = nullptr);
 
 }  // namespace floe::sql

@@ -357,6 +357,20 @@ Result<Expr> Parser::ParsePrimary() {
   switch (t.kind) {
     case TokenKind::kNumber:
       return ParseNumber(false, pos);
+    case TokenKind::kParameter: {
+      int32_t index = std::stoi(t.text);  // the lexer allows at most 5 digits
+      Bump();
+      if (parameters_ && static_cast<size_t>(index) <= parameters_->values.size()) {
+        Expr value = parameters_->values[index - 1];
+        value.pos = pos;
+        return value;
+      }
+      if (parameters_ && !parameters_->allow_missing) {
+        return ErrorAt(sql_, pos, StrCat("Parameter $", index, " was not given a value (the statement was given ",
+                                         parameters_->values.size(), ")"));
+      }
+      return MakeExpr(ParameterRef{index}, pos);
+    }
     case TokenKind::kString:
     case TokenKind::kDoubleQuoted: {
       Literal lit;

@@ -39,13 +39,25 @@ std::string SpanText(std::string_view sql, const std::vector<Token>& tokens, siz
 
 }  // namespace
 
-Result<Statement> ParseStatement(std::string_view sql) {
+namespace {
+
+Result<Statement> ParseOne(std::string_view sql, const ParameterValues* parameters) {
   ARROW_ASSIGN_OR_RAISE(std::vector<Token> tokens, Lex(sql));
   size_t end = tokens.size() - 1;
   // One optional trailing ';'.
   if (end > 0 && tokens[end - 1].kind == TokenKind::kSemicolon) --end;
   if (end == 0) return ErrorAt(sql, tokens[0].pos, "Syntax error at end of input: expected a statement");
-  return Parser(sql, tokens, 0, end).ParseWholeStatement();
+  Parser parser(sql, tokens, 0, end);
+  parser.SetParameters(parameters);
+  return parser.ParseWholeStatement();
+}
+
+}  // namespace
+
+Result<Statement> ParseStatement(std::string_view sql) { return ParseOne(sql, nullptr); }
+
+Result<Statement> ParseStatement(std::string_view sql, const ParameterValues& parameters) {
+  return ParseOne(sql, &parameters);
 }
 
 Result<std::vector<ScriptStatement>> ParseScript(std::string_view sql) {

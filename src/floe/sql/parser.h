@@ -38,6 +38,16 @@ inline constexpr int kMaxParseDepth = 256;
 // Exactly one statement; a trailing ';' is allowed.
 Result<Statement> ParseStatement(std::string_view sql);
 
+// Values for the $n parameters of a statement, each as the expression that stands in its
+// place (a literal, or a CAST of one for types without a literal form).
+struct ParameterValues {
+  std::vector<Expr> values;  // values[i] is $(i+1)
+  // A $n beyond `values` stays a ParameterRef (describing a statement) instead of failing
+  // with "Parameter $n was not given a value".
+  bool allow_missing = false;
+};
+Result<Statement> ParseStatement(std::string_view sql, const ParameterValues& parameters);
+
 // One statement as it stands in a script.
 struct ScriptStatement {
   Statement statement;

@@ -69,6 +69,10 @@ class Parser {
   Parser(std::string_view sql, const std::vector<Token>& tokens, size_t begin, size_t end)
       : sql_(sql), tokens_(tokens), i_(begin), end_(end) {}
 
+  // $n takes parameters->values[n-1] (see ParameterValues); without values it is a
+  // ParameterRef.
+  void SetParameters(const ParameterValues* parameters) { parameters_ = parameters; }
+
   Result<Statement> ParseWholeStatement() {
     ARROW_ASSIGN_OR_RAISE(Statement s, ParseStatementBody());
     if (!AtEnd()) return ErrorHere();
@@ -368,6 +372,7 @@ class Parser {
   size_t i_;
   size_t end_;
   int depth_ = 0;
+  const ParameterValues* parameters_ = nullptr;
   std::unordered_set<size_t> failed_query_starts_;  // see the kLParen case of ParsePrimary
 };
 

@@ -158,6 +158,7 @@ ExprContext QueryPlanner::Context(const std::vector<Column>& columns,
   ctx.time_zone = env_.time_zone;
   ctx.now_micros = env_.now_micros;
   ctx.sql = env_.sql;
+  ctx.parameter_types = env_.parameter_types;
   ctx.run_subquery = [this](const Query& q) { return Run(q); };
   return ctx;
 }

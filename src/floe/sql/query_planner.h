@@ -39,6 +39,8 @@ struct PlannerEnv {
   bool pushdown = true;
   // Answer count(*) and min/max from manifests where they decide them exactly.
   bool metadata_answers = true;
+  // See ExprContext::parameter_types.
+  std::vector<std::shared_ptr<arrow::DataType>>* parameter_types = nullptr;
 };
 
 class QueryPlanner {

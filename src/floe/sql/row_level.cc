@@ -261,4 +261,12 @@ Status CommitPositionDeletes(table::Table& table, const RowLevelPlan& plan, File
       .status();
 }
 
+int64_t CountTrue(const arrow::Array& mask) { return static_cast<const arrow::BooleanArray&>(mask).true_count(); }
+
+StatementResult Written(int64_t rows) {
+  StatementResult result;
+  result.rows_affected = rows;
+  return result;
+}
+
 }  // namespace floe::sql

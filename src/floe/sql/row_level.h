@@ -71,6 +71,12 @@ Result<std::shared_ptr<arrow::Array>> RowsOfFiles(const arrow::StringArray& path
 // when `condition` is negative (no condition).
 Result<std::shared_ptr<arrow::Array>> Matched(const arrow::RecordBatch& batch, int condition);
 
+// The true values of a boolean array.
+int64_t CountTrue(const arrow::Array& mask);
+
+// The result of a write that changed `rows` rows (StatementResult::rows_affected).
+StatementResult Written(int64_t rows);
+
 // Adds each row's position (`pos`) to the list of its data file (`paths`).
 void CollectPositions(const arrow::StringArray& paths, const arrow::Int64Array& pos,
                       FilePositions* out);

@@ -2,6 +2,7 @@
 
 #include <pthread.h>
 
+#include <algorithm>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -12,7 +13,9 @@
 
 #include "floe/catalog/sql_catalog.h"
 #include "floe/scan/table_scan.h"
+#include "floe/sql/lexer.h"
 #include "floe/sql/metadata_tables.h"
+#include "floe/sql/parameter_literals.h"
 #include "floe/sql/parse_error.h"
 #include "floe/sql/parser.h"
 #include "floe/sql/query_planner.h"
@@ -64,10 +67,11 @@ namespace {
 // reserved, and used only as deep as a statement goes).
 constexpr size_t kStatementStackBytes = size_t{64} << 20;
 
-Result<StatementResult> RunOnLargeStack(const std::function<Result<StatementResult>()>& run) {
+template <typename T>
+Result<T> RunOnLargeStack(const std::function<Result<T>()>& run) {
   struct Job {
-    const std::function<Result<StatementResult>()>* run;
-    std::optional<Result<StatementResult>> result;
+    const std::function<Result<T>()>* run;
+    std::optional<Result<T>> result;
   } job{&run, std::nullopt};
   auto body = [](void* arg) -> void* {
     auto* j = static_cast<Job*>(arg);
@@ -91,16 +95,71 @@ Result<StatementResult> RunOnLargeStack(const std::function<Result<StatementResu
   return std::move(*job.result);
 }
 
+// The highest n of the $n in `sql` (0 when none, or when it does not lex: parsing reports that).
+int ParameterCount(const std::string& sql) {
+  auto tokens = Lex(sql);
+  if (!tokens.ok()) return 0;
+  int count = 0;
+  for (const Token& t : *tokens) {
+    if (t.kind == TokenKind::kParameter) count = std::max(count, std::stoi(t.text));
+  }
+  return count;
+}
+
+Result<Statement> ParseWithParameters(const std::string& sql, const std::vector<Parameter>& params,
+                                      bool allow_missing) {
+  ARROW_ASSIGN_OR_RAISE(ParameterValues values, ParameterLiterals(params, allow_missing));
+  return ParseStatement(sql, values);
+}
+
+// Begin/End of a statement run start to finish within one call.
+class RunningStatement {
+ public:
+  explicit RunningStatement(StatementCancel& cancel) : cancel_(cancel) { cancel_.Begin(); }
+  ~RunningStatement() { cancel_.End(); }
+  RunningStatement(const RunningStatement&) = delete;
+  RunningStatement& operator=(const RunningStatement&) = delete;
+
+ private:
+  StatementCancel& cancel_;
+};
+
 }  // namespace
 
-Result<StatementResult> Session::Execute(const std::string& sql) {
-  return RunOnLargeStack([&]() -> Result<StatementResult> {
-    ARROW_ASSIGN_OR_RAISE(Statement statement, ParseStatement(sql));
+Result<StatementResult> Session::Execute(const std::string& sql) { return Execute(sql, {}); }
+
+Result<StatementResult> Session::Execute(const std::string& sql, const std::vector<Parameter>& params) {
+  RunningStatement running(impl_->cancel());
+  return RunOnLargeStack<StatementResult>([&]() -> Result<StatementResult> {
+    ARROW_ASSIGN_OR_RAISE(Statement statement, ParseWithParameters(sql, params, false));
     ARROW_ASSIGN_OR_RAISE(StatementResult result, impl_->Execute(statement, sql));
     result.statement = sql;
     return result;
   });
 }
+
+Result<StatementShape> Session::Describe(const std::string& sql, const std::vector<Parameter>& params) {
+  RunningStatement running(impl_->cancel());
+  return RunOnLargeStack<StatementShape>([&]() -> Result<StatementShape> {
+    ARROW_ASSIGN_OR_RAISE(Statement statement, ParseWithParameters(sql, params, true));
+    return impl_->Describe(statement, sql, ParameterCount(sql));
+  });
+}
+
+Result<std::unique_ptr<StatementStream>> Session::ExecuteStreaming(const std::string& sql,
+                                                                  const std::vector<Parameter>& params) {
+  impl_->cancel().Begin();
+  auto stream = RunOnLargeStack<std::unique_ptr<StatementStream>>(
+      [&]() -> Result<std::unique_ptr<StatementStream>> {
+        ARROW_ASSIGN_OR_RAISE(Statement statement, ParseWithParameters(sql, params, false));
+        return impl_->Stream(std::make_shared<const Statement>(std::move(statement)), sql);
+      });
+  // A stream, once made, ends the statement when it is destroyed.
+  if (!stream.ok()) impl_->cancel().End();
+  return stream;
+}
+
+void Session::Cancel() { impl_->cancel().Cancel(); }
 
 Result<std::vector<StatementResult>> Session::ExecuteScript(const std::string& script,
                                                             std::vector<StatementResult>* done) {

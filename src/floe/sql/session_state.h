@@ -10,6 +10,7 @@
 
 #include "floe/catalog/catalog.h"
 #include "floe/io/file_io.h"
+#include "floe/sql/statement_cancel.h"
 #include "floe/table/table_catalog.h"
 
 namespace floe::sql {
@@ -35,6 +36,8 @@ struct SessionState {
   std::shared_ptr<table::CommitProvenance> provenance;
   Namespace current_namespace;
   std::map<std::string, std::string> settings;
+  // Set by Session::Cancel; scans and result readers stop when it is.
+  std::shared_ptr<StatementCancel> cancel = std::make_shared<StatementCancel>();
 };
 
 }  // namespace floe::sql

@@ -1,14 +1,31 @@
 #include "floe/sql/statement_executor.h"
 
+#include <arrow/table.h>
+
 #include "floe/sql/binder.h"
+#include "floe/sql/command_tags.h"
 #include "floe/sql/executors.h"
 #include "floe/sql/parse_error.h"
 #include "floe/sql/result_tables.h"
 #include "floe/sql/show_functions.h"
+#include "floe/sql/statement_stream.h"
 
 namespace floe::sql {
 
 Result<StatementResult> Session::Impl::Execute(const Statement& statement, const std::string& sql) {
+  ARROW_RETURN_NOT_OK(cancel().Check());
+  auto result = Dispatch(statement, sql);
+  if (!result.ok()) return WhenCancelled(*cancel().flag(), result.status());
+  result->command = CommandOf(statement);
+  if (result->rows && !statement.As<SetConfig>()) {  // PostgreSQL's SET counts nothing
+    result->rows_affected = result->rows->num_rows();
+  } else if (!CountsWrittenRows(statement)) {
+    result->rows_affected = -1;
+  }
+  return result;
+}
+
+Result<StatementResult> Session::Impl::Dispatch(const Statement& statement, const std::string& sql) {
   state_.provenance->statement = sql;
   Binder binder(state_, sql);
   ExecContext ctx{state_, binder, statement, sql};
@@ -43,6 +60,19 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
   if (auto* s = statement.As<SetTimeZone>()) return ExecuteSetTimeZone(ctx, *s);
   if (auto* s = statement.As<Reset>()) return ExecuteReset(ctx, *s);
   return ErrorAt(sql, statement.pos, "This statement is not supported yet");
+}
+
+Result<std::unique_ptr<StatementStream>> Session::Impl::Stream(std::shared_ptr<const Statement> statement,
+                                                              const std::string& sql) {
+  ARROW_RETURN_NOT_OK(cancel().Check());
+  if (statement->As<Query>()) {
+    auto stream = StreamQueryStatement(state_, statement, sql);
+    if (!stream.ok()) return WhenCancelled(*cancel().flag(), stream.status());
+    return stream;
+  }
+  ARROW_ASSIGN_OR_RAISE(StatementResult result, Execute(*statement, sql));
+  result.statement = sql;
+  return StreamResult(std::move(result), state_.cancel);
 }
 
 }  // namespace floe::sql

@@ -28,6 +28,7 @@ enum class TokenKind {
   kString,        // 'single quoted' (also R'raw')
   kBinaryString,  // X'0A1B'
   kNumber,
+  kParameter,  // $1, $2, ...: a statement parameter; text is the number
   // punctuation and operators
   kLParen,
   kRParen,

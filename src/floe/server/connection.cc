@@ -525,6 +525,13 @@ Status Connection::StartPortal(Portal* portal) {
   if (transaction_ == 'E') {
     return Status::Invalid(kAbortedTransaction);
   }
+  for (auto& [name, other] : portals_) {
+    if (other.get() != portal && other->stream != nullptr && !other->done) {
+      other->stream.reset();
+      other->done = true;
+      other->interrupted = true;
+    }
+  }
   BeginStatement();
   Result<std::unique_ptr<StatementStream>> stream = [&] {
     ExecutionGate::Slot slot(context_.gate);
@@ -540,6 +547,11 @@ Status Connection::StartPortal(Portal* portal) {
 }
 
 Status Connection::RunPortal(Portal* portal, int64_t max_rows) {
+  if (portal->interrupted) {
+    return Status::Invalid(
+        "portal was closed: another statement ran on this connection before it was read to the "
+        "end");
+  }
   if (!portal->fixed_tag.empty() || portal->stream == nullptr) {
     MessageBuilder(&out_, 'C').CString(CommandTag(*portal)).Finish();
     return Status::OK();

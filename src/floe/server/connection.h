@@ -75,6 +75,8 @@ class Connection {
     std::string fixed_tag;                    // transaction control: no stream, this tag
     bool started = false;
     bool done = false;
+    // Its stream was closed for another statement: a session runs one statement at a time.
+    bool interrupted = false;
     std::shared_ptr<arrow::RecordBatch> batch;
     int64_t batch_row = 0;
     int64_t rows_sent = 0;

@@ -4,10 +4,12 @@
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "floe/server/pg_message.h"
 #include "floe/server/pg_type_map.h"
+#include "floe/util/time_zone.h"
 
 namespace floe::server {
 
@@ -26,6 +28,21 @@ Result<int64_t> ReadBigEndian(std::string_view bytes, size_t width, int32_t oid)
   for (unsigned char c : bytes) v = (v << 8) | c;
   if (width < 8 && (v >> (width * 8 - 1)) != 0) v |= ~uint64_t{0} << (width * 8);  // sign
   return static_cast<int64_t>(v);
+}
+
+// A typed decimal from its digits, with the precision and scale they have.
+Result<Parameter> DecimalParameter(const std::string& text) {
+  arrow::Decimal128 value;
+  int32_t precision = 0;
+  int32_t scale = 0;
+  if (!arrow::Decimal128::FromString(text, &value, &precision, &scale).ok() || scale < 0) {
+    return Status::Invalid("invalid input syntax for type numeric: \"", text, "\"");
+  }
+  precision = std::max(precision, scale);
+  if (precision < 1) precision = 1;
+  if (precision > 38) return Status::Invalid("numeric value out of range: \"", text, "\"");
+  return Parameter{
+      std::make_shared<arrow::Decimal128Scalar>(value, arrow::decimal128(precision, scale))};
 }
 
 Parameter Untyped(std::string_view text) {
@@ -160,6 +177,20 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
         }
         return Parameter{std::make_shared<arrow::BinaryScalar>(bytes)};
       }
+      case pg_oid::kNumeric:
+        return DecimalParameter(std::string(v));
+      case pg_oid::kDate: {
+        ARROW_ASSIGN_OR_RAISE(int64_t micros, ParseTimestampMicros(v, TimeZone::Utc()));
+        int64_t days = micros / (86400LL * 1000000) - (micros % (86400LL * 1000000) < 0 ? 1 : 0);
+        return Parameter{std::make_shared<arrow::Date32Scalar>(static_cast<int32_t>(days))};
+      }
+      case pg_oid::kTimestamp:
+      case pg_oid::kTimestampTz: {
+        ARROW_ASSIGN_OR_RAISE(int64_t micros, ParseTimestampMicros(v, TimeZone::Utc()));
+        auto type = oid == pg_oid::kTimestamp ? arrow::timestamp(arrow::TimeUnit::MICRO)
+                                              : arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+        return Parameter{std::make_shared<arrow::TimestampScalar>(micros, type)};
+      }
       default:
         return Untyped(v);
     }
@@ -220,7 +251,7 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
     }
     case pg_oid::kNumeric: {
       ARROW_ASSIGN_OR_RAISE(std::string text, NumericText(v, oid));
-      return Untyped(text);
+      return DecimalParameter(text);
     }
     case pg_oid::kUuid: {
       if (v.size() != 16) return BadValue(oid, "wrong length");

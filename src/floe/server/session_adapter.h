@@ -15,27 +15,9 @@
 
 namespace floe::server {
 
-struct Parameter {
-  std::shared_ptr<arrow::Scalar> value;
-  bool untyped = false;  // a StringScalar holding the text, bound like a string literal
-};
-
-struct StatementShape {
-  bool returns_rows = false;
-  std::shared_ptr<arrow::Schema> schema;
-  int parameter_count = 0;
-  std::vector<std::shared_ptr<arrow::DataType>> parameter_types;  // null: unknown
-};
-
-class StatementStream {
- public:
-  virtual ~StatementStream() = default;
-  virtual std::shared_ptr<arrow::Schema> schema() const = 0;       // null: no rows
-  virtual Result<std::shared_ptr<arrow::RecordBatch>> Next() = 0;  // null at the end
-  virtual std::string command() const = 0;    // "SELECT", "INSERT", "CREATE TABLE", ...
-  virtual int64_t rows_affected() const = 0;  // -1: no count
-  virtual std::string message() const = 0;
-};
+using sql::Parameter;
+using sql::StatementShape;
+using sql::StatementStream;
 
 class SessionAdapter {
  public:

@@ -2,6 +2,7 @@
 
 #include <arrow/scalar.h>
 #include <arrow/type.h>
+#include <arrow/util/decimal.h>
 
 #include "floe/server/pg_type_map.h"
 #include "floe_test.h"
@@ -31,7 +32,11 @@ TEST(ParameterDecoding, TextByTypeOid) {
   EXPECT_TRUE(p.untyped);
   EXPECT_TRUE(p.value->Equals(arrow::StringScalar("2024-01-01")));
   ASSERT_OK_AND_ASSIGN(p, DecodeParameter(pg_oid::kNumeric, false, std::string_view("1.50")));
-  EXPECT_TRUE(p.untyped);
+  EXPECT_FALSE(p.untyped);
+  EXPECT_TRUE(
+      p.value->Equals(arrow::Decimal128Scalar(arrow::Decimal128(150), arrow::decimal128(3, 2))));
+  ASSERT_OK_AND_ASSIGN(p, DecodeParameter(pg_oid::kDate, false, std::string_view("2024-01-01")));
+  EXPECT_TRUE(p.value->Equals(arrow::Date32Scalar(19723)));
   ASSERT_RAISES_WITH_MESSAGE(
       "invalid input syntax for type integer: \"12x\"",
       DecodeParameter(pg_oid::kInt4, false, std::string_view("12x")).status());
@@ -50,10 +55,12 @@ TEST(ParameterDecoding, Binary) {
   ASSERT_OK_AND_ASSIGN(
       p, DecodeParameter(pg_oid::kNumeric, true,
                          Bytes({0, 3, 0, 1, 0, 0, 0, 2, 0, 1, 0x09, 0x29, 0x1a, 0x2c})));
-  EXPECT_TRUE(p.value->Equals(arrow::StringScalar("12345.67")));
+  EXPECT_TRUE(p.value->Equals(
+      arrow::Decimal128Scalar(arrow::Decimal128(1234567), arrow::decimal128(7, 2))));
   ASSERT_OK_AND_ASSIGN(p, DecodeParameter(pg_oid::kNumeric, true,
                                           Bytes({0, 1, 0xff, 0xff, 0x40, 0, 0, 2, 0x13, 0x88})));
-  EXPECT_TRUE(p.value->Equals(arrow::StringScalar("-0.50")));
+  EXPECT_TRUE(
+      p.value->Equals(arrow::Decimal128Scalar(arrow::Decimal128(-50), arrow::decimal128(2, 2))));
   ASSERT_RAISES_WITH_MESSAGE("wrong length",
                              DecodeParameter(pg_oid::kInt8, true, Bytes({1, 2})).status());
 }

@@ -34,6 +34,20 @@ public class ServeJdbc {
           }
         }
       }
+      try (PreparedStatement ps = conn.prepareStatement(
+               "SELECT n, s, m FROM db.j WHERE n = ? AND s = ? AND m = ? AND dt = ?")) {
+        ps.setInt(1, -42);
+        ps.setString(2, "héllo");
+        ps.setBigDecimal(3, new java.math.BigDecimal("12345.678"));
+        ps.setDate(4, java.sql.Date.valueOf("2024-02-29"));
+        for (int run = 0; run < 2; run++) {
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              System.out.println("param row: " + rs.getInt(1) + " " + rs.getString(2) + " " + rs.getBigDecimal(3));
+            }
+          }
+        }
+      }
       try (Statement st = conn.createStatement()) {
         st.executeQuery("SELECT * FROM nope");
       } catch (SQLException e) {

@@ -28,6 +28,8 @@ dt: date Date 2024-02-29 | 2024-02-29
 t: timestamp Timestamp 2024-01-01 10:00:00.25 | 2024-01-01 10:00:00.25
 tz: timestamptz Timestamp 2024-01-01 10:00:00.0 | 2024-01-01 10:00:00+00
 li: text String {1,2} | {1,2}
+param row: -42 héllo 12345.678
+param row: -42 héllo 12345.678
 error: 42P01
 after error: 2
 """

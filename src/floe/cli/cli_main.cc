@@ -11,6 +11,7 @@
 //   floe diff T A B the rows added, removed and changed between two points of T's history
 //   floe rollback T, floe set-current T   move T's current snapshot, previewed and confirmed
 //   floe incident T the snapshots around a time, what rolling back to each changes, and the rollback
+//   floe serve      the PostgreSQL wire protocol over the catalog
 
 #include <iostream>
 #include <memory>
@@ -32,6 +33,7 @@
 #include "floe/cli/result_format.h"
 #include "floe/cli/retention_command.h"
 #include "floe/cli/rollback_command.h"
+#include "floe/cli/serve_command.h"
 #include "floe/cli/session_executor.h"
 #include "floe/cli/shell.h"
 #include "floe/cli/show_command.h"
@@ -275,6 +277,8 @@ int RunCli(int argc, char** argv) {
   CLI::App* set_current = floe::cli::AddSetCurrentCommand(app, &set_current_args);
   floe::cli::IncidentArgs incident_args;
   CLI::App* incident = floe::cli::AddIncidentCommand(app, &incident_args);
+  floe::cli::ServeArgs serve_args;
+  CLI::App* serve = floe::cli::AddServeCommand(app, &serve_args);
 
   try {
     app.parse(argc, argv);
@@ -307,6 +311,7 @@ int RunCli(int argc, char** argv) {
   if (rollback->parsed()) return floe::cli::RunMoveCommand(rollback_args, true);
   if (set_current->parsed()) return floe::cli::RunMoveCommand(set_current_args, false);
   if (incident->parsed()) return floe::cli::RunIncidentCommand(incident_args);
+  if (serve->parsed()) return floe::cli::RunServeCommand(serve_args);
   return floe::cli::kExitUsage;
 }
 

@@ -1,0 +1,156 @@
+#include "floe/cli/serve_command.h"
+
+#include <signal.h>
+
+#include <iostream>
+#include <string>
+
+#include "floe/cli/sql_command.h"
+#include "floe/server/server.h"
+#include "floe/server/user_file.h"
+
+namespace floe::cli {
+
+namespace {
+
+server::Server* volatile g_serving = nullptr;
+
+// Async-signal-safe: Stop() only writes a byte to a pipe.
+void StopOnSignal(int) {
+  server::Server* serving = g_serving;
+  if (serving != nullptr) serving->Stop();
+}
+
+// "host:port", "[v6]:port" or ":port" (all addresses).
+Status ParseListen(const std::string& text, std::string* host, int* port) {
+  size_t colon = text.rfind(':');
+  if (colon == std::string::npos)
+    return Status::Invalid("--listen wants HOST:PORT, got '", text, "'");
+  *host = text.substr(0, colon);
+  if (host->size() >= 2 && host->front() == '[' && host->back() == ']') {
+    *host = host->substr(1, host->size() - 2);
+  }
+  try {
+    size_t used = 0;
+    *port = std::stoi(text.substr(colon + 1), &used);
+    if (used != text.size() - colon - 1 || *port < 0 || *port > 65535) throw std::out_of_range("");
+  } catch (const std::exception&) {
+    return Status::Invalid("--listen port must be 0 to 65535, got '", text.substr(colon + 1), "'");
+  }
+  return Status::OK();
+}
+
+int AddUserCommand(const ServeArgs& args) {
+  if (args.users_file.empty()) {
+    std::cerr << "Error: --add-user needs --users FILE\n";
+    return kExitUsage;
+  }
+  std::string password;
+  std::getline(std::cin, password);
+  if (!password.empty() && password.back() == '\r') password.pop_back();
+  Status st = server::AddUser(args.users_file, args.add_user, password);
+  if (!st.ok()) return ReportError(st, std::cerr);
+  std::cout << "floe serve: user " << args.add_user << " stored in " << args.users_file << "\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
+  CLI::App* serve = app.add_subcommand("serve",
+                                       "Serve the catalog over the PostgreSQL wire protocol: psql, "
+                                       "psycopg, JDBC and BI tools connect "
+                                       "to database <catalog name> (or one of its namespaces) and "
+                                       "run floe SQL. Stops on SIGINT or SIGTERM.");
+  AddCatalogOptions(serve, &args->where);
+  serve
+      ->add_option("--listen", args->listen,
+                   "Address and port to listen on (port 0: any free port)")
+      ->capture_default_str();
+  serve
+      ->add_option("--auth", args->auth,
+                   "trust (anyone, loopback clients only) or password (SCRAM-SHA-256)")
+      ->check(CLI::IsMember({"trust", "password"}))
+      ->capture_default_str();
+  serve->add_option("--users", args->users_file, "Users file for --auth password (see --add-user)");
+  serve->add_option("--tls-cert", args->tls_cert,
+                    "PEM certificate chain: clients may ask for TLS (sslmode=require)");
+  serve->add_option("--tls-key", args->tls_key, "PEM private key of --tls-cert");
+  serve->add_option("--idle-timeout", args->idle_timeout,
+                    "Seconds a client may stay idle before its connection is closed (0: never)");
+  serve->add_option("--statement-timeout", args->statement_timeout,
+                    "Seconds a statement may run before it is cancelled (0: never)");
+  serve->add_flag("--allow-trust-remote", args->allow_trust_remote,
+                  "With --auth trust, let clients from other hosts in too");
+  serve->add_option(
+      "--add-user", args->add_user,
+      "Store NAME with the password read from standard input in --users FILE (a SCRAM-SHA-256 "
+      "verifier, never the password), then exit");
+  return serve;
+}
+
+int RunServeCommand(const ServeArgs& args) {
+  if (!args.add_user.empty()) return AddUserCommand(args);
+  server::ServerOptions options;
+  Status st = ParseListen(args.listen, &options.host, &options.port);
+  if (!st.ok()) {
+    std::cerr << "Error: " << st.message() << "\n";
+    return kExitUsage;
+  }
+  options.auth =
+      args.auth == "password" ? server::AuthMethod::kPassword : server::AuthMethod::kTrust;
+  if (options.auth == server::AuthMethod::kPassword) {
+    if (args.users_file.empty()) {
+      std::cerr << "Error: --auth password needs --users FILE (add users with --add-user)\n";
+      return kExitUsage;
+    }
+    auto users = server::LoadUserFile(args.users_file);
+    if (!users.ok()) return ReportError(users.status(), std::cerr);
+    options.users = std::move(*users);
+  }
+  options.tls_cert_file = args.tls_cert;
+  options.tls_key_file = args.tls_key;
+  options.allow_trust_remote = args.allow_trust_remote;
+  options.idle_timeout_seconds = args.idle_timeout;
+  options.statement_timeout_seconds = args.statement_timeout;
+  options.catalog_name = args.where.catalog_name;
+  CatalogArgs where = args.where;
+  options.open_session = [where] { return OpenSession(where, "floe serve"); };
+
+  // Opening one session up front reports a bad catalog before clients come.
+  auto probe = OpenSession(where, "floe serve");
+  if (!probe.ok()) return ReportError(probe.status(), std::cerr);
+  probe->reset();
+
+  // A client that goes away mid-write must not kill the server.
+  signal(SIGPIPE, SIG_IGN);
+
+  auto server = server::Server::Make(std::move(options));
+  if (!server.ok()) return ReportError(server.status(), std::cerr);
+  std::cout << "floe serve: listening on "
+            << ((*server)->options().host.find(':') != std::string::npos
+                    ? "[" + (*server)->options().host + "]"
+                    : (*server)->options().host)
+            << ":" << (*server)->port() << " (catalog " << args.where.catalog_name << ")"
+            << std::endl;
+
+  // SIGINT and SIGTERM stop the server from whichever thread receives them (Arrow's pools
+  // and, in the Python package, the interpreter's threads may get them too).
+  g_serving = server->get();
+  struct sigaction stop {};
+  stop.sa_handler = StopOnSignal;
+  sigemptyset(&stop.sa_mask);
+  struct sigaction old_int {
+  }, old_term{};
+  sigaction(SIGINT, &stop, &old_int);
+  sigaction(SIGTERM, &stop, &old_term);
+  (*server)->Run();
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  g_serving = nullptr;
+  server->reset();
+  std::cout << "floe serve: stopped" << std::endl;
+  return kExitOk;
+}
+
+}  // namespace floe::cli

@@ -1,0 +1,33 @@
+#pragma once
+
+// `floe serve`: the PostgreSQL wire protocol over floe's SQL sessions, so psql, psycopg, JDBC
+// and BI tools can query, time travel and roll back; and `floe serve --add-user` to add a
+// password user to a users file.
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "floe/cli/command_common.h"
+
+namespace floe::cli {
+
+struct ServeArgs {
+  CatalogArgs where;
+  std::string listen = "127.0.0.1:5433";
+  std::string auth = "trust";
+  std::string users_file;
+  std::string tls_cert;
+  std::string tls_key;
+  double idle_timeout = 0;
+  double statement_timeout = 0;
+  bool allow_trust_remote = false;
+  std::string add_user;
+};
+
+CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args);
+
+// Serves until SIGINT or SIGTERM; returns the exit status.
+int RunServeCommand(const ServeArgs& args);
+
+}  // namespace floe::cli

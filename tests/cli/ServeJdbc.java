@@ -1,0 +1,68 @@
+// Drives `floe serve` with the PostgreSQL JDBC driver in binary transfer: one line per
+// checked value ("label: class value"), so the Python test compares exact output.
+// Usage: java -cp postgresql.jar:DIR ServeJdbc PORT
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+public class ServeJdbc {
+  public static void main(String[] args) throws Exception {
+    String url = "jdbc:postgresql://127.0.0.1:" + args[0]
+        + "/lakehouse?user=tester&sslmode=disable&prepareThreshold=0&binaryTransfer=true";
+    try (Connection conn = DriverManager.getConnection(url)) {
+      try (Statement st = conn.createStatement()) {
+        st.execute("CREATE NAMESPACE db");
+        st.execute("CREATE TABLE db.j (b BOOLEAN, n INT, l BIGINT, f FLOAT, d DOUBLE, m DECIMAL(12,3), "
+            + "s STRING, bin BINARY, dt DATE, t TIMESTAMP_NTZ, tz TIMESTAMP, li ARRAY<INT>) USING iceberg");
+        st.execute("INSERT INTO db.j VALUES (true, -42, 9007199254740993, 1.5, 0.1, 12345.678, 'héllo', "
+            + "X'01ff', DATE '2024-02-29', TIMESTAMP_NTZ '2024-01-01 10:00:00.25', "
+            + "TIMESTAMP '2024-01-01 10:00:00', array(1, 2))");
+      }
+      try (PreparedStatement ps = conn.prepareStatement("SELECT * FROM db.j");
+           ResultSet rs = ps.executeQuery()) {
+        ResultSetMetaData md = rs.getMetaData();
+        while (rs.next()) {
+          for (int i = 1; i <= md.getColumnCount(); i++) {
+            Object o = rs.getObject(i);
+            String value = o instanceof byte[] ? hex((byte[]) o) : String.valueOf(o);
+            System.out.println(md.getColumnName(i) + ": " + md.getColumnTypeName(i) + " "
+                + o.getClass().getSimpleName() + " " + value + " | " + rs.getString(i));
+          }
+        }
+      }
+      try (PreparedStatement ps = conn.prepareStatement(
+               "SELECT n, s, m FROM db.j WHERE n = ? AND s = ? AND m = ? AND dt = ?")) {
+        ps.setInt(1, -42);
+        ps.setString(2, "héllo");
+        ps.setBigDecimal(3, new java.math.BigDecimal("12345.678"));
+        ps.setDate(4, java.sql.Date.valueOf("2024-02-29"));
+        for (int run = 0; run < 2; run++) {
+          try (ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+              System.out.println("param row: " + rs.getInt(1) + " " + rs.getString(2) + " " + rs.getBigDecimal(3));
+            }
+          }
+        }
+      }
+      try (Statement st = conn.createStatement()) {
+        st.executeQuery("SELECT * FROM nope");
+      } catch (SQLException e) {
+        System.out.println("error: " + e.getSQLState());
+      }
+      try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT 1 + 1")) {
+        rs.next();
+        System.out.println("after error: " + rs.getInt(1));
+      }
+    }
+  }
+
+  static String hex(byte[] bytes) {
+    StringBuilder sb = new StringBuilder("0x");
+    for (byte b : bytes) sb.append(String.format("%02x", b));
+    return sb.toString();
+  }
+}

@@ -1,0 +1,54 @@
+"""`floe serve` through the PostgreSQL JDBC driver (scripts/fetch-jdbc.sh fetches it):
+tests/cli/ServeJdbc.java reads every type with getObject and getString over prepared
+statements in binary transfer, and reports an error's SQLSTATE.
+Run: FLOE_BINARY=build/floe pytest tests/cli/serve_jdbc_test.py"""
+
+import os
+import subprocess
+import tempfile
+
+import pytest
+
+from serve_support import Serve
+
+BINARY = os.environ.get("FLOE_BINARY", "build/floe")
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+EXPECTED = """\
+b: bool Boolean true | t
+n: int4 Integer -42 | -42
+l: int8 Long 9007199254740993 | 9007199254740993
+f: float4 Float 1.5 | 1.5
+d: float8 Double 0.1 | 0.1
+m: numeric BigDecimal 12345.678 | 12345.678
+s: text String héllo | héllo
+bin: bytea byte[] 0x01ff | \\x01ff
+dt: date Date 2024-02-29 | 2024-02-29
+t: timestamp Timestamp 2024-01-01 10:00:00.25 | 2024-01-01 10:00:00.25
+tz: timestamptz Timestamp 2024-01-01 10:00:00.0 | 2024-01-01 10:00:00+00
+li: text String {1,2} | {1,2}
+param row: -42 héllo 12345.678
+param row: -42 héllo 12345.678
+error: 42P01
+after error: 2
+"""
+
+
+def test_jdbc_driver():
+    fetch = subprocess.run([os.path.join(ROOT, "scripts", "fetch-jdbc.sh")], capture_output=True, text=True,
+                           timeout=300)
+    if fetch.returncode != 0:
+        pytest.skip(f"cannot fetch the JDBC driver: {fetch.stderr.strip()}")
+    jar = os.path.join(ROOT, fetch.stdout.strip())
+    with tempfile.TemporaryDirectory(prefix="floe-jdbc-") as classes:
+        subprocess.run(["javac", "-d", classes, os.path.join(HERE, "ServeJdbc.java")], check=True, timeout=300)
+        s = Serve(BINARY)
+        try:
+            r = subprocess.run(["java", "-Duser.timezone=UTC", "-Dfile.encoding=UTF-8", "-cp",
+                                f"{jar}:{classes}", "ServeJdbc", str(s.port)],
+                               capture_output=True, text=True, timeout=300)
+            assert r.returncode == 0, r.stderr
+            assert r.stdout == EXPECTED
+        finally:
+            s.stop()

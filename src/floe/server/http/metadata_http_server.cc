@@ -223,6 +223,8 @@ class MetadataHttpServer::Impl {
       response = Respond(fd);
     } catch (const std::exception& e) {
       response = http::TextResponse(500, e.what());
+    } catch (...) {
+      response = http::TextResponse(500, "unknown exception");
     }
     if (response.status == 0) return;  // the client left without a request
     SendAll(fd, SerializeResponse(response));

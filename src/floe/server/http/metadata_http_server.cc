@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -19,6 +20,7 @@
 
 #include "floe/server/http/http_request.h"
 #include "floe/server/http/http_response.h"
+#include "floe/server/http/loopback_host.h"
 #include "floe/server/http/metadata_site.h"
 
 namespace floe::server {
@@ -126,8 +128,15 @@ class MetadataHttpServer::Impl {
     sockaddr_storage bound{};
     socklen_t size = sizeof(bound);
     getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&bound), &size);
-    port_ = bound.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&bound)->sin6_port)
-                                        : ntohs(reinterpret_cast<sockaddr_in*>(&bound)->sin_port);
+    if (bound.ss_family == AF_INET6) {
+      const auto* in6 = reinterpret_cast<sockaddr_in6*>(&bound);
+      port_ = ntohs(in6->sin6_port);
+      loopback_only_ = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+    } else {
+      const auto* in4 = reinterpret_cast<sockaddr_in*>(&bound);
+      port_ = ntohs(in4->sin_port);
+      loopback_only_ = (ntohl(in4->sin_addr.s_addr) >> 24) == 127;
+    }
     if (pipe2(wake_, O_CLOEXEC) != 0) {
       return Status::IOError("Cannot listen on ", listen, ": ", std::strerror(errno));
     }
@@ -261,6 +270,13 @@ class MetadataHttpServer::Impl {
     }
     http::ParsedRequest parsed = http::ParseRequestHead(head);
     if (parsed.error) return http::TextResponse(parsed.error->status, parsed.error->reason);
+    const std::optional<std::string> host = parsed.request->Header("host");
+    if (loopback_only_ && host && !http::IsLoopbackHost(*host)) {
+      return http::TextResponse(403,
+                                "This server answers only requests for localhost, "
+                                "127.0.0.1 or [::1], not for '" +
+                                    *host + "'");
+    }
 
     std::unique_ptr<sql::Session> session = TakeSession();
     if (!session) {
@@ -303,6 +319,8 @@ class MetadataHttpServer::Impl {
   int listen_fd_ = -1;
   int wake_[2] = {-1, -1};
   int port_ = 0;
+  // Bound to a loopback address: requests must name it (see loopback_host.h).
+  bool loopback_only_ = false;
   std::thread accept_thread_;
 
   std::mutex mu_;

@@ -82,16 +82,22 @@ TEST_F(MetadataHttpServerTest, AnswersBadRequestsAndKeepsServing) {
   EXPECT_THAT(Exchange("GET / HTTP/1.1\r\n\r\n"),
               HasSubstr("400 Bad Request: Missing Host header\n"));
   EXPECT_THAT(
-      Exchange("POST /api/tables HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"),
+      Exchange("POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello"),
       AllOf(StartsWith("HTTP/1.1 405 Method Not Allowed\r\n"), HasSubstr("Allow: GET\r\n")));
-  EXPECT_THAT(Exchange("GET / HTTP/1.1\r\nHost: h\r\nX: " + std::string(20000, 'a')),
+  EXPECT_THAT(Exchange("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX: " + std::string(20000, 'a')),
               StartsWith("HTTP/1.1 431 Request Header Fields Too Large\r\n"));
-  static constexpr char kNul[] = "GET /\0 HTTP/1.1\r\nHost: h\r\n\r\n";
+  static constexpr char kNul[] = "GET /\0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
   EXPECT_THAT(Exchange(std::string(kNul, sizeof(kNul) - 1)),
               StartsWith("HTTP/1.1 400 Bad Request\r\n"));
+  // Bound to loopback, it answers only requests that name it (no DNS rebinding).
+  EXPECT_THAT(Exchange("GET /api/tables HTTP/1.1\r\nHost: evil.example:8080\r\n\r\n"),
+              HasSubstr("403 Forbidden: This server answers only requests for localhost, "
+                        "127.0.0.1 or [::1], not for 'evil.example:8080'\n"));
+  EXPECT_THAT(Exchange("GET /api/tables HTTP/1.1\r\nHost: LOCALHOST:1\r\n\r\n"),
+              StartsWith("HTTP/1.1 200 OK\r\n"));
   // A client that connects and leaves gets nothing, and breaks nothing.
   close(Connect());
-  EXPECT_THAT(Exchange("GET /api/table/db/t HTTP/1.1\r\nHost: h\r\n\r\n"),
+  EXPECT_THAT(Exchange("GET /api/table/db/t HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"),
               StartsWith("HTTP/1.1 200 OK\r\n"));
 }
 
@@ -99,8 +105,9 @@ TEST_F(MetadataHttpServerTest, ManyClientsAtOnce) {
   std::vector<std::thread> clients;
   std::vector<std::string> answers(16);
   for (size_t i = 0; i < answers.size(); ++i) {
-    clients.emplace_back(
-        [&, i] { answers[i] = Exchange("GET /api/table/db/t HTTP/1.1\r\nHost: h\r\n\r\n"); });
+    clients.emplace_back([&, i] {
+      answers[i] = Exchange("GET /api/table/db/t HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    });
   }
   for (auto& c : clients) c.join();
   for (const auto& answer : answers) {

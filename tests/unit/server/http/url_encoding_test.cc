@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "floe/server/http/html_escape.h"
+#include "floe/server/http/loopback_host.h"
 #include "floe/server/http/table_path.h"
 
 namespace floe::server::http {
@@ -57,6 +58,18 @@ TEST(TablePathTest, RefusesEmptyOrUndecodableParts) {
   EXPECT_EQ(ParseTablePath("db", ""), std::nullopt);
   EXPECT_EQ(ParseTablePath("db", "%zz"), std::nullopt);
   EXPECT_EQ(ParseTablePath("db", "a%00"), std::nullopt);
+}
+
+TEST(LoopbackHostTest, NamesOfTheLoopbackInterfaceOnly) {
+  for (const char* host : {"localhost", "LocalHost:8080", "127.0.0.1", "127.0.0.1:80",
+                           "127.1.2.3:65535", "[::1]", "[::1]:8080"}) {
+    EXPECT_TRUE(IsLoopbackHost(host)) << host;
+  }
+  for (const char* host : {"", "evil.example", "localhost.evil.example", "127.0.0.1.evil.example",
+                           "128.0.0.1", "127.0.0.256", "127.0.0", "10.0.0.1:80", "[::2]", "[::1]x",
+                           "localhost:", "localhost:80x", "0x7f.0.0.1"}) {
+    EXPECT_FALSE(IsLoopbackHost(host)) << host;
+  }
 }
 
 }  // namespace

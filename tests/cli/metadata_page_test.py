@@ -334,3 +334,26 @@ def test_unknown_table_page_names_it(page, server):
     response = page.goto(server + "/table/db/nope")
     assert response.status == 404
     assert page.text_content("#error-message") == "Table lakehouse.db.nope not found"
+
+
+def test_diff_view_shows_a_bounded_number_of_rows(page, server, table):
+    c, _, _ = table
+    c.sql("CREATE TABLE db.big (id INT) USING iceberg", "INSERT INTO db.big VALUES (-1)")
+    c.sql("INSERT INTO db.big VALUES " + ", ".join(f"({i})" for i in range(120)))
+    first, second = (r[0] for r in c.rows("SELECT snapshot_id FROM db.big.snapshots ORDER BY committed_at"))
+    response = page.goto(server + "/table/db/big")
+    assert response.status == 200
+    page.wait_for_selector("body[data-loaded=true]")
+    page.select_option("#diff-from", first)
+    page.select_option("#diff-to", second)
+    page.click("#diff-run")
+    shown = diff_shown(page)
+    assert (shown["added"], shown["removed"], len(shown["added_rows"])) == ("120", "0", 100)
+    assert page.text_content("#diff-added-truncated") == "Showing 100 of 120 rows."
+    # An error from the server is shown in place of the rows.
+    page.evaluate("() => document.getElementById('diff-from').appendChild(new Option('gone', '7'))")
+    page.select_option("#diff-from", "7")
+    page.click("#diff-run")
+    page.wait_for_selector("#diff-error:not([hidden])")
+    assert page.text_content("#diff-error") == "Cannot find snapshot with ID 7 in table lakehouse.db.big"
+    assert page.query_selector("#diff-summary") is None

@@ -150,6 +150,25 @@ TEST_F(MetadataSiteTest, DiffCountsAndRows) {
                                 "\"removed_rows\": [[\"1\", \"a\"]]}"));
 }
 
+TEST_F(MetadataSiteTest, DiffShowsBoundedRowsWithExactCounts) {
+  const std::vector<int64_t> before = SnapshotIds();
+  std::string insert = "INSERT INTO db.t VALUES ";
+  for (int i = 0; i < 150; ++i) insert += (i ? ", (" : "(") + std::to_string(100 + i) + ", 'n')";
+  ASSERT_OK(session_->Execute(insert).status());
+  const std::vector<int64_t> after = SnapshotIds();
+  HttpResponse r = Get("/api/table/db/t/diff?from=" + std::to_string(before.back()) +
+                       "&to=" + std::to_string(after.back()));
+  EXPECT_EQ(r.status, 200);
+  EXPECT_THAT(r.body, HasSubstr("\"added\": 150, \"removed\": 0"));
+  EXPECT_THAT(r.body, HasSubstr("\"rows_limit\": 100"));
+  size_t rows = 0;
+  for (size_t at = r.body.find("\", \"n\"]"); at != std::string::npos;
+       at = r.body.find("\", \"n\"]", at + 1)) {
+    ++rows;
+  }
+  EXPECT_EQ(rows, 100u);
+}
+
 TEST_F(MetadataSiteTest, DiffParametersAreChecked) {
   HttpResponse missing = Get("/api/table/db/t/diff?from=1");
   EXPECT_EQ(missing.status, 400);

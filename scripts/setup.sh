@@ -6,6 +6,7 @@ cd "$(dirname "$0")/.."
 
 DEB_PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3-venv
   rapidjson-dev libdeflate-dev libsqlite3-dev sqlite3 libgtest-dev libgmock-dev libbenchmark-dev
+  chromium  # the browser the metadata page tests drive through Playwright
   libcli11-dev libhowardhinnant-date-dev tzdata libedit-dev libpq-dev postgresql clang-format
   clang libclang-rt-14-dev libssl-dev openssl)  # clang and its libFuzzer/sanitizer runtimes: scripts/fuzz.sh
 

@@ -1,0 +1,30 @@
+#pragma once
+
+// An HTTP/1.1 response as the metadata server sends it: always complete (Content-Length),
+// never kept alive, never cached, with headers that keep browsers from sniffing types or
+// framing the pages.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace floe::server::http {
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "text/plain; charset=utf-8";
+  std::string body;
+  // Further header fields, e.g. {"Allow", "GET"}; names and values must hold no line breaks.
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+// "OK", "Not Found", ...; "Error" for a status this server does not send.
+const char* StatusReason(int status);
+
+// The status line, the header fields and the body.
+std::string SerializeResponse(const HttpResponse& response);
+
+// A plain-text response: "<status> <reason>: <message>" and a line break.
+HttpResponse TextResponse(int status, const std::string& message);
+
+}  // namespace floe::server::http

@@ -2,8 +2,8 @@
 through urllib, against a table the floe command built: two appends, a tag, a branch, a bad
 UPDATE, a rollback to the snapshot before it, and one more append.
 
-Run by ctest (cli/metadata_page) with FLOE_BINARY (the floe command) and
-FLOE_HTTP_TEST_SERVER (floe_http_test_server) in the environment."""
+The pages are served by `floe serve --http`. Run by ctest (cli/metadata_page) with
+FLOE_BINARY (the floe command) in the environment."""
 import csv
 import io
 import json
@@ -19,7 +19,6 @@ from datetime import datetime
 import pytest
 
 FLOE = os.environ.get("FLOE_BINARY", "build/floe")
-SERVER = os.environ.get("FLOE_HTTP_TEST_SERVER", "build/tests/floe_http_test_server")
 
 
 class Catalog:
@@ -74,11 +73,14 @@ def table():
 @pytest.fixture(scope="module")
 def server(table):
     c, _, _ = table
-    proc = subprocess.Popen([SERVER, "--listen", "127.0.0.1:0"], env=c.env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen([FLOE, "serve", "--listen", "127.0.0.1:0", "--http", "127.0.0.1:0"],
+                            env=c.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    listening = proc.stdout.readline()
+    assert listening.startswith("floe serve: listening on 127.0.0.1:"), \
+        f"no address from the server: {listening!r} {proc.stderr.read() if not listening else ''}"
     line = proc.stdout.readline()
-    m = re.fullmatch(r"listening on (http://127\.0\.0\.1:\d+)\n", line)
-    assert m, f"no address from the server: {line!r} {proc.stderr.read() if not line else ''}"
+    m = re.fullmatch(r"floe serve: metadata pages on (http://127\.0\.0\.1:\d+)\n", line)
+    assert m, f"no metadata address from the server: {line!r}"
     yield m.group(1)
     proc.terminate()
     assert proc.wait(timeout=30) == 0

@@ -87,6 +87,44 @@ def test_psql_rollback_story(server):
     assert history[-1] == [good_id, "t"]
 
 
+def test_psql_lists_namespaces_tables_and_columns(server):
+    psql_csv(server, "CREATE NAMESPACE db", "CREATE NAMESPACE empty_ns",
+             "CREATE TABLE db.t (id INT NOT NULL, name STRING, amount DECIMAL(10,2), ts TIMESTAMP) USING iceberg",
+             "CREATE TABLE db.u (day DATE) USING iceberg")
+
+    def psql(command):
+        r = subprocess.run(["psql", server.dsn(), "-X", "-c", command], capture_output=True, text=True,
+                           timeout=120)
+        assert r.returncode == 0, r.stderr
+        return r.stdout
+
+    assert psql("\\dn") == (
+        " List of schemas\n"
+        "   Name   | Owner \n"
+        "----------+-------\n"
+        " db       | floe\n"
+        " empty_ns | floe\n"
+        "(2 rows)\n\n")
+    assert psql("\\dt db.*") == (
+        "       List of relations\n"
+        " Schema | Name | Type  | Owner \n"
+        "--------+------+-------+-------\n"
+        " db     | t    | table | floe\n"
+        " db     | u    | table | floe\n"
+        "(2 rows)\n\n")
+    assert psql("\\d db.t") == (
+        "                            Table \"db.t\"\n"
+        " Column |           Type           | Collation | Nullable | Default \n"
+        "--------+--------------------------+-----------+----------+---------\n"
+        " id     | integer                  |           | not null | \n"
+        " name   | text                     |           |          | \n"
+        " amount | numeric(10,2)            |           |          | \n"
+        " ts     | timestamp with time zone |           |          | \n\n")
+    r = subprocess.run(["psql", server.dsn(), "-X", "-c", "\\d db.missing"], capture_output=True,
+                       text=True, timeout=120)
+    assert r.stderr == 'Did not find any relation named "db.missing".\n'
+
+
 def test_simple_query_several_statements_and_empty(server):
     with psycopg.connect(server.dsn(), autocommit=True) as conn:
         pgconn = conn.pgconn

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "floe/cli/sql_command.h"
+#include "floe/server/http/metadata_http_server.h"
 #include "floe/server/server.h"
 #include "floe/server/user_file.h"
 
@@ -82,6 +83,9 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
                     "Seconds a statement may run before it is cancelled (0: never)");
   serve->add_flag("--allow-trust-remote", args->allow_trust_remote,
                   "With --auth trust, let clients from other hosts in too");
+  serve->add_option("--http", args->http_listen,
+                    "Also serve read-only metadata pages (lineage graph, snapshots, diffs) on "
+                    "HOST:PORT (port 0: any free port)");
   serve->add_option(
       "--add-user", args->add_user,
       "Store NAME with the password read from standard input in --users FILE (a SCRAM-SHA-256 "
@@ -127,12 +131,24 @@ int RunServeCommand(const ServeArgs& args) {
 
   auto server = server::Server::Make(std::move(options));
   if (!server.ok()) return ReportError(server.status(), std::cerr);
+  std::unique_ptr<server::MetadataHttpServer> pages;
+  if (!args.http_listen.empty()) {
+    auto started = server::MetadataHttpServer::Start(
+        args.http_listen, [where] { return OpenSession(where, "floe serve"); });
+    if (!started.ok()) return ReportError(started.status(), std::cerr);
+    pages = std::move(*started);
+  }
   std::cout << "floe serve: listening on "
             << ((*server)->options().host.find(':') != std::string::npos
                     ? "[" + (*server)->options().host + "]"
                     : (*server)->options().host)
             << ":" << (*server)->port() << " (catalog " << args.where.catalog_name << ")"
             << std::endl;
+  if (pages) {
+    std::string host = args.http_listen.substr(0, args.http_listen.rfind(':'));
+    std::cout << "floe serve: metadata pages on http://" << host << ":" << pages->port()
+              << std::endl;
+  }
 
   // SIGINT and SIGTERM stop the server from whichever thread receives them (Arrow's pools
   // and, in the Python package, the interpreter's threads may get them too).
@@ -148,6 +164,7 @@ int RunServeCommand(const ServeArgs& args) {
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
   g_serving = nullptr;
+  if (pages) pages->Stop();
   server->reset();
   std::cout << "floe serve: stopped" << std::endl;
   return kExitOk;

@@ -23,6 +23,7 @@ struct ServeArgs {
   double statement_timeout = 0;
   bool allow_trust_remote = false;
   std::string add_user;
+  std::string http_listen;  // --http HOST:PORT: the read-only metadata pages
 };
 
 CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args);

@@ -198,7 +198,8 @@ Result<Expr> ParameterLiteral(const Parameter& parameter, int index) {
       return MakeCast(MakeLiteral(LiteralKind::kDecimal, s.ToString()), *sql_type);
     case arrow::Type::STRING:
     case arrow::Type::LARGE_STRING:
-      return MakeLiteral(LiteralKind::kString, static_cast<const arrow::BaseBinaryScalar&>(s).value->ToString());
+      return MakeLiteral(LiteralKind::kString,
+                         static_cast<const arrow::BaseBinaryScalar&>(s).value->ToString());
     case arrow::Type::BINARY:
     case arrow::Type::LARGE_BINARY: {
       const auto& data = *static_cast<const arrow::BaseBinaryScalar&>(s).value;

@@ -6,7 +6,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
-import java.sql.SQLException;
 import java.sql.Statement;
 
 public class ServeJdbc {
@@ -50,12 +49,32 @@ public class ServeJdbc {
       }
       try (Statement st = conn.createStatement()) {
         st.executeQuery("SELECT * FROM nope");
-      } catch (SQLException e) {
-        System.out.println("error: " + e.getSQLState());
+      } catch (org.postgresql.util.PSQLException e) {
+        System.out.println("error: " + e.getSQLState() + " at " + e.getServerErrorMessage().getPosition());
       }
       try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery("SELECT 1 + 1")) {
         rs.next();
         System.out.println("after error: " + rs.getInt(1));
+      }
+      // What DBeaver's navigator asks: schemas, the tables of one, the columns of one.
+      java.sql.DatabaseMetaData meta = conn.getMetaData();
+      try (ResultSet rs = meta.getSchemas()) {
+        while (rs.next()) {
+          System.out.println("schema: " + rs.getString("TABLE_SCHEM"));
+        }
+      }
+      try (ResultSet rs = meta.getTables(null, "db", "%", new String[] {"TABLE"})) {
+        while (rs.next()) {
+          System.out.println("table: " + rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME")
+              + " " + rs.getString("TABLE_TYPE"));
+        }
+      }
+      try (ResultSet rs = meta.getColumns(null, "db", "j", "%")) {
+        while (rs.next()) {
+          System.out.println("column: " + rs.getInt("ORDINAL_POSITION") + " " + rs.getString("COLUMN_NAME")
+              + " " + rs.getString("TYPE_NAME") + " " + rs.getInt("DATA_TYPE") + " "
+              + rs.getString("IS_NULLABLE"));
+        }
       }
     }
   }

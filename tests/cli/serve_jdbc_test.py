@@ -1,6 +1,7 @@
 """`floe serve` through the PostgreSQL JDBC driver (scripts/fetch-jdbc.sh fetches it):
 tests/cli/ServeJdbc.java reads every type with getObject and getString over prepared
-statements in binary transfer, and reports an error's SQLSTATE.
+statements in binary transfer, reports an error's SQLSTATE and position, and lists schemas,
+tables and columns through DatabaseMetaData as DBeaver's navigator does.
 Run: FLOE_BINARY=build/floe pytest tests/cli/serve_jdbc_test.py"""
 
 import os
@@ -30,8 +31,24 @@ tz: timestamptz Timestamp 2024-01-01 10:00:00.0 | 2024-01-01 10:00:00+00
 li: text String {1,2} | {1,2}
 param row: -42 héllo 12345.678
 param row: -42 héllo 12345.678
-error: 42P01
+error: 42P01 at 15
 after error: 2
+schema: db
+schema: information_schema
+schema: pg_catalog
+table: db.j TABLE
+column: 1 b bool -7 YES
+column: 2 n int4 4 YES
+column: 3 l int8 -5 YES
+column: 4 f float4 7 YES
+column: 5 d float8 8 YES
+column: 6 m numeric 2 YES
+column: 7 s text 12 YES
+column: 8 bin bytea -2 YES
+column: 9 dt date 91 YES
+column: 10 t timestamp 93 YES
+column: 11 tz timestamptz 93 YES
+column: 12 li text 12 YES
 """
 
 
@@ -42,7 +59,7 @@ def test_jdbc_driver():
         pytest.skip(f"cannot fetch the JDBC driver: {fetch.stderr.strip()}")
     jar = os.path.join(ROOT, fetch.stdout.strip())
     with tempfile.TemporaryDirectory(prefix="floe-jdbc-") as classes:
-        subprocess.run(["javac", "-d", classes, os.path.join(HERE, "ServeJdbc.java")], check=True, timeout=300)
+        subprocess.run(["javac", "-cp", jar, "-d", classes, os.path.join(HERE, "ServeJdbc.java")], check=True, timeout=300)
         s = Serve(BINARY)
         try:
             r = subprocess.run(["java", "-Duser.timezone=UTC", "-Dfile.encoding=UTF-8", "-cp",

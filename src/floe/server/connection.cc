@@ -478,7 +478,7 @@ void Connection::RowDescription(const arrow::Schema& schema, const std::vector<i
         .Int32(0)
         .Int16(0)
         .Int32(type.oid)
-        .Int16(type.length)
+        .Int16(type.typlen)
         .Int32(type.typmod)
         .Int16(format);
   }

@@ -185,7 +185,7 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
         return Parameter{std::make_shared<arrow::Date32Scalar>(static_cast<int32_t>(days))};
       }
       case pg_oid::kTimestamp:
-      case pg_oid::kTimestampTz: {
+      case pg_oid::kTimestamptz: {
         ARROW_ASSIGN_OR_RAISE(int64_t micros, ParseTimestampMicros(v, TimeZone::Utc()));
         auto type = oid == pg_oid::kTimestamp ? arrow::timestamp(arrow::TimeUnit::MICRO)
                                               : arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
@@ -243,7 +243,7 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
           std::make_shared<arrow::Time64Scalar>(micros, arrow::time64(arrow::TimeUnit::MICRO))};
     }
     case pg_oid::kTimestamp:
-    case pg_oid::kTimestampTz: {
+    case pg_oid::kTimestamptz: {
       ARROW_ASSIGN_OR_RAISE(int64_t micros, ReadBigEndian(v, 8, oid));
       auto type = oid == pg_oid::kTimestamp ? arrow::timestamp(arrow::TimeUnit::MICRO)
                                             : arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");

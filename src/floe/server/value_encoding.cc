@@ -338,6 +338,12 @@ Result<std::string> ListText(const arrow::Array& values, int64_t start, int64_t 
   return out;
 }
 
+// Iceberg's uuid arrives as Arrow's uuid extension over 16 bytes; a plain fixed(16) is bytea.
+bool IsUuid(const arrow::DataType& type) {
+  return type.id() == arrow::Type::EXTENSION &&
+         static_cast<const arrow::ExtensionType&>(type).extension_name() == "arrow.uuid";
+}
+
 const arrow::Array& Storage(const arrow::Array& array, std::shared_ptr<arrow::Array>* holder) {
   if (array.type_id() != arrow::Type::EXTENSION) return array;
   *holder = static_cast<const arrow::ExtensionArray&>(array).storage();
@@ -384,6 +390,9 @@ std::string NumericBinary(const std::string& decimal_text, int32_t scale) {
 Result<std::string> TextValue(const arrow::Array& array_in, int64_t row, const TimeZone& zone) {
   std::shared_ptr<arrow::Array> holder;
   const arrow::Array& array = Storage(array_in, &holder);
+  if (IsUuid(*array_in.type())) {
+    return UuidText(static_cast<const arrow::FixedSizeBinaryArray&>(array).GetView(row));
+  }
   switch (array.type_id()) {
     case arrow::Type::BOOL:
       return std::string(static_cast<const arrow::BooleanArray&>(array).Value(row) ? "t" : "f");
@@ -420,9 +429,7 @@ Result<std::string> TextValue(const arrow::Array& array_in, int64_t row, const T
     case arrow::Type::LARGE_BINARY:
       return "\\x" + HexBytes(static_cast<const arrow::LargeBinaryArray&>(array).GetView(row));
     case arrow::Type::FIXED_SIZE_BINARY: {
-      std::string_view bytes = static_cast<const arrow::FixedSizeBinaryArray&>(array).GetView(row);
-      if (bytes.size() == 16) return UuidText(bytes);
-      return "\\x" + HexBytes(bytes);
+      return "\\x" + HexBytes(static_cast<const arrow::FixedSizeBinaryArray&>(array).GetView(row));
     }
     case arrow::Type::DATE32:
       return DateText(static_cast<const arrow::Date32Array&>(array).Value(row));

@@ -27,6 +27,7 @@ inline constexpr int32_t kText = 25;
 inline constexpr int32_t kOid = 26;
 inline constexpr int32_t kFloat4 = 700;
 inline constexpr int32_t kFloat8 = 701;
+inline constexpr int32_t kUnknown = 705;  // a literal not yet typed
 inline constexpr int32_t kVarchar = 1043;
 inline constexpr int32_t kDate = 1082;
 inline constexpr int32_t kTime = 1083;

@@ -125,10 +125,11 @@ TEST(ValueEncoding, Uuid) {
                            0x89, 0xab, 0xcd, 0xef});
   auto fixed = std::make_shared<arrow::FixedSizeBinaryScalar>(arrow::Buffer::FromString(raw),
                                                               arrow::fixed_size_binary(16));
-  EXPECT_EQ(Text(fixed), "12345678-9abc-def0-0123-456789abcdef");
+  EXPECT_EQ(Text(fixed), "\\x123456789abcdef00123456789abcdef");  // fixed(16) is bytea
   EXPECT_EQ(Binary(fixed), raw);
   auto ext = std::make_shared<arrow::ExtensionScalar>(fixed, arrow::extension::uuid());
   EXPECT_EQ(Text(ext), "12345678-9abc-def0-0123-456789abcdef");
+  EXPECT_EQ(Binary(ext), raw);
   EXPECT_EQ(PgTypeFor(*arrow::extension::uuid()).oid, pg_oid::kUuid);
 }
 
@@ -196,7 +197,7 @@ TEST(PgTypeMap, OidsAndTypmods) {
   EXPECT_EQ(PgTypeFor(*arrow::timestamp(arrow::TimeUnit::MICRO)).oid, 1114);
   EXPECT_EQ(PgTypeFor(*arrow::timestamp(arrow::TimeUnit::MICRO, "UTC")).oid, 1184);
   EXPECT_EQ(PgTypeFor(*arrow::binary()).oid, 17);
-  EXPECT_EQ(PgTypeFor(*arrow::fixed_size_binary(16)).oid, 2950);
+  EXPECT_EQ(PgTypeFor(*arrow::fixed_size_binary(16)).oid, 17);
   EXPECT_EQ(PgTypeFor(*arrow::time64(arrow::TimeUnit::MICRO)).oid, 1083);
   EXPECT_EQ(PgTypeFor(*arrow::struct_({arrow::field("a", arrow::int32())})).oid, 25);
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "floe/server/pg_message.h"
+#include "floe/util/time_units.h"
 
 namespace floe::server {
 
@@ -24,20 +25,6 @@ constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
 constexpr int64_t kPgEpochMicros = kPgEpochDays * kMicrosPerDay;
 
 int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-
-int64_t ToMicros(int64_t value, arrow::TimeUnit::type unit) {
-  switch (unit) {
-    case arrow::TimeUnit::SECOND:
-      return value * 1000000;
-    case arrow::TimeUnit::MILLI:
-      return value * 1000;
-    case arrow::TimeUnit::MICRO:
-      return value;
-    case arrow::TimeUnit::NANO:
-      return FloorDiv(value, 1000);
-  }
-  return value;
-}
 
 // Days since 1970-01-01 -> civil date (Howard Hinnant's days_from_civil, inverted).
 void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
@@ -436,17 +423,17 @@ Result<std::string> TextValue(const arrow::Array& array_in, int64_t row, const T
     case arrow::Type::TIME32: {
       const auto& t = static_cast<const arrow::Time32Array&>(array);
       auto unit = static_cast<const arrow::Time32Type&>(*t.type()).unit();
-      return TimeOfDayText(ToMicros(t.Value(row), unit));
+      return TimeOfDayText(MicrosFromUnit(t.Value(row), unit));
     }
     case arrow::Type::TIME64: {
       const auto& t = static_cast<const arrow::Time64Array&>(array);
       auto unit = static_cast<const arrow::Time64Type&>(*t.type()).unit();
-      return TimeOfDayText(ToMicros(t.Value(row), unit));
+      return TimeOfDayText(MicrosFromUnit(t.Value(row), unit));
     }
     case arrow::Type::TIMESTAMP: {
       const auto& t = static_cast<const arrow::TimestampArray&>(array);
       const auto& type = static_cast<const arrow::TimestampType&>(*t.type());
-      int64_t micros = ToMicros(t.Value(row), type.unit());
+      int64_t micros = MicrosFromUnit(t.Value(row), type.unit());
       if (type.timezone().empty()) return TimestampText(micros);
       int64_t offset = zone.OffsetSecondsAt(micros);
       return TimestampText(micros + offset * 1000000) + OffsetText(offset);
@@ -516,17 +503,17 @@ Result<std::string> BinaryValue(const arrow::Array& array_in, int64_t row, const
     case arrow::Type::TIME32: {
       const auto& t = static_cast<const arrow::Time32Array&>(array);
       return BigEndian(
-          ToMicros(t.Value(row), static_cast<const arrow::Time32Type&>(*t.type()).unit()), 8);
+          MicrosFromUnit(t.Value(row), static_cast<const arrow::Time32Type&>(*t.type()).unit()), 8);
     }
     case arrow::Type::TIME64: {
       const auto& t = static_cast<const arrow::Time64Array&>(array);
       return BigEndian(
-          ToMicros(t.Value(row), static_cast<const arrow::Time64Type&>(*t.type()).unit()), 8);
+          MicrosFromUnit(t.Value(row), static_cast<const arrow::Time64Type&>(*t.type()).unit()), 8);
     }
     case arrow::Type::TIMESTAMP: {
       const auto& t = static_cast<const arrow::TimestampArray&>(array);
       const auto& type = static_cast<const arrow::TimestampType&>(*t.type());
-      return BigEndian(ToMicros(t.Value(row), type.unit()) - kPgEpochMicros, 8);
+      return BigEndian(MicrosFromUnit(t.Value(row), type.unit()) - kPgEpochMicros, 8);
     }
     default:
       // Text-typed columns (text, lists, maps, structs): the binary form is the text.

@@ -7,6 +7,7 @@
 #include <arrow/api.h>
 
 #include "floe/util/str_cat.h"
+#include "floe/util/time_units.h"
 
 namespace floe::sql {
 
@@ -111,20 +112,6 @@ std::string TimestampText(int64_t micros) {
   return DateText(days) + buf;
 }
 
-int64_t ToMicros(int64_t value, arrow::TimeUnit::type unit) {
-  switch (unit) {
-    case arrow::TimeUnit::SECOND:
-      return value * 1000000;
-    case arrow::TimeUnit::MILLI:
-      return value * 1000;
-    case arrow::TimeUnit::MICRO:
-      return value;
-    case arrow::TimeUnit::NANO:
-      return value / 1000 - (value % 1000 < 0 ? 1 : 0);
-  }
-  return value;
-}
-
 std::string FloatingText(double v, int digits) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.*g", digits, v);
@@ -220,7 +207,7 @@ Result<Expr> ParameterLiteral(const Parameter& parameter, int index) {
     case arrow::Type::TIMESTAMP: {
       const auto& ts = static_cast<const arrow::TimestampScalar&>(s);
       const auto& type = static_cast<const arrow::TimestampType&>(*s.type);
-      std::string text = TimestampText(ToMicros(ts.value, type.unit()));
+      std::string text = TimestampText(MicrosFromUnit(ts.value, type.unit()));
       // An instant is written in UTC with its zone, so the session's time zone does not move it.
       if (!type.timezone().empty()) return MakeLiteral(LiteralKind::kTimestamp, text + "Z");
       return MakeLiteral(LiteralKind::kTimestampNtz, text);

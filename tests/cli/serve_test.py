@@ -125,6 +125,18 @@ def test_psql_lists_namespaces_tables_and_columns(server):
     assert r.stderr == 'Did not find any relation named "db.missing".\n'
 
 
+def test_result_columns_are_named_as_postgresql_names_them(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        cur = conn.execute("SELECT current_database(), 1 + 1, 'a'::text, CASE WHEN true THEN 1 END, "
+                           "count(*), 2 AS two, r.id FROM range(3) AS r(id) GROUP BY r.id ORDER BY r.id")
+        assert [d.name for d in cur.description] == [
+            "current_database", "?column?", "text", "case", "count", "two", "id"]
+        assert cur.fetchall() == [("lakehouse", 2, "a", 1, 1, 2, 0), ("lakehouse", 2, "a", 1, 1, 2, 1),
+                                  ("lakehouse", 2, "a", 1, 1, 2, 2)]
+    # `floe sql` keeps Spark's names for the same expressions.
+    assert floe_csv(server, "SELECT current_database(), 1 + 1")[0] == ["current_database()", "(1 + 1)"]
+
+
 def test_simple_query_several_statements_and_empty(server):
     with psycopg.connect(server.dsn(), autocommit=True) as conn:
         pgconn = conn.pgconn

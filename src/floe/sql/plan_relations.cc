@@ -12,6 +12,8 @@
 #include <arrow/compute/exec.h>
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
+#include "floe/sql/session_state.h"
+#include "floe/sql/statement_cancel.h"
 #include "floe/sql/function_registry.h"
 #include "floe/sql/decimal_kernels.h"
 #include "floe/sql/decimal_rules.h"
@@ -86,7 +88,10 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
     }
     auto rows = entry->impl(args);
     if (!rows.ok()) return ErrorAt(env_.sql, relation.pos, rows.status().message());
-    Rel rel = RelFromReader(*rows, f->alias ? std::vector<std::string>{Lower(f->alias->name.name)}
+    // A table function can be long (range(1e9)): a cancel stops it between batches as it stops a scan.
+    std::shared_ptr<arrow::RecordBatchReader> reader = *rows;
+    if (env_.session != nullptr) reader = CancellableReader(std::move(reader), env_.session->cancel->flag());
+    Rel rel = RelFromReader(std::move(reader), f->alias ? std::vector<std::string>{Lower(f->alias->name.name)}
                                            : std::vector<std::string>{"range"});
     if (f->alias && !f->alias->columns.empty()) rel.columns[0].name = f->alias->columns[0].name;
     return rel;

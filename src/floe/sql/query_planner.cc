@@ -1,6 +1,7 @@
 #include "floe/sql/query_planner.h"
 
 #include "floe/sql/pg_catalog_tables.h"
+#include "floe/sql/pg_column_names.h"
 #include "floe/sql/pg_order_by_names.h"
 
 #include <cmath>
@@ -791,6 +792,9 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
     names.push_back("c" + std::to_string(exprs.size()));
     Column c;
     c.name = item.alias ? item.alias->name : bound->name;
+    if (!item.alias && env_.session != nullptr && IsPgClient(*env_.session)) {
+      c.name = PgOutputName(item.expr, bound->name, *bound->type);
+    }
     c.type = bound->type;
     if (!item.alias) {
       if (auto* cr = item.expr.As<ColumnRef>()) {

@@ -8,7 +8,6 @@ import os
 import subprocess
 import tempfile
 
-
 from serve_support import Serve
 
 BINARY = os.environ.get("FLOE_BINARY", "build/floe")

@@ -366,7 +366,6 @@ bool Connection::ReadMessage(char* type, std::string* body) {
     return false;
   }
   if (r != SocketStream::ReadResult::kOk) return false;
-  std::string_view unused;
   uint32_t length = (static_cast<uint32_t>(static_cast<unsigned char>(header[1])) << 24) |
                     (static_cast<uint32_t>(static_cast<unsigned char>(header[2])) << 16) |
                     (static_cast<uint32_t>(static_cast<unsigned char>(header[3])) << 8) |

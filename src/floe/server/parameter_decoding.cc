@@ -15,6 +15,14 @@ namespace floe::server {
 
 namespace {
 
+// The value of one hexadecimal digit, or -1.
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
 constexpr int64_t kPgEpochDays = 10957;
 constexpr int64_t kPgEpochMicros = kPgEpochDays * 86400LL * 1000000;
 
@@ -173,7 +181,12 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
         if (v.substr(0, 2) != "\\x" || v.size() % 2 != 0) return Untyped(v);
         std::string bytes;
         for (size_t i = 2; i < v.size(); i += 2) {
-          bytes.push_back(static_cast<char>(std::stoi(std::string(v.substr(i, 2)), nullptr, 16)));
+          int high = HexDigit(v[i]), low = HexDigit(v[i + 1]);
+          if (high < 0 || low < 0) {
+            return Status::Invalid("invalid hexadecimal digit: \"",
+                                   v.substr(high < 0 ? i : i + 1, 1), "\"");
+          }
+          bytes.push_back(static_cast<char>(high * 16 + low));
         }
         return Parameter{std::make_shared<arrow::BinaryScalar>(bytes)};
       }

@@ -16,6 +16,18 @@ std::string Bytes(std::initializer_list<int> values) {
   return out;
 }
 
+TEST(ParameterDecoding, ByteaHexText) {
+  ASSERT_OK_AND_ASSIGN(Parameter p,
+                       DecodeParameter(pg_oid::kBytea, false, std::string_view("\\x01fF")));
+  EXPECT_TRUE(p.value->Equals(arrow::BinaryScalar(std::string("\x01\xff"))));
+  auto bad = DecodeParameter(pg_oid::kBytea, false, std::string_view("\\x0g"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "invalid hexadecimal digit: \"g\"");
+  bad = DecodeParameter(pg_oid::kBytea, false, std::string_view("\\x \t"));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.status().message(), "invalid hexadecimal digit: \" \"");
+}
+
 TEST(ParameterDecoding, TextByTypeOid) {
   ASSERT_OK_AND_ASSIGN(Parameter p, DecodeParameter(pg_oid::kInt8, false, std::string_view("-42")));
   EXPECT_TRUE(p.value->Equals(arrow::Int64Scalar(-42)));

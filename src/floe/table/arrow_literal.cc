@@ -5,6 +5,7 @@
 #include <arrow/scalar.h>
 
 #include "floe/table/arrow_schema.h"
+#include "floe/util/time_units.h"
 
 namespace floe::table {
 
@@ -53,18 +54,8 @@ Result<Literal> LiteralFromScalar(const arrow::Scalar& in, const spec::TypePtr& 
       }
       case arrow::Type::TIMESTAMP: {
         const auto& t = static_cast<const arrow::TimestampScalar&>(*scalar);
-        switch (static_cast<const arrow::TimestampType&>(*t.type).unit()) {
-          case arrow::TimeUnit::SECOND:
-            return t.value * 1000000;
-          case arrow::TimeUnit::MILLI:
-            return t.value * 1000;
-          case arrow::TimeUnit::MICRO:
-            return t.value;
-          case arrow::TimeUnit::NANO:
-            // Floor, so a bound never excludes a value it should cover.
-            return t.value >= 0 ? t.value / 1000 : -((-t.value + 999) / 1000);
-        }
-        return mismatch();
+        // Nanoseconds are floored, so a bound never excludes a value it should cover.
+        return MicrosFromUnit(t.value, static_cast<const arrow::TimestampType&>(*t.type).unit());
       }
       default:
         return mismatch();

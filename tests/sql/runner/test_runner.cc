@@ -58,22 +58,22 @@ const char* SortName(SortMode mode) {
   return "";
 }
 
-cli::ValueText SessionValueText(const cli::Executor& executor) {
+sql::ValueText SessionValueText(const cli::Executor& executor) {
   std::string zone = executor.time_zone ? executor.time_zone() : std::string();
-  Result<cli::ValueText> text = cli::ValueText::Make(zone);
-  return text.ok() ? *text : cli::ValueText();
+  Result<sql::ValueText> text = sql::ValueText::Make(zone);
+  return text.ok() ? *text : sql::ValueText();
 }
 
 }  // namespace
 
-std::string ValueForComparison(const arrow::Array& array, int64_t i, const cli::ValueText& text) {
-  std::string value = cli::EscapeMetaCharacters(text.Format(array, i));
+std::string ValueForComparison(const arrow::Array& array, int64_t i, const sql::ValueText& text) {
+  std::string value = sql::EscapeMetaCharacters(text.Format(array, i));
   if (value.empty()) return "(empty)";
   return value;
 }
 
 std::vector<std::vector<std::string>> ResultValues(const arrow::Table& rows,
-                                                   const cli::ValueText& text) {
+                                                   const sql::ValueText& text) {
   std::vector<std::vector<std::string>> out(static_cast<size_t>(rows.num_rows()),
                                             std::vector<std::string>(rows.num_columns()));
   for (int c = 0; c < rows.num_columns(); ++c) {

@@ -9,18 +9,18 @@
 #include <arrow/type_fwd.h>
 
 #include "floe/cli/shell.h"
-#include "floe/cli/value_text.h"
+#include "floe/sql/types/value_text.h"
 #include "sql/runner/test_file.h"
 
 namespace floe::sqltest {
 
-// A value as the expected rows write it: ValueText's text with Spark's meta-character
+// A value as the expected rows write it: sql::ValueText's text with Spark's meta-character
 // escapes (\t, \n, ...), and "(empty)" for an empty string.
-std::string ValueForComparison(const arrow::Array& array, int64_t i, const cli::ValueText& text);
+std::string ValueForComparison(const arrow::Array& array, int64_t i, const sql::ValueText& text);
 
 // The rows of a result, one vector of values per row.
 std::vector<std::vector<std::string>> ResultValues(const arrow::Table& rows,
-                                                   const cli::ValueText& text);
+                                                   const sql::ValueText& text);
 
 // Splits expected lines on tabs.
 std::vector<std::vector<std::string>> ExpectedValues(const std::vector<std::string>& lines);

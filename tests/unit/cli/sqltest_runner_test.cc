@@ -148,7 +148,7 @@ TEST(ComparisonTest, ValuesAsTheFileWritesThem) {
       arrow::schema({arrow::field("s", arrow::utf8()), arrow::field("d", arrow::float64())});
   auto table = arrow::Table::Make(schema, {Json(arrow::utf8(), R"(["", null, "a\tb", "NULL"])"),
                                            Json(arrow::float64(), "[1e10, 0.5, null, 2]")});
-  EXPECT_EQ(ResultValues(*table, cli::ValueText()),
+  EXPECT_EQ(ResultValues(*table, sql::ValueText()),
             (std::vector<std::vector<std::string>>{
                 {"(empty)", "1.0E10"}, {"NULL", "0.5"}, {"a\\tb", "NULL"}, {"NULL", "2.0"}}));
   EXPECT_EQ(ExpectedValues({"a\tb", "x", "\t"}),

@@ -5,8 +5,8 @@
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
 
-#include "floe/sql/decimal_kernels.h"
-#include "floe/sql/decimal_rules.h"
+#include "floe/sql/types/decimal_kernels.h"
+#include "floe/sql/types/decimal_rules.h"
 
 namespace floe::sql {
 namespace {

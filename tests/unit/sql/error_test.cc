@@ -6,8 +6,8 @@
 
 #include "floe/catalog/sql_catalog.h"
 #include "floe/io/file_io.h"
-#include "floe/sql/lexer.h"
-#include "floe/sql/parse_error.h"
+#include "floe/sql/parse/lexer.h"
+#include "floe/sql/parse/parse_error.h"
 #include "floe/sql/session.h"
 #include "forwarding_catalog.h"
 #include "sql_test_util.h"

@@ -1,4 +1,4 @@
-#include "floe/sql/flow_gate.h"
+#include "floe/sql/plan/flow_gate.h"
 
 #include <atomic>
 #include <chrono>

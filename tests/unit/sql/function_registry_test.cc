@@ -2,7 +2,7 @@
 
 #include <set>
 
-#include "floe/sql/function_registry.h"
+#include "floe/sql/functions/function_registry.h"
 #include "sql_test_util.h"
 
 namespace floe::sql {

@@ -6,7 +6,7 @@
 #include <arrow/api.h>
 #include <arrow/json/from_string.h>
 
-#include "floe/sql/insert_conform.h"
+#include "floe/sql/execute/insert_conform.h"
 
 namespace floe::sql {
 namespace {

@@ -8,7 +8,7 @@
 #include <parquet/arrow/writer.h>
 
 #include "floe/scan/table_scan.h"
-#include "floe/sql/metadata_answers.h"
+#include "floe/sql/plan/metadata_answers.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/table/table_catalog.h"
 #include "session_fixture.h"

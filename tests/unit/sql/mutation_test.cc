@@ -5,7 +5,7 @@
 #include <random>
 #include <sstream>
 
-#include "floe/sql/lexer.h"
+#include "floe/sql/parse/lexer.h"
 #include "sql_test_util.h"
 
 namespace floe::sql {

@@ -1,4 +1,4 @@
-#include "floe/sql/parallel_scan_node.h"
+#include "floe/sql/plan/parallel_scan_node.h"
 
 #include <algorithm>
 

@@ -3,8 +3,8 @@
 // parameters and the transaction statements floe accepts without effect. What they mean
 // is tested in tests/sql/pg_catalog/.
 
-#include "floe/sql/ast.h"
-#include "floe/sql/parser.h"
+#include "floe/sql/parse/ast.h"
+#include "floe/sql/parse/parser.h"
 #include "sql_test_util.h"
 
 namespace floe::sql {

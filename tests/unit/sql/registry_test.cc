@@ -7,8 +7,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "floe/sql/metadata_tables.h"
-#include "floe/sql/procedure_registry.h"
+#include "floe/sql/metadata/metadata_tables.h"
+#include "floe/sql/procedures/procedure_registry.h"
 #include "session_fixture.h"
 
 namespace floe::sql {

@@ -5,9 +5,9 @@
 #include <string>
 #include <string_view>
 
-#include "floe/sql/ast.h"
-#include "floe/sql/parser.h"
-#include "floe/sql/statement_splitter.h"
+#include "floe/sql/parse/ast.h"
+#include "floe/sql/parse/parser.h"
+#include "floe/sql/parse/statement_splitter.h"
 #include "floe_test.h"
 
 namespace floe::sql::testing {

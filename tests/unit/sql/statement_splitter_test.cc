@@ -1,6 +1,6 @@
-#include "floe/sql/statement_splitter.h"
+#include "floe/sql/parse/statement_splitter.h"
 
-#include "floe/sql/parser.h"
+#include "floe/sql/parse/parser.h"
 #include "floe_test.h"
 
 namespace floe::sql {

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "floe/sql/decimal_rules.h"
+#include "floe/sql/types/decimal_rules.h"
 #include "floe/sql/functions/function_helpers.h"
 
 namespace floe::sql::functions {

@@ -9,7 +9,7 @@
 #include <arrow/compute/api.h>
 #include <arrow/scalar.h>
 
-#include "floe/sql/function_registry.h"
+#include "floe/sql/functions/function_registry.h"
 
 namespace floe::sql::functions {
 

@@ -1,0 +1,79 @@
+#include "floe/sql/execute/statement_executor.h"
+
+#include <arrow/table.h>
+
+#include "floe/sql/bind/binder.h"
+#include "floe/sql/execute/command_tags.h"
+#include "floe/sql/execute/executors.h"
+#include "floe/sql/parse/parse_error.h"
+#include "floe/sql/execute/result_tables.h"
+#include "floe/sql/execute/show_functions.h"
+#include "floe/sql/execute/statement_stream.h"
+
+namespace floe::sql {
+
+Result<StatementResult> Session::Impl::Execute(const Statement& statement, const std::string& sql) {
+  ARROW_RETURN_NOT_OK(cancel().Check());
+  auto result = Dispatch(statement, sql);
+  if (!result.ok()) return WhenCancelled(*cancel().flag(), result.status());
+  result->command = CommandOf(statement);
+  if (result->rows && !statement.As<SetConfig>()) {  // PostgreSQL's SET counts nothing
+    result->rows_affected = result->rows->num_rows();
+  } else if (!CountsWrittenRows(statement)) {
+    result->rows_affected = -1;
+  }
+  return result;
+}
+
+Result<StatementResult> Session::Impl::Dispatch(const Statement& statement, const std::string& sql) {
+  state_.provenance->statement = sql;
+  Binder binder(state_, sql);
+  ExecContext ctx{state_, binder, statement, sql};
+  if (auto* q = statement.As<Query>()) {
+    QueryPlanner planner = binder.Planner();
+    ARROW_ASSIGN_OR_RAISE(auto rows, planner.Run(*q));
+    return Rows(std::move(rows));
+  }
+  if (auto* s = statement.As<sql::Explain>()) return ExecuteExplain(ctx, *s);
+  if (auto* s = statement.As<CreateNamespace>()) return ExecuteCreateNamespace(ctx, *s);
+  if (auto* s = statement.As<DropNamespace>()) return ExecuteDropNamespace(ctx, *s);
+  if (auto* s = statement.As<ShowNamespaces>()) return ExecuteShowNamespaces(ctx, *s);
+  if (auto* s = statement.As<ShowTables>()) return ExecuteShowTables(ctx, *s);
+  if (auto* s = statement.As<ShowProcedures>()) return ExecuteShowProcedures(ctx, *s);
+  if (auto* s = statement.As<ShowDroppedTables>()) return ExecuteShowDroppedTables(ctx, *s);
+  if (auto* s = statement.As<Use>()) return ExecuteUse(ctx, *s);
+  if (auto* s = statement.As<sql::CreateTable>()) return ExecuteCreateTable(ctx, *s);
+  if (auto* s = statement.As<DropTable>()) return ExecuteDropTable(ctx, *s);
+  if (auto* s = statement.As<UndropTable>()) return ExecuteUndropTable(ctx, *s);
+  if (auto* s = statement.As<sql::AlterTable>()) return ExecuteAlterTable(ctx, *s);
+  if (auto* s = statement.As<sql::Describe>()) return ExecuteDescribe(ctx, *s);
+  if (auto* s = statement.As<DescribeFunction>()) return RunDescribeFunction(*s, sql);
+  if (auto* s = statement.As<ShowFunctions>()) return RunShowFunctions(*s);
+  if (auto* s = statement.As<sql::ShowCreateTable>()) return ExecuteShowCreateTable(ctx, *s);
+  if (auto* s = statement.As<ShowTblProperties>()) return ExecuteShowTblProperties(ctx, *s);
+  if (auto* s = statement.As<sql::Insert>()) return ExecuteInsert(ctx, *s);
+  if (auto* s = statement.As<sql::Delete>()) return ExecuteDelete(ctx, *s);
+  if (auto* s = statement.As<sql::Update>()) return ExecuteUpdate(ctx, *s);
+  if (auto* s = statement.As<sql::Merge>()) return ExecuteMerge(ctx, *s);
+  if (auto* s = statement.As<sql::Call>()) return ExecuteCall(ctx, *s);
+  if (auto* s = statement.As<SetConfig>()) return ExecuteSetConfig(ctx, *s);
+  if (auto* s = statement.As<SetTimeZone>()) return ExecuteSetTimeZone(ctx, *s);
+  if (auto* s = statement.As<Reset>()) return ExecuteReset(ctx, *s);
+  if (statement.As<TransactionControl>()) return Message("");
+  return ErrorAt(sql, statement.pos, "This statement is not supported yet");
+}
+
+Result<std::unique_ptr<StatementStream>> Session::Impl::Stream(std::shared_ptr<const Statement> statement,
+                                                              const std::string& sql) {
+  ARROW_RETURN_NOT_OK(cancel().Check());
+  if (statement->As<Query>()) {
+    auto stream = StreamQueryStatement(state_, statement, sql);
+    if (!stream.ok()) return WhenCancelled(*cancel().flag(), stream.status());
+    return stream;
+  }
+  ARROW_ASSIGN_OR_RAISE(StatementResult result, Execute(*statement, sql));
+  result.statement = sql;
+  return StreamResult(std::move(result), state_.cancel);
+}
+
+}  // namespace floe::sql

@@ -1,0 +1,44 @@
+#include "floe/sql/session/session_state.h"
+
+#include "floe/sql/bind/read_point_in_time.h"
+#include "floe/util/time_zone.h"
+
+namespace floe::sql {
+
+SessionState::SessionState(std::shared_ptr<Catalog> catalog_in, std::shared_ptr<FileIO> io_in)
+    : catalog(catalog_in),
+      io(io_in),
+      tables(catalog_in, io_in),
+      provenance(std::make_shared<table::CommitProvenance>()),
+      current_namespace({"default"}) {
+  tables.set_provenance(provenance);
+  settings[kTimeZoneKey] = "UTC";
+}
+
+std::string SessionState::Setting(const std::string& key, const std::string& fallback) const {
+  auto it = settings.find(key);
+  return it == settings.end() ? fallback : it->second;
+}
+
+Status SessionState::SetSetting(const std::string& key, const std::string& value) {
+  if (key == kTimeZoneKey) {
+    auto tz = floe::TimeZone::Make(value);
+    if (!tz.ok()) return tz.status();
+  }
+  ARROW_RETURN_NOT_OK(CheckReadPointSetting(*this, key, value));
+  settings[key] = value;
+  return Status::OK();
+}
+
+void SessionState::ResetSetting(const std::optional<std::string>& key) {
+  if (key) {
+    settings.erase(*key);
+  } else {
+    settings.clear();
+  }
+  if (!settings.count(kTimeZoneKey)) settings[kTimeZoneKey] = "UTC";
+}
+
+std::string SessionState::TimeZone() const { return Setting(kTimeZoneKey, "UTC"); }
+
+}  // namespace floe::sql

@@ -1,0 +1,43 @@
+#pragma once
+
+// What a session remembers between statements: its catalog, the tables it loaded, the current
+// namespace and the settings made with SET.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "floe/catalog/catalog.h"
+#include "floe/io/file_io.h"
+#include "floe/sql/execute/statement_cancel.h"
+#include "floe/table/table_catalog.h"
+
+namespace floe::sql {
+
+inline constexpr char kTimeZoneKey[] = "spark.sql.session.timeZone";
+inline constexpr char kOverwriteModeKey[] = "spark.sql.sources.partitionOverwriteMode";
+inline constexpr char kWapBranchKey[] = "spark.wap.branch";
+
+struct SessionState {
+  SessionState(std::shared_ptr<Catalog> catalog, std::shared_ptr<FileIO> io);
+
+  std::string Setting(const std::string& key, const std::string& fallback) const;
+  // Checks the values it knows (a time zone must exist) before storing.
+  Status SetSetting(const std::string& key, const std::string& value);
+  // Forgets one setting, or all; the time zone falls back to UTC.
+  void ResetSetting(const std::optional<std::string>& key);
+  std::string TimeZone() const;
+
+  std::shared_ptr<Catalog> catalog;
+  std::shared_ptr<FileIO> io;
+  table::TableCatalog tables;
+  // Recorded in every snapshot the session commits; the statement is set as each runs.
+  std::shared_ptr<table::CommitProvenance> provenance;
+  Namespace current_namespace;
+  std::map<std::string, std::string> settings;
+  // Set by Session::Cancel; scans and result readers stop when it is.
+  std::shared_ptr<StatementCancel> cancel = std::make_shared<StatementCancel>();
+};
+
+}  // namespace floe::sql

@@ -4,7 +4,7 @@
 
 #include "floe/cli/cli_main.h"
 #include "floe/cli/result_format.h"
-#include "floe/cli/value_text.h"
+#include "floe/sql/types/value_text.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::cli {
@@ -26,7 +26,7 @@ class Demo {
     out_ << sql << "\n";
     ARROW_ASSIGN_OR_RAISE(auto result, session_.Execute(sql));
     if (result.rows) {
-      ARROW_ASSIGN_OR_RAISE(auto text, ValueText::Make(session_.Setting("spark.sql.session.timeZone", "UTC")));
+      ARROW_ASSIGN_OR_RAISE(auto text, sql::ValueText::Make(session_.Setting("spark.sql.session.timeZone", "UTC")));
       out_ << ShowString(*result.rows, text, 20, 0);
     }
     out_ << "\n";
@@ -36,7 +36,7 @@ class Demo {
   Result<std::string> Single(const std::string& sql) {
     ARROW_ASSIGN_OR_RAISE(auto result, session_.Execute(sql));
     if (!result.rows || result.rows->num_rows() != 1) return Status::Invalid("expected one row from ", sql);
-    ARROW_ASSIGN_OR_RAISE(auto text, ValueText::Make("UTC"));
+    ARROW_ASSIGN_OR_RAISE(auto text, sql::ValueText::Make("UTC"));
     ARROW_ASSIGN_OR_RAISE(auto table, result.rows->CombineChunks());
     return text.Format(*table->column(0)->chunk(0), 0);
   }

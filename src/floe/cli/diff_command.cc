@@ -1,15 +1,15 @@
 #include "floe/cli/diff_command.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include <arrow/api.h>
 #include <arrow/compute/api_vector.h>
 
-#include "floe/cli/json_text.h"
 #include "floe/cli/result_format.h"
 #include "floe/cli/snapshot_point.h"
-#include "floe/cli/snapshot_provenance.h"
-#include "floe/cli/value_text.h"
+#include "floe/table/snapshot_provenance.h"
+#include "floe/sql/types/value_text.h"
 
 namespace floe::cli {
 
@@ -61,26 +61,19 @@ std::string Join(const std::vector<std::string>& items, const std::string& separ
   return out;
 }
 
-std::string JsonList(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + JsonString(items[i]);
-  return out + "]";
+void WriteStrings(const std::vector<std::string>& items, JsonWriter* json) {
+  json->StartArray();
+  for (const std::string& item : items) json->String(item);
+  json->EndArray();
 }
 
-// One JSON object per row of `rows`.
-std::vector<std::string> JsonRows(const std::shared_ptr<arrow::Table>& rows,
-                                  const ValueText& text) {
-  std::vector<std::string> out;
-  if (!rows || rows->num_rows() == 0) return out;
-  const std::string lines = JsonLinesString(*rows, text);
-  size_t start = 0;
-  while (start < lines.size()) {
-    size_t end = lines.find('\n', start);
-    if (end == std::string::npos) end = lines.size();
-    out.push_back(lines.substr(start, end - start));
-    start = end + 1;
+// Each row of `rows` (none when null) as an object, into the array being written.
+void WriteRows(const std::shared_ptr<arrow::Table>& rows, const sql::ValueText& text,
+               JsonWriter* json) {
+  if (!rows) return;
+  JsonRowWriter writer(*rows, text);
+  while (writer.WriteNext(json)) {
   }
-  return out;
 }
 
 // The before and after rows interleaved, under a leading `change` column.
@@ -107,7 +100,7 @@ Result<std::shared_ptr<arrow::Table>> ChangedRows(const scan::SnapshotDiff& diff
 }
 
 void PrintSample(const std::string& title, int64_t count, const std::shared_ptr<arrow::Table>& rows,
-                 const ValueText& text, std::ostream& out) {
+                 const sql::ValueText& text, std::ostream& out) {
   if (!rows || rows->num_rows() == 0) return;
   out << "\n" << title;
   if (rows->num_rows() < count) out << " (" << rows->num_rows() << " of " << count << ")";
@@ -138,40 +131,80 @@ void PrintText(const table::Table& table, const ResolvedPoint& from, const Resol
   PrintDiffSamples(diff, zone, out);
 }
 
-std::string PointJson(const ResolvedPoint& point, const std::string& given,
-                      const spec::Snapshot& snapshot) {
-  return StrCat("{\"point\": ", JsonString(given), ", \"resolved_as\": ", JsonString(point.how),
-                ", \"snapshot_id\": ", snapshot.snapshot_id,
-                ", \"committed_at\": ", JsonTime(snapshot.timestamp_ms),
-                ", \"operation\": ", JsonString(snapshot.operation), "}");
+void WritePoint(const ResolvedPoint& point, const std::string& given,
+                const spec::Snapshot& snapshot, JsonWriter* json) {
+  json->StartObject();
+  json->Key("point").String(given);
+  json->Key("resolved_as").String(point.how);
+  json->Key("snapshot_id").Int64(snapshot.snapshot_id);
+  json->Key("committed_at").Time(snapshot.timestamp_ms);
+  json->Key("operation").String(snapshot.operation);
+  json->EndObject();
 }
 
 void PrintJson(const table::Table& table, const DiffCommandOptions& options,
                const ResolvedPoint& from, const ResolvedPoint& to, const scan::SnapshotDiff& diff,
-               const ValueText& text, std::ostream& out) {
+               const sql::ValueText& text, std::ostream& out) {
   auto md = table.metadata();
-  out << "{\"table\": " << JsonString(table.name())
-      << ", \"from\": " << PointJson(from, options.from, *md->SnapshotById(diff.from_snapshot_id))
-      << ", \"to\": " << PointJson(to, options.to, *md->SnapshotById(diff.to_snapshot_id))
-      << ", \"key_columns\": " << JsonList(diff.key_columns)
-      << ", \"columns\": " << JsonList(diff.columns)
-      << ", \"columns_only_in_from\": " << JsonList(diff.columns_only_in_from)
-      << ", \"columns_only_in_to\": " << JsonList(diff.columns_only_in_to)
-      << ", \"added\": " << diff.added << ", \"removed\": " << diff.removed
-      << ", \"changed\": " << (diff.key_columns.empty() ? "null" : std::to_string(diff.changed))
-      << ", \"unchanged_files_skipped\": " << diff.unchanged_files
-      << ", \"files_read\": {\"from\": " << diff.files_read_from
-      << ", \"to\": " << diff.files_read_to
-      << "}, \"rows_read\": {\"from\": " << diff.rows_read_from << ", \"to\": " << diff.rows_read_to
-      << "}, \"partitions\": " << diff.partitions << ", \"spilled_bytes\": " << diff.spilled_bytes
-      << ", \"sample\": {\"added\": [" << Join(JsonRows(diff.added_sample, text))
-      << "], \"removed\": [" << Join(JsonRows(diff.removed_sample, text)) << "], \"changed\": [";
-  const auto before = JsonRows(diff.changed_before, text);
-  const auto after = JsonRows(diff.changed_after, text);
-  for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
-    out << (i ? ", " : "") << "{\"before\": " << before[i] << ", \"after\": " << after[i] << "}";
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject();
+  json.Key("table").String(table.name());
+  json.Key("from");
+  WritePoint(from, options.from, *md->SnapshotById(diff.from_snapshot_id), &json);
+  json.Key("to");
+  WritePoint(to, options.to, *md->SnapshotById(diff.to_snapshot_id), &json);
+  json.Key("key_columns");
+  WriteStrings(diff.key_columns, &json);
+  json.Key("columns");
+  WriteStrings(diff.columns, &json);
+  json.Key("columns_only_in_from");
+  WriteStrings(diff.columns_only_in_from, &json);
+  json.Key("columns_only_in_to");
+  WriteStrings(diff.columns_only_in_to, &json);
+  json.Key("added").Int64(diff.added);
+  json.Key("removed").Int64(diff.removed);
+  json.Key("changed");
+  if (diff.key_columns.empty()) {
+    json.Null();
+  } else {
+    json.Int64(diff.changed);
   }
-  out << "]}}\n";
+  json.Key("unchanged_files_skipped").Int64(diff.unchanged_files);
+  json.Key("files_read").StartObject();
+  json.Key("from").Int64(diff.files_read_from);
+  json.Key("to").Int64(diff.files_read_to);
+  json.EndObject();
+  json.Key("rows_read").StartObject();
+  json.Key("from").Int64(diff.rows_read_from);
+  json.Key("to").Int64(diff.rows_read_to);
+  json.EndObject();
+  json.Key("partitions").Int64(diff.partitions);
+  json.Key("spilled_bytes").Int64(diff.spilled_bytes);
+  json.Key("sample").StartObject();
+  json.Key("added").StartArray();
+  WriteRows(diff.added_sample, text, &json);
+  json.EndArray();
+  json.Key("removed").StartArray();
+  WriteRows(diff.removed_sample, text, &json);
+  json.EndArray();
+  json.Key("changed").StartArray();
+  if (diff.changed_before && diff.changed_after) {
+    JsonRowWriter before(*diff.changed_before, text);
+    JsonRowWriter after(*diff.changed_after, text);
+    const int64_t pairs = std::min(diff.changed_before->num_rows(), diff.changed_after->num_rows());
+    for (int64_t i = 0; i < pairs; ++i) {
+      json.StartObject();
+      json.Key("before");
+      before.WriteNext(&json);
+      json.Key("after");
+      after.WriteNext(&json);
+      json.EndObject();
+    }
+  }
+  json.EndArray();
+  json.EndObject();
+  json.EndObject();
+  out << json.view() << "\n";
 }
 
 }  // namespace
@@ -185,14 +218,22 @@ std::string DiffSummaryText(const scan::SnapshotDiff& diff) {
   return out;
 }
 
-std::string DiffCountsJson(const scan::SnapshotDiff& diff) {
-  return StrCat("{\"added\": ", diff.added, ", \"removed\": ", diff.removed, ", \"changed\": ",
-                diff.key_columns.empty() ? std::string("null") : std::to_string(diff.changed),
-                ", \"unchanged_files_skipped\": ", diff.unchanged_files, "}");
+void WriteDiffCounts(const scan::SnapshotDiff& diff, JsonWriter* json) {
+  json->StartObject();
+  json->Key("added").Int64(diff.added);
+  json->Key("removed").Int64(diff.removed);
+  json->Key("changed");
+  if (diff.key_columns.empty()) {
+    json->Null();
+  } else {
+    json->Int64(diff.changed);
+  }
+  json->Key("unchanged_files_skipped").Int64(diff.unchanged_files);
+  json->EndObject();
 }
 
 void PrintDiffSamples(const scan::SnapshotDiff& diff, const TimeZone& zone, std::ostream& out) {
-  const ValueText text(zone);
+  const sql::ValueText text(zone);
   PrintSample("Added rows", diff.added, diff.added_sample, text, out);
   PrintSample("Removed rows", diff.removed, diff.removed_sample, text, out);
   if (diff.changed_before && diff.changed_before->num_rows() > 0) {
@@ -223,7 +264,7 @@ int RunDiff(sql::Session& session, const DiffCommandOptions& options, std::ostre
     ARROW_ASSIGN_OR_RAISE(ResolvedPoint to, ResolvePoint(*table, options.to, zone));
     ARROW_ASSIGN_OR_RAISE(
         auto diff, scan::DiffSnapshots(table, from.snapshot_id, to.snapshot_id, diff_options));
-    const ValueText text(zone);
+    const sql::ValueText text(zone);
     if (options.json) {
       PrintJson(*table, options, from, to, diff, text, out);
     } else {

@@ -13,6 +13,7 @@
 #include "floe/scan/snapshot_diff.h"
 #include "floe/spec/snapshot.h"
 #include "floe/sql/session.h"
+#include "floe/util/json_writer.h"
 #include "floe/util/status.h"
 #include "floe/util/time_zone.h"
 
@@ -43,9 +44,9 @@ Result<scan::DiffOptions> MakeDiffOptions(const std::vector<std::string>& keys, 
 // "3 rows added, 1 removed, 1 changed; 4 unchanged data files skipped" ("changed" only with
 // key columns).
 std::string DiffSummaryText(const scan::SnapshotDiff& diff);
-// {"added": 3, "removed": 1, "changed": 1, "unchanged_files_skipped": 4} ("changed" is null
-// without key columns).
-std::string DiffCountsJson(const scan::SnapshotDiff& diff);
+// Writes {"added": 3, "removed": 1, "changed": 1, "unchanged_files_skipped": 4} ("changed" is
+// null without key columns).
+void WriteDiffCounts(const scan::SnapshotDiff& diff, JsonWriter* json);
 
 // The samples of `diff` as tables (added, removed, changed before and after), each under a
 // title line; nothing for an empty one.

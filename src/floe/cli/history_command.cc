@@ -9,12 +9,12 @@
 #include <arrow/table.h>
 #include <arrow/type.h>
 
-#include "floe/cli/history_graph.h"
-#include "floe/cli/json_text.h"
+#include "floe/table/lineage.h"
 #include "floe/cli/result_format.h"
 #include "floe/cli/table_argument.h"
 #include "floe/table/history.h"
 #include "floe/table/time_travel.h"
+#include "floe/util/json_writer.h"
 #include "floe/util/number_parse.h"
 
 namespace floe::cli {
@@ -140,75 +140,80 @@ Result<std::shared_ptr<arrow::Table>> HistoryTable(const TableMetadata& md) {
   return arrow::Table::Make(arrow::schema(fields), columns);
 }
 
-// The summary facts as JSON members, after a comma.
-std::string FactsJson(const SnapshotFacts& f) {
-  return StrCat(", \"committed_at\": ", f.committed_at_ms ? JsonTime(*f.committed_at_ms) : "null",
-                ", \"operation\": ", JsonOptionalString(f.operation),
-                ", \"added_records\": ", JsonNumber(f.added_records),
-                ", \"deleted_records\": ", JsonNumber(f.deleted_records),
-                ", \"added_data_files\": ", JsonNumber(f.added_data_files),
-                ", \"deleted_data_files\": ", JsonNumber(f.deleted_data_files),
-                ", \"user\": ", JsonOptionalString(f.user),
-                ", \"client\": ", JsonOptionalString(f.client),
-                ", \"statement\": ", JsonOptionalString(f.statement));
+// The summary facts as members of the object being written.
+void WriteFacts(const SnapshotFacts& f, JsonWriter* json) {
+  json->Key("committed_at").OptionalTime(f.committed_at_ms);
+  json->Key("operation").OptionalString(f.operation);
+  json->Key("added_records").OptionalInt64(f.added_records);
+  json->Key("deleted_records").OptionalInt64(f.deleted_records);
+  json->Key("added_data_files").OptionalInt64(f.added_data_files);
+  json->Key("deleted_data_files").OptionalInt64(f.deleted_data_files);
+  json->Key("user").OptionalString(f.user);
+  json->Key("client").OptionalString(f.client);
+  json->Key("statement").OptionalString(f.statement);
 }
 
 void PrintJson(const std::string& name, const TableMetadata& md, bool graph, std::ostream& out) {
-  out << "{\"table\": " << JsonString(name)
-      << ", \"current_snapshot_id\": " << JsonNumber(md.current_snapshot_id) << ", \"history\": [";
-  bool first = true;
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject();
+  json.Key("table").String(name);
+  json.Key("current_snapshot_id").OptionalInt64(md.current_snapshot_id);
+  json.Key("history").StartArray();
   for (const table::HistoryRow& row : table::HistoryRows(md)) {
-    out << (first ? "" : ", ") << "{\"made_current_at\": " << JsonTime(row.made_current_at_ms)
-        << ", \"snapshot_id\": " << row.snapshot_id
-        << ", \"parent_id\": " << JsonNumber(row.parent_id)
-        << ", \"is_current_ancestor\": " << (row.is_current_ancestor ? "true" : "false")
-        << FactsJson(FactsOf(md.SnapshotById(row.snapshot_id))) << "}";
-    first = false;
+    json.StartObject();
+    json.Key("made_current_at").Time(row.made_current_at_ms);
+    json.Key("snapshot_id").Int64(row.snapshot_id);
+    json.Key("parent_id").OptionalInt64(row.parent_id);
+    json.Key("is_current_ancestor").Bool(row.is_current_ancestor);
+    WriteFacts(FactsOf(md.SnapshotById(row.snapshot_id)), &json);
+    json.EndObject();
   }
-  out << "]";
+  json.EndArray();
   if (graph) {
     std::unordered_set<int64_t> ancestors;
     for (const Snapshot* s : table::CurrentAncestors(md)) ancestors.insert(s->snapshot_id);
-    const std::vector<MainJump> jumps = MainJumps(md);
-    out << ", \"snapshots\": [";
-    first = true;
-    for (const LineageItem& item : LineageOrder(md, jumps)) {
+    const std::vector<table::MainJump> jumps = table::MainJumps(md);
+    json.Key("snapshots").StartArray();
+    for (const table::LineageItem& item : table::LineageOrder(md, jumps)) {
       if (!item.snapshot) continue;
       const Snapshot& s = *item.snapshot;
-      out << (first ? "" : ", ") << "{\"snapshot_id\": " << s.snapshot_id
-          << ", \"parent_id\": " << JsonNumber(s.parent_snapshot_id)
-          << ", \"sequence_number\": " << s.sequence_number
-          << ", \"is_current_ancestor\": " << (ancestors.count(s.snapshot_id) ? "true" : "false")
-          << ", \"refs\": [";
-      bool first_ref = true;
+      json.StartObject();
+      json.Key("snapshot_id").Int64(s.snapshot_id);
+      json.Key("parent_id").OptionalInt64(s.parent_snapshot_id);
+      json.Key("sequence_number").Int64(s.sequence_number);
+      json.Key("is_current_ancestor").Bool(ancestors.count(s.snapshot_id) > 0);
+      json.Key("refs").StartArray();
       for (const auto& [ref_name, ref] : md.refs) {
-        if (ref.snapshot_id != s.snapshot_id) continue;
-        out << (first_ref ? "" : ", ") << JsonString(ref_name);
-        first_ref = false;
+        if (ref.snapshot_id == s.snapshot_id) json.String(ref_name);
       }
-      out << "]" << FactsJson(FactsOf(&s)) << "}";
-      first = false;
+      json.EndArray();
+      WriteFacts(FactsOf(&s), &json);
+      json.EndObject();
     }
-    out << "], \"refs\": [";
-    first = true;
+    json.EndArray();
+    json.Key("refs").StartArray();
     for (const auto& [ref_name, ref] : md.refs) {
-      out << (first ? "" : ", ") << "{\"name\": " << JsonString(ref_name) << ", \"type\": \""
-          << (ref.is_branch() ? "branch" : "tag") << "\", \"snapshot_id\": " << ref.snapshot_id
-          << "}";
-      first = false;
+      json.StartObject();
+      json.Key("name").String(ref_name);
+      json.Key("type").String(ref.is_branch() ? "branch" : "tag");
+      json.Key("snapshot_id").Int64(ref.snapshot_id);
+      json.EndObject();
     }
-    out << "], \"jumps\": [";
-    first = true;
-    for (const MainJump& j : jumps) {
-      out << (first ? "" : ", ") << "{\"branch\": \"main\", \"kind\": \""
-          << MainJumpKindName(j.kind) << "\", \"from_snapshot_id\": " << j.from_snapshot_id
-          << ", \"to_snapshot_id\": " << j.to_snapshot_id << ", \"at\": " << JsonTime(j.at_ms)
-          << "}";
-      first = false;
+    json.EndArray();
+    json.Key("jumps").StartArray();
+    for (const table::MainJump& j : jumps) {
+      json.StartObject();
+      json.Key("branch").String("main");
+      json.Key("kind").String(table::MainJumpKindName(j.kind));
+      json.Key("from_snapshot_id").Int64(j.from_snapshot_id);
+      json.Key("to_snapshot_id").Int64(j.to_snapshot_id);
+      json.Key("at").Time(j.at_ms);
+      json.EndObject();
     }
-    out << "]";
+    json.EndArray();
   }
-  out << "}\n";
+  json.EndObject();
+  out << json.view() << "\n";
 }
 
 }  // namespace
@@ -242,12 +247,12 @@ int RunHistoryCommand(const HistoryArgs& args, std::ostream& out, std::ostream& 
   auto zone = TimeZone::Make(zone_name);
   if (!zone.ok()) return ReportError(zone.status(), err);
   if (args.graph) {
-    for (const std::string& line : DrawLineage(*md, *zone)) out << line << "\n";
+    for (const std::string& line : table::DrawLineage(*md, *zone)) out << line << "\n";
     return 0;
   }
   auto rows = HistoryTable(*md);
   if (!rows.ok()) return ReportError(rows.status(), err);
-  auto text = ValueText::Make(zone_name);
+  auto text = sql::ValueText::Make(zone_name);
   if (!text.ok()) return ReportError(text.status(), err);
   out << ShowString(**rows, *text, 0, 0);
   return 0;

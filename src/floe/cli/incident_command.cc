@@ -4,11 +4,11 @@
 #include <charconv>
 
 #include "floe/cli/diff_command.h"
-#include "floe/cli/json_text.h"
 #include "floe/cli/retention_command.h"
 #include "floe/cli/snapshot_point.h"
-#include "floe/cli/snapshot_provenance.h"
+#include "floe/table/snapshot_provenance.h"
 #include "floe/table/time_travel.h"
+#include "floe/util/json_writer.h"
 
 namespace floe::cli {
 
@@ -29,30 +29,47 @@ int Fail(const Status& status, Console& console) {
 
 void PrintJson(const table::Table& table, int64_t around, int64_t window, int64_t current,
                const std::vector<Candidate>& candidates, std::ostream& out) {
-  out << "{\"table\": " << JsonString(table.name()) << ", \"around\": " << JsonTime(around)
-      << ", \"window_ms\": " << window << ", \"from\": " << JsonTime(around - window)
-      << ", \"to\": " << JsonTime(around + window) << ", \"current_snapshot_id\": " << current
-      << ", \"candidates\": [";
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject();
+  json.Key("table").String(table.name());
+  json.Key("around").Time(around);
+  json.Key("window_ms").Int64(window);
+  json.Key("from").Time(around - window);
+  json.Key("to").Time(around + window);
+  json.Key("current_snapshot_id").Int64(current);
+  json.Key("candidates").StartArray();
   for (size_t i = 0; i < candidates.size(); ++i) {
     const Candidate& c = candidates[i];
-    const SnapshotProvenance p = ProvenanceOf(*c.snapshot);
-    out << (i ? ", " : "") << "{\"number\": " << i + 1
-        << ", \"snapshot_id\": " << c.snapshot->snapshot_id
-        << ", \"committed_at\": " << JsonTime(c.snapshot->timestamp_ms)
-        << ", \"operation\": " << JsonString(c.snapshot->operation) << ", \"parent_id\": "
-        << (c.snapshot->parent_snapshot_id ? std::to_string(*c.snapshot->parent_snapshot_id)
-                                           : "null")
-        << ", \"is_current\": " << (c.is_current ? "true" : "false")
-        << ", \"is_current_ancestor\": " << (c.is_current_ancestor ? "true" : "false")
-        << ", \"user\": " << JsonOptionalString(p.user)
-        << ", \"client\": " << JsonOptionalString(p.client)
-        << ", \"statement\": " << JsonOptionalString(p.statement)
-        << ", \"engine\": " << JsonOptionalString(p.engine)
-        << ", \"rollback_diff\": " << (c.diff_status.ok() ? DiffCountsJson(c.diff) : "null")
-        << ", \"rollback_diff_error\": "
-        << (c.diff_status.ok() ? "null" : JsonString(c.diff_status.message())) << "}";
+    const table::SnapshotProvenance p = table::ProvenanceOf(*c.snapshot);
+    json.StartObject();
+    json.Key("number").Int64(static_cast<int64_t>(i) + 1);
+    json.Key("snapshot_id").Int64(c.snapshot->snapshot_id);
+    json.Key("committed_at").Time(c.snapshot->timestamp_ms);
+    json.Key("operation").String(c.snapshot->operation);
+    json.Key("parent_id").OptionalInt64(c.snapshot->parent_snapshot_id);
+    json.Key("is_current").Bool(c.is_current);
+    json.Key("is_current_ancestor").Bool(c.is_current_ancestor);
+    json.Key("user").OptionalString(p.user);
+    json.Key("client").OptionalString(p.client);
+    json.Key("statement").OptionalString(p.statement);
+    json.Key("engine").OptionalString(p.engine);
+    json.Key("rollback_diff");
+    if (c.diff_status.ok()) {
+      WriteDiffCounts(c.diff, &json);
+    } else {
+      json.Null();
+    }
+    json.Key("rollback_diff_error");
+    if (c.diff_status.ok()) {
+      json.Null();
+    } else {
+      json.String(c.diff_status.message());
+    }
+    json.EndObject();
   }
-  out << "]}\n";
+  json.EndArray();
+  json.EndObject();
+  out << json.view() << "\n";
 }
 
 void PrintText(const table::Table& table, int64_t around, int64_t window,
@@ -69,7 +86,7 @@ void PrintText(const table::Table& table, int64_t around, int64_t window,
     } else if (!c.is_current_ancestor) {
       out << " (not an ancestor of the current snapshot)";
     }
-    out << "\n      made by " << DescribeProvenance(ProvenanceOf(*c.snapshot), 120) << "\n";
+    out << "\n      made by " << table::DescribeProvenance(table::ProvenanceOf(*c.snapshot), 120) << "\n";
     out << "      rolling back to it: "
         << (c.is_current         ? "nothing changes"
             : c.diff_status.ok() ? DiffSummaryText(c.diff)

@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <memory>
 
-#include "floe/cli/json_text.h"
 #include "floe/cli/table_argument.h"
 #include "floe/table/run_manifest.h"
 #include "floe/table/table_catalog.h"
 #include "floe/util/clock.h"
+#include "floe/util/json_writer.h"
 
 namespace floe::cli {
 
@@ -47,8 +47,12 @@ int CreateManifest(const ManifestArgs& args, std::ostream& out, std::ostream& er
   Status written = table::WriteRunManifest(*io, location, *manifest);
   if (!written.ok()) return ReportError(written, err);
   if (args.json) {
-    out << "{\"path\": " << JsonString(location)
-        << ", \"manifest\": " << table::RunManifestToJson(*manifest) << "}\n";
+    JsonWriter json(JsonWriter::Style::kSpaced);
+    json.StartObject();
+    json.Key("path").String(location);
+    json.Key("manifest").Raw(table::RunManifestToJson(*manifest));  // the file's own text
+    json.EndObject();
+    out << json.view() << "\n";
     return 0;
   }
   out << "Run manifest " << location << ":\n";

@@ -7,11 +7,11 @@
 #include <arrow/array.h>
 #include <arrow/table.h>
 
-#include "floe/cli/json_text.h"
 #include "floe/cli/result_format.h"
 #include "floe/cli/statement_error.h"
 #include "floe/cli/table_argument.h"
-#include "floe/sql/ast.h"
+#include "floe/sql/parse/ast.h"
+#include "floe/util/json_writer.h"
 
 namespace floe::cli {
 
@@ -60,7 +60,7 @@ int ListRefs(const RefArgs& args, sql::Session& session, const table::Table& tab
   auto result = session.Execute(query);
   if (!result.ok()) return ReportError(WithoutSqlPosition(result.status()), err);
   if (!args.json) {
-    auto text = ValueText::Make(session.Setting("spark.sql.session.timeZone", "UTC"));
+    auto text = sql::ValueText::Make(session.Setting("spark.sql.session.timeZone", "UTC"));
     if (!text.ok()) return ReportError(text.status(), err);
     out << ShowString(*result->rows, *text, 0, 0);
     return 0;
@@ -69,19 +69,24 @@ int ListRefs(const RefArgs& args, sql::Session& session, const table::Table& tab
   if (!combined.ok()) return ReportError(combined.status(), err);
   const arrow::RecordBatch& rows = **combined;
   const auto& names = static_cast<const arrow::StringArray&>(*rows.column(0));
-  out << "{\"table\": " << JsonString(table.name()) << ", \"" << (args.branch ? "branches" : "tags")
-      << "\": [";
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject();
+  json.Key("table").String(table.name());
+  json.Key(args.branch ? "branches" : "tags").StartArray();
   for (int64_t i = 0; i < rows.num_rows(); ++i) {
-    out << (i ? ", " : "") << "{\"name\": " << JsonString(names.GetString(i))
-        << ", \"snapshot_id\": " << JsonNumber(NumberAt(*rows.column(1), i))
-        << ", \"max_reference_age_ms\": " << JsonNumber(NumberAt(*rows.column(2), i));
+    json.StartObject();
+    json.Key("name").String(names.GetView(i));
+    json.Key("snapshot_id").OptionalInt64(NumberAt(*rows.column(1), i));
+    json.Key("max_reference_age_ms").OptionalInt64(NumberAt(*rows.column(2), i));
     if (args.branch) {
-      out << ", \"min_snapshots_to_keep\": " << JsonNumber(NumberAt(*rows.column(3), i))
-          << ", \"max_snapshot_age_ms\": " << JsonNumber(NumberAt(*rows.column(4), i));
+      json.Key("min_snapshots_to_keep").OptionalInt64(NumberAt(*rows.column(3), i));
+      json.Key("max_snapshot_age_ms").OptionalInt64(NumberAt(*rows.column(4), i));
     }
-    out << "}";
+    json.EndObject();
   }
-  out << "]}\n";
+  json.EndArray();
+  json.EndObject();
+  out << json.view() << "\n";
   return 0;
 }
 
@@ -189,10 +194,16 @@ int RunRefCommand(const RefArgs& args, std::ostream& out, std::ostream& err) {
   std::optional<int64_t> snapshot_id;
   if (ref != md->refs.end()) snapshot_id = ref->second.snapshot_id;
   if (args.json) {
-    out << "{\"table\": " << JsonString(t.name()) << ", \"type\": \"" << kind
-        << "\", \"action\": \"" << action << "\", \"name\": " << JsonString(args.name)
-        << ", \"snapshot_id\": " << JsonNumber(snapshot_id)
-        << ", \"sql\": " << JsonString(statement) << "}\n";
+    JsonWriter json(JsonWriter::Style::kSpaced);
+    json.StartObject();
+    json.Key("table").String(t.name());
+    json.Key("type").String(kind);
+    json.Key("action").String(action);
+    json.Key("name").String(args.name);
+    json.Key("snapshot_id").OptionalInt64(snapshot_id);
+    json.Key("sql").String(statement);
+    json.EndObject();
+    out << json.view() << "\n";
     return 0;
   }
   out << statement << "\n";

@@ -43,7 +43,7 @@ std::vector<std::string> ColumnNames(const arrow::Table& rows) {
 }
 
 void AppendPadded(std::string_view cell, int64_t width, bool right, std::string* out) {
-  int64_t pad = std::max<int64_t>(0, width - DisplayWidth(cell));
+  int64_t pad = std::max<int64_t>(0, width - sql::DisplayWidth(cell));
   if (right) out->append(static_cast<size_t>(pad), ' ');
   out->append(cell);
   if (!right) out->append(static_cast<size_t>(pad), ' ');
@@ -81,46 +81,6 @@ void AppendCsvField(std::string_view field, std::string* out) {
 
 // --- JSON ---
 
-void AppendJsonString(std::string_view s, std::string* out) {
-  static const char kHex[] = "0123456789abcdef";
-  out->push_back('"');
-  for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
-    switch (c) {
-      case '"':
-        out->append("\\\"");
-        break;
-      case '\\':
-        out->append("\\\\");
-        break;
-      case '\n':
-        out->append("\\n");
-        break;
-      case '\r':
-        out->append("\\r");
-        break;
-      case '\t':
-        out->append("\\t");
-        break;
-      case '\b':
-        out->append("\\b");
-        break;
-      case '\f':
-        out->append("\\f");
-        break;
-      default:
-        if (u < 0x20) {
-          out->append("\\u00");
-          out->push_back(kHex[u >> 4]);
-          out->push_back(kHex[u & 0xF]);
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
-}
-
 void AppendBase64(std::string_view bytes, std::string* out) {
   static const char kAlphabet[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -145,125 +105,116 @@ void AppendBase64(std::string_view bytes, std::string* out) {
   }
 }
 
-class JsonWriter {
- public:
-  explicit JsonWriter(const ValueText& text) : text_(text) {}
-
-  void Append(const arrow::Array& array, int64_t i, std::string* out) const {
-    if (array.IsNull(i)) {
-      out->append("null");
+// One value as JsonLinesString shows it (see result_format.h).
+void WriteJsonValue(const arrow::Array& array, int64_t i, const sql::ValueText& text,
+                    JsonWriter* json) {
+  if (array.IsNull(i)) {
+    json->Null();
+    return;
+  }
+  const arrow::DataType& type = *array.type();
+  switch (type.id()) {
+    case arrow::Type::NA:
+      json->Null();
+      return;
+    case arrow::Type::BOOL:
+      json->Bool(checked_cast<const arrow::BooleanArray&>(array).Value(i));
+      return;
+    case arrow::Type::INT8:
+    case arrow::Type::INT16:
+    case arrow::Type::INT32:
+    case arrow::Type::INT64:
+    case arrow::Type::UINT8:
+    case arrow::Type::UINT16:
+    case arrow::Type::UINT32:
+    case arrow::Type::UINT64:
+    case arrow::Type::DECIMAL128:
+    case arrow::Type::DECIMAL256:
+      json->Raw(text.Format(array, i));
+      return;
+    case arrow::Type::FLOAT:
+    case arrow::Type::DOUBLE: {
+      std::string s = text.Format(array, i);
+      bool finite = !s.empty() && (std::isdigit(static_cast<unsigned char>(s.back())) != 0);
+      if (finite) {
+        json->Raw(s);
+      } else {
+        json->String(s);
+      }
       return;
     }
-    const arrow::DataType& type = *array.type();
-    switch (type.id()) {
-      case arrow::Type::NA:
-        out->append("null");
-        return;
-      case arrow::Type::BOOL:
-      case arrow::Type::INT8:
-      case arrow::Type::INT16:
-      case arrow::Type::INT32:
-      case arrow::Type::INT64:
-      case arrow::Type::UINT8:
-      case arrow::Type::UINT16:
-      case arrow::Type::UINT32:
-      case arrow::Type::UINT64:
-      case arrow::Type::DECIMAL128:
-      case arrow::Type::DECIMAL256:
-        text_.Append(array, i, out);
-        return;
-      case arrow::Type::FLOAT:
-      case arrow::Type::DOUBLE: {
-        std::string s = text_.Format(array, i);
-        bool finite = !s.empty() && (std::isdigit(static_cast<unsigned char>(s.back())) != 0);
-        if (finite) {
-          out->append(s);
-        } else {
-          AppendJsonString(s, out);
-        }
-        return;
+    case arrow::Type::BINARY:
+    case arrow::Type::LARGE_BINARY:
+    case arrow::Type::BINARY_VIEW:
+    case arrow::Type::FIXED_SIZE_BINARY: {
+      std::string_view bytes;
+      if (type.id() == arrow::Type::BINARY) {
+        bytes = checked_cast<const arrow::BinaryArray&>(array).GetView(i);
+      } else if (type.id() == arrow::Type::LARGE_BINARY) {
+        bytes = checked_cast<const arrow::LargeBinaryArray&>(array).GetView(i);
+      } else if (type.id() == arrow::Type::BINARY_VIEW) {
+        bytes = checked_cast<const arrow::BinaryViewArray&>(array).GetView(i);
+      } else {
+        bytes = checked_cast<const arrow::FixedSizeBinaryArray&>(array).GetView(i);
       }
-      case arrow::Type::BINARY:
-      case arrow::Type::LARGE_BINARY:
-      case arrow::Type::BINARY_VIEW:
-      case arrow::Type::FIXED_SIZE_BINARY: {
-        std::string_view bytes;
-        if (type.id() == arrow::Type::BINARY) {
-          bytes = checked_cast<const arrow::BinaryArray&>(array).GetView(i);
-        } else if (type.id() == arrow::Type::LARGE_BINARY) {
-          bytes = checked_cast<const arrow::LargeBinaryArray&>(array).GetView(i);
-        } else if (type.id() == arrow::Type::BINARY_VIEW) {
-          bytes = checked_cast<const arrow::BinaryViewArray&>(array).GetView(i);
-        } else {
-          bytes = checked_cast<const arrow::FixedSizeBinaryArray&>(array).GetView(i);
-        }
-        out->push_back('"');
-        AppendBase64(bytes, out);
-        out->push_back('"');
-        return;
-      }
-      case arrow::Type::LIST:
-      case arrow::Type::LARGE_LIST:
-      case arrow::Type::FIXED_SIZE_LIST: {
-        ListSlice slice = ListElements(array, i);
-        out->push_back('[');
-        for (int64_t k = 0; k < slice.length; ++k) {
-          if (k > 0) out->push_back(',');
-          Append(*slice.values, slice.begin + k, out);
-        }
-        out->push_back(']');
-        return;
-      }
-      case arrow::Type::MAP: {
-        const auto& map = checked_cast<const arrow::MapArray&>(array);
-        int64_t begin = map.value_offset(i);
-        out->push_back('{');
-        for (int64_t k = 0; k < map.value_length(i); ++k) {
-          if (k > 0) out->push_back(',');
-          AppendJsonString(text_.Format(*map.keys(), begin + k), out);
-          out->push_back(':');
-          Append(*map.items(), begin + k, out);
-        }
-        out->push_back('}');
-        return;
-      }
-      case arrow::Type::STRUCT: {
-        const auto& st = checked_cast<const arrow::StructArray&>(array);
-        const auto& st_type = checked_cast<const arrow::StructType&>(type);
-        out->push_back('{');
-        for (int k = 0; k < st.num_fields(); ++k) {
-          if (k > 0) out->push_back(',');
-          AppendJsonString(st_type.field(k)->name(), out);
-          out->push_back(':');
-          Append(*st.field(k), i, out);
-        }
-        out->push_back('}');
-        return;
-      }
-      case arrow::Type::DICTIONARY: {
-        const auto& dict = checked_cast<const arrow::DictionaryArray&>(array);
-        Append(*dict.dictionary(), dict.GetValueIndex(i), out);
-        return;
-      }
-      case arrow::Type::EXTENSION: {
-        const auto& ext = checked_cast<const arrow::ExtensionArray&>(array);
-        if (checked_cast<const arrow::ExtensionType&>(type).extension_name() == "arrow.uuid") {
-          AppendJsonString(text_.Format(array, i), out);
-        } else {
-          Append(*ext.storage(), i, out);
-        }
-        return;
-      }
-      default:
-        // Strings, dates, times, timestamps and anything else: the text, as a string.
-        AppendJsonString(text_.Format(array, i), out);
-        return;
+      std::string base64;
+      AppendBase64(bytes, &base64);
+      json->String(base64);
+      return;
     }
+    case arrow::Type::LIST:
+    case arrow::Type::LARGE_LIST:
+    case arrow::Type::FIXED_SIZE_LIST: {
+      sql::ListSlice slice = sql::ListElements(array, i);
+      json->StartArray();
+      for (int64_t k = 0; k < slice.length; ++k) {
+        WriteJsonValue(*slice.values, slice.begin + k, text, json);
+      }
+      json->EndArray();
+      return;
+    }
+    case arrow::Type::MAP: {
+      const auto& map = checked_cast<const arrow::MapArray&>(array);
+      int64_t begin = map.value_offset(i);
+      json->StartObject();
+      for (int64_t k = 0; k < map.value_length(i); ++k) {
+        json->Key(text.Format(*map.keys(), begin + k));
+        WriteJsonValue(*map.items(), begin + k, text, json);
+      }
+      json->EndObject();
+      return;
+    }
+    case arrow::Type::STRUCT: {
+      const auto& st = checked_cast<const arrow::StructArray&>(array);
+      const auto& st_type = checked_cast<const arrow::StructType&>(type);
+      json->StartObject();
+      for (int k = 0; k < st.num_fields(); ++k) {
+        json->Key(st_type.field(k)->name());
+        WriteJsonValue(*st.field(k), i, text, json);
+      }
+      json->EndObject();
+      return;
+    }
+    case arrow::Type::DICTIONARY: {
+      const auto& dict = checked_cast<const arrow::DictionaryArray&>(array);
+      WriteJsonValue(*dict.dictionary(), dict.GetValueIndex(i), text, json);
+      return;
+    }
+    case arrow::Type::EXTENSION: {
+      const auto& ext = checked_cast<const arrow::ExtensionArray&>(array);
+      if (checked_cast<const arrow::ExtensionType&>(type).extension_name() == "arrow.uuid") {
+        json->String(text.Format(array, i));
+      } else {
+        WriteJsonValue(*ext.storage(), i, text, json);
+      }
+      return;
+    }
+    default:
+      // Strings, dates, times, timestamps and anything else: the text, as a string.
+      json->String(text.Format(array, i));
+      return;
   }
-
- private:
-  const ValueText& text_;
-};
+}
 
 }  // namespace
 
@@ -277,7 +228,7 @@ Result<OutputFormat> ParseOutputFormat(std::string_view name) {
                          "'; expected table, csv, json or markdown");
 }
 
-std::vector<std::vector<std::string>> RenderRows(const arrow::Table& rows, const ValueText& text,
+std::vector<std::vector<std::string>> RenderRows(const arrow::Table& rows, const sql::ValueText& text,
                                                  int64_t limit) {
   int64_t n = limit < 0 ? rows.num_rows() : std::min(limit, rows.num_rows());
   std::vector<std::vector<std::string>> out(static_cast<size_t>(n),
@@ -291,23 +242,23 @@ std::vector<std::vector<std::string>> RenderRows(const arrow::Table& rows, const
   return out;
 }
 
-std::string ShowString(const arrow::Table& rows, const ValueText& text, int64_t num_rows,
+std::string ShowString(const arrow::Table& rows, const sql::ValueText& text, int64_t num_rows,
                        int64_t truncate) {
   bool show_all = num_rows <= 0;
   std::vector<std::vector<std::string>> cells = RenderRows(rows, text, show_all ? -1 : num_rows);
   bool has_more = !show_all && rows.num_rows() > num_rows;
 
   std::vector<std::string> header;
-  for (const auto& name : ColumnNames(rows)) header.push_back(EscapeMetaCharacters(name));
+  for (const auto& name : ColumnNames(rows)) header.push_back(sql::EscapeMetaCharacters(name));
   for (auto& row : cells) {
-    for (auto& cell : row) cell = TruncateForDisplay(EscapeMetaCharacters(cell), truncate);
+    for (auto& cell : row) cell = sql::TruncateForDisplay(sql::EscapeMetaCharacters(cell), truncate);
   }
 
   const size_t num_cols = header.size();
   std::vector<int64_t> widths(num_cols, 3);  // Spark's minimum column width
   for (size_t c = 0; c < num_cols; ++c) {
-    widths[c] = std::max(widths[c], DisplayWidth(header[c]));
-    for (const auto& row : cells) widths[c] = std::max(widths[c], DisplayWidth(row[c]));
+    widths[c] = std::max(widths[c], sql::DisplayWidth(header[c]));
+    for (const auto& row : cells) widths[c] = std::max(widths[c], sql::DisplayWidth(row[c]));
   }
 
   std::string sep = "+";
@@ -338,7 +289,7 @@ std::string ShowString(const arrow::Table& rows, const ValueText& text, int64_t 
   return out;
 }
 
-std::string CsvString(const arrow::Table& rows, const ValueText& text) {
+std::string CsvString(const arrow::Table& rows, const sql::ValueText& text) {
   std::string out;
   std::vector<std::string> names = ColumnNames(rows);
   for (size_t c = 0; c < names.size(); ++c) {
@@ -373,32 +324,43 @@ std::string CsvString(const arrow::Table& rows, const ValueText& text) {
   return out;
 }
 
-std::string JsonLinesString(const arrow::Table& rows, const ValueText& text) {
-  JsonWriter writer(text);
-  std::vector<std::string> names = ColumnNames(rows);
-  std::vector<std::string> lines(static_cast<size_t>(rows.num_rows()), "{");
-  for (int c = 0; c < rows.num_columns(); ++c) {
-    size_t r = 0;
-    ForEachRow(*rows.column(c), -1, [&](const arrow::Array& array, int64_t i) {
-      std::string& line = lines[r++];
-      if (c > 0) line.push_back(',');
-      AppendJsonString(names[static_cast<size_t>(c)], &line);
-      line.push_back(':');
-      writer.Append(array, i, &line);
-    });
+JsonRowWriter::JsonRowWriter(const arrow::Table& rows, const sql::ValueText& text)
+    : text_(text), names_(ColumnNames(rows)), remaining_(rows.num_rows()) {
+  for (const auto& column : rows.columns()) columns_.push_back(Column{column.get(), 0, 0});
+}
+
+bool JsonRowWriter::WriteNext(JsonWriter* json) {
+  if (remaining_ == 0) return false;
+  --remaining_;
+  json->StartObject();
+  for (size_t c = 0; c < columns_.size(); ++c) {
+    Column& column = columns_[c];
+    while (column.index >= column.values->chunk(column.chunk)->length()) {
+      ++column.chunk;
+      column.index = 0;
+    }
+    json->Key(names_[c]);
+    WriteJsonValue(*column.values->chunk(column.chunk), column.index++, text_, json);
   }
+  json->EndObject();
+  return true;
+}
+
+std::string JsonLinesString(const arrow::Table& rows, const sql::ValueText& text) {
+  JsonRowWriter rows_writer(rows, text);
+  JsonWriter json;
   std::string out;
-  for (auto& line : lines) {
-    out += line;
-    out += "}\n";
+  while (rows_writer.WriteNext(&json)) {
+    out += json.Take();
+    out.push_back('\n');
   }
   return out;
 }
 
-std::string MarkdownString(const arrow::Table& rows, const ValueText& text) {
+std::string MarkdownString(const arrow::Table& rows, const sql::ValueText& text) {
   auto escape = [](std::string_view cell) {
     std::string escaped;
-    for (char c : EscapeMetaCharacters(cell)) {
+    for (char c : sql::EscapeMetaCharacters(cell)) {
       if (c == '|') escaped.push_back('\\');
       escaped.push_back(c);
     }
@@ -417,8 +379,8 @@ std::string MarkdownString(const arrow::Table& rows, const ValueText& text) {
   const size_t num_cols = header.size();
   std::vector<int64_t> widths(num_cols, 3);
   for (size_t c = 0; c < num_cols; ++c) {
-    widths[c] = std::max(widths[c], DisplayWidth(header[c]));
-    for (const auto& row : cells) widths[c] = std::max(widths[c], DisplayWidth(row[c]));
+    widths[c] = std::max(widths[c], sql::DisplayWidth(header[c]));
+    for (const auto& row : cells) widths[c] = std::max(widths[c], sql::DisplayWidth(row[c]));
   }
   std::string out;
   auto append_row = [&](const std::vector<std::string>& row) {
@@ -443,7 +405,7 @@ std::string MarkdownString(const arrow::Table& rows, const ValueText& text) {
   return out;
 }
 
-std::string FormatRows(const arrow::Table& rows, const ValueText& text,
+std::string FormatRows(const arrow::Table& rows, const sql::ValueText& text,
                        const FormatOptions& options) {
   switch (options.format) {
     case OutputFormat::kTable:

@@ -1,19 +1,19 @@
 #include "floe/cli/retention_command.h"
 
-#include "floe/cli/json_text.h"
-
 #include <cctype>
 
 #include "floe/catalog/catalog.h"
 #include "floe/table/retention.h"
 #include "floe/util/clock.h"
+#include "floe/util/json_writer.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::cli {
 
 namespace {
 
-// ISO-8601 in UTC with a Z, as the JSON output carries times.
+// ISO-8601 in UTC with a Z, milliseconds always shown ("2024-01-15T10:30:00.000Z"), as the
+// JSON output carries times.
 std::string Iso(int64_t ms) {
   std::string s = FormatMillisUtc(ms);
   if (s.size() > 10) s[10] = 'T';
@@ -88,38 +88,55 @@ void PrintText(const table::RetentionReport& r, std::ostream& out) {
 }
 
 void PrintJson(const table::RetentionReport& r, std::ostream& out) {
-  out << "{\"table\": " << JsonString(r.table) << ", \"checked_at\": " << JsonString(Iso(r.now_ms))
-      << ", \"snapshot_count\": " << r.snapshot_count;
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject();
+  json.Key("table").String(r.table);
+  json.Key("checked_at").String(Iso(r.now_ms));
+  json.Key("snapshot_count").Int64(r.snapshot_count);
+  json.Key("oldest_snapshot");
   if (r.oldest_snapshot_id) {
-    out << ", \"oldest_snapshot\": {\"snapshot_id\": " << *r.oldest_snapshot_id
-        << ", \"committed_at\": " << JsonString(Iso(*r.oldest_timestamp_ms))
-        << ", \"age_ms\": " << r.now_ms - *r.oldest_timestamp_ms << "}";
+    json.StartObject();
+    json.Key("snapshot_id").Int64(*r.oldest_snapshot_id);
+    json.Key("committed_at").String(Iso(*r.oldest_timestamp_ms));
+    json.Key("age_ms").Int64(r.now_ms - *r.oldest_timestamp_ms);
+    json.EndObject();
   } else {
-    out << ", \"oldest_snapshot\": null";
+    json.Null();
   }
-  out << ", \"refs\": [";
-  for (size_t i = 0; i < r.refs.size(); ++i) {
-    const auto& h = r.refs[i];
-    out << (i ? ", " : "") << "{\"name\": " << JsonString(h.name) << ", \"type\": \""
-        << (h.is_branch ? "branch" : "tag") << "\", \"snapshot_id\": " << h.snapshot_id
-        << ", \"horizon\": " << JsonString(Iso(h.oldest_timestamp_ms))
-        << ", \"oldest_snapshot_id\": " << h.oldest_snapshot_id
-        << ", \"snapshots\": " << h.ancestors_kept
-        << ", \"horizon_after_next_expiry\": " << JsonString(Iso(h.oldest_after_next_expiry_ms))
-        << ", \"ref_expires_at\": "
-        << (h.ref_expires_at_ms ? JsonString(Iso(*h.ref_expires_at_ms)) : "null") << "}";
+  json.Key("refs").StartArray();
+  for (const auto& h : r.refs) {
+    json.StartObject();
+    json.Key("name").String(h.name);
+    json.Key("type").String(h.is_branch ? "branch" : "tag");
+    json.Key("snapshot_id").Int64(h.snapshot_id);
+    json.Key("horizon").String(Iso(h.oldest_timestamp_ms));
+    json.Key("oldest_snapshot_id").Int64(h.oldest_snapshot_id);
+    json.Key("snapshots").Int64(h.ancestors_kept);
+    json.Key("horizon_after_next_expiry").String(Iso(h.oldest_after_next_expiry_ms));
+    json.Key("ref_expires_at");
+    if (h.ref_expires_at_ms) {
+      json.String(Iso(*h.ref_expires_at_ms));
+    } else {
+      json.Null();
+    }
+    json.EndObject();
   }
-  out << "], \"history_only_bytes\": " << r.history_only_bytes
-      << ", \"history_only_files\": " << r.history_only_files
-      << ", \"settings\": {\"max_snapshot_age_ms\": " << r.max_snapshot_age_ms
-      << ", \"min_snapshots_to_keep\": " << r.min_snapshots_to_keep
-      << ", \"max_ref_age_ms\": " << (r.max_ref_age_ms ? std::to_string(*r.max_ref_age_ms) : "null")
-      << ", \"gc_enabled\": " << (r.gc_enabled ? "true" : "false") << "}";
-  out << ", \"required_ms\": " << (r.required_ms ? std::to_string(*r.required_ms) : "null")
-      << ", \"at_risk\": " << (r.at_risk() ? "true" : "false") << ", \"problems\": [";
-  for (size_t i = 0; i < r.problems.size(); ++i)
-    out << (i ? ", " : "") << JsonString(r.problems[i]);
-  out << "]}\n";
+  json.EndArray();
+  json.Key("history_only_bytes").Int64(r.history_only_bytes);
+  json.Key("history_only_files").Int64(r.history_only_files);
+  json.Key("settings").StartObject();
+  json.Key("max_snapshot_age_ms").Int64(r.max_snapshot_age_ms);
+  json.Key("min_snapshots_to_keep").Int64(r.min_snapshots_to_keep);
+  json.Key("max_ref_age_ms").OptionalInt64(r.max_ref_age_ms);
+  json.Key("gc_enabled").Bool(r.gc_enabled);
+  json.EndObject();
+  json.Key("required_ms").OptionalInt64(r.required_ms);
+  json.Key("at_risk").Bool(r.at_risk());
+  json.Key("problems").StartArray();
+  for (const std::string& problem : r.problems) json.String(problem);
+  json.EndArray();
+  json.EndObject();
+  out << json.view() << "\n";
 }
 
 }  // namespace

@@ -6,7 +6,7 @@
 
 #include "floe/cli/diff_command.h"
 #include "floe/cli/snapshot_point.h"
-#include "floe/cli/snapshot_provenance.h"
+#include "floe/table/snapshot_provenance.h"
 #include "floe/table/time_travel.h"
 
 namespace floe::cli {
@@ -37,7 +37,7 @@ void PrintSnapshot(const std::string& label, const spec::Snapshot& snapshot, con
   out << "  " << label << SnapshotLine(snapshot, zone) << "\n"
       << std::string(label.size() + 2, ' ') << SummaryValue(snapshot, "total-records")
       << " records in " << files << (files == "1" ? " data file" : " data files") << "; made by "
-      << DescribeProvenance(ProvenanceOf(snapshot), 120) << "\n";
+      << table::DescribeProvenance(table::ProvenanceOf(snapshot), 120) << "\n";
 }
 
 // "+02:00": the zone's offset at the instant, as a timestamp literal carries it.

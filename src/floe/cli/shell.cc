@@ -35,11 +35,11 @@ std::string HistoryEntry(const std::string& statement) {
 Shell::Shell(Executor executor, ShellOptions options, std::ostream& out, std::ostream& err)
     : executor_(std::move(executor)), options_(options), out_(out), err_(err) {}
 
-ValueText Shell::CurrentValueText() const {
+sql::ValueText Shell::CurrentValueText() const {
   std::string zone = executor_.time_zone ? executor_.time_zone() : std::string();
-  Result<ValueText> text = ValueText::Make(zone);
+  Result<sql::ValueText> text = sql::ValueText::Make(zone);
   // The session checks zones when they are set; an unknown one here falls back to UTC.
-  return text.ok() ? *text : ValueText();
+  return text.ok() ? *text : sql::ValueText();
 }
 
 bool Shell::RunStatement(const std::string& sql, const std::string& location) {

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "floe/cli/result_format.h"
-#include "floe/sql/statement_splitter.h"
+#include "floe/sql/parse/statement_splitter.h"
 #include "floe/sql/session.h"
 #include "floe/util/status.h"
 
@@ -69,7 +69,7 @@ class Shell {
   static constexpr const char* kContinuationPrompt = "   -> ";
 
  private:
-  ValueText CurrentValueText() const;
+  sql::ValueText CurrentValueText() const;
 
   Executor executor_;
   ShellOptions options_;

@@ -6,7 +6,7 @@
 #include "floe/cli/result_format.h"
 #include "floe/cli/statement_error.h"
 #include "floe/cli/table_argument.h"
-#include "floe/sql/ast.h"
+#include "floe/sql/parse/ast.h"
 #include "floe/table/time_travel.h"
 #include "floe/util/time_zone.h"
 
@@ -142,7 +142,7 @@ int RunShowCommand(const ShowArgs& args, std::ostream& out, std::ostream& err) {
         Status::Invalid(WithoutSqlPosition(result.status()).message(), " (query: ", *query, ")"),
         err);
   }
-  auto text = ValueText::Make((*session)->Setting("spark.sql.session.timeZone", "UTC"));
+  auto text = sql::ValueText::Make((*session)->Setting("spark.sql.session.timeZone", "UTC"));
   if (!text.ok()) return ReportError(text.status(), err);
   out << FormatRows(*result->rows, *text, format);
   return 0;

@@ -1,6 +1,6 @@
 #include "floe/cli/table_argument.h"
 
-#include "floe/sql/ast.h"
+#include "floe/sql/parse/ast.h"
 
 namespace floe::cli {
 

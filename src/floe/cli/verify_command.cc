@@ -1,11 +1,10 @@
 #include "floe/cli/verify_command.h"
 
-#include "floe/cli/json_text.h"
-
 #include <cstdio>
 
 #include "floe/table/table.h"
 #include "floe/table/verify_table.h"
+#include "floe/util/json_writer.h"
 
 namespace floe::cli {
 
@@ -38,23 +37,33 @@ void PrintText(const std::string& name, const std::string& metadata_location,
 
 void PrintJson(const std::string& name, const std::string& metadata_location,
                const table::VerifyReport& r, std::ostream& out) {
-  out << "{\"table\": " << JsonString(name)
-      << ", \"metadata_location\": " << JsonString(metadata_location)
-      << ", \"ok\": " << (r.ok() ? "true" : "false") << ", \"checked\": {\"total\": " << r.checked()
-      << ", \"metadata_files\": " << r.metadata_files
-      << ", \"manifest_lists\": " << r.manifest_lists << ", \"manifests\": " << r.manifests
-      << ", \"data_files\": " << r.data_files << ", \"delete_files\": " << r.delete_files
-      << ", \"statistics_files\": " << r.statistics_files << "}, \"problems\": [";
-  bool first = true;
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject();
+  json.Key("table").String(name);
+  json.Key("metadata_location").String(metadata_location);
+  json.Key("ok").Bool(r.ok());
+  json.Key("checked").StartObject();
+  json.Key("total").Int64(r.checked());
+  json.Key("metadata_files").Int64(r.metadata_files);
+  json.Key("manifest_lists").Int64(r.manifest_lists);
+  json.Key("manifests").Int64(r.manifests);
+  json.Key("data_files").Int64(r.data_files);
+  json.Key("delete_files").Int64(r.delete_files);
+  json.Key("statistics_files").Int64(r.statistics_files);
+  json.EndObject();
+  json.Key("problems").StartArray();
   for (const auto& p : r.problems) {
-    out << (first ? "" : ", ") << "{\"kind\": " << JsonString(table::ReachableKindName(p.file.kind))
-        << ", \"location\": " << JsonString(p.file.location)
-        << ", \"problem\": " << JsonString(p.problem) << ", \"snapshot_id\": "
-        << (p.file.snapshot_id ? std::to_string(*p.file.snapshot_id) : "null")
-        << ", \"referenced_by\": " << JsonString(p.file.referenced_by) << "}";
-    first = false;
+    json.StartObject();
+    json.Key("kind").String(table::ReachableKindName(p.file.kind));
+    json.Key("location").String(p.file.location);
+    json.Key("problem").String(p.problem);
+    json.Key("snapshot_id").OptionalInt64(p.file.snapshot_id);
+    json.Key("referenced_by").String(p.file.referenced_by);
+    json.EndObject();
   }
-  out << "]}\n";
+  json.EndArray();
+  json.EndObject();
+  out << json.view() << "\n";
 }
 
 }  // namespace

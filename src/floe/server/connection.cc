@@ -14,7 +14,7 @@
 #include "floe/server/pg_type_map.h"
 #include "floe/server/scram.h"
 #include "floe/server/value_encoding.h"
-#include "floe/sql/statement_splitter.h"
+#include "floe/sql/parse/statement_splitter.h"
 
 namespace floe::server {
 

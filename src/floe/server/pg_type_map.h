@@ -3,7 +3,7 @@
 // The PostgreSQL type a result column is sent as in RowDescription: the one the catalog
 // relations report for it too (sql::PgTypeOf), so a client sees the same type in both.
 
-#include "floe/sql/pg_types.h"
+#include "floe/sql/postgres/pg_types.h"
 
 namespace floe::server {
 

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "floe/server/pg_message.h"
+#include "floe/util/floor_div.h"
+#include "floe/util/json_writer.h"
 #include "floe/util/time_units.h"
 
 namespace floe::server {
@@ -21,10 +23,7 @@ namespace floe::server {
 namespace {
 
 constexpr int64_t kPgEpochDays = 10957;  // 2000-01-01 - 1970-01-01
-constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
 constexpr int64_t kPgEpochMicros = kPgEpochDays * kMicrosPerDay;
-
-int64_t FloorDiv(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 // Days since 1970-01-01 -> civil date (Howard Hinnant's days_from_civil, inverted).
 void CivilFromDays(int64_t z, int64_t* y, unsigned* m, unsigned* d) {
@@ -155,38 +154,6 @@ std::string BigEndian(int64_t v, int bytes) {
   return out;
 }
 
-void AppendJsonString(std::string_view s, std::string* out) {
-  out->push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        *out += "\\\"";
-        break;
-      case '\\':
-        *out += "\\\\";
-        break;
-      case '\n':
-        *out += "\\n";
-        break;
-      case '\r':
-        *out += "\\r";
-        break;
-      case '\t':
-        *out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-          *out += buf;
-        } else {
-          out->push_back(c);
-        }
-    }
-  }
-  out->push_back('"');
-}
-
 // An array element needs quotes when empty, "NULL", or holding a delimiter, quote,
 // backslash or blank.
 std::string ArrayElement(const std::string& text) {
@@ -230,78 +197,71 @@ bool IsQuotedInJson(const arrow::DataType& type) {
   }
 }
 
-Status AppendJson(const arrow::Array& array, int64_t row, const TimeZone& zone, std::string* out);
+Status WriteJson(const arrow::Array& array, int64_t row, const TimeZone& zone, JsonWriter* json);
 
-Status AppendJsonList(const arrow::Array& values, int64_t start, int64_t end, const TimeZone& zone,
-                      std::string* out) {
-  out->push_back('[');
-  for (int64_t i = start; i < end; ++i) {
-    if (i > start) *out += ", ";
-    ARROW_RETURN_NOT_OK(AppendJson(values, i, zone, out));
-  }
-  out->push_back(']');
+Status WriteJsonList(const arrow::Array& values, int64_t start, int64_t end, const TimeZone& zone,
+                     JsonWriter* json) {
+  json->StartArray();
+  for (int64_t i = start; i < end; ++i) ARROW_RETURN_NOT_OK(WriteJson(values, i, zone, json));
+  json->EndArray();
   return Status::OK();
 }
 
-Status AppendJsonMap(const arrow::MapArray& map, int64_t row, const TimeZone& zone,
-                     std::string* out) {
-  out->push_back('{');
+Status WriteJsonMap(const arrow::MapArray& map, int64_t row, const TimeZone& zone,
+                    JsonWriter* json) {
+  json->StartObject();
   for (int64_t i = map.value_offset(row); i < map.value_offset(row) + map.value_length(row); ++i) {
-    if (i > map.value_offset(row)) *out += ", ";
     ARROW_ASSIGN_OR_RAISE(std::string key, TextValue(*map.keys(), i, zone));
-    AppendJsonString(key, out);
-    *out += ": ";
-    ARROW_RETURN_NOT_OK(AppendJson(*map.items(), i, zone, out));
+    json->Key(key);
+    ARROW_RETURN_NOT_OK(WriteJson(*map.items(), i, zone, json));
   }
-  out->push_back('}');
+  json->EndObject();
   return Status::OK();
 }
 
-Status AppendJsonStruct(const arrow::StructArray& s, int64_t row, const TimeZone& zone,
-                        std::string* out) {
-  out->push_back('{');
+Status WriteJsonStruct(const arrow::StructArray& s, int64_t row, const TimeZone& zone,
+                       JsonWriter* json) {
+  json->StartObject();
   const auto& type = static_cast<const arrow::StructType&>(*s.type());
   for (int f = 0; f < type.num_fields(); ++f) {
-    if (f > 0) *out += ", ";
-    AppendJsonString(type.field(f)->name(), out);
-    *out += ": ";
-    ARROW_RETURN_NOT_OK(AppendJson(*s.field(f), row, zone, out));
+    json->Key(type.field(f)->name());
+    ARROW_RETURN_NOT_OK(WriteJson(*s.field(f), row, zone, json));
   }
-  out->push_back('}');
+  json->EndObject();
   return Status::OK();
 }
 
-Status AppendJson(const arrow::Array& array, int64_t row, const TimeZone& zone, std::string* out) {
+Status WriteJson(const arrow::Array& array, int64_t row, const TimeZone& zone, JsonWriter* json) {
   if (array.IsNull(row)) {
-    *out += "null";
+    json->Null();
     return Status::OK();
   }
   switch (array.type_id()) {
     case arrow::Type::LIST: {
       const auto& list = static_cast<const arrow::ListArray&>(array);
-      return AppendJsonList(*list.values(), list.value_offset(row),
-                            list.value_offset(row) + list.value_length(row), zone, out);
+      return WriteJsonList(*list.values(), list.value_offset(row),
+                           list.value_offset(row) + list.value_length(row), zone, json);
     }
     case arrow::Type::LARGE_LIST: {
       const auto& list = static_cast<const arrow::LargeListArray&>(array);
-      return AppendJsonList(*list.values(), list.value_offset(row),
-                            list.value_offset(row) + list.value_length(row), zone, out);
+      return WriteJsonList(*list.values(), list.value_offset(row),
+                           list.value_offset(row) + list.value_length(row), zone, json);
     }
     case arrow::Type::MAP:
-      return AppendJsonMap(static_cast<const arrow::MapArray&>(array), row, zone, out);
+      return WriteJsonMap(static_cast<const arrow::MapArray&>(array), row, zone, json);
     case arrow::Type::STRUCT:
-      return AppendJsonStruct(static_cast<const arrow::StructArray&>(array), row, zone, out);
+      return WriteJsonStruct(static_cast<const arrow::StructArray&>(array), row, zone, json);
     default:
       break;
   }
   ARROW_ASSIGN_OR_RAISE(std::string text, TextValue(array, row, zone));
   if (array.type_id() == arrow::Type::BOOL) {
-    *out += text == "t" ? "true" : "false";
+    json->Bool(text == "t");
   } else if (IsQuotedInJson(*array.type()) || text == "NaN" || text == "Infinity" ||
              text == "-Infinity") {
-    AppendJsonString(text, out);
+    json->String(text);
   } else {
-    *out += text;
+    json->Raw(text);  // a number in PostgreSQL's text, kept as is
   }
   return Status::OK();
 }
@@ -450,9 +410,9 @@ Result<std::string> TextValue(const arrow::Array& array_in, int64_t row, const T
     }
     case arrow::Type::MAP:
     case arrow::Type::STRUCT: {
-      std::string out;
-      ARROW_RETURN_NOT_OK(AppendJson(array, row, zone, &out));
-      return out;
+      JsonWriter json(JsonWriter::Style::kSpaced);
+      ARROW_RETURN_NOT_OK(WriteJson(array, row, zone, &json));
+      return json.Take();
     }
     default: {
       ARROW_ASSIGN_OR_RAISE(auto scalar, array.GetScalar(row));

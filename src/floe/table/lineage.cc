@@ -1,4 +1,4 @@
-#include "floe/cli/history_graph.h"
+#include "floe/table/lineage.h"
 
 #include <algorithm>
 #include <map>
@@ -10,7 +10,7 @@
 #include "floe/table/time_travel.h"
 #include "floe/util/number_parse.h"
 
-namespace floe::cli {
+namespace floe::table {
 
 namespace {
 
@@ -234,4 +234,4 @@ std::vector<std::string> DrawLineage(const TableMetadata& md, const TimeZone& zo
   return lines;
 }
 
-}  // namespace floe::cli
+}  // namespace floe::table

@@ -26,7 +26,7 @@
 #include "floe/spec/table_metadata.h"
 #include "floe/util/time_zone.h"
 
-namespace floe::cli {
+namespace floe::table {
 
 // A change of main's current snapshot, recorded in the snapshot-log, that is not a new
 // snapshot committed on top of the previous one.
@@ -66,4 +66,4 @@ std::vector<std::string> RefLabels(const spec::TableMetadata& metadata, int64_t 
 // The drawing, one string per line (no trailing spaces); times in `zone`.
 std::vector<std::string> DrawLineage(const spec::TableMetadata& metadata, const TimeZone& zone);
 
-}  // namespace floe::cli
+}  // namespace floe::table

@@ -1,6 +1,6 @@
-#include "floe/cli/snapshot_provenance.h"
+#include "floe/table/snapshot_provenance.h"
 
-namespace floe::cli {
+namespace floe::table {
 
 namespace {
 
@@ -59,4 +59,4 @@ std::string DescribeProvenance(const SnapshotProvenance& p, size_t max_statement
   return out.empty() ? "unknown" : out;
 }
 
-}  // namespace floe::cli
+}  // namespace floe::table

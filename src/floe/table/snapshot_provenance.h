@@ -10,7 +10,7 @@
 
 #include "floe/spec/snapshot.h"
 
-namespace floe::cli {
+namespace floe::table {
 
 struct SnapshotProvenance {
   std::optional<std::string> user, client, statement;
@@ -24,4 +24,4 @@ SnapshotProvenance ProvenanceOf(const spec::Snapshot& snapshot);
 // "unknown".
 std::string DescribeProvenance(const SnapshotProvenance& provenance, size_t max_statement = 0);
 
-}  // namespace floe::cli
+}  // namespace floe::table

@@ -34,7 +34,7 @@ std::shared_ptr<arrow::Table> Orders() {
 }
 
 TEST(ShowStringTest, LooksLikeSparkShow) {
-  EXPECT_EQ(ShowString(*Orders(), ValueText()),
+  EXPECT_EQ(ShowString(*Orders(), sql::ValueText()),
             "+---+--------+---------+\n"
             "| id|customer|   amount|\n"
             "+---+--------+---------+\n"
@@ -46,7 +46,7 @@ TEST(ShowStringTest, LooksLikeSparkShow) {
 
 TEST(ShowStringTest, MinimumWidthIsThree) {
   auto table = MakeTable({{"a", Json(arrow::int32(), "[1]")}});
-  EXPECT_EQ(ShowString(*table, ValueText()),
+  EXPECT_EQ(ShowString(*table, sql::ValueText()),
             "+---+\n"
             "|  a|\n"
             "+---+\n"
@@ -56,7 +56,7 @@ TEST(ShowStringTest, MinimumWidthIsThree) {
 
 TEST(ShowStringTest, EmptyResult) {
   auto table = MakeTable({{"count(1)", Json(arrow::int64(), "[]")}});
-  EXPECT_EQ(ShowString(*table, ValueText()),
+  EXPECT_EQ(ShowString(*table, sql::ValueText()),
             "+--------+\n"
             "|count(1)|\n"
             "+--------+\n"
@@ -65,7 +65,7 @@ TEST(ShowStringTest, EmptyResult) {
 
 TEST(ShowStringTest, OnlyShowingTopRowsFooter) {
   auto table = MakeTable({{"n", Json(arrow::int32(), "[1, 2, 3]")}});
-  EXPECT_EQ(ShowString(*table, ValueText(), 2),
+  EXPECT_EQ(ShowString(*table, sql::ValueText(), 2),
             "+---+\n"
             "|  n|\n"
             "+---+\n"
@@ -73,26 +73,26 @@ TEST(ShowStringTest, OnlyShowingTopRowsFooter) {
             "|  2|\n"
             "+---+\n"
             "only showing top 2 rows\n");
-  EXPECT_EQ(ShowString(*table, ValueText(), 1),
+  EXPECT_EQ(ShowString(*table, sql::ValueText(), 1),
             "+---+\n|  n|\n+---+\n|  1|\n+---+\nonly showing top 1 row\n");
   // Exactly num_rows rows: no footer.
-  EXPECT_EQ(ShowString(*table, ValueText(), 3),
+  EXPECT_EQ(ShowString(*table, sql::ValueText(), 3),
             "+---+\n|  n|\n+---+\n|  1|\n|  2|\n|  3|\n+---+\n");
   // <= 0: everything, no footer.
-  EXPECT_EQ(ShowString(*table, ValueText(), 0), ShowString(*table, ValueText(), 3));
+  EXPECT_EQ(ShowString(*table, sql::ValueText(), 0), ShowString(*table, sql::ValueText(), 3));
 }
 
 TEST(ShowStringTest, TruncatesLongCellsButNotHeaders) {
   auto table = MakeTable(
       {{"a_rather_long_column_name", Json(arrow::utf8(), R"(["abcdefghijklmnopqrstuvwxyz"])")}});
-  EXPECT_EQ(ShowString(*table, ValueText()),
+  EXPECT_EQ(ShowString(*table, sql::ValueText()),
             "+-------------------------+\n"
             "|a_rather_long_column_name|\n"
             "+-------------------------+\n"
             "|     abcdefghijklmnopq...|\n"
             "+-------------------------+\n");
   // truncate = 0: whole cells, left-aligned.
-  EXPECT_EQ(ShowString(*table, ValueText(), 20, 0),
+  EXPECT_EQ(ShowString(*table, sql::ValueText(), 20, 0),
             "+--------------------------+\n"
             "|a_rather_long_column_name |\n"
             "+--------------------------+\n"
@@ -102,7 +102,7 @@ TEST(ShowStringTest, TruncatesLongCellsButNotHeaders) {
 
 TEST(ShowStringTest, FullWidthCharactersTakeTwoColumns) {
   auto table = MakeTable({{"name", Json(arrow::utf8(), R"(["日本", "abc", "é"])")}});
-  EXPECT_EQ(ShowString(*table, ValueText()),
+  EXPECT_EQ(ShowString(*table, sql::ValueText()),
             "+----+\n"
             "|name|\n"
             "+----+\n"
@@ -114,7 +114,7 @@ TEST(ShowStringTest, FullWidthCharactersTakeTwoColumns) {
 
 TEST(ShowStringTest, EscapesLineBreaksAndTabs) {
   auto table = MakeTable({{"s", Json(arrow::utf8(), R"(["a\nb\tc"])")}});
-  EXPECT_EQ(ShowString(*table, ValueText()),
+  EXPECT_EQ(ShowString(*table, sql::ValueText()),
             "+-------+\n"
             "|      s|\n"
             "+-------+\n"
@@ -126,7 +126,7 @@ TEST(ShowStringTest, NestedValuesAndTimestamps) {
   auto table = MakeTable(
       {{"tags", Json(arrow::list(arrow::utf8()), R"([["x", "y"]])")},
        {"at", Json(arrow::timestamp(arrow::TimeUnit::MICRO, "UTC"), "[1705314600000000]")}});
-  ASSERT_OK_AND_ASSIGN(ValueText moscow, ValueText::Make("Europe/Moscow"));
+  ASSERT_OK_AND_ASSIGN(sql::ValueText moscow, sql::ValueText::Make("Europe/Moscow"));
   EXPECT_EQ(ShowString(*table, moscow),
             "+------+-------------------+\n"
             "|  tags|                 at|\n"
@@ -139,16 +139,16 @@ TEST(ShowStringTest, ChunkedColumns) {
   auto chunked = std::make_shared<arrow::ChunkedArray>(
       arrow::ArrayVector{Json(arrow::int32(), "[1, 2]"), Json(arrow::int32(), "[3]")});
   auto table = arrow::Table::Make(arrow::schema({arrow::field("n", arrow::int32())}), {chunked});
-  EXPECT_EQ(ShowString(*table, ValueText(), 0),
+  EXPECT_EQ(ShowString(*table, sql::ValueText(), 0),
             "+---+\n|  n|\n+---+\n|  1|\n|  2|\n|  3|\n+---+\n");
-  EXPECT_EQ(RenderRows(*table, ValueText(), 2).size(), 2u);
+  EXPECT_EQ(RenderRows(*table, sql::ValueText(), 2).size(), 2u);
 }
 
 TEST(CsvTest, HeaderQuotingAndNulls) {
   auto table = MakeTable({{"id", Json(arrow::int32(), "[1, 2, 3, 4]")},
                           {"note", Json(arrow::utf8(), R"(["plain", "a,b", "say \"hi\"", ""])")},
                           {"x", Json(arrow::float64(), "[null, 0.5, 1e10, null]")}});
-  EXPECT_EQ(CsvString(*table, ValueText()),
+  EXPECT_EQ(CsvString(*table, sql::ValueText()),
             "id,note,x\n"
             "1,plain,\n"
             "2,\"a,b\",0.5\n"
@@ -158,7 +158,7 @@ TEST(CsvTest, HeaderQuotingAndNulls) {
 
 TEST(CsvTest, LineBreaksAreQuotedNotEscaped) {
   auto table = MakeTable({{"a,b", Json(arrow::utf8(), R"(["line1\nline2"])")}});
-  EXPECT_EQ(CsvString(*table, ValueText()), "\"a,b\"\n\"line1\nline2\"\n");
+  EXPECT_EQ(CsvString(*table, sql::ValueText()), "\"a,b\"\n\"line1\nline2\"\n");
 }
 
 TEST(JsonLinesTest, TypedValues) {
@@ -169,7 +169,7 @@ TEST(JsonLinesTest, TypedValues) {
                           {"name", Json(arrow::utf8(), R"(["a\"b\\c\n", "é"])")},
                           {"day", Json(arrow::date32(), "[19737, null]")}});
   EXPECT_EQ(
-      JsonLinesString(*table, ValueText()),
+      JsonLinesString(*table, sql::ValueText()),
       R"({"id":1,"ok":true,"amount":184320.50,"ratio":0.25,"name":"a\"b\\c\n","day":"2024-01-15"})"
       "\n"
       R"({"id":null,"ok":false,"amount":-0.07,"ratio":null,"name":"é","day":null})"
@@ -185,23 +185,23 @@ TEST(JsonLinesTest, SpecialDoublesBinaryAndNesting) {
                  {"s", Json(arrow::struct_({arrow::field("x", arrow::int32())}), R"([{"x": 5}])")},
                  {"t", Json(arrow::timestamp(arrow::TimeUnit::MICRO), "[1705314600000000]")}});
   EXPECT_EQ(
-      JsonLinesString(*table, ValueText()),
+      JsonLinesString(*table, sql::ValueText()),
       R"({"d":1.0E300,"b":"YWJjZA==","l":[1,null],"m":{"k":"v"},"s":{"x":5},"t":"2024-01-15 10:30:00"})"
       "\n");
   arrow::DoubleBuilder builder;
   ASSERT_OK(builder.AppendValues({std::nan(""), -std::numeric_limits<double>::infinity()}));
   ASSERT_OK_AND_ASSIGN(auto nan_array, builder.Finish());
-  EXPECT_EQ(JsonLinesString(*MakeTable({{"v", nan_array}}), ValueText()),
+  EXPECT_EQ(JsonLinesString(*MakeTable({{"v", nan_array}}), sql::ValueText()),
             "{\"v\":\"NaN\"}\n{\"v\":\"-Infinity\"}\n");
 }
 
 TEST(JsonLinesTest, EmptyResultPrintsNothing) {
   auto table = MakeTable({{"v", Json(arrow::int32(), "[]")}});
-  EXPECT_EQ(JsonLinesString(*table, ValueText()), "");
+  EXPECT_EQ(JsonLinesString(*table, sql::ValueText()), "");
 }
 
 TEST(MarkdownTest, GitHubTable) {
-  EXPECT_EQ(MarkdownString(*Orders(), ValueText()),
+  EXPECT_EQ(MarkdownString(*Orders(), sql::ValueText()),
             "|  id | customer |    amount |\n"
             "| --: | -------- | --------: |\n"
             "|   1 | alice    | 184320.50 |\n"
@@ -211,7 +211,7 @@ TEST(MarkdownTest, GitHubTable) {
 
 TEST(MarkdownTest, EscapesPipes) {
   auto table = MakeTable({{"a|b", Json(arrow::utf8(), R"(["x|y"])")}});
-  EXPECT_EQ(MarkdownString(*table, ValueText()),
+  EXPECT_EQ(MarkdownString(*table, sql::ValueText()),
             "| a\\|b |\n"
             "| ---- |\n"
             "| x\\|y |\n");
@@ -220,15 +220,15 @@ TEST(MarkdownTest, EscapesPipes) {
 TEST(FormatRowsTest, Dispatches) {
   auto table = Orders();
   FormatOptions options;
-  EXPECT_EQ(FormatRows(*table, ValueText(), options), ShowString(*table, ValueText(), 0));
+  EXPECT_EQ(FormatRows(*table, sql::ValueText(), options), ShowString(*table, sql::ValueText(), 0));
   options.max_rows = 1;
-  EXPECT_EQ(FormatRows(*table, ValueText(), options), ShowString(*table, ValueText(), 1));
+  EXPECT_EQ(FormatRows(*table, sql::ValueText(), options), ShowString(*table, sql::ValueText(), 1));
   options.format = OutputFormat::kCsv;
-  EXPECT_EQ(FormatRows(*table, ValueText(), options), CsvString(*table, ValueText()));
+  EXPECT_EQ(FormatRows(*table, sql::ValueText(), options), CsvString(*table, sql::ValueText()));
   options.format = OutputFormat::kJson;
-  EXPECT_EQ(FormatRows(*table, ValueText(), options), JsonLinesString(*table, ValueText()));
+  EXPECT_EQ(FormatRows(*table, sql::ValueText(), options), JsonLinesString(*table, sql::ValueText()));
   options.format = OutputFormat::kMarkdown;
-  EXPECT_EQ(FormatRows(*table, ValueText(), options), MarkdownString(*table, ValueText()));
+  EXPECT_EQ(FormatRows(*table, sql::ValueText(), options), MarkdownString(*table, sql::ValueText()));
 }
 
 TEST(FormatRowsTest, ParsesFormatNames) {

@@ -6,10 +6,10 @@ namespace floe::server::http {
 
 LineageLayout LayOutLineage(const spec::TableMetadata& metadata) {
   LineageLayout layout;
-  layout.jumps = cli::MainJumps(metadata);
+  layout.jumps = table::MainJumps(metadata);
   // Each lane waits for the snapshot to be drawn next on it; nullopt when free.
   std::vector<std::optional<int64_t>> lanes;
-  for (const cli::LineageItem& item : cli::LineageOrder(metadata, layout.jumps)) {
+  for (const table::LineageItem& item : table::LineageOrder(metadata, layout.jumps)) {
     LineageRow row;
     if (item.jump) {
       row.jump = item.jump;

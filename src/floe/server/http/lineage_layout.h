@@ -1,7 +1,7 @@
 #pragma once
 
 // Where the lineage graph of the table page puts each snapshot: the rows of
-// floe::cli::LineageOrder (newest first, each snapshot above its parent, a row for each jump
+// floe::table::LineageOrder (newest first, each snapshot above its parent, a row for each jump
 // of main) and a lane (column) per snapshot. A snapshot continues the lane that waits for it
 // (its first child's); a snapshot nobody waits for opens the leftmost free lane. A lane keeps
 // its column until its line ends, so an edge from a child to its parent either runs straight
@@ -12,19 +12,19 @@
 #include <optional>
 #include <vector>
 
-#include "floe/cli/history_graph.h"
+#include "floe/table/lineage.h"
 #include "floe/spec/table_metadata.h"
 
 namespace floe::server::http {
 
 struct LineageRow {
   const spec::Snapshot* snapshot = nullptr;  // or
-  const cli::MainJump* jump = nullptr;
+  const table::MainJump* jump = nullptr;
   int lane = 0;  // snapshots only
 };
 
 struct LineageLayout {
-  std::vector<cli::MainJump> jumps;  // the rows' jumps point into this
+  std::vector<table::MainJump> jumps;  // the rows' jumps point into this
   std::vector<LineageRow> rows;
   int lanes = 0;  // columns used
 };

@@ -5,31 +5,42 @@
 #include <arrow/array.h>
 #include <arrow/table.h>
 
-#include "floe/cli/json_text.h"
-#include "floe/cli/snapshot_provenance.h"
-#include "floe/cli/value_text.h"
+#include "floe/table/snapshot_provenance.h"
+#include "floe/sql/types/value_text.h"
 #include "floe/server/http/lineage_layout.h"
 #include "floe/server/http/table_path.h"
 #include "floe/table/time_travel.h"
+#include "floe/util/json_writer.h"
 #include "floe/util/number_parse.h"
 
 namespace floe::server::http {
 
 namespace {
 
-using cli::JsonNumber;
-using cli::JsonOptionalString;
-using cli::JsonString;
-using cli::JsonTime;
+// Snapshot ids go out as strings: JavaScript's numbers cannot hold 64 bits.
+void WriteId(int64_t id, JsonWriter* json) { json->String(std::to_string(id)); }
 
-std::string IdJson(int64_t id) { return "\"" + std::to_string(id) + "\""; }
+void WriteOptionalId(const std::optional<int64_t>& id, JsonWriter* json) {
+  if (id) {
+    WriteId(*id, json);
+  } else {
+    json->Null();
+  }
+}
 
-std::string OptionalIdJson(const std::optional<int64_t>& id) { return id ? IdJson(*id) : "null"; }
+void WriteStrings(const std::vector<std::string>& items, JsonWriter* json) {
+  json->StartArray();
+  for (const std::string& item : items) json->String(item);
+  json->EndArray();
+}
 
-std::string StringList(const std::vector<std::string>& items) {
-  std::string out = "[";
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + JsonString(items[i]);
-  return out + "]";
+// A string, or null when empty.
+void WriteNonEmpty(const std::string& text, JsonWriter* json) {
+  if (text.empty()) {
+    json->Null();
+  } else {
+    json->String(text);
+  }
 }
 
 std::optional<int64_t> SummaryNumber(const spec::Snapshot& s, const std::string& key) {
@@ -41,9 +52,9 @@ std::optional<int64_t> SummaryNumber(const spec::Snapshot& s, const std::string&
 const char* RefType(const spec::SnapshotRef& ref) { return ref.is_branch() ? "branch" : "tag"; }
 
 // The refs naming a snapshot in the order the CLI's graph shows them: main, tags, branches.
-std::string SnapshotRefsJson(const spec::TableMetadata& md, int64_t snapshot_id) {
-  std::vector<std::string> items;
-  for (const std::string& label : cli::RefLabels(md, snapshot_id)) {
+void WriteSnapshotRefs(const spec::TableMetadata& md, int64_t snapshot_id, JsonWriter* json) {
+  json->StartArray();
+  for (const std::string& label : table::RefLabels(md, snapshot_id)) {
     std::string name = label;
     const char* type = "branch";
     if (label.rfind("tag: ", 0) == 0) {
@@ -52,154 +63,220 @@ std::string SnapshotRefsJson(const spec::TableMetadata& md, int64_t snapshot_id)
     } else if (label.rfind("branch: ", 0) == 0) {
       name = label.substr(8);
     }
-    items.push_back(StrCat("{\"name\": ", JsonString(name), ", \"type\": \"", type, "\"}"));
+    json->StartObject();
+    json->Key("name").String(name);
+    json->Key("type").String(type);
+    json->EndObject();
   }
-  std::string out = "[";
-  for (size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
-  return out + "]";
+  json->EndArray();
 }
 
-std::string SummaryJson(const spec::Snapshot& s) {
-  std::string out = "{";
-  bool first = true;
-  for (const auto& [key, value] : s.summary) {
-    out += (first ? "" : ", ") + JsonString(key) + ": " + JsonString(value);
-    first = false;
-  }
-  return out + "}";
+void WriteSummary(const spec::Snapshot& s, JsonWriter* json) {
+  json->StartObject();
+  for (const auto& [key, value] : s.summary) json->Key(key).String(value);
+  json->EndObject();
 }
 
-std::string SnapshotJson(const spec::TableMetadata& md, const spec::Snapshot& s, size_t row,
-                         int lane) {
-  const cli::SnapshotProvenance provenance = cli::ProvenanceOf(s);
+void WriteSnapshot(const spec::TableMetadata& md, const spec::Snapshot& s, size_t row, int lane,
+                   JsonWriter* json) {
+  const table::SnapshotProvenance provenance = table::ProvenanceOf(s);
   const bool has_provenance =
       provenance.user || provenance.client || provenance.statement || provenance.engine;
-  return StrCat(
-      "{\"snapshot_id\": ", IdJson(s.snapshot_id),
-      ", \"parent_id\": ", OptionalIdJson(s.parent_snapshot_id),
-      ", \"sequence_number\": ", s.sequence_number,
-      ", \"committed_at\": ", JsonTime(s.timestamp_ms),
-      ", \"operation\": ", s.operation.empty() ? "null" : JsonString(s.operation),
-      ", \"is_current\": ", md.current_snapshot_id == s.snapshot_id ? "true" : "false",
-      ", \"is_current_ancestor\": ", table::IsCurrentAncestor(md, s.snapshot_id) ? "true" : "false",
-      ", \"refs\": ", SnapshotRefsJson(md, s.snapshot_id),
-      ", \"added_records\": ", JsonNumber(SummaryNumber(s, "added-records")),
-      ", \"deleted_records\": ", JsonNumber(SummaryNumber(s, "deleted-records")),
-      ", \"added_data_files\": ", JsonNumber(SummaryNumber(s, "added-data-files")),
-      ", \"deleted_data_files\": ", JsonNumber(SummaryNumber(s, "deleted-data-files")),
-      ", \"total_records\": ", JsonNumber(SummaryNumber(s, "total-records")),
-      ", \"user\": ", JsonOptionalString(provenance.user),
-      ", \"client\": ", JsonOptionalString(provenance.client),
-      ", \"statement\": ", JsonOptionalString(provenance.statement),
-      ", \"engine\": ", JsonOptionalString(provenance.engine), ", \"made_by\": ",
-      has_provenance ? JsonString(cli::DescribeProvenance(provenance, 200)) : "null",
-      ", \"summary\": ", SummaryJson(s), ", \"row\": ", row, ", \"lane\": ", lane, "}");
+  json->StartObject();
+  json->Key("snapshot_id");
+  WriteId(s.snapshot_id, json);
+  json->Key("parent_id");
+  WriteOptionalId(s.parent_snapshot_id, json);
+  json->Key("sequence_number").Int64(s.sequence_number);
+  json->Key("committed_at").Time(s.timestamp_ms);
+  json->Key("operation");
+  WriteNonEmpty(s.operation, json);
+  json->Key("is_current").Bool(md.current_snapshot_id == s.snapshot_id);
+  json->Key("is_current_ancestor").Bool(table::IsCurrentAncestor(md, s.snapshot_id));
+  json->Key("refs");
+  WriteSnapshotRefs(md, s.snapshot_id, json);
+  json->Key("added_records").OptionalInt64(SummaryNumber(s, "added-records"));
+  json->Key("deleted_records").OptionalInt64(SummaryNumber(s, "deleted-records"));
+  json->Key("added_data_files").OptionalInt64(SummaryNumber(s, "added-data-files"));
+  json->Key("deleted_data_files").OptionalInt64(SummaryNumber(s, "deleted-data-files"));
+  json->Key("total_records").OptionalInt64(SummaryNumber(s, "total-records"));
+  json->Key("user").OptionalString(provenance.user);
+  json->Key("client").OptionalString(provenance.client);
+  json->Key("statement").OptionalString(provenance.statement);
+  json->Key("engine").OptionalString(provenance.engine);
+  json->Key("made_by");
+  if (has_provenance) {
+    json->String(table::DescribeProvenance(provenance, 200));
+  } else {
+    json->Null();
+  }
+  json->Key("summary");
+  WriteSummary(s, json);
+  json->Key("row").Int64(static_cast<int64_t>(row));
+  json->Key("lane").Int64(lane);
+  json->EndObject();
 }
 
 std::string QualifiedName(const std::string& catalog_name, const TableIdentifier& ident) {
   return catalog_name + "." + ident.ToString();
 }
 
-std::string PointJson(const spec::TableMetadata& md, int64_t snapshot_id) {
+void WritePoint(const spec::TableMetadata& md, int64_t snapshot_id, JsonWriter* json) {
   const spec::Snapshot* s = md.SnapshotById(snapshot_id);
-  return StrCat("{\"snapshot_id\": ", IdJson(snapshot_id),
-                ", \"committed_at\": ", s ? JsonTime(s->timestamp_ms) : "null",
-                ", \"operation\": ", s && !s->operation.empty() ? JsonString(s->operation) : "null",
-                "}");
+  json->StartObject();
+  json->Key("snapshot_id");
+  WriteId(snapshot_id, json);
+  json->Key("committed_at");
+  if (s) {
+    json->Time(s->timestamp_ms);
+  } else {
+    json->Null();
+  }
+  json->Key("operation");
+  WriteNonEmpty(s ? s->operation : std::string(), json);
+  json->EndObject();
 }
 
-std::string RowsJson(const std::shared_ptr<arrow::Table>& rows) {
-  std::string out = "[";
-  if (!rows) return out + "]";
-  const cli::ValueText text;  // UTC, as the pages show every time
-  auto combined = rows->CombineChunks();
-  if (!combined.ok()) return out + "]";
-  const auto& table = *combined;
-  for (int64_t r = 0; r < table->num_rows(); ++r) {
-    out += r ? ", [" : "[";
-    for (int c = 0; c < table->num_columns(); ++c) {
-      const auto& array = *table->column(c)->chunk(0);
-      out += c ? ", " : "";
-      out += array.IsNull(r) ? "null" : JsonString(text.Format(array, r));
+// Each row as an array of its cells' text (null for null).
+void WriteRows(const std::shared_ptr<arrow::Table>& rows, JsonWriter* json) {
+  json->StartArray();
+  const sql::ValueText text;  // UTC, as the pages show every time
+  if (rows) {
+    auto combined = rows->CombineChunks();
+    if (combined.ok()) {
+      const auto& table = *combined;
+      for (int64_t r = 0; r < table->num_rows(); ++r) {
+        json->StartArray();
+        for (int c = 0; c < table->num_columns(); ++c) {
+          const auto& array = *table->column(c)->chunk(0);
+          if (array.IsNull(r)) {
+            json->Null();
+          } else {
+            json->String(text.Format(array, r));
+          }
+        }
+        json->EndArray();
+      }
     }
-    out += "]";
   }
-  return out + "]";
+  json->EndArray();
 }
 
 }  // namespace
 
 std::string TablesJson(const std::string& catalog_name, const std::vector<Namespace>& namespaces,
                        const std::vector<TableIdentifier>& tables) {
-  std::string out = "{\"catalog\": " + JsonString(catalog_name) + ", \"namespaces\": [";
-  for (size_t i = 0; i < namespaces.size(); ++i) {
-    out += (i ? ", " : "") + JsonString(namespaces[i].ToString());
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject();
+  json.Key("catalog").String(catalog_name);
+  json.Key("namespaces").StartArray();
+  for (const Namespace& ns : namespaces) json.String(ns.ToString());
+  json.EndArray();
+  json.Key("tables").StartArray();
+  for (const TableIdentifier& t : tables) {
+    json.StartObject();
+    json.Key("namespace").String(t.ns.ToString());
+    json.Key("name").String(t.name);
+    json.Key("table").String(QualifiedName(catalog_name, t));
+    json.Key("path").String("/table/" + TablePath(t));
+    json.EndObject();
   }
-  out += "], \"tables\": [";
-  for (size_t i = 0; i < tables.size(); ++i) {
-    const TableIdentifier& t = tables[i];
-    out += StrCat(i ? ", " : "", "{\"namespace\": ", JsonString(t.ns.ToString()),
-                  ", \"name\": ", JsonString(t.name),
-                  ", \"table\": ", JsonString(QualifiedName(catalog_name, t)),
-                  ", \"path\": ", JsonString("/table/" + TablePath(t)), "}");
-  }
-  return out + "]}";
+  json.EndArray();
+  json.EndObject();
+  return json.Take();
 }
 
 std::string TableJson(const table::Table& table) {
   const spec::TableMetadataPtr md = table.metadata();
   const LineageLayout layout = LayOutLineage(*md);
-  std::string snapshots, jumps;
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject();
+  json.Key("table").String(table.name());
+  json.Key("namespace").String(table.ident().ns.ToString());
+  json.Key("name").String(table.ident().name);
+  json.Key("format_version").Int64(md->format_version);
+  json.Key("location").String(md->location);
+  json.Key("current_snapshot_id");
+  WriteOptionalId(md->current_snapshot_id, &json);
+  json.Key("lanes").Int64(layout.lanes);
+  json.Key("snapshots").StartArray();
   for (size_t row = 0; row < layout.rows.size(); ++row) {
     const LineageRow& r = layout.rows[row];
-    if (r.snapshot) {
-      snapshots += (snapshots.empty() ? "" : ", ") + SnapshotJson(*md, *r.snapshot, row, r.lane);
-    } else {
-      const cli::MainJump& j = *r.jump;
-      jumps += StrCat(jumps.empty() ? "" : ", ", "{\"branch\": \"main\", \"kind\": \"",
-                      cli::MainJumpKindName(j.kind),
-                      "\", \"from_snapshot_id\": ", IdJson(j.from_snapshot_id),
-                      ", \"to_snapshot_id\": ", IdJson(j.to_snapshot_id),
-                      ", \"at\": ", JsonTime(j.at_ms), ", \"row\": ", row, "}");
-    }
+    if (r.snapshot) WriteSnapshot(*md, *r.snapshot, row, r.lane, &json);
   }
-  std::string refs;
+  json.EndArray();
+  json.Key("jumps").StartArray();
+  for (size_t row = 0; row < layout.rows.size(); ++row) {
+    const LineageRow& r = layout.rows[row];
+    if (r.snapshot) continue;
+    const table::MainJump& j = *r.jump;
+    json.StartObject();
+    json.Key("branch").String("main");
+    json.Key("kind").String(table::MainJumpKindName(j.kind));
+    json.Key("from_snapshot_id");
+    WriteId(j.from_snapshot_id, &json);
+    json.Key("to_snapshot_id");
+    WriteId(j.to_snapshot_id, &json);
+    json.Key("at").Time(j.at_ms);
+    json.Key("row").Int64(static_cast<int64_t>(row));
+    json.EndObject();
+  }
+  json.EndArray();
+  json.Key("refs").StartArray();
   for (const auto& [name, ref] : md->refs) {
-    refs += StrCat(refs.empty() ? "" : ", ", "{\"name\": ", JsonString(name), ", \"type\": \"",
-                   RefType(ref), "\", \"snapshot_id\": ", IdJson(ref.snapshot_id), "}");
+    json.StartObject();
+    json.Key("name").String(name);
+    json.Key("type").String(RefType(ref));
+    json.Key("snapshot_id");
+    WriteId(ref.snapshot_id, &json);
+    json.EndObject();
   }
-  std::string log;
+  json.EndArray();
+  json.Key("log").StartArray();
   for (const auto& entry : md->snapshot_log) {
-    log += StrCat(log.empty() ? "" : ", ", "{\"made_current_at\": ", JsonTime(entry.timestamp_ms),
-                  ", \"snapshot_id\": ", IdJson(entry.snapshot_id), "}");
+    json.StartObject();
+    json.Key("made_current_at").Time(entry.timestamp_ms);
+    json.Key("snapshot_id");
+    WriteId(entry.snapshot_id, &json);
+    json.EndObject();
   }
-  return StrCat("{\"table\": ", JsonString(table.name()),
-                ", \"namespace\": ", JsonString(table.ident().ns.ToString()),
-                ", \"name\": ", JsonString(table.ident().name),
-                ", \"format_version\": ", md->format_version,
-                ", \"location\": ", JsonString(md->location),
-                ", \"current_snapshot_id\": ", OptionalIdJson(md->current_snapshot_id),
-                ", \"lanes\": ", layout.lanes, ", \"snapshots\": [", snapshots, "], \"jumps\": [",
-                jumps, "], \"refs\": [", refs, "], \"log\": [", log, "]}");
+  json.EndArray();
+  json.EndObject();
+  return json.Take();
 }
 
 std::string DiffJson(const table::Table& table, const scan::SnapshotDiff& diff,
                      int64_t rows_limit) {
   const spec::TableMetadataPtr md = table.metadata();
-  return StrCat("{\"table\": ", JsonString(table.name()),
-                ", \"from\": ", PointJson(*md, diff.from_snapshot_id),
-                ", \"to\": ", PointJson(*md, diff.to_snapshot_id),
-                ", \"columns\": ", StringList(diff.columns),
-                ", \"columns_only_in_from\": ", StringList(diff.columns_only_in_from),
-                ", \"columns_only_in_to\": ", StringList(diff.columns_only_in_to),
-                ", \"added\": ", diff.added, ", \"removed\": ", diff.removed,
-                ", \"unchanged_files_skipped\": ", diff.unchanged_files,
-                ", \"rows_limit\": ", rows_limit, ", \"added_rows\": ", RowsJson(diff.added_sample),
-                ", \"removed_rows\": ", RowsJson(diff.removed_sample), "}");
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject();
+  json.Key("table").String(table.name());
+  json.Key("from");
+  WritePoint(*md, diff.from_snapshot_id, &json);
+  json.Key("to");
+  WritePoint(*md, diff.to_snapshot_id, &json);
+  json.Key("columns");
+  WriteStrings(diff.columns, &json);
+  json.Key("columns_only_in_from");
+  WriteStrings(diff.columns_only_in_from, &json);
+  json.Key("columns_only_in_to");
+  WriteStrings(diff.columns_only_in_to, &json);
+  json.Key("added").Int64(diff.added);
+  json.Key("removed").Int64(diff.removed);
+  json.Key("unchanged_files_skipped").Int64(diff.unchanged_files);
+  json.Key("rows_limit").Int64(rows_limit);
+  json.Key("added_rows");
+  WriteRows(diff.added_sample, &json);
+  json.Key("removed_rows");
+  WriteRows(diff.removed_sample, &json);
+  json.EndObject();
+  return json.Take();
 }
 
 std::string ErrorJson(const std::string& message) {
-  return "{\"error\": " + JsonString(message) + "}";
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject().Key("error").String(message).EndObject();
+  return json.Take();
 }
 
 }  // namespace floe::server::http

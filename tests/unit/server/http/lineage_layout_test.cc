@@ -50,7 +50,7 @@ TEST(LineageLayoutTest, BranchesAndRollbacksGetLanesAndJumpRows) {
             (std::vector<std::string>{"s4@0", "s5@1", "jump 3->2", "s3@2", "s2@0", "s1@1"}));
   EXPECT_EQ(layout.lanes, 3);
   ASSERT_EQ(layout.jumps.size(), 1u);
-  EXPECT_EQ(layout.jumps[0].kind, cli::MainJump::Kind::kRollback);
+  EXPECT_EQ(layout.jumps[0].kind, table::MainJump::Kind::kRollback);
   EXPECT_EQ(layout.jumps[0].at_ms, 4000);
 }
 

@@ -4,11 +4,12 @@
 
 #include <arrow/buffer.h>
 
+#include "floe/avro/container_magic.h"
+
 namespace floe::avro {
 
 namespace {
 
-constexpr char kMagic[4] = {'O', 'b', 'j', '\x01'};
 constexpr size_t kSyncSize = 16;
 
 }  // namespace
@@ -46,10 +47,10 @@ const std::string* ContainerReader::FindMetadata(std::string_view key) const {
 Status ContainerReader::ReadHeader() {
   const uint8_t* bytes = data_->data();
   const auto size = static_cast<size_t>(data_->size());
-  if (size < sizeof kMagic || std::memcmp(bytes, kMagic, sizeof kMagic) != 0) {
+  if (size < sizeof kContainerMagic || std::memcmp(bytes, kContainerMagic, sizeof kContainerMagic) != 0) {
     return Error("not an Avro object container (bad magic)");
   }
-  Decoder d(bytes + sizeof kMagic, size - sizeof kMagic);
+  Decoder d(bytes + sizeof kContainerMagic, size - sizeof kContainerMagic);
   // The metadata is an Avro map of bytes.
   while (true) {
     int64_t count;
@@ -73,7 +74,7 @@ Status ContainerReader::ReadHeader() {
     return Error("truncated header (no sync marker)");
   }
   std::memcpy(sync_.data(), sync.data(), kSyncSize);
-  next_block_ = sizeof kMagic + d.position();
+  next_block_ = sizeof kContainerMagic + d.position();
 
   const std::string* schema_json = FindMetadata("avro.schema");
   if (schema_json == nullptr) return Error("header has no avro.schema");

@@ -4,11 +4,11 @@
 
 #include <arrow/io/interfaces.h>
 
+#include "floe/avro/container_magic.h"
+
 namespace floe::avro {
 
 namespace {
-
-constexpr char kMagic[4] = {'O', 'b', 'j', '\x01'};
 
 std::array<uint8_t, 16> RandomSyncMarker() {
   std::random_device device;
@@ -41,7 +41,7 @@ Result<std::unique_ptr<ContainerWriter>> ContainerWriter::Make(
   writer->options_ = std::move(options);
 
   Encoder header;
-  header.WriteRaw(std::string_view(kMagic, sizeof kMagic));
+  header.WriteRaw(std::string_view(kContainerMagic, sizeof kContainerMagic));
   header.WriteBlockCount(static_cast<int64_t>(metadata.size()) + 2);
   header.WriteString("avro.schema");
   header.WriteBytes(schema->ToJson());

@@ -6,18 +6,12 @@
 #include <cmath>
 #include <cstring>
 
+#include "floe/util/floor_div.h"
+#include "floe/util/time_units.h"
+
 namespace floe::spec {
 
 namespace {
-
-constexpr int64_t kMicrosPerSecond = 1000000;
-constexpr int64_t kMicrosPerDay = 86400 * kMicrosPerSecond;
-
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 
 std::string Pad(int64_t v, int width) {
   std::string s = std::to_string(v);

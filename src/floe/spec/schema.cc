@@ -3,15 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "floe/util/ascii.h"
+
 namespace floe::spec {
 
 namespace {
-
-std::string ToLower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 std::string Join(const std::string& prefix, const std::string& name) {
   return prefix.empty() ? name : prefix + "." + name;
@@ -78,12 +74,12 @@ Schema::Schema(int32_t schema_id, std::vector<NestedField> fields,
   }
   highest_field_id_ = indexer.highest;
   for (const auto& [name, id] : name_to_id_) {
-    auto [it, inserted] = lower_name_to_id_.emplace(ToLower(name), id);
+    auto [it, inserted] = lower_name_to_id_.emplace(AsciiLower(name), id);
     // Prefer the field whose full name lower-cases to the key, then the lowest id, so the
     // choice does not depend on hash order.
     if (!inserted && it->second != id) {
-      bool existing_full = ToLower(FindColumnName(it->second)) == it->first;
-      bool candidate_full = ToLower(FindColumnName(id)) == it->first;
+      bool existing_full = AsciiLower(FindColumnName(it->second)) == it->first;
+      bool candidate_full = AsciiLower(FindColumnName(id)) == it->first;
       if ((candidate_full && !existing_full) ||
           (candidate_full == existing_full && id < it->second)) {
         it->second = id;
@@ -103,7 +99,7 @@ const NestedField* Schema::FindFieldByName(std::string_view full_name) const {
 }
 
 const NestedField* Schema::FindFieldByNameCaseInsensitive(std::string_view full_name) const {
-  auto it = lower_name_to_id_.find(ToLower(full_name));
+  auto it = lower_name_to_id_.find(AsciiLower(full_name));
   return it == lower_name_to_id_.end() ? nullptr : FindFieldById(it->second);
 }
 

@@ -7,20 +7,12 @@
 #include <cstring>
 #include <limits>
 
+#include "floe/util/floor_div.h"
+#include "floe/util/time_units.h"
+
 namespace floe::spec {
 
 namespace {
-
-constexpr int64_t kMicrosPerHour = int64_t{3600} * 1000000;
-constexpr int64_t kMicrosPerDay = 24 * kMicrosPerHour;
-
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-
-int64_t FloorMod(int64_t a, int64_t b) { return a - FloorDiv(a, b) * b; }
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

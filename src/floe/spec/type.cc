@@ -4,6 +4,8 @@
 #include <cctype>
 #include <charconv>
 
+#include "floe/util/ascii.h"
+
 namespace floe::spec {
 
 namespace {
@@ -12,12 +14,6 @@ bool FieldPtrEquals(const TypePtr& a, const TypePtr& b) {
   if (a == b) return true;
   if (!a || !b) return false;
   return a->Equals(*b);
-}
-
-std::string ToLower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 std::string_view Trim(std::string_view s) {
@@ -179,7 +175,7 @@ TypePtr Type::Map(int32_t key_id, TypePtr key, int32_t value_id, TypePtr value,
 
 Result<TypePtr> Type::ParsePrimitive(std::string_view name) {
   // Java accepts any case and spaces inside decimal(P, S) and fixed[L]; so do we.
-  const std::string lower = ToLower(Trim(name));
+  const std::string lower = AsciiLower(Trim(name));
   static const std::pair<const char*, TypePtr (*)()> kSimple[] = {
       {"boolean", &Type::Boolean},
       {"int", &Type::Int},

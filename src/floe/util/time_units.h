@@ -9,6 +9,10 @@
 
 namespace floe {
 
+constexpr int64_t kMicrosPerSecond = 1000000;
+constexpr int64_t kMicrosPerHour = 3600 * kMicrosPerSecond;
+constexpr int64_t kMicrosPerDay = 24 * kMicrosPerHour;
+
 // `value` in `unit` as microseconds; nanoseconds are floored, so an instant before 1970
 // stays in the microsecond that holds it.
 inline int64_t MicrosFromUnit(int64_t value, arrow::TimeUnit::type unit) {

@@ -8,17 +8,12 @@
 #include <date/date.h>
 #include <date/tz.h>
 
+#include "floe/util/floor_div.h"
+#include "floe/util/time_units.h"
+
 namespace floe {
 
 namespace {
-
-constexpr int64_t kMicrosPerSecond = 1000000;
-
-int64_t FloorDiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 
 bool IEquals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;

@@ -35,10 +35,6 @@ bool ServerIsRecovering(std::string_view message) {
   return false;
 }
 
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 // "?" and "?N" placeholders, outside quoted text, as libpq's "$N".
 std::string RewritePlaceholders(std::string_view sql) {
   std::string out;
@@ -81,7 +77,7 @@ SqlFailure Classify(PGconn* conn, const PGresult* res) {
   if (code == "23505" || code == "42P07") return SqlFailure::kRetry;
   if (code == "55P03") return SqlFailure::kBusy;
   // connection exceptions, and the server shutting down or starting up
-  if (StartsWith(code, "08") || code == "57P01" || code == "57P02" || code == "57P03") {
+  if (code.starts_with("08") || code == "57P01" || code == "57P02" || code == "57P03") {
     return SqlFailure::kConnectionLost;
   }
   return SqlFailure::kOther;
@@ -147,13 +143,13 @@ PGconn* Connect(const std::string& conninfo) {
 }  // namespace
 
 bool IsPostgresUri(std::string_view uri) {
-  return StartsWith(uri, "postgresql:") || StartsWith(uri, "postgres:") ||
-         StartsWith(uri, "postgresql+") || StartsWith(uri, "jdbc:postgresql:");
+  return uri.starts_with("postgresql:") || uri.starts_with("postgres:") ||
+         uri.starts_with("postgresql+") || uri.starts_with("jdbc:postgresql:");
 }
 
 Result<std::string> PostgresConnectionUri(std::string_view uri) {
   ARROW_RETURN_NOT_OK(Libpq().status());
-  if (StartsWith(uri, "postgresql+")) {
+  if (uri.starts_with("postgresql+")) {
     // SQLAlchemy names its driver after a '+': postgresql+psycopg2://...
     const auto sep = uri.find("://");
     if (sep == std::string_view::npos) {
@@ -161,9 +157,9 @@ Result<std::string> PostgresConnectionUri(std::string_view uri) {
     }
     return "postgresql" + std::string(uri.substr(sep));
   }
-  if (!StartsWith(uri, "jdbc:postgresql:")) return std::string(uri);
+  if (!uri.starts_with("jdbc:postgresql:")) return std::string(uri);
   std::string_view rest = uri.substr(16);
-  if (!StartsWith(rest, "//")) {
+  if (!rest.starts_with("//")) {
     // jdbc:postgresql:database, on the default host and port
     return "postgresql:///" + std::string(rest.substr(0, rest.find('?')));
   }

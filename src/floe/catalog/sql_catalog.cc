@@ -80,17 +80,13 @@ std::vector<std::string> SplitNamespace(const std::string& text) {
   return levels;
 }
 
-bool StartsWith(std::string_view s, std::string_view prefix) {
-  return s.substr(0, prefix.size()) == prefix;
-}
-
 // What FileIO accepts as an absolute location: "/x", a file: URI or an s3:// (s3a://, s3n://)
 // URI with a bucket.
 Status CheckAbsolute(std::string_view what, const std::string& location,
                      const std::string& catalog) {
-  if (StartsWith(location, "/") || StartsWith(location, "file:")) return Status::OK();
+  if (location.starts_with("/") || location.starts_with("file:")) return Status::OK();
   for (std::string_view scheme : {"s3://", "s3a://", "s3n://"}) {
-    if (StartsWith(location, scheme) && location.size() > scheme.size() &&
+    if (location.starts_with(scheme) && location.size() > scheme.size() &&
         location[scheme.size()] != '/') {
       return Status::OK();
     }

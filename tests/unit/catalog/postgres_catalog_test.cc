@@ -8,13 +8,14 @@
 #include "floe/catalog/postgres_driver.h"
 #include "floe/catalog/sql_catalog.h"
 #include "floe_test.h"
+#include "unit/catalog/catalog_names.h"
 #include "unit/catalog/raw_database.h"
 
 namespace floe {
 namespace {
 
-Namespace Ns(std::initializer_list<std::string> levels) { return Namespace(levels); }
-TableIdentifier Tbl(std::string dotted) { return TableIdentifier::Parse(dotted).ValueOrDie(); }
+using testing::Ns;
+using testing::Tbl;
 
 TEST(PostgresUriTest, Forms) {
   EXPECT_TRUE(IsPostgresUri("postgresql://u@h:5432/db"));

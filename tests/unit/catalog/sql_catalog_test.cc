@@ -5,13 +5,14 @@
 #include <thread>
 
 #include "floe_test.h"
+#include "unit/catalog/catalog_names.h"
 #include "unit/catalog/raw_database.h"
 
 namespace floe {
 namespace {
 
-Namespace Ns(std::initializer_list<std::string> levels) { return Namespace(levels); }
-TableIdentifier Tbl(std::string dotted) { return TableIdentifier::Parse(dotted).ValueOrDie(); }
+using testing::Ns;
+using testing::Tbl;
 
 enum class Backend { kSqlite, kPostgres };
 

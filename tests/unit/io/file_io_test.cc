@@ -6,9 +6,12 @@
 #include <thread>
 
 #include "floe_test.h"
+#include "test_values.h"
 
 namespace floe {
 namespace {
+
+using floe::testing::AsString;
 
 namespace fs = std::filesystem;
 
@@ -17,10 +20,6 @@ std::string Slurp(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
-}
-
-std::string AsString(const arrow::Buffer& buf) {
-  return std::string(reinterpret_cast<const char*>(buf.data()), static_cast<size_t>(buf.size()));
 }
 
 class FileIOTest : public ::testing::Test {

@@ -10,16 +10,15 @@
 #include "floe/io/object_store.h"
 #include "floe/util/ids.h"
 #include "floe_test.h"
+#include "test_values.h"
 
 namespace floe {
 namespace {
 
+using floe::testing::AsString;
+
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-std::string AsString(const arrow::Buffer& buf) {
-  return std::string(reinterpret_cast<const char*>(buf.data()), static_cast<size_t>(buf.size()));
-}
 
 int64_t NowMs() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(

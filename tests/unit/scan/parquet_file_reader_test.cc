@@ -9,18 +9,15 @@
 #include <parquet/metadata.h>
 
 #include "floe_test.h"
+#include "test_values.h"
 
 namespace floe::scan {
 namespace {
 
+using floe::testing::IdField;
+
 using spec::NestedField;
 using spec::Type;
-
-std::shared_ptr<arrow::Field> Field(const std::string& name, std::shared_ptr<arrow::DataType> type,
-                                    int id) {
-  auto md = id < 0 ? nullptr : arrow::key_value_metadata({"PARQUET:field_id"}, {std::to_string(id)});
-  return arrow::field(name, std::move(type), true, md);
-}
 
 std::shared_ptr<arrow::Array> Json(const std::shared_ptr<arrow::DataType>& type, const std::string& json) {
   return arrow::json::ArrayFromJSONString(type, json).ValueOrDie();
@@ -45,7 +42,7 @@ class ParquetFileReaderTest : public ::testing::Test {
 };
 
 TEST_F(ParquetFileReaderTest, MatchesColumnsByIdNotNameOrPosition) {
-  auto schema = arrow::schema({Field("b_old", arrow::utf8(), 2), Field("a", arrow::int32(), 1)});
+  auto schema = arrow::schema({IdField("b_old", arrow::utf8(), 2), IdField("a", arrow::int32(), 1)});
   std::string path = Write(schema, {Json(arrow::utf8(), R"(["x", "y"])"), Json(arrow::int32(), "[1, 2]")});
   spec::Schema projection(1, {spec::Optional(1, "a", Type::Long()), spec::Optional(2, "b", Type::String()),
                               spec::Optional(3, "c", Type::Double())});
@@ -57,7 +54,7 @@ TEST_F(ParquetFileReaderTest, MatchesColumnsByIdNotNameOrPosition) {
 }
 
 TEST_F(ParquetFileReaderTest, FilesWithoutIdsMatchByName) {
-  auto schema = arrow::schema({Field("a", arrow::float32(), -1)});
+  auto schema = arrow::schema({IdField("a", arrow::float32(), -1)});
   std::string path = Write(schema, {Json(arrow::float32(), "[1.5]")});
   spec::Schema projection(0, {spec::Optional(7, "a", Type::Double())});
   ASSERT_OK_AND_ASSIGN(auto table, ReadParquetFile(*io_, path, projection));
@@ -65,8 +62,8 @@ TEST_F(ParquetFileReaderTest, FilesWithoutIdsMatchByName) {
 }
 
 TEST_F(ParquetFileReaderTest, NestedStructChildrenByIdWithMissingOnes) {
-  auto inner = arrow::struct_({Field("x_old", arrow::int64(), 3)});
-  auto schema = arrow::schema({Field("s", inner, 2)});
+  auto inner = arrow::struct_({IdField("x_old", arrow::int64(), 3)});
+  auto schema = arrow::schema({IdField("s", inner, 2)});
   std::string path = Write(schema, {Json(inner, R"([{"x_old": 5}, null])")});
   auto struct_type = Type::Struct({spec::Optional(3, "x", Type::Long()), spec::Optional(4, "y", Type::String())});
   spec::Schema projection(0, {spec::Optional(2, "s", struct_type)});
@@ -77,7 +74,7 @@ TEST_F(ParquetFileReaderTest, NestedStructChildrenByIdWithMissingOnes) {
 }
 
 TEST_F(ParquetFileReaderTest, MissingRequiredColumnIsAnError) {
-  auto schema = arrow::schema({Field("a", arrow::int64(), 1)});
+  auto schema = arrow::schema({IdField("a", arrow::int64(), 1)});
   std::string path = Write(schema, {Json(arrow::int64(), "[1]")});
   spec::Schema projection(0, {spec::Required(9, "must", Type::Long())});
   ASSERT_RAISES_WITH_MESSAGE("Missing required field 'must' (id 9)", ReadParquetFile(*io_, path, projection));
@@ -92,7 +89,7 @@ TEST_F(ParquetFileReaderTest, MissingColumnsShareOneBoundedNullBuffer) {
   for (int64_t i = 0; i < rows; ++i) ASSERT_OK(ids.Append(i));
   std::shared_ptr<arrow::Array> id_column;
   ASSERT_OK(ids.Finish(&id_column));
-  std::string path = Write(arrow::schema({Field("id", arrow::int64(), 1)}), {id_column});
+  std::string path = Write(arrow::schema({IdField("id", arrow::int64(), 1)}), {id_column});
   spec::Schema projection(0, {spec::Optional(2, "added_later", Type::Long())});
   ASSERT_OK_AND_ASSIGN(auto table, ReadParquetFile(*io_, path, projection));
   auto nulls = table->column(0);
@@ -132,7 +129,7 @@ void PatchRowGroupRowCount(const std::string& path, int64_t old_rows, int64_t ne
 }
 
 TEST_F(ParquetFileReaderTest, FooterRowCountThatColumnsDoNotHoldIsAnError) {
-  std::string path = Write(arrow::schema({Field("id", arrow::int64(), 1)}), {Json(arrow::int64(), "[1, 2, 3, 4, 5, 6, 7]")});
+  std::string path = Write(arrow::schema({IdField("id", arrow::int64(), 1)}), {Json(arrow::int64(), "[1, 2, 3, 4, 5, 6, 7]")});
   ASSERT_NO_FATAL_FAILURE(PatchRowGroupRowCount(path, 7, 60));
   spec::Schema projection(0, {spec::Optional(1, "id", Type::Long()), spec::Optional(2, "added_later", Type::Long())});
   auto read = ReadParquetFile(*io_, path, projection);

@@ -10,15 +10,12 @@
 
 #include "floe/scan/row_group_stream.h"
 #include "floe_test.h"
+#include "test_values.h"
 
 namespace floe::scan {
 namespace {
 
-std::shared_ptr<arrow::Field> Field(const std::string& name, std::shared_ptr<arrow::DataType> type,
-                                    int64_t id, bool nullable = false) {
-  return arrow::field(name, std::move(type), nullable,
-                      arrow::key_value_metadata({"PARQUET:field_id"}, {std::to_string(id)}));
-}
+using floe::testing::IdField;
 
 class PositionDeletesTest : public ::testing::Test {
  protected:
@@ -36,7 +33,7 @@ class PositionDeletesTest : public ::testing::Test {
   std::string WriteData(int64_t first, int64_t n, int64_t row_group_rows) {
     arrow::Int64Builder ids;
     for (int64_t i = first; i < first + n; ++i) EXPECT_OK(ids.Append(i));
-    auto schema = arrow::schema({Field("id", arrow::int64(), 1, true)});
+    auto schema = arrow::schema({IdField("id", arrow::int64(), 1, true)});
     return WriteTable(*arrow::Table::Make(schema, {ids.Finish().ValueOrDie()}), row_group_rows);
   }
 
@@ -49,8 +46,8 @@ class PositionDeletesTest : public ::testing::Test {
       EXPECT_OK(paths.Append(path));
       EXPECT_OK(pos ? positions.Append(*pos) : positions.AppendNull());
     }
-    auto schema = arrow::schema({Field("file_path", arrow::utf8(), kDeleteFilePathId),
-                                 Field("pos", arrow::int64(), kDeletePosId, true)});
+    auto schema = arrow::schema({IdField("file_path", arrow::utf8(), kDeleteFilePathId, false),
+                                 IdField("pos", arrow::int64(), kDeletePosId, true)});
     return WriteTable(
         *arrow::Table::Make(schema, {paths.Finish().ValueOrDie(), positions.Finish().ValueOrDie()}),
         1 << 20);

@@ -13,16 +13,16 @@
 
 #include "floe/scan/parquet_file_reader.h"
 #include "floe_test.h"
+#include "test_values.h"
 
 namespace floe::scan {
 namespace {
 
+using floe::testing::IdField;
+using floe::testing::Range;
+
 using Op = ColumnPredicate::Op;
 using spec::Type;
-
-std::shared_ptr<arrow::Field> Field(const std::string& name, std::shared_ptr<arrow::DataType> type, int id) {
-  return arrow::field(name, std::move(type), true, arrow::key_value_metadata({"PARQUET:field_id"}, {std::to_string(id)}));
-}
 
 // Rows id, n (id, or null for ids in [null_from, null_to)), s ("s" + id), d (id / 2).
 std::shared_ptr<arrow::Table> Rows(const std::vector<int64_t>& ids, int64_t null_from = -1, int64_t null_to = -1) {
@@ -35,16 +35,10 @@ std::shared_ptr<arrow::Table> Rows(const std::vector<int64_t>& ids, int64_t null
     EXPECT_TRUE(s.Append("s" + std::to_string(v)).ok());
     EXPECT_TRUE(d.Append(static_cast<double>(v) / 2).ok());
   }
-  auto schema = arrow::schema({Field("id", arrow::int64(), 1), Field("n", arrow::int64(), 2),
-                               Field("s", arrow::utf8(), 3), Field("d", arrow::float64(), 4)});
+  auto schema = arrow::schema({IdField("id", arrow::int64(), 1), IdField("n", arrow::int64(), 2),
+                               IdField("s", arrow::utf8(), 3), IdField("d", arrow::float64(), 4)});
   return arrow::Table::Make(schema, {id.Finish().ValueOrDie(), n.Finish().ValueOrDie(), s.Finish().ValueOrDie(),
                                      d.Finish().ValueOrDie()});
-}
-
-std::vector<int64_t> Range(int64_t first, int64_t n) {
-  std::vector<int64_t> out;
-  for (int64_t i = first; i < first + n; ++i) out.push_back(i);
-  return out;
 }
 
 std::vector<int64_t> Concat(std::vector<int64_t> a, const std::vector<int64_t>& b) {

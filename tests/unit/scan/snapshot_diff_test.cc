@@ -13,19 +13,16 @@
 #include "floe/table/snapshot_producer.h"
 #include "floe/table/update_schema.h"
 #include "unit/table/table_test_util.h"
+#include "test_values.h"
 
 namespace floe::scan {
 namespace {
 
+using floe::testing::IdField;
+
 using floe::testing::People;
 using manifest::DataFile;
 using manifest::FileContent;
-
-std::shared_ptr<arrow::Field> IdField(const std::string& name,
-                                      std::shared_ptr<arrow::DataType> type, int64_t id) {
-  return arrow::field(name, std::move(type), true,
-                      arrow::key_value_metadata({"PARQUET:field_id"}, {std::to_string(id)}));
-}
 
 // Rows (id, name) as given.
 std::shared_ptr<arrow::Table> Rows(const std::vector<std::pair<int64_t, std::string>>& rows) {

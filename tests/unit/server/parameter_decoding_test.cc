@@ -6,15 +6,12 @@
 
 #include "floe/server/pg_type_map.h"
 #include "floe_test.h"
+#include "test_values.h"
 
 namespace floe::server {
 namespace {
 
-std::string Bytes(std::initializer_list<int> values) {
-  std::string out;
-  for (int v : values) out.push_back(static_cast<char>(v));
-  return out;
-}
+using floe::testing::Bytes;
 
 TEST(ParameterDecoding, ByteaHexText) {
   ASSERT_OK_AND_ASSIGN(Parameter p,

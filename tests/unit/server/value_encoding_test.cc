@@ -10,9 +10,12 @@
 
 #include "floe/server/pg_type_map.h"
 #include "floe_test.h"
+#include "test_values.h"
 
 namespace floe::server {
 namespace {
+
+using floe::testing::Bytes;
 
 std::shared_ptr<arrow::Array> One(const std::shared_ptr<arrow::Scalar>& scalar) {
   auto array = arrow::MakeArrayFromScalar(*scalar, 1);
@@ -31,12 +34,6 @@ std::string Binary(const std::shared_ptr<arrow::Scalar>& scalar) {
   auto bytes = BinaryValue(*One(scalar), 0, TimeZone::Utc());
   EXPECT_TRUE(bytes.ok()) << bytes.status().ToString();
   return bytes.ok() ? *bytes : "";
-}
-
-std::string Bytes(std::initializer_list<int> values) {
-  std::string out;
-  for (int v : values) out.push_back(static_cast<char>(v));
-  return out;
 }
 
 TEST(ValueEncoding, BoolAndIntegers) {

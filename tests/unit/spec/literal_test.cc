@@ -5,9 +5,12 @@
 
 #include "floe/spec/literal.h"
 #include "floe_test.h"
+#include "test_values.h"
 
 namespace floe::spec {
 namespace {
+
+using floe::testing::Bytes;
 
 std::string Hex(std::string_view bytes) {
   static constexpr char kHex[] = "0123456789abcdef";
@@ -16,12 +19,6 @@ std::string Hex(std::string_view bytes) {
     out.push_back(kHex[static_cast<uint8_t>(c) >> 4]);
     out.push_back(kHex[static_cast<uint8_t>(c) & 15]);
   }
-  return out;
-}
-
-std::string Bytes(std::initializer_list<int> values) {
-  std::string out;
-  for (int v : values) out.push_back(static_cast<char>(v));
   return out;
 }
 

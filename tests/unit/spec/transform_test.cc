@@ -2,15 +2,12 @@
 
 #include "floe/spec/transform.h"
 #include "floe_test.h"
+#include "test_values.h"
 
 namespace floe::spec {
 namespace {
 
-std::string Bytes(std::initializer_list<int> values) {
-  std::string out;
-  for (int v : values) out.push_back(static_cast<char>(v));
-  return out;
-}
+using floe::testing::Bytes;
 
 constexpr int64_t kTs = 1510871468000000;  // 2017-11-16T22:31:08
 constexpr int32_t kDate = 17486;           // 2017-11-16

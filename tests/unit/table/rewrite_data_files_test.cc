@@ -15,18 +15,15 @@
 #include "floe/table/rewrite_data_files.h"
 #include "floe/table/snapshot_producer.h"
 #include "table_test_util.h"
+#include "test_values.h"
 
 namespace floe::table {
 namespace {
 
+using floe::testing::IdField;
+
 using manifest::DataFile;
 using manifest::FileContent;
-
-std::shared_ptr<arrow::Field> IdField(const std::string& name,
-                                      std::shared_ptr<arrow::DataType> type, int64_t id) {
-  return arrow::field(name, std::move(type), true,
-                      arrow::key_value_metadata({"PARQUET:field_id"}, {std::to_string(id)}));
-}
 
 class RewriteDataFilesTest : public floe::testing::PeopleTableTest {
  protected:

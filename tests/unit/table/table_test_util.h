@@ -17,6 +17,7 @@
 #include "floe/table/commit.h"
 #include "floe/table/table_catalog.h"
 #include "floe_test.h"
+#include "test_values.h"
 
 namespace floe::testing {
 
@@ -83,12 +84,6 @@ inline std::vector<int64_t> SortedIds(const arrow::Table& table) {
     for (int64_t i = 0; i < a.length(); ++i) out.push_back(a.Value(i));
   }
   std::sort(out.begin(), out.end());
-  return out;
-}
-
-inline std::vector<int64_t> Range(int64_t first, int64_t n) {
-  std::vector<int64_t> out;
-  for (int64_t i = first; i < first + n; ++i) out.push_back(i);
   return out;
 }
 

@@ -60,6 +60,12 @@ TEST(JsonWriterTest, SpacedStylePutsASpaceAfterEachSeparator) {
             R"({"table": "db.t", "ids": [1, 2], "empty": [], "point": {"a": null, "b": {}}})");
 }
 
+TEST(JsonWriterTest, StringsAreOneArray) {
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject().Key("columns").Strings({"id", "na\"me"}).Key("none").Strings({}).EndObject();
+  EXPECT_EQ(json.view(), R"({"columns": ["id", "na\"me"], "none": []})");
+}
+
 TEST(JsonWriterTest, Int64AtItsLimits) {
   JsonWriter json;
   json.StartArray()

@@ -61,12 +61,6 @@ std::string Join(const std::vector<std::string>& items, const std::string& separ
   return out;
 }
 
-void WriteStrings(const std::vector<std::string>& items, JsonWriter* json) {
-  json->StartArray();
-  for (const std::string& item : items) json->String(item);
-  json->EndArray();
-}
-
 // Each row of `rows` (none when null) as an object, into the array being written.
 void WriteRows(const std::shared_ptr<arrow::Table>& rows, const sql::ValueText& text,
                JsonWriter* json) {
@@ -153,14 +147,10 @@ void PrintJson(const table::Table& table, const DiffCommandOptions& options,
   WritePoint(from, options.from, *md->SnapshotById(diff.from_snapshot_id), &json);
   json.Key("to");
   WritePoint(to, options.to, *md->SnapshotById(diff.to_snapshot_id), &json);
-  json.Key("key_columns");
-  WriteStrings(diff.key_columns, &json);
-  json.Key("columns");
-  WriteStrings(diff.columns, &json);
-  json.Key("columns_only_in_from");
-  WriteStrings(diff.columns_only_in_from, &json);
-  json.Key("columns_only_in_to");
-  WriteStrings(diff.columns_only_in_to, &json);
+  json.Key("key_columns").Strings(diff.key_columns);
+  json.Key("columns").Strings(diff.columns);
+  json.Key("columns_only_in_from").Strings(diff.columns_only_in_from);
+  json.Key("columns_only_in_to").Strings(diff.columns_only_in_to);
   json.Key("added").Int64(diff.added);
   json.Key("removed").Int64(diff.removed);
   json.Key("changed");

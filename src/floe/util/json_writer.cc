@@ -163,6 +163,12 @@ JsonWriter& JsonWriter::OptionalTime(const std::optional<int64_t>& epoch_ms) {
   return epoch_ms ? Time(*epoch_ms) : Null();
 }
 
+JsonWriter& JsonWriter::Strings(const std::vector<std::string>& values) {
+  StartArray();
+  for (const std::string& value : values) String(value);
+  return EndArray();
+}
+
 JsonWriter& JsonWriter::Raw(std::string_view json) {
   impl_->writer.Raw(json);
   return *this;

@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace floe {
 
@@ -52,6 +53,8 @@ class JsonWriter {
   JsonWriter& OptionalInt64(const std::optional<int64_t>& value);
   JsonWriter& OptionalString(const std::optional<std::string>& value);
   JsonWriter& OptionalTime(const std::optional<int64_t>& epoch_ms);
+  // An array of strings.
+  JsonWriter& Strings(const std::vector<std::string>& values);
 
   // Text that is already one JSON value, copied as is: a double or decimal whose digits must
   // stay as they were formatted, or a document written elsewhere. Not checked.

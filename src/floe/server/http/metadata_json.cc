@@ -28,12 +28,6 @@ void WriteOptionalId(const std::optional<int64_t>& id, JsonWriter* json) {
   }
 }
 
-void WriteStrings(const std::vector<std::string>& items, JsonWriter* json) {
-  json->StartArray();
-  for (const std::string& item : items) json->String(item);
-  json->EndArray();
-}
-
 // A string, or null when empty.
 void WriteNonEmpty(const std::string& text, JsonWriter* json) {
   if (text.empty()) {
@@ -255,12 +249,9 @@ std::string DiffJson(const table::Table& table, const scan::SnapshotDiff& diff,
   WritePoint(*md, diff.from_snapshot_id, &json);
   json.Key("to");
   WritePoint(*md, diff.to_snapshot_id, &json);
-  json.Key("columns");
-  WriteStrings(diff.columns, &json);
-  json.Key("columns_only_in_from");
-  WriteStrings(diff.columns_only_in_from, &json);
-  json.Key("columns_only_in_to");
-  WriteStrings(diff.columns_only_in_to, &json);
+  json.Key("columns").Strings(diff.columns);
+  json.Key("columns_only_in_from").Strings(diff.columns_only_in_from);
+  json.Key("columns_only_in_to").Strings(diff.columns_only_in_to);
   json.Key("added").Int64(diff.added);
   json.Key("removed").Int64(diff.removed);
   json.Key("unchanged_files_skipped").Int64(diff.unchanged_files);

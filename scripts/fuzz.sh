@@ -6,6 +6,7 @@
 # Exits non-zero if any target crashed, leaked or timed out; the input that did it is in
 # build-fuzz/artifacts/<target>/ and reproduces with `build-fuzz/tests/fuzz/<target> FILE`.
 # tests/fuzz/pending/ holds known crashing inputs whose fix is not in yet: not replayed.
+# Targets run FUZZ_JOBS at a time (default: one per core).
 #   scripts/fuzz.sh                                   every target, 60 s each
 #   FUZZ_SECONDS=3600 scripts/fuzz.sh sql_engine_fuzz one target for an hour
 set -euo pipefail
@@ -31,9 +32,10 @@ options_for() {
   esac
 }
 
-failed=()
-for t in "${targets[@]}"; do
-  bin=build-fuzz/tests/fuzz/$t
+# One target's run: replay, then fuzz. Its lines go to build-fuzz/<target>.out, printed when
+# it ends, so targets running side by side do not interleave.
+run_target() {
+  local t=$1 bin=build-fuzz/tests/fuzz/$1 opts seeds artifacts regressions
   read -r -a opts <<<"$(options_for "$t")"
   mkdir -p "build-fuzz/corpus/$t" "build-fuzz/artifacts/$t"
   seeds=("tests/fuzz/corpus/$t")
@@ -45,9 +47,8 @@ for t in "${targets[@]}"; do
     echo "fuzz: $t: replaying ${#regressions[@]} regression inputs"
     if ! "$bin" "${opts[@]}" "${artifacts[@]}" "${regressions[@]}" >"build-fuzz/$t.replay.log" 2>&1; then
       tail -n 40 "build-fuzz/$t.replay.log"
-      echo "fuzz: $t: a regression input fails again (log: build-fuzz/$t.replay.log)" >&2
-      failed+=("$t")
-      continue
+      echo "fuzz: $t: a regression input fails again (log: build-fuzz/$t.replay.log)"
+      return 1
     fi
   fi
 
@@ -56,11 +57,25 @@ for t in "${targets[@]}"; do
       "build-fuzz/corpus/$t" "${seeds[@]}" \
       >"build-fuzz/$t.log" 2>&1; then
     tail -n 60 "build-fuzz/$t.log"
-    echo "fuzz: $t: FAILED (log: build-fuzz/$t.log, input: build-fuzz/artifacts/$t/)" >&2
-    failed+=("$t")
-    continue
+    echo "fuzz: $t: FAILED (log: build-fuzz/$t.log, input: build-fuzz/artifacts/$t/)"
+    return 1
   fi
   { grep -E "^stat::number_of_executed_units|^Done" "build-fuzz/$t.log" || true; } | tr "\n" " "; echo
+}
+
+# FUZZ_JOBS targets at a time (default: one per core); each fuzzes on one core. A target's
+# exit status goes to build-fuzz/<target>.status.
+parallel=${FUZZ_JOBS:-$(nproc)}
+for t in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= parallel)); do wait -n || true; done
+  rm -f "build-fuzz/$t.status"
+  { status=0; run_target "$t" >"build-fuzz/$t.out" 2>&1 || status=$?; echo "$status" >"build-fuzz/$t.status"; } &
+done
+wait
+failed=()
+for t in "${targets[@]}"; do
+  cat "build-fuzz/$t.out"
+  [ "$(cat "build-fuzz/$t.status" 2>/dev/null)" = 0 ] || failed+=("$t")
 done
 
 if ((${#failed[@]})); then

@@ -9,6 +9,9 @@
 # build-spark/classpath lists the jars for the tests (tests/interop/spark/conftest.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# --no-wheel: everything but the floe wheel (it can be fetched while floe still compiles).
+mode=${1:-all}
+case "$mode" in all|--no-wheel) ;; *) echo "setup-spark: unknown option $mode" >&2; exit 2 ;; esac
 
 DIR=build-spark
 # group:artifact:version  sha256 of the jar
@@ -54,18 +57,6 @@ if [ ! -x $DIR/venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]
   echo "$want" > "$stamp"
 fi
 
-# The floe Python package (tests/interop/spark/test_python_api.py runs floe.iceberg on a
-# SparkSession): the wheel scripts/setup.sh built, installed again only when it changed.
-wheel=$(ls build-python/dist/floe-*.whl 2>/dev/null | head -n 1)
-[ -n "$wheel" ] || die "build-python/dist has no floe wheel; run scripts/setup.sh first"
-stamp=$DIR/venv/.floe-wheel.sha
-want=$(sha256sum "$wheel" | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  $DIR/venv/bin/pip install -q --no-deps --force-reinstall "$wheel"
-  $DIR/venv/bin/python -c 'import floe' || die "the Spark virtualenv does not import floe"
-  echo "$want" > "$stamp"
-fi
-
 # The jars, straight from Maven Central; mvn checks Central's checksums (-C), we check ours.
 mkdir -p $DIR/jars
 for entry in "${JARS[@]}"; do
@@ -100,3 +91,16 @@ for entry in "${JARS[@]}"; do
   cp+="${cp:+:}$PWD/$DIR/jars/$artifact-$version.jar"
 done
 [ "$(cat $DIR/classpath 2>/dev/null)" = "$cp" ] || echo "$cp" > $DIR/classpath
+
+[ "$mode" = all ] || exit 0
+# The floe Python package (tests/interop/spark/test_python_api.py runs floe.iceberg on a
+# SparkSession): the wheel scripts/setup.sh built, installed again only when it changed.
+wheel=$(ls build-python/dist/floe-*.whl 2>/dev/null | head -n 1)
+[ -n "$wheel" ] || die "build-python/dist has no floe wheel; run scripts/setup.sh first"
+stamp=$DIR/venv/.floe-wheel.sha
+want=$(sha256sum "$wheel" | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  $DIR/venv/bin/pip install -q --no-deps --force-reinstall "$wheel"
+  $DIR/venv/bin/python -c 'import floe' || die "the Spark virtualenv does not import floe"
+  echo "$want" > "$stamp"
+fi

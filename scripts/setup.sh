@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
-# Installs everything floe needs on a Debian 12 machine and configures the builds.
-# Safe to run again: each step is skipped when already done.
+# Installs everything floe needs on a Debian 12 machine. Safe to run again: each step is
+# skipped when already done.
+#   scripts/setup.sh               everything: build and test packages, .venv, the floe wheel
+#   scripts/setup.sh --build-only  what building floe needs: compilers, libraries, pyarrow
+#   scripts/setup.sh --no-wheel    everything but the floe Python package
 set -euo pipefail
 cd "$(dirname "$0")/.."
+mode=${1:-all}
+case "$mode" in all|--build-only|--no-wheel) ;; *) echo "setup: unknown option $mode" >&2; exit 2 ;; esac
 
-DEB_PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3-venv
+BUILD_PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3-venv
   rapidjson-dev libdeflate-dev libsqlite3-dev sqlite3 libgtest-dev libgmock-dev libbenchmark-dev
-  chromium  # the browser the metadata page tests drive through Playwright
-  libcli11-dev libhowardhinnant-date-dev tzdata libedit-dev libpq-dev postgresql clang-format
-  clang libclang-rt-14-dev libssl-dev openssl)  # clang and its libFuzzer/sanitizer runtimes: scripts/fuzz.sh
+  libcli11-dev libhowardhinnant-date-dev tzdata libedit-dev libpq-dev libssl-dev openssl)
+TEST_PACKAGES=(chromium  # the browser the metadata page tests drive through Playwright
+  postgresql clang-format
+  clang libclang-rt-14-dev)  # clang and its sanitizer and libFuzzer runtimes: build-fuzz/
+packages=("${BUILD_PACKAGES[@]}")
+[ "$mode" = --build-only ] || packages+=("${TEST_PACKAGES[@]}")
 
 missing=()
-for p in "${DEB_PACKAGES[@]}"; do
+for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ((${#missing[@]})); then
@@ -21,24 +29,28 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# The project virtualenv: pinned pyarrow (Arrow C++ for the build), pyiceberg and pytest.
-stamp=.venv/.requirements.sha
-want=$(sha256sum requirements.txt | cut -d' ' -f1)
+# The project virtualenv: pinned pyarrow (Arrow C++ for the build), and for the tests
+# pyiceberg, pytest and the rest of requirements.txt. A stamp per requirements file.
+requirements=requirements-core.txt
+[ "$mode" = --build-only ] || requirements=requirements.txt
+stamp=.venv/.$requirements.sha
+want=$(cat requirements-core.txt "$requirements" | sha256sum | cut -d' ' -f1)
 if [ ! -x .venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  echo "setup: creating .venv"
-  python3 -m venv .venv
-  .venv/bin/pip install -q --upgrade pip==24.3.1
-  .venv/bin/pip install -q -r requirements.txt
+  echo "setup: installing $requirements into .venv"
+  [ -x .venv/bin/python ] || python3 -m venv .venv
+  .venv/bin/pip install -q --disable-pip-version-check --upgrade pip==24.3.1
+  .venv/bin/pip install -q -r "$requirements"
   echo "$want" > "$stamp"
 fi
+[ "$mode" = all ] || exit 0
 
 # The floe Python package (pyproject.toml) into .venv, from a wheel built in build-python/
 # (the Spark virtualenv installs the same wheel: scripts/setup-spark.sh). It is built like
-# `scripts/build.sh release` (same compiler, build type, flags and CCACHE_BASEDIR), so ccache
-# serves the objects the release build compiled, and build-python/ keeps its CMake tree, so
-# a rebuild compiles and links only what changed.
+# `scripts/build.sh release` (same compiler, build type, flags, unity groups and
+# CCACHE_BASEDIR), so after that build ccache serves every object and only the extension
+# links; build-python/ keeps its CMake tree, so a rebuild compiles and links only what changed.
 echo "setup: building the floe Python package (build-python/)"
-export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
+export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 rm -f build-python/dist/floe-*.whl
 .venv/bin/pip wheel -q --no-build-isolation --no-deps --no-cache-dir -w build-python/dist \
   --config-settings=build-dir=build-python \

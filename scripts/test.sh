@@ -4,22 +4,47 @@
 # package's tests, the interop tests against Trino, then those against Spark 3.5 with
 # Iceberg 1.10, each also on a PostgreSQL catalog with its warehouse in an S3 bucket. Tests
 # that need PostgreSQL, an S3 server or Trino start their own servers on free loopback ports
-# and stop them.
+# and stop them. Each stage prints how long the run has taken so far.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+start=$SECONDS
+stage() { printf '\n== test: %s (at %dm%02ds)\n' "$1" $(((SECONDS - start) / 60)) $(((SECONDS - start) % 60)); }
+
+stage "setup"
+scripts/setup.sh --no-wheel
+# Trino and Spark come from Maven Central and PyPI: fetched while floe compiles.
+mkdir -p build-logs
+(scripts/setup-trino.sh && scripts/setup-spark.sh --no-wheel) >build-logs/peers-setup.log 2>&1 &
+peers=$!
+
+stage "release build"
 scripts/build.sh release
-(cd build && ctest --output-on-failure --timeout 600)
+stage "the Python package (from the release build's objects)"
+scripts/setup.sh
+stage "release tests"
+(cd build && ctest -j2 --output-on-failure --timeout 600)
+
+stage "sanitizer build (ASan + UBSan)"
 scripts/build.sh asan
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 ctest --output-on-failure --timeout 900)
+stage "sanitizer tests"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ctest -j2 --output-on-failure --timeout 900)
+stage "fuzz targets (build-fuzz/: clang, one per core at a time)"
 FUZZ_SECONDS=45 scripts/fuzz.sh  # every libFuzzer target: its regression inputs, then 45 s of fuzzing
+
+stage "PyIceberg interop"
 .venv/bin/python -m pytest -q tests/interop --ignore=tests/interop/spark --ignore=tests/interop/trino
-scripts/setup-trino.sh
-.venv/bin/python -m pytest -q tests/interop/trino  # Trino 476 on a PostgreSQL catalog, warehouses on local files and S3
+stage "the Python package"
 .venv/bin/python -m pytest -q tests/python  # the Python package, installed into .venv by setup
-scripts/setup-spark.sh
+wait "$peers" || { cat build-logs/peers-setup.log >&2; echo "test: setting up Trino or Spark failed" >&2; exit 1; }
+stage "Trino interop"
+.venv/bin/python -m pytest -q tests/interop/trino  # Trino 476 on a PostgreSQL catalog, warehouses on local files and S3
+stage "Spark interop"
+scripts/setup-spark.sh  # the floe wheel into Spark's virtualenv
 build-spark/venv/bin/python -m pytest -q tests/interop/spark
 # Again with the suite's catalog on PostgreSQL and its warehouse in an S3 bucket; the SQLite
 # file's own tests and the lab (on PostgreSQL and S3 already) ran above.
+stage "Spark interop on PostgreSQL + S3"
 FLOE_SPARK_LAKEHOUSE=postgresql+s3 build-spark/venv/bin/python -m pytest -q tests/interop/spark \
   --ignore=tests/interop/spark/test_catalog.py --ignore=tests/interop/spark/test_postgres_lab.py
+stage "done"

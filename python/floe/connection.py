@@ -60,6 +60,22 @@ class Connection:
         self._sql(f"DESCRIBE TABLE {name}")
         return Table(self, name)
 
+    def audit_log(self, since=None, limit: int | None = None) -> pa.Table:
+        """The catalog's audit log, newest first: every change of a table's metadata pointer by
+        any engine (seq, changed_at, namespace, table_name, kind, operation, the snapshots and
+        refs it moved, user_name, client, client_address, application_name, statement, detail,
+        and the two metadata locations). `since` keeps changes at or after an instant (as
+        Table.scan's as_of_timestamp takes it); `limit` the newest that many."""
+        from . import _timestamps
+
+        sql = "SELECT * FROM system.audit_log"
+        if since is not None:
+            sql += " WHERE changed_at >= " + _timestamps.sql_literal(_timestamps.to_micros(since))
+        sql += " ORDER BY seq DESC"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        return self._sql(sql)
+
     def close(self) -> None:
         """Ends the session; the tables it returned stay valid."""
         self._session = None

@@ -76,5 +76,11 @@ class Table:
         """The refs metadata table: branches and tags with their snapshots and retention."""
         return self._connection._sql(f"SELECT * FROM {self.name}.refs")
 
+    def audit_log(self) -> pa.Table:
+        """The table's rows of the catalog's audit log, newest first: every change of its
+        metadata pointer by any engine, with who made it and from where (the columns of
+        Connection.audit_log)."""
+        return self._connection._sql(f"SELECT * FROM {self.name}.audit_log")
+
     def __repr__(self) -> str:
         return f"<floe.Table {self.name}>"

@@ -26,8 +26,23 @@ meta=$(ls "$dir"/wh/db/t/metadata/00002-*.metadata.json)
 status=$?
 expected="Table lakehouse.db.t at $meta
 Checked 9 files: 3 metadata files, 2 manifest lists, 2 manifests, 2 data files, 0 delete files, 0 statistics files
+Audit: every engine's changes are recorded in the audit log
 All files present"
 [ "$status" = 0 ] && [ "$(cat out.txt)" = "$expected" ] && [ ! -s err.txt ] || fail "verify of a whole table"
+
+# Without the audit trigger, verify says other engines' changes go unrecorded (a warning:
+# the files are all there, so the exit status stays 0); installing it again puts it back.
+"$floe" audit --remove-trigger > out.txt 2> err.txt || fail "audit --remove-trigger"
+"$floe" verify db.t > out.txt 2> err.txt
+status=$?
+[ "$status" = 0 ] && grep -qx "Audit: other engines' changes are not recorded in the audit log: the trigger is not installed" out.txt \
+  || fail "verify without the audit trigger"
+"$floe" verify db.t --json > out.txt 2> err.txt
+grep -q '"audit": {"every_engine_recorded": false, "reason": "the trigger is not installed"}' out.txt \
+  || fail "verify --json without the audit trigger"
+"$floe" audit --install-trigger > out.txt 2> err.txt || fail "audit --install-trigger"
+"$floe" verify db.t > out.txt 2> err.txt
+[ "$(cat out.txt)" = "$expected" ] || fail "verify after the trigger is back"
 
 # The catalog name may lead, as in SQL; --json prints one object.
 "$floe" verify lakehouse.db.t --json > out.txt 2> err.txt

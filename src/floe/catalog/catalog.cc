@@ -19,4 +19,47 @@ Status Catalog::UndropTableEntry(const DroppedTable& dropped) {
                                 name(), " keeps no dropped tables");
 }
 
+Status Catalog::SwapMetadataLocation(const TableIdentifier& ident,
+                                     const std::string& expected_location,
+                                     const std::string& new_location, const AuditRecord&) {
+  return SwapMetadataLocation(ident, expected_location, new_location);
+}
+
+Status Catalog::CreateTableEntry(const TableIdentifier& ident,
+                                 const std::string& metadata_location, const AuditRecord&) {
+  return CreateTableEntry(ident, metadata_location);
+}
+
+Status Catalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to,
+                            const AuditRecord&) {
+  return RenameTable(from, to);
+}
+
+Result<std::string> Catalog::DropTableEntry(const TableIdentifier& ident, DropRecord drop,
+                                            const AuditRecord&) {
+  return DropTableEntry(ident, drop);
+}
+
+Status Catalog::UndropTableEntry(const DroppedTable& dropped, const AuditRecord&) {
+  return UndropTableEntry(dropped);
+}
+
+Result<std::vector<AuditEntry>> Catalog::ReadAuditLog(const AuditQuery&) {
+  return std::vector<AuditEntry>{};
+}
+
+Status Catalog::ClassifyAuditEntry(int64_t, const AuditRecord&) { return Status::OK(); }
+
+Result<AuditTriggerState> Catalog::AuditTrigger() {
+  return AuditTriggerState{false, false, StrCat("catalog ", name(), " keeps no audit log")};
+}
+
+Status Catalog::InstallAuditTrigger() {
+  return Status::NotImplemented("Catalog ", name(), " keeps no audit log");
+}
+
+Status Catalog::RemoveAuditTrigger() {
+  return Status::NotImplemented("Catalog ", name(), " keeps no audit log");
+}
+
 }  // namespace floe

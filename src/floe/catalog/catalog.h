@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "floe/catalog/audit_log.h"
 #include "floe/catalog/table_identifier.h"
 #include "floe/util/status.h"
 
@@ -100,6 +101,33 @@ class Catalog {
   // CommitConflict when the record changed meanwhile (another session dropped or undropped
   // the name).
   virtual Status UndropTableEntry(const DroppedTable& dropped);
+
+  // The audit log (audit_log.h). Each change above has a form that also records `record`
+  // in the same transaction; the plain forms record what the catalog knows alone (the
+  // change, unclassified). A catalog without a log (the default) makes the change and
+  // records nothing.
+  virtual Status SwapMetadataLocation(const TableIdentifier& ident,
+                                      const std::string& expected_location,
+                                      const std::string& new_location, const AuditRecord& record);
+  virtual Status CreateTableEntry(const TableIdentifier& ident,
+                                  const std::string& metadata_location, const AuditRecord& record);
+  virtual Status RenameTable(const TableIdentifier& from, const TableIdentifier& to,
+                             const AuditRecord& record);
+  virtual Result<std::string> DropTableEntry(const TableIdentifier& ident, DropRecord drop,
+                                             const AuditRecord& record);
+  virtual Status UndropTableEntry(const DroppedTable& dropped, const AuditRecord& record);
+
+  // Whether the catalog keeps an audit log at all.
+  virtual bool HasAuditLog() const { return false; }
+  // Rows newest first; empty without a log.
+  virtual Result<std::vector<AuditEntry>> ReadAuditLog(const AuditQuery& query);
+  // Names what an unclassified row was (kind, operation, snapshots, refs; client, user and
+  // detail only where the row has none). A row already classified stays as it is.
+  virtual Status ClassifyAuditEntry(int64_t seq, const AuditRecord& record);
+  // The trigger that records other engines' changes.
+  virtual Result<AuditTriggerState> AuditTrigger();
+  virtual Status InstallAuditTrigger();
+  virtual Status RemoveAuditTrigger();
 
   // Where a new table's files go when the user gives no location: <warehouse>/a/b/t, as
   // Iceberg's JdbcCatalog lays tables out.

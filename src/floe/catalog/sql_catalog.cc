@@ -117,6 +117,7 @@ std::string Catalog::DefaultTableLocation(const TableIdentifier& ident) const {
 SqlCatalog::SqlCatalog(std::unique_ptr<SqlDriver> driver, std::string database, std::string name,
                        std::string warehouse, std::vector<std::string> allowed_roots)
     : driver_(std::move(driver)),
+      postgres_(dynamic_cast<PostgresDriver*>(driver_.get()) != nullptr),
       database_(std::move(database)),
       name_(std::move(name)),
       warehouse_(std::move(warehouse)),
@@ -237,17 +238,18 @@ Status SqlCatalog::InitSchema() {
 
   bool has_tables = false, has_type = false, has_props = false;
   ARROW_RETURN_NOT_OK(Read([&] { return inspect(&has_tables, &has_type, &has_props); }));
-  if (has_tables && has_type && has_props) return Status::OK();
+  if (has_tables && has_type && has_props) return InitAuditLog();
 
   // Another process may be initializing the same database: decide again under the lock.
-  return InWriteTransaction([&]() -> Status {
+  ARROW_RETURN_NOT_OK(InWriteTransaction([&]() -> Status {
     ARROW_RETURN_NOT_OK(driver_->LockSchema());
     ARROW_RETURN_NOT_OK(inspect(&has_tables, &has_type, &has_props));
     if (!has_tables) ARROW_RETURN_NOT_OK(driver_->Exec(kCreateTablesSql));
     if (!has_type) ARROW_RETURN_NOT_OK(driver_->Exec(kAddRecordTypeSql));
     if (!has_props) ARROW_RETURN_NOT_OK(driver_->Exec(kCreateNamespacePropertiesSql));
     return Status::OK();
-  });
+  }));
+  return InitAuditLog();
 }
 
 Result<int> SqlCatalog::Execute(std::string_view sql, std::initializer_list<Arg> args) {
@@ -471,6 +473,14 @@ Status SqlCatalog::DropNamespace(const Namespace& ns) {
 
 Status SqlCatalog::CreateTableEntry(const TableIdentifier& ident,
                                     const std::string& metadata_location) {
+  AuditRecord record;
+  record.kind = audit_kind::kCreate;
+  return CreateTableEntry(ident, metadata_location, record);
+}
+
+Status SqlCatalog::CreateTableEntry(const TableIdentifier& ident,
+                                    const std::string& metadata_location,
+                                    const AuditRecord& record) {
   ARROW_RETURN_NOT_OK(ValidateTable(ident));
   ARROW_RETURN_NOT_OK(ident.ValidateNew());
   if (metadata_location.empty()) {
@@ -487,6 +497,7 @@ Status SqlCatalog::CreateTableEntry(const TableIdentifier& ident,
           }
           return AlreadyExists("Table already exists: ", ident.ToString());
         }
+        ARROW_RETURN_NOT_OK(RecordChange(ident, std::nullopt, metadata_location, record));
         ARROW_RETURN_NOT_OK(
             Execute(kInsertTableSql, {name_, ident.ns.ToString(), ident.name, metadata_location}));
         return Status::OK();
@@ -541,20 +552,53 @@ Result<std::vector<TableIdentifier>> SqlCatalog::ListTables(const Namespace& ns)
   });
 }
 
-Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
-                                        const std::string& expected_location,
-                                        const std::string& new_location) {
-  ARROW_RETURN_NOT_OK(ValidateTable(ident));
-  if (new_location.empty()) {
-    return ValidationError("Cannot commit ", ident.ToString(), ": empty metadata location");
-  }
-  std::lock_guard<std::mutex> lock(mu_);
-  const std::string table = ident.ToString();
+const std::string& SqlCatalog::SwapSql() {
   static const std::string kSql = StrCat(
       "UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ? "
       "WHERE catalog_name = ? AND table_namespace = ? AND table_name = ? AND "
       "metadata_location = ? AND ",
       kIsTable);
+  return kSql;
+}
+
+Status SqlCatalog::SwapConflict(const TableIdentifier& ident, const std::string& expected_location,
+                                const std::string& new_location) {
+  auto entry = Read([&] { return FindEntry(ident); });
+  std::string found = "an unreadable entry";
+  if (entry.ok()) {
+    if (!entry->has_value() || (*entry)->is_view) {
+      found = "no such table";
+    } else {
+      found = (*entry)->metadata_location.value_or("NULL");
+    }
+  }
+  return CommitConflict("Table has been updated by another process: ", ident.ToString(),
+                        " (expected metadata location ", expected_location, ", found ", found,
+                        "); ", new_location, " was not committed");
+}
+
+Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
+                                        const std::string& expected_location,
+                                        const std::string& new_location) {
+  // What moved is named when the log is read, from the two metadata files.
+  AuditRecord record;
+  record.kind = audit_kind::kCommit;
+  record.classified = false;
+  return SwapMetadataLocation(ident, expected_location, new_location, record);
+}
+
+Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
+                                        const std::string& expected_location,
+                                        const std::string& new_location,
+                                        const AuditRecord& record) {
+  ARROW_RETURN_NOT_OK(ValidateTable(ident));
+  if (new_location.empty()) {
+    return ValidationError("Cannot commit ", ident.ToString(), ": empty metadata location");
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  if (audit_log_) return AuditedSwap(ident, expected_location, new_location, record);
+  const std::string table = ident.ToString();
+  const std::string& kSql = SwapSql();
   const std::string ns = ident.ns.ToString();
   auto updated = driver_->Execute(
       kSql, {new_location, expected_location, name_, ns, ident.name, expected_location});
@@ -592,18 +636,7 @@ Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
     return CommitStateUnknown("Commit of table ", table, " changed ", changes,
                               " catalog rows; the primary key of iceberg_tables is violated");
   }
-  auto entry = Read([&] { return FindEntry(ident); });
-  std::string found = "an unreadable entry";
-  if (entry.ok()) {
-    if (!entry->has_value() || (*entry)->is_view) {
-      found = "no such table";
-    } else {
-      found = (*entry)->metadata_location.value_or("NULL");
-    }
-  }
-  return CommitConflict("Table has been updated by another process: ", table,
-                        " (expected metadata location ", expected_location, ", found ", found,
-                        "); ", new_location, " was not committed");
+  return SwapConflict(ident, expected_location, new_location);
 }
 
 // The answer to the swap was lost with the connection. Once the lost session is certainly
@@ -643,6 +676,13 @@ Result<bool> SqlCatalog::ResolveLostSwap(const TableIdentifier& ident,
 }
 
 Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
+  AuditRecord record;
+  record.kind = audit_kind::kRename;
+  return RenameTable(from, to, record);
+}
+
+Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to,
+                               const AuditRecord& record) {
   ARROW_RETURN_NOT_OK(ValidateTable(from));
   ARROW_RETURN_NOT_OK(ValidateTable(to));
   ARROW_RETURN_NOT_OK(to.ValidateNew());
@@ -661,6 +701,10 @@ Status SqlCatalog::RenameTable(const TableIdentifier& from, const TableIdentifie
           }
           return AlreadyExists("Table already exists: ", to.ToString());
         }
+        AuditRecord renamed = record;
+        if (renamed.detail.empty()) renamed.detail = "renamed from " + from.ToString();
+        ARROW_RETURN_NOT_OK(
+            RecordChange(to, source->metadata_location, source->metadata_location, renamed));
         ARROW_ASSIGN_OR_RAISE(
             int changes,
             Execute(StrCat("UPDATE iceberg_tables SET table_namespace = ?, table_name = ? "
@@ -682,6 +726,13 @@ Result<std::string> SqlCatalog::DropTableEntry(const TableIdentifier& ident) {
 }
 
 Result<std::string> SqlCatalog::DropTableEntry(const TableIdentifier& ident, DropRecord record) {
+  AuditRecord audit;
+  audit.kind = audit_kind::kDrop;
+  return DropTableEntry(ident, record, audit);
+}
+
+Result<std::string> SqlCatalog::DropTableEntry(const TableIdentifier& ident, DropRecord record,
+                                               const AuditRecord& audit) {
   ARROW_RETURN_NOT_OK(ValidateTable(ident));
   std::lock_guard<std::mutex> lock(mu_);
   std::optional<std::string> location;
@@ -690,6 +741,9 @@ Result<std::string> SqlCatalog::DropTableEntry(const TableIdentifier& ident, Dro
         ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(ident));
         if (!entry || entry->is_view) return NotFound("Table does not exist: ", ident.ToString());
         location = entry->metadata_location;
+        AuditRecord dropped = audit;
+        if (dropped.detail.empty() && record == DropRecord::kPurged) dropped.detail = "purged";
+        ARROW_RETURN_NOT_OK(RecordChange(ident, location, std::nullopt, dropped));
         ARROW_RETURN_NOT_OK(Execute(
             StrCat("DELETE FROM iceberg_tables WHERE catalog_name = ? AND table_namespace = ? "
                    "AND table_name = ? AND ",
@@ -787,6 +841,12 @@ Result<std::vector<DroppedTable>> SqlCatalog::ListDroppedTables(
 }
 
 Status SqlCatalog::UndropTableEntry(const DroppedTable& dropped) {
+  AuditRecord record;
+  record.kind = audit_kind::kUndrop;
+  return UndropTableEntry(dropped, record);
+}
+
+Status SqlCatalog::UndropTableEntry(const DroppedTable& dropped, const AuditRecord& record) {
   const TableIdentifier& ident = dropped.ident;
   ARROW_RETURN_NOT_OK(ValidateTable(ident));
   const std::string table = ident.ToString();
@@ -816,6 +876,7 @@ Status SqlCatalog::UndropTableEntry(const DroppedTable& dropped) {
               ": its drops changed meanwhile (another session dropped or undropped "
               "it); try again");
         }
+        ARROW_RETURN_NOT_OK(RecordChange(ident, std::nullopt, dropped.metadata_location, record));
         ARROW_RETURN_NOT_OK(Execute(
             kInsertTableSql, {name_, ident.ns.ToString(), ident.name, dropped.metadata_location}));
         ARROW_RETURN_NOT_OK(

@@ -8,8 +8,9 @@
 //                                                                 -- 'VIEW' or NULL (a table)
 //   iceberg_namespace_properties(catalog_name, namespace, property_key, property_value)
 //
-// and, created by the first drop it records, floe's own floe_dropped_tables
-// (dropped_tables_sql.h), which those catalogs never read.
+// and floe's own tables, which those catalogs never read: floe_audit_log with its trigger on
+// iceberg_tables (audit_log_sql.h), created on the first open, and floe_dropped_tables
+// (dropped_tables_sql.h), created by the first drop it records.
 //
 // Namespaces are stored as their levels joined by '.'. Every row carries the catalog name,
 // so several catalogs can share one database without seeing each other.
@@ -91,6 +92,24 @@ class SqlCatalog : public Catalog {
   Result<std::vector<DroppedTable>> ListDroppedTables(const std::optional<Namespace>& ns) override;
   Status UndropTableEntry(const DroppedTable& dropped) override;
 
+  // The audited forms (sql_catalog_audit_log.cc has the log itself).
+  Status SwapMetadataLocation(const TableIdentifier& ident, const std::string& expected_location,
+                              const std::string& new_location, const AuditRecord& record) override;
+  Status CreateTableEntry(const TableIdentifier& ident, const std::string& metadata_location,
+                          const AuditRecord& record) override;
+  Status RenameTable(const TableIdentifier& from, const TableIdentifier& to,
+                     const AuditRecord& record) override;
+  Result<std::string> DropTableEntry(const TableIdentifier& ident, DropRecord drop,
+                                     const AuditRecord& record) override;
+  Status UndropTableEntry(const DroppedTable& dropped, const AuditRecord& record) override;
+
+  bool HasAuditLog() const override { return audit_log_; }
+  Result<std::vector<AuditEntry>> ReadAuditLog(const AuditQuery& query) override;
+  Status ClassifyAuditEntry(int64_t seq, const AuditRecord& record) override;
+  Result<AuditTriggerState> AuditTrigger() override;
+  Status InstallAuditTrigger() override;
+  Status RemoveAuditTrigger() override;
+
  private:
   using Arg = SqlDriver::Arg;
   using Row = SqlDriver::Row;
@@ -116,12 +135,29 @@ class SqlCatalog : public Catalog {
   // Runs a read, again on a new connection when the connection was lost.
   template <typename F>
   auto Read(F&& read) -> decltype(read());
+  // The compare-and-swap of a table's pointer: ?1 new, ?2 expected, ?3 catalog, ?4 namespace,
+  // ?5 table, ?6 expected.
+  static const std::string& SwapSql();
+  // The conflict a swap that changed no row reports, with what the table points at now.
+  Status SwapConflict(const TableIdentifier& ident, const std::string& expected_location,
+                      const std::string& new_location);
   Result<bool> ResolveLostSwap(const TableIdentifier& ident, const std::string& expected_location,
                                const std::string& new_location, const Status& lost);
   Result<bool> NamespaceExistsLocked(const Namespace& ns);
   Result<bool> HasChildNamespaces(const Namespace& ns);
   Result<std::optional<Entry>> FindEntry(const TableIdentifier& ident);
   Status RequireNamespace(const Namespace& ns);
+  // Creates floe_audit_log and the trigger on a database that has no log yet. A database
+  // user who may not create them leaves the catalog without a log, or without the trigger.
+  Status InitAuditLog();
+  Status CreateAuditTrigger();
+  // Writes `record` as the row of a move of `ident` from `previous` to `next` (nullopt: the
+  // table did not exist / no longer does), inside the caller's transaction.
+  Status RecordChange(const TableIdentifier& ident, const std::optional<std::string>& previous,
+                      const std::optional<std::string>& next, const AuditRecord& record);
+  // SwapMetadataLocation inside a transaction that also writes the audit row.
+  Status AuditedSwap(const TableIdentifier& ident, const std::string& expected_location,
+                     const std::string& new_location, const AuditRecord& record);
   // Whether floe_dropped_tables exists yet (once it does, it stays).
   Result<bool> HasDroppedTables();
   Result<std::optional<DroppedTable>> FindDroppedTableLocked(const TableIdentifier& ident);
@@ -129,6 +165,10 @@ class SqlCatalog : public Catalog {
   std::mutex mu_;
   std::unique_ptr<SqlDriver> driver_;
   bool has_dropped_tables_ = false;
+  const bool postgres_;
+  bool audit_log_ = false;
+  // Why the trigger could not be created on the first open, when it could not.
+  std::string trigger_refused_;
   const std::string database_;
   const std::string name_;
   const std::string warehouse_;

@@ -235,7 +235,13 @@ Result<std::vector<SqlDriver::Row>> SqliteDriver::Query(std::string_view sql,
 
 // BEGIN IMMEDIATE takes the write lock up front, so check-then-write sequences cannot
 // interleave with another connection's and the busy timeout applies at the start.
-Status SqliteDriver::Begin() { return Exec("BEGIN IMMEDIATE"); }
+Status SqliteDriver::Begin() {
+  // Its failure is the database's state (locked), not the statement's: said without it.
+  last_failure_ = SqlFailure::kNone;
+  int rc = sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
+  if (rc == SQLITE_OK) return Status::OK();
+  return Fail(rc, sqlite3_errmsg(db_));
+}
 
 Status SqliteDriver::Commit() { return Exec("COMMIT"); }
 

@@ -2,6 +2,7 @@
 // point. Each subcommand adds its options to the parser and runs when chosen:
 //   floe sql        the SQL shell (interactive, -c, -f or a script on stdin)
 //   floe demo       the rollback story: a report, a bad write, the audit, the rollback
+//   floe audit [T]  the catalog's audit log: every change of a table's pointer, by any engine
 //   floe history T  the history of table T; --graph draws its lineage, refs and rollbacks
 //   floe show T     the rows of T at a snapshot, a time or a ref
 //   floe tag / floe branch  create, replace, drop or list T's refs
@@ -24,6 +25,7 @@
 #include "floe/cli/command_common.h"
 #include "floe/cli/demo.h"
 #include "floe/cli/diff_command.h"
+#include "floe/cli/audit_command.h"
 #include "floe/cli/history_command.h"
 #include "floe/cli/incident_command.h"
 #include "floe/cli/line_editor.h"
@@ -247,6 +249,10 @@ int RunCli(int argc, char** argv) {
   verify->add_flag("--sizes", verify_options.check_sizes,
                    "Also check that each file has the size its manifest recorded");
 
+  // floe audit
+  floe::cli::AuditArgs audit_args;
+  CLI::App* audit = floe::cli::AddAuditCommand(app, &audit_args);
+
   // floe history
   floe::cli::HistoryArgs history_args;
   CLI::App* history = floe::cli::AddHistoryCommand(app, &history_args);
@@ -299,6 +305,7 @@ int RunCli(int argc, char** argv) {
   if (sql->parsed()) return floe::cli::RunSql(sql_args, *sql);
   if (demo->parsed()) return floe::cli::RunDemoCommand(demo_args);
   if (history->parsed()) return floe::cli::RunHistoryCommand(history_args, std::cout, std::cerr);
+  if (audit->parsed()) return floe::cli::RunAuditCommand(audit_args, std::cout, std::cerr);
   if (show->parsed()) return floe::cli::RunShowCommand(show_args, std::cout, std::cerr);
   if (tag->parsed()) return floe::cli::RunRefCommand(tag_args, std::cout, std::cerr);
   if (branch->parsed()) return floe::cli::RunRefCommand(branch_args, std::cout, std::cerr);

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <string_view>
 
 #include "floe/cli/sql_command.h"
@@ -133,6 +134,13 @@ Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args,
   ARROW_ASSIGN_OR_RAISE(options.object_store.secret_access_key, ReadS3Secret(args));
   options.client = client;
   ARROW_ASSIGN_OR_RAISE(std::unique_ptr<sql::Session> session, sql::Session::Make(options));
+  // Said once, by the process whose first open of the catalog could not install the trigger.
+  auto trigger = session->catalog()->AuditTrigger();
+  if (trigger.ok() && trigger->refused) {
+    std::cerr << "Warning: other engines' changes to catalog " << session->catalog()->name()
+              << " are not recorded in its audit log: " << trigger->reason
+              << " (floe verify reports it; floe audit --install-trigger retries)\n";
+  }
   if (!args.time_zone.empty()) {
     ARROW_RETURN_NOT_OK(session->SetSetting("spark.sql.session.timeZone", args.time_zone));
   }

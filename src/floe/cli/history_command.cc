@@ -11,6 +11,7 @@
 
 #include "floe/table/lineage.h"
 #include "floe/cli/result_format.h"
+#include "floe/cli/short_statement.h"
 #include "floe/cli/table_argument.h"
 #include "floe/table/history.h"
 #include "floe/table/time_travel.h"
@@ -23,9 +24,6 @@ namespace {
 
 using spec::Snapshot;
 using spec::TableMetadata;
-
-// Statements longer than this are cut in the text output (JSON keeps them whole).
-constexpr size_t kStatementWidth = 60;
 
 // What a snapshot's summary says, for one row of either output.
 struct SnapshotFacts {
@@ -56,25 +54,6 @@ SnapshotFacts FactsOf(const Snapshot* s) {
   f.client = text("floe.client");
   f.statement = text("floe.statement");
   return f;
-}
-
-// One line of at most kStatementWidth characters: white space runs become one space, and a
-// longer statement ends in "..." (never inside a UTF-8 character).
-std::string ShortStatement(const std::string& statement) {
-  std::string line;
-  for (char c : statement) {
-    const bool space = c == ' ' || c == '\n' || c == '\r' || c == '\t';
-    if (space && (line.empty() || line.back() == ' ')) continue;
-    line += space ? ' ' : c;
-  }
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-  size_t chars = 0, cut = std::string::npos;
-  for (size_t i = 0; i < line.size(); ++i) {
-    if ((static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;
-    if (chars == kStatementWidth - 3) cut = i;
-    if (++chars > kStatementWidth) return line.substr(0, cut) + "...";
-  }
-  return line;
 }
 
 template <typename Builder, typename T>

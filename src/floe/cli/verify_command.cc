@@ -14,14 +14,22 @@ std::string Plural(int64_t n, const std::string& one) {
   return StrCat(n, " ", one, n == 1 ? "" : "s");
 }
 
+// Whether the catalog's audit log records every engine's changes to the table.
+std::string AuditText(const AuditTriggerState& audit) {
+  if (audit.installed) return "every engine's changes are recorded in the audit log";
+  return "other engines' changes are not recorded in the audit log: " + audit.reason;
+}
+
 void PrintText(const std::string& name, const std::string& metadata_location,
-               const table::VerifyReport& r, std::ostream& out) {
+               const table::VerifyReport& r, const AuditTriggerState& audit,
+               std::ostream& out) {
   out << "Table " << name << " at " << metadata_location << "\n";
   out << "Checked " << Plural(r.checked(), "file") << ": "
       << Plural(r.metadata_files, "metadata file") << ", "
       << Plural(r.manifest_lists, "manifest list") << ", " << Plural(r.manifests, "manifest")
       << ", " << Plural(r.data_files, "data file") << ", " << Plural(r.delete_files, "delete file")
       << ", " << Plural(r.statistics_files, "statistics file") << "\n";
+  out << "Audit: " << AuditText(audit) << "\n";
   if (r.ok()) {
     out << "All files present\n";
     return;
@@ -36,7 +44,8 @@ void PrintText(const std::string& name, const std::string& metadata_location,
 }
 
 void PrintJson(const std::string& name, const std::string& metadata_location,
-               const table::VerifyReport& r, std::ostream& out) {
+               const table::VerifyReport& r, const AuditTriggerState& audit,
+               std::ostream& out) {
   JsonWriter json(JsonWriter::Style::kSpaced);
   json.StartObject();
   json.Key("table").String(name);
@@ -50,6 +59,11 @@ void PrintJson(const std::string& name, const std::string& metadata_location,
   json.Key("data_files").Int64(r.data_files);
   json.Key("delete_files").Int64(r.delete_files);
   json.Key("statistics_files").Int64(r.statistics_files);
+  json.EndObject();
+  json.Key("audit").StartObject();
+  json.Key("every_engine_recorded").Bool(audit.installed);
+  json.Key("reason");
+  audit.installed ? json.Null() : json.String(audit.reason);
   json.EndObject();
   json.Key("problems").StartArray();
   for (const auto& p : r.problems) {
@@ -98,11 +112,16 @@ int RunVerify(sql::Session& session, const VerifyCommandOptions& options, std::o
     err << "Error: " << report.status().message() << "\n";
     return 1;
   }
+  auto audit = session.catalog()->AuditTrigger();
+  if (!audit.ok()) {
+    err << "Error: " << audit.status().message() << "\n";
+    return 1;
+  }
   const std::string name = t.name();
   if (options.json) {
-    PrintJson(name, t.metadata_location(), *report, out);
+    PrintJson(name, t.metadata_location(), *report, *audit, out);
   } else {
-    PrintText(name, t.metadata_location(), *report, out);
+    PrintText(name, t.metadata_location(), *report, *audit, out);
   }
   return report->ok() ? 0 : 2;
 }

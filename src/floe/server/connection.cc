@@ -327,6 +327,8 @@ bool Connection::OpenSession(const std::map<std::string, std::string>& parameter
   session_ = std::make_unique<SessionAdapter>(std::move(*session));
   sql::Session& s = session_->session();
   (void)s.SetSetting("floe.pg.client", "true");
+  // Commits and audit-log rows name the database user and where the connection came from.
+  s.SetClientIdentity(value("user"), peer_.ss_family == AF_UNIX ? "local" : PeerHost(peer_));
   if (database != options.catalog_name) {
     // A namespace of the catalog: the session's current one.
     std::string quoted = "`";

@@ -119,6 +119,10 @@ class Session {
   std::string Setting(const std::string& key, const std::string& fallback = "") const;
   Status SetSetting(const std::string& key, const std::string& value);
 
+  // Who the session runs for, when not the user of this process: the user its commits and
+  // audit-log rows record, and the remote address they came from (floe serve's client).
+  void SetClientIdentity(const std::string& user, const std::string& address);
+
   const std::shared_ptr<Catalog>& catalog() const;
   const std::shared_ptr<FileIO>& io() const;
 

@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "floe/table/audit_change.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/util/ascii.h"
@@ -124,7 +125,9 @@ Status Commit(Table& table, const ApplyFn& apply) {
       RemoveFiles(io, attempt_files);
       return WithContext(st, "Cannot commit " + table.name());
     }
-    st = table.catalog()->SwapMetadataLocation(table.ident(), base_location, location);
+    AuditRecord record = DescribeChange(base.get(), *metadata);
+    AddProvenance(table.provenance(), &record);
+    st = table.catalog()->SwapMetadataLocation(table.ident(), base_location, location, record);
     if (st.ok()) {
       commits_done.fetch_add(1, std::memory_order_relaxed);
       RemoveDroppedMetadataFiles(table, *base, base_location, *metadata);

@@ -23,6 +23,8 @@ struct CommitProvenance {
   std::string client = "c++ api";
   std::string user;       // empty: the user running the process
   std::string statement;  // empty: not recorded
+  // The remote address of the client floe serve runs the statement for; empty in-process.
+  std::string client_address;
 };
 
 // The login name of the user running the process ($USER, else the password database,

@@ -4,6 +4,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "floe/table/audit_change.h"
 #include "floe/table/commit.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
@@ -193,7 +194,9 @@ Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const TableIdentifier& 
   std::string metadata_location = NextMetadataLocation(*md, "");
   ARROW_RETURN_NOT_OK(
       io_->WriteFile(metadata_location, FileKind::kMetadata, spec::WriteTableMetadata(*md)));
-  Status st = catalog_->CreateTableEntry(ident, metadata_location);
+  AuditRecord record = DescribeChange(nullptr, *md);
+  AddProvenance(provenance(), &record);
+  Status st = catalog_->CreateTableEntry(ident, metadata_location, record);
   if (!st.ok()) {
     (void)io_->DeleteFile(metadata_location, FileKind::kMetadata);
     return st;
@@ -203,6 +206,11 @@ Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const TableIdentifier& 
   return table;
 }
 
+const CommitProvenance& TableCatalog::provenance() const {
+  static const CommitProvenance kEmbedded;
+  return provenance_ ? *provenance_ : kEmbedded;
+}
+
 Result<std::shared_ptr<Table>> TableCatalog::LoadTable(const TableIdentifier& ident) {
   ARROW_ASSIGN_OR_RAISE(std::shared_ptr<Table> table, Table::Load(catalog_, io_, ident));
   table->set_provenance(provenance_);
@@ -210,7 +218,7 @@ Result<std::shared_ptr<Table>> TableCatalog::LoadTable(const TableIdentifier& id
 }
 
 Status TableCatalog::RenameTable(const TableIdentifier& from, const TableIdentifier& to) {
-  return catalog_->RenameTable(from, to);
+  return catalog_->RenameTable(from, to, CatalogChange(audit_kind::kRename, provenance()));
 }
 
 std::string DropTableResult::Warning() const {
@@ -249,7 +257,10 @@ Result<DropTableResult> TableCatalog::DropTable(const TableIdentifier& ident, bo
     scope.emplace(policy, *md);
   }
   ARROW_RETURN_NOT_OK(
-      catalog_->DropTableEntry(ident, purge ? DropRecord::kPurged : DropRecord::kKeep).status());
+      catalog_
+          ->DropTableEntry(ident, purge ? DropRecord::kPurged : DropRecord::kKeep,
+                           CatalogChange(audit_kind::kDrop, provenance()))
+          .status());
   if (!md) return result;
   result.location = md->location;
   ReachableFiles reachable = CollectReachableFiles(*io_, *md, metadata_location);
@@ -302,7 +313,9 @@ Result<std::shared_ptr<Table>> TableCatalog::UndropTable(const TableIdentifier& 
     return ValidationError("Cannot undrop table ", table, ": its metadata file ", location,
                            " cannot be read: ", md.status().message());
   }
-  ARROW_RETURN_NOT_OK(catalog_->UndropTableEntry(*dropped));
+  AuditRecord record = CatalogChange(audit_kind::kUndrop, provenance());
+  record.snapshot_id = (*md)->current_snapshot_id;
+  ARROW_RETURN_NOT_OK(catalog_->UndropTableEntry(*dropped, record));
   auto restored = std::make_shared<Table>(ident, catalog_, io_, std::move(*md), location);
   restored->set_provenance(provenance_);
   return restored;

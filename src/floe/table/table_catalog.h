@@ -93,6 +93,8 @@ class TableCatalog {
  private:
   std::shared_ptr<Catalog> catalog_;
   std::shared_ptr<FileIO> io_;
+  // The provenance commits and catalog changes record (the C++ API's when none was set).
+  const CommitProvenance& provenance() const;
   std::shared_ptr<const CommitProvenance> provenance_;
 };
 

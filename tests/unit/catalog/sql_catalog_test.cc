@@ -640,3 +640,233 @@ TEST_P(SqlCatalogTest, DropsAreRecordedBesideTheIcebergTables) {
 
 }  // namespace
 }  // namespace floe
+
+// ---- the audit log ----
+
+namespace floe {
+namespace {
+
+AuditRecord Record(const char* kind, const std::string& statement = "") {
+  AuditRecord r;
+  r.kind = kind;
+  r.user = "alice";
+  r.client = "floe sql";
+  r.statement = statement;
+  return r;
+}
+
+// kind|namespace.table|previous location|new location|classified|detail, oldest first. The
+// sequence numbers must grow; PostgreSQL's may skip the numbers of rolled-back transactions.
+std::vector<std::string> LogLines(Catalog& catalog, AuditQuery query = {}) {
+  auto rows = catalog.ReadAuditLog(query);
+  EXPECT_TRUE(rows.ok()) << rows.status().ToString();
+  std::vector<std::string> out;
+  if (!rows.ok()) return out;
+  for (size_t i = 1; i < rows->size(); ++i) EXPECT_GT((*rows)[i - 1].seq, (*rows)[i].seq);
+  for (auto it = rows->rbegin(); it != rows->rend(); ++it) {
+    out.push_back(StrCat(it->kind, "|", it->ident.ToString(), "|",
+                         it->previous_metadata_location.value_or("NULL"), "|",
+                         it->metadata_location.value_or("NULL"), "|", it->classified ? 1 : 0,
+                         "|", it->detail));
+  }
+  return out;
+}
+
+TEST_P(SqlCatalogTest, AuditLogRecordsEveryPointerMoveInItsTransaction) {
+  ASSERT_TRUE(catalog_->HasAuditLog());
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/m/v1.json", Record("create")));
+  AuditRecord commit = Record("commit", "INSERT INTO db.t VALUES (1)");
+  commit.operation = "append";
+  commit.snapshot_id = 11;
+  commit.refs = {{"main", std::nullopt, 11}};
+  ASSERT_OK(catalog_->SwapMetadataLocation(Tbl("db.t"), "/m/v1.json", "/m/v2.json", commit));
+  // A swap that loses leaves the log as it was.
+  Status st = catalog_->SwapMetadataLocation(Tbl("db.t"), "/m/v1.json", "/m/v3.json",
+                                             Record("commit"));
+  ASSERT_TRUE(IsCommitConflict(st)) << st.ToString();
+  ASSERT_OK(catalog_->RenameTable(Tbl("db.t"), Tbl("db.u"), Record("rename")));
+  ASSERT_OK(catalog_->DropTableEntry(Tbl("db.u"), DropRecord::kKeep, Record("drop")).status());
+  ASSERT_OK_AND_ASSIGN(auto dropped, catalog_->FindDroppedTable(Tbl("db.u")));
+  ASSERT_OK(catalog_->UndropTableEntry(*dropped, Record("undrop")));
+  EXPECT_THAT(LogLines(*catalog_),
+              ::testing::ElementsAre("create|db.t|NULL|/m/v1.json|1|",
+                                     "commit|db.t|/m/v1.json|/m/v2.json|1|",
+                                     "rename|db.u|/m/v2.json|/m/v2.json|1|renamed from db.t",
+                                     "drop|db.u|/m/v2.json|NULL|1|",
+                                     "undrop|db.u|NULL|/m/v2.json|1|"));
+  // Every field comes back as it was written.
+  ASSERT_OK_AND_ASSIGN(auto all, catalog_->ReadAuditLog(AuditQuery{}));
+  ASSERT_EQ(all.size(), 5u);
+  AuditQuery one;
+  one.seq = all[3].seq;
+  ASSERT_OK_AND_ASSIGN(auto rows, catalog_->ReadAuditLog(one));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].operation, "append");
+  EXPECT_EQ(rows[0].snapshot_id, 11);
+  EXPECT_EQ(rows[0].previous_snapshot_id, std::nullopt);
+  EXPECT_EQ(rows[0].refs, (std::vector<AuditRefMove>{{"main", std::nullopt, 11}}));
+  EXPECT_EQ(rows[0].user, "alice");
+  EXPECT_EQ(rows[0].client, "floe sql");
+  EXPECT_EQ(rows[0].statement, "INSERT INTO db.t VALUES (1)");
+  EXPECT_GT(rows[0].at_ms, 0);
+
+  // A table's rows, newest first, page by page; the old name keeps its rows.
+  AuditQuery page;
+  page.table = Tbl("db.u");
+  page.limit = 2;
+  EXPECT_THAT(LogLines(*catalog_, page),
+              ::testing::ElementsAre("drop|db.u|/m/v2.json|NULL|1|",
+                                     "undrop|db.u|NULL|/m/v2.json|1|"));
+  page.before_seq = all[1].seq;  // the drop's
+  EXPECT_THAT(LogLines(*catalog_, page),
+              ::testing::ElementsAre("rename|db.u|/m/v2.json|/m/v2.json|1|renamed from db.t"));
+  AuditQuery old_name;
+  old_name.table = Tbl("db.t");
+  EXPECT_EQ(LogLines(*catalog_, old_name).size(), 2u);
+  AuditQuery future;
+  future.since_ms = rows[0].at_ms + 3600 * 1000;
+  EXPECT_TRUE(LogLines(*catalog_, future).empty());
+}
+
+TEST_P(SqlCatalogTest, AuditTriggerRecordsOtherEnginesChanges) {
+  ASSERT_OK_AND_ASSIGN(auto trigger, catalog_->AuditTrigger());
+  EXPECT_TRUE(trigger.installed) << trigger.reason;
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  auto raw = Raw();
+  // As Spark's and Trino's JdbcCatalog and PyIceberg's SqlCatalog write them.
+  raw->Exec("INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
+            "metadata_location, previous_metadata_location, iceberg_type) "
+            "VALUES ('lakehouse', 'db', 'x', '/x/v1.json', NULL, 'TABLE')");
+  raw->Exec("UPDATE iceberg_tables SET metadata_location = '/x/v2.json', "
+            "previous_metadata_location = '/x/v1.json' WHERE table_name = 'x'");
+  // A compare-and-swap that matches no row moves nothing and records nothing.
+  raw->Exec("UPDATE iceberg_tables SET metadata_location = '/x/v9.json' "
+            "WHERE table_name = 'x' AND metadata_location = '/x/v1.json'");
+  raw->Exec("UPDATE iceberg_tables SET table_name = 'y' WHERE table_name = 'x'");
+  raw->Exec("DELETE FROM iceberg_tables WHERE table_name = 'y'");
+  // Views are not tables: their moves are not recorded.
+  raw->Exec("INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
+            "metadata_location, previous_metadata_location, iceberg_type) "
+            "VALUES ('lakehouse', 'db', 'v', '/v/v1.json', NULL, 'VIEW')");
+  EXPECT_THAT(LogLines(*catalog_),
+              ::testing::ElementsAre("external|db.x|NULL|/x/v1.json|0|",
+                                     "external|db.x|/x/v1.json|/x/v2.json|0|",
+                                     "external|db.y|/x/v2.json|/x/v2.json|0|renamed from db.x",
+                                     "external|db.y|/x/v2.json|NULL|0|"));
+  if (GetParam() == Backend::kPostgres) {
+    // The database says who was connected: the user, and the address for TCP clients.
+    EXPECT_THAT(raw->Rows("SELECT DISTINCT user_name = current_user FROM floe_audit_log"),
+                ::testing::ElementsAre("t"));
+  }
+  // floe's own moves are recorded once, by floe, with the trigger in place.
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.t"), "/t/v1.json", Record("create")));
+  ASSERT_OK(catalog_->SwapMetadataLocation(Tbl("db.t"), "/t/v1.json", "/t/v2.json",
+                                           Record("commit")));
+  ASSERT_OK(catalog_->DropTableEntry(Tbl("db.t"), DropRecord::kNone, Record("drop")).status());
+  AuditQuery t;
+  t.table = Tbl("db.t");
+  EXPECT_THAT(LogLines(*catalog_, t), ::testing::ElementsAre("create|db.t|NULL|/t/v1.json|1|",
+                                                             "commit|db.t|/t/v1.json|/t/v2.json|1|",
+                                                             "drop|db.t|/t/v2.json|NULL|1|"));
+
+  // Classifying names a trigger row once; a classified row stays as it is.
+  AuditRecord named;
+  named.kind = "commit";
+  named.operation = "append";
+  named.snapshot_id = 5;
+  named.refs = {{"main", std::nullopt, 5}};
+  named.client = "spark";
+  ASSERT_OK_AND_ASSIGN(auto all, catalog_->ReadAuditLog(AuditQuery{}));
+  const int64_t second = all[all.size() - 2].seq;
+  ASSERT_OK(catalog_->ClassifyAuditEntry(second, named));
+  named.kind = "rollback";
+  ASSERT_OK(catalog_->ClassifyAuditEntry(second, named));
+  AuditQuery two;
+  two.seq = second;
+  ASSERT_OK_AND_ASSIGN(auto rows, catalog_->ReadAuditLog(two));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].kind, "commit");
+  EXPECT_TRUE(rows[0].classified);
+  EXPECT_EQ(rows[0].client, "spark");
+  EXPECT_EQ(rows[0].refs, named.refs);
+}
+
+TEST_P(SqlCatalogTest, AuditTriggerCanBeRemovedAndInstalledAgain) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  ASSERT_OK(catalog_->RemoveAuditTrigger());
+  ASSERT_OK_AND_ASSIGN(auto trigger, catalog_->AuditTrigger());
+  EXPECT_FALSE(trigger.installed);
+  EXPECT_FALSE(trigger.refused);
+  EXPECT_EQ(trigger.reason, "the trigger is not installed");
+  auto raw = Raw();
+  raw->Exec("INSERT INTO iceberg_tables (catalog_name, table_namespace, table_name, "
+            "metadata_location, previous_metadata_location, iceberg_type) "
+            "VALUES ('lakehouse', 'db', 'x', '/x/v1.json', NULL, 'TABLE')");
+  EXPECT_TRUE(LogLines(*catalog_).empty());
+  // A later open does not put it back behind the operator's back.
+  ASSERT_OK_AND_ASSIGN(auto reopened, SqlCatalog::Open(uri_, "lakehouse"));
+  ASSERT_OK_AND_ASSIGN(trigger, reopened->AuditTrigger());
+  EXPECT_FALSE(trigger.installed);
+  // floe's own changes are still recorded.
+  ASSERT_OK(catalog_->SwapMetadataLocation(Tbl("db.x"), "/x/v1.json", "/x/v2.json",
+                                           Record("commit")));
+  EXPECT_THAT(LogLines(*catalog_), ::testing::ElementsAre("commit|db.x|/x/v1.json|/x/v2.json|1|"));
+  ASSERT_OK(catalog_->InstallAuditTrigger());
+  ASSERT_OK(catalog_->InstallAuditTrigger());  // twice is once
+  ASSERT_OK_AND_ASSIGN(trigger, catalog_->AuditTrigger());
+  EXPECT_TRUE(trigger.installed);
+  raw->Exec("UPDATE iceberg_tables SET metadata_location = '/x/v3.json', "
+            "previous_metadata_location = '/x/v2.json' WHERE table_name = 'x'");
+  EXPECT_THAT(LogLines(*catalog_),
+              ::testing::ElementsAre("commit|db.x|/x/v1.json|/x/v2.json|1|",
+                                     "external|db.x|/x/v2.json|/x/v3.json|0|"));
+}
+
+// A database user who may not create the log's table or the trigger: floe works on, says
+// why, and records what it may.
+TEST(PostgresAuditLogTest, UserWithoutRightsWorksOnWithoutTheTrigger) {
+  const std::string uri = testing::FreshPostgresDatabase();
+  ASSERT_FALSE(uri.empty());
+  {
+    testing::RawPostgres owner(uri);
+    // The catalog tables exist already, owned by another user (as a cluster's would be).
+    owner.Exec("CREATE TABLE iceberg_tables(catalog_name VARCHAR(255) NOT NULL, "
+               "table_namespace VARCHAR(255) NOT NULL, table_name VARCHAR(255) NOT NULL, "
+               "metadata_location VARCHAR(1000), previous_metadata_location VARCHAR(1000), "
+               "iceberg_type VARCHAR(5), PRIMARY KEY (catalog_name, table_namespace, table_name))");
+    owner.Exec("CREATE TABLE iceberg_namespace_properties(catalog_name VARCHAR(255) NOT NULL, "
+               "namespace VARCHAR(255) NOT NULL, property_key VARCHAR(255), "
+               "property_value VARCHAR(1000), PRIMARY KEY (catalog_name, namespace, property_key))");
+    owner.Exec("DROP ROLE IF EXISTS floe_limited");
+    owner.Exec("CREATE ROLE floe_limited LOGIN");
+    owner.Exec("GRANT SELECT, INSERT, UPDATE, DELETE ON iceberg_tables, "
+               "iceberg_namespace_properties TO floe_limited");
+  }
+  const auto at = uri.find("://") + 3;
+  const std::string limited =
+      uri.substr(0, at) + "floe_limited" + uri.substr(uri.find('@', at));
+  {
+    ASSERT_OK_AND_ASSIGN(auto catalog, SqlCatalog::Open(limited, "lakehouse"));
+    EXPECT_FALSE(catalog->HasAuditLog());
+    ASSERT_OK_AND_ASSIGN(auto trigger, catalog->AuditTrigger());
+    EXPECT_FALSE(trigger.installed);
+    EXPECT_TRUE(trigger.refused);
+    EXPECT_THAT(trigger.reason, ::testing::HasSubstr("permission denied"));
+    ASSERT_OK(catalog->CreateNamespace(Ns({"db"}), {}));
+    ASSERT_OK(catalog->CreateTableEntry(Tbl("db.t"), "/t/v1.json", Record("create")));
+  }
+  testing::RawPostgres(uri).Exec("GRANT CREATE ON SCHEMA public TO floe_limited");
+  ASSERT_OK_AND_ASSIGN(auto catalog, SqlCatalog::Open(limited, "lakehouse"));
+  EXPECT_TRUE(catalog->HasAuditLog());
+  ASSERT_OK_AND_ASSIGN(auto trigger, catalog->AuditTrigger());
+  EXPECT_FALSE(trigger.installed);
+  EXPECT_TRUE(trigger.refused);
+  EXPECT_THAT(trigger.reason, ::testing::HasSubstr("permission denied for table iceberg_tables"));
+  ASSERT_OK(catalog->SwapMetadataLocation(Tbl("db.t"), "/t/v1.json", "/t/v2.json",
+                                          Record("commit")));
+  EXPECT_THAT(LogLines(*catalog), ::testing::ElementsAre("commit|db.t|/t/v1.json|/t/v2.json|1|"));
+}
+
+}  // namespace
+}  // namespace floe

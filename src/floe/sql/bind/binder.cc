@@ -8,12 +8,14 @@
 
 #include "floe/scan/table_scan.h"
 #include "floe/sql/plan/metadata_answers.h"
+#include "floe/sql/metadata/audit_log_table.h"
 #include "floe/sql/metadata/metadata_tables.h"
 #include "floe/sql/plan/parallel_scan_node.h"
 #include "floe/sql/parse/parse_error.h"
 #include "floe/sql/bind/suggest.h"
 #include "floe/table/arrow_literal.h"
 #include "floe/table/arrow_schema.h"
+#include "floe/table/audit_log.h"
 #include "floe/sql/bind/read_point_in_time.h"
 #include "floe/table/time_travel.h"
 #include "floe/util/clock.h"
@@ -135,6 +137,8 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
     for (auto& c : rel.columns) c.qualifiers = {{catalog_rows.relation.name}, {catalog_rows.relation.schema, catalog_rows.relation.name}};
     return rel;
   }
+  ARROW_ASSIGN_OR_RAISE(std::optional<Rel> system_rel, BindSystemRelation(ref));
+  if (system_rel) return std::move(*system_rel);
   ARROW_ASSIGN_OR_RAISE(ResolvedName resolved, BindName(ref.name, true));
   auto loaded = LoadIdent(resolved.ident);
   if (!loaded.ok()) {
@@ -330,6 +334,24 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
     return WithQualifiers(std::move(streamed), resolved);
   }
   return WithQualifiers(RelFromTable(rows), resolved);
+}
+
+Result<std::optional<Rel>> Binder::BindSystemRelation(const TableRef& ref) {
+  std::vector<std::string> parts;
+  for (const auto& p : ref.name.parts) parts.push_back(Lower(p.name));
+  if (parts.size() == 3 && parts[0] == Lower(state_.catalog->name())) parts.erase(parts.begin());
+  if (parts != std::vector<std::string>{"system", "audit_log"}) return std::nullopt;
+  // A table of that name wins, as it would over a metadata table.
+  const TableIdentifier ident(Namespace({"system"}), "audit_log");
+  ARROW_ASSIGN_OR_RAISE(bool table_exists, state_.catalog->TableExists(ident));
+  if (table_exists) return std::nullopt;
+  if (ref.time_travel) return ErrorAt(sql_, ref.time_travel->pos, "The audit log cannot be read as of a time");
+  ARROW_ASSIGN_OR_RAISE(auto rows, table::ReadAuditLog(*state_.catalog, *state_.io, AuditQuery{}));
+  ARROW_ASSIGN_OR_RAISE(auto arrow_rows, AuditLogTable(rows));
+  ResolvedName resolved;
+  resolved.ident = ident;
+  resolved.qualifier = {"system", "audit_log"};
+  return WithQualifiers(RelFromTable(arrow_rows), resolved);
 }
 
 Rel Binder::WithQualifiers(Rel rel, const ResolvedName& resolved) const {

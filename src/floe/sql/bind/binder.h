@@ -70,6 +70,8 @@ class Binder {
 
  private:
   Rel WithQualifiers(Rel rel, const ResolvedName& resolved) const;
+  // [catalog.]system.audit_log, the catalog's audit log; nullopt for any other name.
+  Result<std::optional<Rel>> BindSystemRelation(const TableRef& ref);
 
   Result<std::shared_ptr<table::Table>> LoadIdent(const TableIdentifier& ident);
   // floe.read.as-of / floe.read.run-manifest for a plain read of `table` (read_point_in_time.h).

@@ -32,6 +32,10 @@ class Session::Impl {
   }
   Status SetSetting(const std::string& key, const std::string& value) { return state_.SetSetting(key, value); }
   void SetClient(const std::string& client) { state_.provenance->client = client; }
+  void SetClientIdentity(const std::string& user, const std::string& address) {
+    state_.provenance->user = user;
+    state_.provenance->client_address = address;
+  }
   const std::shared_ptr<Catalog>& catalog() const { return state_.catalog; }
   const std::shared_ptr<FileIO>& io() const { return state_.io; }
 

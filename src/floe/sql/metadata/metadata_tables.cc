@@ -7,8 +7,10 @@
 
 #include "floe/manifest/manifest_reader.h"
 #include "floe/spec/table_partition_type.h"
+#include "floe/sql/metadata/audit_log_table.h"
 #include "floe/table/arrow_literal.h"
 #include "floe/table/arrow_schema.h"
+#include "floe/table/audit_log.h"
 #include "floe/table/history.h"
 #include "floe/util/str_cat.h"
 
@@ -606,6 +608,13 @@ const std::vector<MetadataTableEntry>& AllMetadataTables() {
        [](const table::Table& t, Snap) { return AllFiles(t, -1); }},
       {"all_manifests", "the manifests of every snapshot, with the snapshot that lists each",
        [](const table::Table& t, Snap) { return AllManifests(t); }},
+      {"audit_log", "every change of the table's metadata pointer, by any engine, newest first",
+       [](const table::Table& t, Snap) -> Result<std::shared_ptr<arrow::Table>> {
+         AuditQuery query;
+         query.table = t.ident();
+         ARROW_ASSIGN_OR_RAISE(auto rows, table::ReadAuditLog(*t.catalog(), *t.io(), query));
+         return AuditLogTable(rows);
+       }},
       {"data_files", "the data files of the snapshot", [](const table::Table& t, Snap s) { return Files(t, s, 0); }},
       {"delete_files", "the delete files of the snapshot",
        [](const table::Table& t, Snap s) { return Files(t, s, 1); }},

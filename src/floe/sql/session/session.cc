@@ -184,6 +184,10 @@ Status Session::SetSetting(const std::string& key, const std::string& value) {
   return impl_->SetSetting(key, value);
 }
 
+void Session::SetClientIdentity(const std::string& user, const std::string& address) {
+  impl_->SetClientIdentity(user, address);
+}
+
 const std::shared_ptr<Catalog>& Session::catalog() const { return impl_->catalog(); }
 const std::shared_ptr<FileIO>& Session::io() const { return impl_->io(); }
 

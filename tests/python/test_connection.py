@@ -165,3 +165,27 @@ def test_commits_record_the_python_client_and_statement(conn, three_snapshots):
         ("floe python", "INSERT INTO db.t VALUES (5, 'r5'), (6, 'r6')"),
     ]
     assert all(r["user"] for r in rows)
+
+
+def test_audit_log_of_the_catalog_and_of_a_table(conn, three_snapshots):
+    s1, s2, s3 = three_snapshots
+    conn.sql(f"CALL lakehouse.system.rollback_to_snapshot('db.t', {s1})")
+    conn.sql("CREATE TABLE db.other (id BIGINT)")
+    rows = conn.table("db.t").audit_log().to_pylist()
+    assert [(r["kind"], r["operation"], r["snapshot_id"]) for r in rows] == [
+        ("rollback", None, s1),
+        ("commit", "append", s3),
+        ("commit", "append", s2),
+        ("commit", "append", s1),
+        ("create", None, None),
+    ]
+    assert {r["client"] for r in rows} == {"floe python"}
+    assert rows[0]["statement"] == f"CALL lakehouse.system.rollback_to_snapshot('db.t', {s1})"
+    assert rows[0]["refs"] == [{"name": "main", "from_snapshot_id": s3, "to_snapshot_id": s1}]
+    everything = conn.audit_log()
+    assert everything.column_names[:5] == ["seq", "changed_at", "namespace", "table_name", "kind"]
+    assert everything.column("table_name").to_pylist()[0] == "other"
+    assert conn.audit_log(limit=2).num_rows == 2
+    assert conn.audit_log(since="2999-01-01T00:00:00").num_rows == 0
+    newest = everything.column("changed_at").to_pylist()[0]
+    assert conn.audit_log(since=newest).column("table_name").to_pylist() == ["other"]

@@ -126,6 +126,9 @@ class Catalog {
   virtual Status ClassifyAuditEntry(int64_t seq, const AuditRecord& record);
   // The trigger that records other engines' changes.
   virtual Result<AuditTriggerState> AuditTrigger();
+  // Why this catalog's first open could not create the log or the trigger; empty when it
+  // could or did not try. Asks the database nothing.
+  virtual std::string AuditTriggerRefusal() const { return ""; }
   virtual Status InstallAuditTrigger();
   virtual Status RemoveAuditTrigger();
 

@@ -68,18 +68,6 @@ std::string Fmt(const char* pattern, const char* column) {
   return out;
 }
 
-std::vector<std::string> SplitNamespace(const std::string& text) {
-  std::vector<std::string> levels;
-  size_t start = 0;
-  while (true) {
-    size_t dot = text.find('.', start);
-    levels.push_back(text.substr(start, dot == std::string::npos ? dot : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return levels;
-}
-
 // What FileIO accepts as an absolute location: "/x", a file: URI or an s3:// (s3a://, s3n://)
 // URI with a bucket.
 Status CheckAbsolute(std::string_view what, const std::string& location,
@@ -373,7 +361,7 @@ Result<std::vector<Namespace>> SqlCatalog::ListNamespaces(const Namespace& paren
     std::set<Namespace> children;
     for (const auto& row : rows) {
       if (!row[0] || row[0]->empty()) continue;
-      Namespace ns(SplitNamespace(*row[0]));
+      Namespace ns(SplitDots(*row[0]));
       if (ns.size() <= parent.size() || !ns.HasPrefix(parent)) continue;
       ns.levels.resize(parent.size() + 1);
       children.insert(std::move(ns));
@@ -831,7 +819,7 @@ Result<std::vector<DroppedTable>> SqlCatalog::ListDroppedTables(
       DroppedTable d;
       ARROW_ASSIGN_OR_RAISE(d.drop_id, Int64Column(row[0], "drop_id"));
       d.ident =
-          TableIdentifier(Namespace(SplitNamespace(row[1].value_or(""))), row[2].value_or(""));
+          TableIdentifier(Namespace(SplitDots(row[1].value_or(""))), row[2].value_or(""));
       d.metadata_location = row[3].value_or("");
       ARROW_ASSIGN_OR_RAISE(d.dropped_at_ms, Int64Column(row[4], "dropped_at"));
       out.push_back(std::move(d));

@@ -107,6 +107,7 @@ class SqlCatalog : public Catalog {
   Result<std::vector<AuditEntry>> ReadAuditLog(const AuditQuery& query) override;
   Status ClassifyAuditEntry(int64_t seq, const AuditRecord& record) override;
   Result<AuditTriggerState> AuditTrigger() override;
+  std::string AuditTriggerRefusal() const override { return trigger_refused_; }
   Status InstallAuditTrigger() override;
   Status RemoveAuditTrigger() override;
 

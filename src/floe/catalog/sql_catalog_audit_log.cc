@@ -39,18 +39,6 @@ Result<std::optional<int64_t>> OptionalInt(const std::optional<std::string>& val
   return out;
 }
 
-std::vector<std::string> NamespaceLevels(const std::string& text) {
-  std::vector<std::string> levels;
-  size_t start = 0;
-  while (true) {
-    size_t dot = text.find('.', start);
-    levels.push_back(text.substr(start, dot == std::string::npos ? dot : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return levels;
-}
-
 Result<AuditEntry> ParseAuditRow(const SqlDriver::Row& row) {
   AuditEntry e;
   ARROW_ASSIGN_OR_RAISE(auto seq, OptionalInt(row[0], "seq"));
@@ -58,7 +46,7 @@ Result<AuditEntry> ParseAuditRow(const SqlDriver::Row& row) {
   if (!seq || !at) return Status::IOError("A floe_audit_log row without seq or at_ms");
   e.seq = *seq;
   e.at_ms = *at;
-  e.ident = TableIdentifier(Namespace(NamespaceLevels(row[3].value_or(""))), row[4].value_or(""));
+  e.ident = TableIdentifier(Namespace(SplitDots(row[3].value_or(""))), row[4].value_or(""));
   e.kind = row[5].value_or("");
   e.operation = row[6].value_or("");
   e.previous_metadata_location = row[7];

@@ -2,8 +2,6 @@
 
 namespace floe {
 
-namespace {
-
 std::vector<std::string> SplitDots(std::string_view text) {
   std::vector<std::string> parts;
   size_t start = 0;
@@ -15,6 +13,8 @@ std::vector<std::string> SplitDots(std::string_view text) {
   }
   return parts;
 }
+
+namespace {
 
 // Control characters would be invisible (or cut the message) if printed raw.
 std::string Printable(std::string_view name) {

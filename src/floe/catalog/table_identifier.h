@@ -16,6 +16,10 @@
 
 namespace floe {
 
+// The parts of `text` between its dots, empty ones kept ("" is one empty part): how names are
+// split without the checks of Parse, such as a namespace as the catalog database stores it.
+std::vector<std::string> SplitDots(std::string_view text);
+
 struct Namespace {
   std::vector<std::string> levels;
 

@@ -135,11 +135,11 @@ Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args,
   options.client = client;
   ARROW_ASSIGN_OR_RAISE(std::unique_ptr<sql::Session> session, sql::Session::Make(options));
   // Said once, by the process whose first open of the catalog could not install the trigger.
-  auto trigger = session->catalog()->AuditTrigger();
-  if (trigger.ok() && trigger->refused) {
+  const std::string refusal = session->catalog()->AuditTriggerRefusal();
+  if (!refusal.empty()) {
     std::cerr << "Warning: other engines' changes to catalog " << session->catalog()->name()
-              << " are not recorded in its audit log: " << trigger->reason
-              << " (floe verify reports it; floe audit --install-trigger retries)\n";
+              << " are not recorded in its audit log: the database refused its table or trigger: "
+              << refusal << " (floe verify reports it; floe audit --install-trigger retries)\n";
   }
   if (!args.time_zone.empty()) {
     ARROW_RETURN_NOT_OK(session->SetSetting("spark.sql.session.timeZone", args.time_zone));

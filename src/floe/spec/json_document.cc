@@ -15,9 +15,8 @@ Status ParseJsonDocument(std::string_view json, std::string* buffer, rapidjson::
     return ValidationError("Invalid JSON at byte offset ", bad, ": invalid UTF-8");
   }
   // In-situ parsing stops at a NUL byte; reject one rather than ignore what follows it.
-  // Other control characters are never valid JSON outside an escape, but RapidJSON 1.1's
-  // SSE2 string scan lets 0x1A-0x1F through unescaped (and its writer writes them back
-  // unescaped, which its scalar reader then rejects), so check them here too.
+  // Other control characters are never valid JSON outside an escape: checked here too, so
+  // the error names the byte.
   // RapidJSON 1.1 also decodes a lone low surrogate escape (\uDC00-\uDFFF) into bytes
   // that are not UTF-8, so find those too; a high surrogate it checks itself.
   auto hex4 = [&](size_t at) -> int {

@@ -17,37 +17,7 @@ using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
 
 
 void WriteString(JsonWriter* w, std::string_view s) {
-  bool has_control = false;
-  for (char c : s) has_control |= static_cast<unsigned char>(c) < 0x20;
-  if (!has_control) {
-    w->String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-    return;
-  }
-  // RapidJSON 1.1's SSE2 writer leaves 0x1A-0x1F unescaped; escape such strings here.
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out = "\"";
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          out += "\\u00";
-          out += kHex[c >> 4];
-          out += kHex[c & 0xF];
-        } else {
-          out += ch;
-        }
-    }
-  }
-  out += '"';
-  w->RawValue(out.data(), out.size(), rapidjson::kStringType);
+  w->String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
 
 void WriteType(JsonWriter* w, const Type& type);

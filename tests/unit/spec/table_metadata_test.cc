@@ -233,7 +233,7 @@ TEST(TableMetadataJsonTest, BrokenFixturesNameTheFileAndTheProblem) {
 
 TEST(TableMetadataJsonTest, ControlCharactersInStringsAreEscapedOnWrite) {
   auto md = MustParse(ReadFixture("java_1_10_v2.json"));
-  // 0x1A-0x1F are the characters RapidJSON's vector writer would leave raw.
+  // 0x1A-0x1F are the characters RapidJSON 1.1's SSE2 writer would have left raw.
   md->properties["comment"] = std::string("tab\there\nnew \x1a\x1f \x01 \"q\" \\ end");
   md->location = std::string("/tmp/odd\x1e/location");
   std::string text = WriteTableMetadata(*md);

@@ -119,6 +119,21 @@ TEST(JsonWriterTest, RawTextIsCopiedAsIs) {
                          R"("list": [-0.07, 1e10]})");
 }
 
+TEST(JsonWriterTest, EveryControlCharacterIsEscapedAtAnyOffset) {
+  // Long enough for any vectorised string scan to see each character in a full block.
+  std::string text(40, 'x');
+  for (int c = 1; c < 0x20; ++c) text += static_cast<char>(c);
+  text += std::string(40, 'y');
+  JsonWriter json;
+  json.String(text);
+  std::string expected = "\"" + std::string(40, 'x') +
+                         "\\u0001\\u0002\\u0003\\u0004\\u0005\\u0006\\u0007\\b\\t\\n\\u000B\\f\\r"
+                         "\\u000E\\u000F\\u0010\\u0011\\u0012\\u0013\\u0014\\u0015\\u0016\\u0017"
+                         "\\u0018\\u0019\\u001A\\u001B\\u001C\\u001D\\u001E\\u001F" +
+                         std::string(40, 'y') + "\"";
+  EXPECT_EQ(json.view(), expected);
+}
+
 TEST(JsonWriterTest, TakeStartsOver) {
   JsonWriter json;
   EXPECT_EQ(json.view(), "");

@@ -294,6 +294,30 @@ def test_snapshot_list_shows_provenance(page, server, table):
     assert rows[1]["client"] == "floe sql" and rows[1]["operation"] == "overwrite"
 
 
+def test_change_list_shows_the_audit_log(page, server, table):
+    c, ids, _ = table
+    log = json.loads(c.run("audit", "db.t", "--json", "--limit", "0"))["entries"]  # newest first
+    kinds = ["commit", "rollback", "commit", "ref-create", "ref-create", "commit", "commit", "create"]
+    assert [e["kind"] for e in log] == kinds
+    _, t = get_json(server, "/api/table/db/t")
+    assert [(ch["seq"], ch["kind"], ch["operation"], ch["statement"]) for ch in t["changes"]] == [
+        (e["seq"], e["kind"], e["operation"], e["statement"]) for e in log]
+    assert t["changes"][1]["refs"] == [{"name": "main", "from_snapshot_id": ids["bad"], "to_snapshot_id": ids["s2"]}]
+
+    open_table(page, server)
+    rows = page.eval_on_selector_all(
+        "#changes tbody tr",
+        "trs => trs.map(tr => Object.fromEntries([...tr.cells].map(td => [td.classList[0], td.textContent])))")
+    assert [r["seq"] for r in rows] == [str(e["seq"]) for e in log]
+    assert [r["kind"] for r in rows] == kinds
+    assert rows[1]["change"] == f"main: {ids['bad']} -> {ids['s2']}"
+    assert rows[1]["statement"] == f"CALL lakehouse.system.rollback_to_snapshot('db.t', {ids['s2']})"
+    assert rows[2]["change"] == f"overwrite; main: {ids['s2']} -> {ids['bad']}"
+    assert rows[3]["change"] == f"audit: none -> {ids['s1']}"
+    assert {r["client"] for r in rows} == {"floe sql"}
+    assert all(datetime.fromisoformat(r["changed-at"] + "+00:00") for r in rows)
+
+
 def diff_shown(page):
     page.wait_for_selector("#diff-summary")
 

@@ -47,7 +47,7 @@ grep -q '"audit": {"every_engine_recorded": false, "reason": "the trigger is not
 # The catalog name may lead, as in SQL; --json prints one object.
 "$floe" verify lakehouse.db.t --json > out.txt 2> err.txt
 status=$?
-[ "$status" = 0 ] && grep -q '"ok": true, "checked": {"total": 9,' out.txt && grep -q '"problems": \[\]}' out.txt \
+[ "$status" = 0 ] && grep -q '"ok": true, "checked": {"total": 9,' out.txt && grep -q '"problems": \[\], "protection_violations": \[\]}' out.txt \
   || fail "verify --json"
 
 # A data file deleted behind the table's back: exit 2, one line naming it and its snapshot.

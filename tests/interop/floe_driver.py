@@ -131,6 +131,12 @@ class Floe:
         return subprocess.run(cmd, capture_output=True, text=True, stdin=subprocess.DEVNULL,
                               env=self.env)
 
+    def audit(self, *args: str) -> list[dict]:
+        """The audit log's entries as `floe audit ARGS --json` prints them, oldest first."""
+        proc = self.cli("audit", *args, "--json", "--limit", "0")
+        assert proc.returncode == 0, proc.stderr
+        return list(reversed(json.loads(proc.stdout)["entries"]))
+
     def sql(self, *statements: str, tz: str | None = None, decimals: bool = False) -> list[dict]:
         """The rows of the statements, run by one floe CLI process on this catalog (session time
         zone `tz`, default UTC), as JSON objects; with `decimals`, numbers with a fraction (floe

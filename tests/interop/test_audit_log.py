@@ -1,8 +1,6 @@
 """PyIceberg's commits to a catalog floe opened reach floe's audit log through the database
 trigger, unchanged for PyIceberg, and floe names each one when the log is read."""
 
-import json
-
 import pyarrow as pa
 from pyiceberg.schema import Schema
 from pyiceberg.types import LongType, NestedField, StringType
@@ -13,12 +11,6 @@ SCHEMA = Schema(NestedField(1, "id", LongType(), required=True), NestedField(2, 
 def batch(ids) -> pa.Table:
     return pa.table({"id": pa.array(ids, pa.int64()), "v": pa.array([str(i) for i in ids])},
                     schema=SCHEMA.as_arrow())
-
-
-def audit(floe, *args) -> list[dict]:
-    proc = floe.cli("audit", *args, "--json", "--limit", "0")
-    assert proc.returncode == 0, proc.stderr
-    return list(reversed(json.loads(proc.stdout)["entries"]))  # oldest first
 
 
 def test_pyiceberg_commits_are_recorded_and_named(floe, pyiceberg_catalog):
@@ -43,7 +35,7 @@ def test_pyiceberg_commits_are_recorded_and_named(floe, pyiceberg_catalog):
 
     got = [(e["kind"], e["operation"], e["previous_snapshot_id"], e["snapshot_id"],
             [(r["name"], r["from_snapshot_id"], r["to_snapshot_id"]) for r in e["refs"]])
-           for e in audit(floe, "db.t")]
+           for e in floe.audit("db.t")]
     assert got == [
         ("create", None, None, None, []),
         ("commit", "append", None, first, [("main", None, first)]),
@@ -54,7 +46,7 @@ def test_pyiceberg_commits_are_recorded_and_named(floe, pyiceberg_catalog):
         ("commit", "append", floe_snapshot, third, [("main", floe_snapshot, third)]),
         ("drop", None, third, None, []),
     ]
-    entries = audit(floe, "db.t")
+    entries = floe.audit("db.t")
     floe_rows = [e for e in entries if e["client"] == "c++ api"]
     assert [e["snapshot_id"] for e in floe_rows] == [floe_snapshot]
     # Every other row came from the trigger; PostgreSQL says who was connected.

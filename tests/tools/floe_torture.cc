@@ -340,6 +340,41 @@ Log ReadLogs(const std::vector<std::string>& paths) {
   return log;
 }
 
+// The audit log holds exactly one row per move of the table's pointer, in the catalog's
+// order: each row starts where the one before ended, the first creates the table, the last
+// ends at the current pointer, and its chain of metadata files ends with the table's own
+// metadata log. Refused changes (which move nothing) are not moves. Returns the moves.
+size_t CheckAuditLog(Catalog& catalog, const table::Table& table) {
+  AuditQuery query;
+  query.table = kTable;
+  std::vector<AuditEntry> rows = Check(catalog.ReadAuditLog(query), "read the audit log");
+  std::reverse(rows.begin(), rows.end());  // oldest first
+  std::vector<std::string> chain;
+  std::set<std::string> seen;
+  for (const auto& row : rows) {
+    if (row.kind == audit_kind::kRefused) continue;
+    const std::string where = "audit log entry " + std::to_string(row.seq);
+    if (!row.metadata_location) Fail(where + " has no new metadata file");
+    if (chain.empty() ? row.previous_metadata_location.has_value()
+                      : row.previous_metadata_location != chain.back()) {
+      Fail(where + " does not start where the entry before it ended");
+    }
+    if (!seen.insert(*row.metadata_location).second) Fail(where + " repeats a pointer move");
+    chain.push_back(*row.metadata_location);
+  }
+  if (chain.empty() || chain.back() != table.metadata_location()) {
+    Fail("the audit log does not end at the table's pointer " + table.metadata_location());
+  }
+  const auto& log = table.metadata()->metadata_log;
+  if (log.size() + 1 > chain.size()) Fail("the audit log has fewer moves than the metadata log");
+  for (size_t i = 0; i < log.size(); ++i) {
+    if (chain[chain.size() - 1 - log.size() + i] != log[i].metadata_file) {
+      Fail("the audit log's chain of metadata files differs from the metadata log at " + log[i].metadata_file);
+    }
+  }
+  return chain.size();
+}
+
 int Writers(int writers, int commits, const std::string& postgres, const std::string& restart_command,
             int restarts) {
   char dir_template[] = "/tmp/floe-torture-XXXXXX";
@@ -378,6 +413,7 @@ int Writers(int writers, int commits, const std::string& postgres, const std::st
   auto table = Check(t.tables->LoadTable(kTable), "load table");
   auto md = table->metadata();
   CheckLineage(*t.io, *md);
+  const size_t moves = CheckAuditLog(*t.catalog, *table);
   for (const auto& [snapshot, ids] : log.acked_appends) {
     if (!md->SnapshotById(snapshot)) Fail("acknowledged append " + std::to_string(snapshot) + " is not in the table");
   }
@@ -445,6 +481,7 @@ int Writers(int writers, int commits, const std::string& postgres, const std::st
     kept += static_cast<int>(ancestors.count(snapshot));
   }
   if (log.unknown) std::printf("writers: %d commits reported an unknown outcome\n", log.unknown);
+  std::printf("writers: the audit log holds one row for each of the %zu pointer moves, in order\n", moves);
   std::printf("writers: %d processes x %d commits: %d acknowledged (%zu appends, %zu overwrites), %d refused; "
               "%zu snapshots (%d appends, %d overwrites) verified row by row; %d acknowledged appends in the "
               "current state, the rest rolled back\n",
@@ -538,6 +575,7 @@ State Observe(const std::string& catalog_path) {
   auto table = Check(t.tables->LoadTable(kTable), "load table");
   auto md = table->metadata();
   CheckLineage(*t.io, *md);
+  CheckAuditLog(*t.catalog, *table);  // never a pointer move without its row, nor the reverse
   s.pointer = table->metadata_location();
   s.current = md->current_snapshot_id;
   Reader reader(*t.io, *md);  // fails on any file the current snapshot reaches but lacks

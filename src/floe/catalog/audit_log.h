@@ -39,6 +39,9 @@ inline constexpr char kDrop[] = "drop";
 inline constexpr char kUndrop[] = "undrop";
 inline constexpr char kRename[] = "rename";
 inline constexpr char kRestore[] = "restore";
+inline constexpr char kProtection[] = "protection";  // a protection rule set or lifted
+// A change floe refused (a protection rule forbade it): nothing moved; `detail` says why.
+inline constexpr char kRefused[] = "refused";
 inline constexpr char kExternal[] = "external";
 }  // namespace audit_kind
 

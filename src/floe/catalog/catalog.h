@@ -117,6 +117,10 @@ class Catalog {
                                              const AuditRecord& record);
   virtual Status UndropTableEntry(const DroppedTable& dropped, const AuditRecord& record);
 
+  // A row for a change that did not happen (a refused one): the table stays at
+  // `metadata_location`. No-op where the catalog keeps no log.
+  virtual Status RecordAuditEntry(const TableIdentifier& ident, const std::string& metadata_location,
+                                  const AuditRecord& record);
   // Whether the catalog keeps an audit log at all.
   virtual bool HasAuditLog() const { return false; }
   // Rows newest first; empty without a log.

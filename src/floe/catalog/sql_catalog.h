@@ -106,6 +106,8 @@ class SqlCatalog : public Catalog {
   bool HasAuditLog() const override { return audit_log_; }
   Result<std::vector<AuditEntry>> ReadAuditLog(const AuditQuery& query) override;
   Status ClassifyAuditEntry(int64_t seq, const AuditRecord& record) override;
+  Status RecordAuditEntry(const TableIdentifier& ident, const std::string& metadata_location,
+                          const AuditRecord& record) override;
   Result<AuditTriggerState> AuditTrigger() override;
   std::string AuditTriggerRefusal() const override { return trigger_refused_; }
   Status InstallAuditTrigger() override;

@@ -136,6 +136,12 @@ Status SqlCatalog::RecordChange(const TableIdentifier& ident,
       .status();
 }
 
+Status SqlCatalog::RecordAuditEntry(const TableIdentifier& ident, const std::string& metadata_location,
+                                    const AuditRecord& record) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return InWriteTransaction([&] { return RecordChange(ident, metadata_location, metadata_location, record); });
+}
+
 Status SqlCatalog::AuditedSwap(const TableIdentifier& ident, const std::string& expected_location,
                                const std::string& new_location, const AuditRecord& record) {
   const std::string table = ident.ToString();

@@ -9,8 +9,10 @@
 //   floe manifest   record tables' snapshots in a run manifest; a shell that reads them
 //   floe retention T  how far back T reads, what history costs, whether expiry keeps a horizon
 //   floe verify T   checks that every file table T's metadata reaches is present
+//   floe expire T   expire_snapshots; --dry-run lists the files it would delete
 //   floe diff T A B the rows added, removed and changed between two points of T's history
 //   floe rollback T, floe set-current T   move T's current snapshot, previewed and confirmed
+//   floe undo T     put T back as it was before its last change, previewed and confirmed
 //   floe incident T the snapshots around a time, what rolling back to each changes, and the rollback
 //   floe serve      the PostgreSQL wire protocol over the catalog
 
@@ -25,6 +27,7 @@
 #include "floe/cli/command_common.h"
 #include "floe/cli/demo.h"
 #include "floe/cli/diff_command.h"
+#include "floe/cli/expire_command.h"
 #include "floe/cli/audit_command.h"
 #include "floe/cli/history_command.h"
 #include "floe/cli/incident_command.h"
@@ -41,6 +44,7 @@
 #include "floe/cli/show_command.h"
 #include "floe/cli/sql_command.h"
 #include "floe/cli/sql_shell_command.h"
+#include "floe/cli/undo_command.h"
 #include "floe/cli/verify_command.h"
 #include "floe/sql/session.h"
 
@@ -170,6 +174,15 @@ int RunMoveCommand(MoveArgs& args, bool rollback) {
   return rollback ? RunRollback(**session, args.options, console) : RunSetCurrent(**session, args.options, console);
 }
 
+// ---- floe undo ----
+
+int RunUndoCommand(const UndoArgs& args) {
+  auto session = OpenSession(args.where);
+  if (!session.ok()) return ReportError(session.status(), std::cerr);
+  Console console{std::cin, ::isatty(STDIN_FILENO) == 1, std::cout, std::cerr};
+  return RunUndo(**session, args, console);
+}
+
 // ---- floe incident ----
 
 struct IncidentArgs {
@@ -249,6 +262,10 @@ int RunCli(int argc, char** argv) {
   verify->add_flag("--sizes", verify_options.check_sizes,
                    "Also check that each file has the size its manifest recorded");
 
+  // floe expire
+  floe::cli::ExpireArgs expire_args;
+  CLI::App* expire = floe::cli::AddExpireCommand(app, &expire_args);
+
   // floe audit
   floe::cli::AuditArgs audit_args;
   CLI::App* audit = floe::cli::AddAuditCommand(app, &audit_args);
@@ -283,6 +300,8 @@ int RunCli(int argc, char** argv) {
   CLI::App* set_current = floe::cli::AddSetCurrentCommand(app, &set_current_args);
   floe::cli::IncidentArgs incident_args;
   CLI::App* incident = floe::cli::AddIncidentCommand(app, &incident_args);
+  floe::cli::UndoArgs undo_args;
+  CLI::App* undo = floe::cli::AddUndoCommand(app, &undo_args);
   floe::cli::ServeArgs serve_args;
   CLI::App* serve = floe::cli::AddServeCommand(app, &serve_args);
 
@@ -314,10 +333,12 @@ int RunCli(int argc, char** argv) {
     return floe::cli::RunRetentionCommand(retention_args, retention_table, retention_require, retention_json);
   }
   if (verify->parsed()) return floe::cli::RunVerifyCommand(verify_args, verify_options);
+  if (expire->parsed()) return floe::cli::RunExpireCommand(expire_args, std::cout, std::cerr);
   if (diff->parsed()) return floe::cli::RunDiffCommand(diff_where, diff_options);
   if (rollback->parsed()) return floe::cli::RunMoveCommand(rollback_args, true);
   if (set_current->parsed()) return floe::cli::RunMoveCommand(set_current_args, false);
   if (incident->parsed()) return floe::cli::RunIncidentCommand(incident_args);
+  if (undo->parsed()) return floe::cli::RunUndoCommand(undo_args);
   if (serve->parsed()) return floe::cli::RunServeCommand(serve_args);
   return floe::cli::kExitUsage;
 }

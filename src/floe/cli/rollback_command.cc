@@ -6,25 +6,14 @@
 
 #include "floe/cli/diff_command.h"
 #include "floe/cli/snapshot_point.h"
+#include "floe/cli/table_argument.h"
+#include "floe/sql/parse/ast.h"
 #include "floe/table/snapshot_provenance.h"
 #include "floe/table/time_travel.h"
 
 namespace floe::cli {
 
 namespace {
-
-std::string SqlString(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "'";
-}
-
-std::string Procedure(const table::Table& table, const std::string& name) {
-  return StrCat("CALL ", table.catalog()->name(), ".system.", name);
-}
 
 std::string SummaryValue(const spec::Snapshot& snapshot, const std::string& key) {
   auto it = snapshot.summary.find(key);
@@ -66,19 +55,36 @@ int Fail(const Status& status, Console& console) {
 }  // namespace
 
 std::string RollbackToSnapshotCall(const table::Table& table, int64_t snapshot_id) {
-  return StrCat(Procedure(table, "rollback_to_snapshot"), "(", SqlString(table.ident().ToString()),
+  return StrCat(SystemProcedure(table, "rollback_to_snapshot"), "(", sql::QuoteString(table.ident().ToString()),
                 ", ", snapshot_id, ")");
 }
 
 std::string SetCurrentSnapshotCall(const table::Table& table, std::optional<int64_t> snapshot_id,
                                    const std::string& ref) {
-  std::string args = StrCat("table => ", SqlString(table.ident().ToString()));
+  std::string args = StrCat("table => ", sql::QuoteString(table.ident().ToString()));
   if (snapshot_id) {
     args += StrCat(", snapshot_id => ", *snapshot_id);
   } else {
-    args += ", ref => " + SqlString(ref);
+    args += ", ref => " + sql::QuoteString(ref);
   }
-  return StrCat(Procedure(table, "set_current_snapshot"), "(", args, ")");
+  return StrCat(SystemProcedure(table, "set_current_snapshot"), "(", args, ")");
+}
+
+bool Confirm(const std::string& table_name, const std::string& question, const std::string& unchanged,
+             bool yes, Console& console) {
+  if (yes) return true;
+  if (!console.in_is_terminal) {
+    console.err << "Error: Not changing " << table_name
+                << " without confirmation: standard input is not a terminal (pass --yes to confirm)\n";
+    return false;
+  }
+  console.out << question << " [y/N] ";
+  console.out.flush();
+  std::string answer;
+  if (!std::getline(console.in, answer)) console.out << "\n";
+  if (IsYes(answer)) return true;
+  console.err << "Cancelled: " << table_name << " is unchanged and " << unchanged << "\n";
+  return false;
 }
 
 int PreviewConfirmAndMove(sql::Session& session, const std::shared_ptr<table::Table>& table,
@@ -130,22 +136,8 @@ int PreviewConfirmAndMove(sql::Session& session, const std::shared_ptr<table::Ta
                                             current->snapshot_id, " to ", target->snapshot_id, "?")
                                    : StrCat("Set the current snapshot of ", table->name(), " from ",
                                             current->snapshot_id, " to ", target->snapshot_id, "?");
-  if (!yes) {
-    if (!console.in_is_terminal) {
-      console.err
-          << "Error: Not changing " << table->name()
-          << " without confirmation: standard input is not a terminal (pass --yes to confirm)\n";
-      return 1;
-    }
-    console.out << question << " [y/N] ";
-    console.out.flush();
-    std::string answer;
-    if (!std::getline(console.in, answer)) console.out << "\n";
-    if (!IsYes(answer)) {
-      console.err << "Cancelled: " << table->name() << " is unchanged and still reads snapshot "
-                  << current->snapshot_id << "\n";
-      return 1;
-    }
+  if (!Confirm(table->name(), question, StrCat("still reads snapshot ", current->snapshot_id), yes, console)) {
+    return 1;
   }
   // Someone may have committed while the question waited: the preview would be stale.
   Status refreshed = table->Refresh();
@@ -207,8 +199,8 @@ int RunRollback(sql::Session& session, const MoveCommandOptions& options, Consol
       return Fail(ValidationError("Cannot roll back, no valid snapshot older than: ", *ms),
                   console);
     move.target_snapshot_id = best->snapshot_id;
-    move.call = StrCat(Procedure(**table, "rollback_to_timestamp"), "(",
-                       SqlString((*table)->ident().ToString()), ", TIMESTAMP '",
+    move.call = StrCat(SystemProcedure(**table, "rollback_to_timestamp"), "(",
+                       sql::QuoteString((*table)->ident().ToString()), ", TIMESTAMP '",
                        FormatMillis(*ms, *zone), OffsetText(*zone, *ms), "')");
   }
   return PreviewConfirmAndMove(session, *table, move, *diff_options, options.yes, console);

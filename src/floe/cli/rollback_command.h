@@ -49,6 +49,12 @@ struct MoveCommandOptions {
 int RunRollback(sql::Session& session, const MoveCommandOptions& options, Console& console);
 int RunSetCurrent(sql::Session& session, const MoveCommandOptions& options, Console& console);
 
+// Asks `question` on a terminal unless `yes`. False, after one line on `console.err`, when not
+// confirmed: no terminal (`Error: Not changing <table> without confirmation: ...`) or any
+// answer but y or yes (`Cancelled: <table> is unchanged and <unchanged>`).
+bool Confirm(const std::string& table_name, const std::string& question, const std::string& unchanged,
+             bool yes, Console& console);
+
 // A planned move of main to `target`, run by `call` (the CALL statement) once confirmed.
 struct PlannedMove {
   int64_t target_snapshot_id = 0;

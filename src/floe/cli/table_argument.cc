@@ -28,4 +28,8 @@ std::string SqlTableName(const sql::Session& session, const TableIdentifier& ide
   return out + "." + sql::QuoteIdentifier(ident.name);
 }
 
+std::string SystemProcedure(const table::Table& table, const std::string& name) {
+  return StrCat("CALL ", table.catalog()->name(), ".system.", name);
+}
+
 }  // namespace floe::cli

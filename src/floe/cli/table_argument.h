@@ -24,4 +24,7 @@ Result<std::shared_ptr<table::Table>> LoadTableArgument(const sql::Session& sess
 // lakehouse.db.t, lakehouse.`my db`.t.
 std::string SqlTableName(const sql::Session& session, const TableIdentifier& ident);
 
+// "CALL <catalog>.system.<name>", the start of a procedure call on `table`.
+std::string SystemProcedure(const table::Table& table, const std::string& name);
+
 }  // namespace floe::cli

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "floe/table/protection.h"
 #include "floe/table/table.h"
 #include "floe/table/verify_table.h"
 #include "floe/util/json_writer.h"
@@ -22,7 +23,7 @@ std::string AuditText(const AuditTriggerState& audit) {
 
 void PrintText(const std::string& name, const std::string& metadata_location,
                const table::VerifyReport& r, const AuditTriggerState& audit,
-               std::ostream& out) {
+               const std::vector<std::string>& violations, std::ostream& out) {
   out << "Table " << name << " at " << metadata_location << "\n";
   out << "Checked " << Plural(r.checked(), "file") << ": "
       << Plural(r.metadata_files, "metadata file") << ", "
@@ -30,6 +31,10 @@ void PrintText(const std::string& name, const std::string& metadata_location,
       << ", " << Plural(r.data_files, "data file") << ", " << Plural(r.delete_files, "delete file")
       << ", " << Plural(r.statistics_files, "statistics file") << "\n";
   out << "Audit: " << AuditText(audit) << "\n";
+  if (!violations.empty()) {
+    out << Plural(static_cast<int64_t>(violations.size()), "protected ref change") << " against the rule:\n";
+    for (const auto& v : violations) out << "protection: " << v << "\n";
+  }
   if (r.ok()) {
     out << "All files present\n";
     return;
@@ -45,12 +50,12 @@ void PrintText(const std::string& name, const std::string& metadata_location,
 
 void PrintJson(const std::string& name, const std::string& metadata_location,
                const table::VerifyReport& r, const AuditTriggerState& audit,
-               std::ostream& out) {
+               const std::vector<std::string>& violations, std::ostream& out) {
   JsonWriter json(JsonWriter::Style::kSpaced);
   json.StartObject();
   json.Key("table").String(name);
   json.Key("metadata_location").String(metadata_location);
-  json.Key("ok").Bool(r.ok());
+  json.Key("ok").Bool(r.ok() && violations.empty());
   json.Key("checked").StartObject();
   json.Key("total").Int64(r.checked());
   json.Key("metadata_files").Int64(r.metadata_files);
@@ -76,6 +81,7 @@ void PrintJson(const std::string& name, const std::string& metadata_location,
     json.EndObject();
   }
   json.EndArray();
+  json.Key("protection_violations").Strings(violations);
   json.EndObject();
   out << json.view() << "\n";
 }
@@ -117,13 +123,18 @@ int RunVerify(sql::Session& session, const VerifyCommandOptions& options, std::o
     err << "Error: " << audit.status().message() << "\n";
     return 1;
   }
+  auto violations = table::AuditedProtectionViolations(**loaded);
+  if (!violations.ok()) {
+    err << "Error: " << violations.status().message() << "\n";
+    return 1;
+  }
   const std::string name = t.name();
   if (options.json) {
-    PrintJson(name, t.metadata_location(), *report, *audit, out);
+    PrintJson(name, t.metadata_location(), *report, *audit, *violations, out);
   } else {
-    PrintText(name, t.metadata_location(), *report, *audit, out);
+    PrintText(name, t.metadata_location(), *report, *audit, *violations, out);
   }
-  return report->ok() ? 0 : 2;
+  return report->ok() && violations->empty() ? 0 : 2;
 }
 
 }  // namespace floe::cli

@@ -29,6 +29,7 @@ Result<table::RewriteDataFilesResult> RewriteDataFiles(const std::shared_ptr<tab
   request.strategy = options.strategy;
   request.options = options.options;
   request.starting_snapshot_id = current->snapshot_id;
+  request.dry_run = options.dry_run;
   for (auto& task : tasks) {
     if (!options.filter.empty()) {
       const spec::PartitionSpec* spec = md->SpecById(task.file.spec_id);

@@ -21,6 +21,8 @@ struct RewriteDataFilesOptions {
   std::vector<std::pair<std::string, std::string>> options;
   // Only files that may hold rows matching every predicate are rewritten (a `where`).
   std::vector<ColumnPredicate> filter;
+  // List what a run would replace (the result's `files`) and change nothing.
+  bool dry_run = false;
 };
 
 // Rewrites the current snapshot's data files as Iceberg's rewrite_data_files does; a table

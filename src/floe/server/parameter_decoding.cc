@@ -260,7 +260,12 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
       ARROW_ASSIGN_OR_RAISE(int64_t micros, ReadBigEndian(v, 8, oid));
       auto type = oid == pg_oid::kTimestamp ? arrow::timestamp(arrow::TimeUnit::MICRO)
                                             : arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
-      return Parameter{std::make_shared<arrow::TimestampScalar>(micros + kPgEpochMicros, type)};
+      // PostgreSQL's infinities (INT64_MAX, INT64_MIN) and their neighbours have no Unix time.
+      int64_t unix_micros = 0;
+      if (__builtin_add_overflow(micros, kPgEpochMicros, &unix_micros)) {
+        return BadValue(oid, "timestamp out of range");
+      }
+      return Parameter{std::make_shared<arrow::TimestampScalar>(unix_micros, type)};
     }
     case pg_oid::kNumeric: {
       ARROW_ASSIGN_OR_RAISE(std::string text, NumericText(v, oid));

@@ -65,7 +65,8 @@ AuditRecord DescribeChange(const spec::TableMetadata* base, const spec::TableMet
   if (from != to) {
     if (!from || !to) {
       record.kind = audit_kind::kSetCurrent;
-    } else if (IsAncestorOf(updated, *from, *to)) {
+    } else if (IsAncestorOf(updated, *from, *to) || IsAncestorOf(*base, *from, *to)) {
+      // An older metadata file put back may not list `from` any more: ask the base too.
       record.kind = audit_kind::kRollback;
     } else if (IsAncestorOf(updated, *to, *from)) {
       record.kind = audit_kind::kFastForward;

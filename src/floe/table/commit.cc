@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "floe/table/audit_change.h"
+#include "floe/table/protection.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/util/ascii.h"
@@ -94,7 +95,7 @@ CommitCounters GlobalCommitCounters() {
   return {commits_done.load(), commit_attempts.load(), commit_conflicts.load()};
 }
 
-Status Commit(Table& table, const ApplyFn& apply) {
+Status Commit(Table& table, const ApplyFn& apply, const AuditNote& note) {
   FileIO& io = *table.io();
   const int64_t start = NowMillis();
   RetryPolicy policy = RetryPolicy::FromMetadata(*table.metadata());
@@ -117,6 +118,11 @@ Status Commit(Table& table, const ApplyFn& apply) {
       RemoveFiles(io, attempt_files);
       return confined;
     }
+    if (Status allowed = CheckProtection(table.name(), *base, *metadata); !allowed.ok()) {
+      RemoveFiles(io, attempt_files);
+      RecordRefusal(table, allowed);
+      return allowed;
+    }
     TableMetadataBuilder::RecordCommit(*base, base_location, metadata.get());
     StampProvenance(table.provenance(), *base, metadata.get());
     std::string location = NextMetadataLocation(*metadata, base_location);
@@ -126,6 +132,8 @@ Status Commit(Table& table, const ApplyFn& apply) {
       return WithContext(st, "Cannot commit " + table.name());
     }
     AuditRecord record = DescribeChange(base.get(), *metadata);
+    if (!note.kind.empty()) record.kind = note.kind;
+    if (!note.detail.empty()) record.detail = note.detail;
     AddProvenance(table.provenance(), &record);
     st = table.catalog()->SwapMetadataLocation(table.ident(), base_location, location, record);
     if (st.ok()) {

@@ -32,7 +32,14 @@ using ApplyFn = std::function<Result<std::shared_ptr<spec::TableMetadata>>(
 // again (it re-validates against the new base), with backoff. A failed commit leaves the
 // table pointer unchanged and removes every file its attempts wrote; when the catalog
 // cannot tell whether the swap happened, the error says so and nothing is removed.
-Status Commit(Table& table, const ApplyFn& apply);
+// What a commit's audit-log row says beyond what DescribeChange reads off the metadata: the
+// kind when the operation itself names it (a restore), and a detail.
+struct AuditNote {
+  std::string kind;  // empty: the kind DescribeChange gives
+  std::string detail;
+};
+
+Status Commit(Table& table, const ApplyFn& apply, const AuditNote& note = {});
 
 // Process-wide counts of commits, for benchmarks and diagnostics: `attempts` counts every
 // try (a commit that retried twice adds 3), `conflicts` the tries another writer beat.

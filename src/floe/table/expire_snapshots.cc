@@ -4,11 +4,14 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
+#include <tuple>
 
 #include "floe/table/commit.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/manifest_walk.h"
+#include "floe/table/protection.h"
 #include "floe/table/time_travel.h"
 #include "floe/util/ascii.h"
 #include "floe/util/clock.h"
@@ -44,7 +47,8 @@ Result<ExpiryPlan> PlanExpiry(const spec::TableMetadata& md, const ExpireSnapsho
   std::map<std::string, spec::SnapshotRef> retained_refs;
   for (const auto& [name, ref] : md.refs) {
     const spec::Snapshot* snap = md.SnapshotById(ref.snapshot_id);
-    bool keep = name == spec::kMainBranch;
+    // A protected ref stays whatever its age: dropping it is what the rule forbids.
+    bool keep = name == spec::kMainBranch || FindProtectionRule(md, ref.is_branch(), name).has_value();
     if (!keep && snap) {
       const int64_t max_age = ref.max_ref_age_ms.value_or(default_max_ref_age);
       keep = !age_policy || now_ms - snap->timestamp_ms <= max_age;
@@ -123,8 +127,190 @@ namespace {
 struct Deletion {
   std::string path;
   FileKind kind;
+  const char* type;  // RemovedFile::type
   int64_t* counter;
+  std::optional<int64_t> size;
 };
+
+// Content files first, then the manifests naming them, then the lists naming those: an
+// interrupted expiry leaves unreferenced files, never a manifest naming a deleted file.
+int DeletionRank(FileKind kind) {
+  return kind == FileKind::kData || kind == FileKind::kDelete ? 0 : kind == FileKind::kManifest ? 1 : 2;
+}
+
+// One planned expiry: the metadata it commits and the history it read doing so.
+struct ExpiryAttempt {
+  spec::TableMetadataPtr base;
+  std::unique_ptr<ManifestWalk> walk;
+  std::shared_ptr<spec::TableMetadata> updated;  // null: nothing to change
+};
+
+Result<ExpiryAttempt> PlanAttempt(Table& table, const spec::TableMetadataPtr& base,
+                                  const ExpireSnapshotsOptions& options, int64_t now,
+                                  ExpireSnapshotsResult* result) {
+  if (Status allowed = CheckExpiryProtection(*base, options.snapshot_ids); !allowed.ok()) {
+    if (!options.dry_run) RecordRefusal(table, allowed);
+    return allowed;
+  }
+  ARROW_ASSIGN_OR_RAISE(ExpiryPlan plan, PlanExpiry(*base, options, now));
+  // Read all of the history before changing it: a file named by a manifest that cannot be
+  // read might still be in use, so nothing may be deleted on a partial picture.
+  ExpiryAttempt attempt{base, std::make_unique<ManifestWalk>(*table.io(), *base), nullptr};
+  if (options.delete_files || options.clean_expired_metadata || options.dry_run) {
+    Status read = attempt.walk->ReadAll(*base);
+    if (!read.ok()) return WithContext(read, "Cannot expire snapshots of " + table.name());
+  }
+  TableMetadataBuilder builder(base);
+  for (const auto& name : plan.removed_refs) builder.RemoveRef(name);
+  ARROW_RETURN_NOT_OK(builder.RemoveSnapshots(plan.expired_snapshot_ids));
+  if (options.clean_expired_metadata) {
+    std::set<int32_t> specs{base->default_spec_id};
+    std::set<int32_t> schemas{base->current_schema_id};
+    for (int64_t id : plan.retained_snapshot_ids) {
+      const spec::Snapshot* snap = base->SnapshotById(id);
+      if (!snap) continue;
+      if (snap->schema_id) schemas.insert(*snap->schema_id);
+      ARROW_ASSIGN_OR_RAISE(auto list, attempt.walk->Manifests(*snap));
+      for (const auto& mf : *list) specs.insert(mf.partition_spec_id);
+    }
+    std::set<int32_t> drop_specs, drop_schemas;
+    for (const auto& s : base->partition_specs) {
+      if (!specs.count(s.spec_id())) drop_specs.insert(s.spec_id());
+    }
+    for (const auto& s : base->schemas) {
+      if (!schemas.count(s->schema_id())) drop_schemas.insert(s->schema_id());
+    }
+    builder.RemovePartitionSpecs(drop_specs);
+    builder.RemoveSchemas(drop_schemas);
+  }
+  result->expired_snapshot_ids.assign(plan.expired_snapshot_ids.begin(),
+                                      plan.expired_snapshot_ids.end());
+  result->removed_refs = plan.removed_refs;
+  if (builder.changed()) attempt.updated = builder.Build();
+  return attempt;
+}
+
+// The files `before` reaches and `kept` does not, in deletion order, each counted in `result`.
+// Files outside the table's directories are never deleted; they are reported instead.
+std::vector<Deletion> PlanDeletions(const ReachedFiles& before, const ReachedFiles& kept,
+                                    const spec::TableMetadata& base, const PurgeScope& scope,
+                                    ExpireSnapshotsResult* result) {
+  std::map<std::string, int64_t> statistics_sizes;
+  for (const auto& s : base.statistics) statistics_sizes[s.statistics_path] = s.file_size_in_bytes;
+  for (const auto& s : base.partition_statistics) {
+    statistics_sizes[s.statistics_path] = s.file_size_in_bytes;
+  }
+  std::vector<Deletion> deletions;
+  auto plan_delete = [&](const std::string& path, FileKind kind, const char* type, int64_t* counter,
+                         std::optional<int64_t> size) {
+    if (!scope.Allows(path)) {
+      result->failed_deletes.push_back(path + ": outside the table's directories, kept");
+      return;
+    }
+    deletions.push_back({path, kind, type, counter, size});
+  };
+  for (const auto& [path, file] : before.content) {
+    if (kept.content.count(path)) continue;
+    switch (file.content) {
+      case manifest::FileContent::kData:
+        plan_delete(path, FileKind::kData, ContentFileType(file.content), &result->deleted_data_files,
+                    file.size);
+        break;
+      case manifest::FileContent::kPositionDeletes:
+        plan_delete(path, FileKind::kDelete, ContentFileType(file.content),
+                    &result->deleted_position_delete_files, file.size);
+        break;
+      case manifest::FileContent::kEqualityDeletes:
+        plan_delete(path, FileKind::kDelete, ContentFileType(file.content),
+                    &result->deleted_equality_delete_files, file.size);
+        break;
+    }
+  }
+  for (const auto& [path, length] : before.manifests) {
+    if (!kept.manifests.count(path)) {
+      plan_delete(path, FileKind::kManifest, "manifest", &result->deleted_manifests, length);
+    }
+  }
+  for (const auto& path : before.manifest_lists) {
+    if (!kept.manifest_lists.count(path)) {
+      plan_delete(path, FileKind::kManifestList, "manifest list", &result->deleted_manifest_lists,
+                  std::nullopt);
+    }
+  }
+  for (const auto& path : before.statistics) {
+    if (kept.statistics.count(path)) continue;
+    auto size = statistics_sizes.find(path);
+    plan_delete(path, FileKind::kOther, "statistics file", &result->deleted_statistics_files,
+                size == statistics_sizes.end() ? std::nullopt : std::optional<int64_t>(size->second));
+  }
+  std::stable_sort(deletions.begin(), deletions.end(), [](const Deletion& a, const Deletion& b) {
+    return DeletionRank(a.kind) < DeletionRank(b.kind);
+  });
+  return deletions;
+}
+
+// For each file of `files`, the newest snapshot of `expired` (by commit time) that reached it.
+Result<std::map<std::string, int64_t>> LastReachedBy(ManifestWalk& walk, const spec::TableMetadata& base,
+                                                     const std::vector<int64_t>& expired) {
+  std::vector<const spec::Snapshot*> oldest_first;
+  for (int64_t id : expired) {
+    if (const spec::Snapshot* s = base.SnapshotById(id)) oldest_first.push_back(s);
+  }
+  std::stable_sort(oldest_first.begin(), oldest_first.end(), [](const auto* a, const auto* b) {
+    return std::tie(a->timestamp_ms, a->sequence_number) < std::tie(b->timestamp_ms, b->sequence_number);
+  });
+  std::map<std::string, int64_t> last;
+  // A manifest shared by many snapshots is attributed once, to the newest; its files then
+  // take the newest of the manifests that hold them.
+  std::map<std::string, std::pair<size_t, const manifest::ManifestFile*>> manifest_owner;
+  for (size_t rank = 0; rank < oldest_first.size(); ++rank) {
+    const spec::Snapshot* snap = oldest_first[rank];
+    if (!snap->manifest_list.empty()) last[snap->manifest_list] = snap->snapshot_id;
+    ARROW_ASSIGN_OR_RAISE(auto list, walk.Manifests(*snap));
+    for (const auto& mf : *list) manifest_owner[mf.manifest_path] = {rank, &mf};
+  }
+  std::map<std::string, size_t> file_rank;
+  for (const auto& [path, owner] : manifest_owner) {
+    last[path] = oldest_first[owner.first]->snapshot_id;
+    ARROW_ASSIGN_OR_RAISE(auto live, walk.Live(*owner.second));
+    for (const auto& f : *live) {
+      auto [it, inserted] = file_rank.emplace(f.path, owner.first);
+      if (!inserted && it->second < owner.first) it->second = owner.first;
+    }
+  }
+  for (const auto& [path, rank] : file_rank) last[path] = oldest_first[rank]->snapshot_id;
+  for (const auto& s : base.statistics) last.emplace(s.statistics_path, s.snapshot_id);
+  for (const auto& s : base.partition_statistics) last.emplace(s.statistics_path, s.snapshot_id);
+  return last;
+}
+
+Result<ExpireSnapshotsResult> DryRun(Table& table, const ExpireSnapshotsOptions& options, int64_t now) {
+  ExpireSnapshotsResult result;
+  ARROW_ASSIGN_OR_RAISE(ExpiryAttempt attempt,
+                        PlanAttempt(table, table.metadata(), options, now, &result));
+  if (!attempt.updated || !options.delete_files || result.expired_snapshot_ids.empty()) {
+    return result;
+  }
+  ARROW_ASSIGN_OR_RAISE(ReachedFiles before, Reach(*attempt.walk, *attempt.base));
+  ARROW_ASSIGN_OR_RAISE(ReachedFiles kept, Reach(*attempt.walk, *attempt.updated));
+  ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*table.catalog()));
+  PurgeScope scope(policy, *attempt.updated);
+  std::vector<Deletion> deletions = PlanDeletions(before, kept, *attempt.base, scope, &result);
+  ARROW_ASSIGN_OR_RAISE(auto last, LastReachedBy(*attempt.walk, *attempt.base, result.expired_snapshot_ids));
+  for (const Deletion& d : deletions) {
+    ++*d.counter;
+    std::optional<int64_t> size = d.size;
+    // Manifest lists carry no recorded length; ask the store.
+    if (!size) {
+      auto stat = table.io()->FileSize(d.path);
+      if (stat.ok()) size = *stat;
+    }
+    auto by = last.find(d.path);
+    result.files.push_back({d.path, d.type, size,
+                            by == last.end() ? std::nullopt : std::optional<int64_t>(by->second)});
+  }
+  return result;
+}
 
 }  // namespace
 
@@ -135,67 +321,26 @@ Result<ExpireSnapshotsResult> ExpireSnapshots(Table& table, const ExpireSnapshot
         "Cannot expire snapshots: GC is disabled (deleting files may corrupt other tables)");
   }
   const int64_t now = options.now_ms.value_or(NowMillis());
+  if (options.dry_run) return DryRun(table, options, now);
   FileIO& io = *table.io();
 
   ExpireSnapshotsResult result;
-  spec::TableMetadataPtr base;
-  std::unique_ptr<ManifestWalk> cache;
-  std::shared_ptr<spec::TableMetadata> committed;
-  Status st =
-      Commit(table,
-             [&](const spec::TableMetadataPtr& attempt_base,
-                 std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
-               ARROW_ASSIGN_OR_RAISE(ExpiryPlan plan, PlanExpiry(*attempt_base, options, now));
-               // Read all of the history before changing it: a file named by a manifest that cannot
-               // be read might still be in use, so nothing may be deleted on a partial picture.
-               auto attempt_cache = std::make_unique<ManifestWalk>(io, *attempt_base);
-               if (options.delete_files || options.clean_expired_metadata) {
-                 Status read = attempt_cache->ReadAll(*attempt_base);
-                 if (!read.ok())
-                   return WithContext(read, "Cannot expire snapshots of " + table.name());
-               }
-               TableMetadataBuilder builder(attempt_base);
-               for (const auto& name : plan.removed_refs) builder.RemoveRef(name);
-               ARROW_RETURN_NOT_OK(builder.RemoveSnapshots(plan.expired_snapshot_ids));
-               if (options.clean_expired_metadata) {
-                 std::set<int32_t> specs{attempt_base->default_spec_id};
-                 std::set<int32_t> schemas{attempt_base->current_schema_id};
-                 for (int64_t id : plan.retained_snapshot_ids) {
-                   const spec::Snapshot* snap = attempt_base->SnapshotById(id);
-                   if (!snap) continue;
-                   if (snap->schema_id) schemas.insert(*snap->schema_id);
-                   ARROW_ASSIGN_OR_RAISE(auto list, attempt_cache->Manifests(*snap));
-                   for (const auto& mf : *list) specs.insert(mf.partition_spec_id);
-                 }
-                 std::set<int32_t> drop_specs, drop_schemas;
-                 for (const auto& s : attempt_base->partition_specs) {
-                   if (!specs.count(s.spec_id())) drop_specs.insert(s.spec_id());
-                 }
-                 for (const auto& s : attempt_base->schemas) {
-                   if (!schemas.count(s->schema_id())) drop_schemas.insert(s->schema_id());
-                 }
-                 builder.RemovePartitionSpecs(drop_specs);
-                 builder.RemoveSchemas(drop_schemas);
-               }
-               result.expired_snapshot_ids.assign(plan.expired_snapshot_ids.begin(),
-                                                  plan.expired_snapshot_ids.end());
-               result.removed_refs = plan.removed_refs;
-               base = attempt_base;
-               cache = std::move(attempt_cache);
-               if (!builder.changed()) {
-                 committed.reset();
-                 return committed;  // nothing to commit
-               }
-               committed = builder.Build();
-               return committed;
-             });
+  ExpiryAttempt planned;
+  Status st = Commit(table,
+                     [&](const spec::TableMetadataPtr& attempt_base,
+                         std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+                       ARROW_ASSIGN_OR_RAISE(planned,
+                                             PlanAttempt(table, attempt_base, options, now, &result));
+                       return planned.updated;
+                     });
   ARROW_RETURN_NOT_OK(st);
+  const std::shared_ptr<spec::TableMetadata>& committed = planned.updated;
   if (!committed || !options.delete_files || result.expired_snapshot_ids.empty()) return result;
 
   // What the expired history reached, less what the committed metadata, and any commit made
   // since, still reaches.
-  ARROW_ASSIGN_OR_RAISE(ReachedFiles before, Reach(*cache, *base));
-  ARROW_ASSIGN_OR_RAISE(ReachedFiles kept, Reach(*cache, *committed));
+  ARROW_ASSIGN_OR_RAISE(ReachedFiles before, Reach(*planned.walk, *planned.base));
+  ARROW_ASSIGN_OR_RAISE(ReachedFiles kept, Reach(*planned.walk, *committed));
   if (table.Refresh().ok() && table.metadata().get() != committed.get()) {
     auto latest = table.metadata();
     ManifestWalk fresh(io, *latest);
@@ -207,44 +352,10 @@ Result<ExpireSnapshotsResult> ExpireSnapshots(Table& table, const ExpireSnapshot
 
   ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*table.catalog()));
   PurgeScope scope(policy, *committed);
-  std::vector<Deletion> deletions;
-  auto plan_delete = [&](const std::string& path, FileKind kind, int64_t* counter) {
-    if (!scope.Allows(path)) {
-      result.failed_deletes.push_back(path + ": outside the table's directories, kept");
-      return;
-    }
-    deletions.push_back({path, kind, counter});
-  };
-  for (const auto& [path, file] : before.content) {
-    if (kept.content.count(path)) continue;
-    switch (file.content) {
-      case manifest::FileContent::kData:
-        plan_delete(path, FileKind::kData, &result.deleted_data_files);
-        break;
-      case manifest::FileContent::kPositionDeletes:
-        plan_delete(path, FileKind::kDelete, &result.deleted_position_delete_files);
-        break;
-      case manifest::FileContent::kEqualityDeletes:
-        plan_delete(path, FileKind::kDelete, &result.deleted_equality_delete_files);
-        break;
-    }
-  }
-  for (const auto& [path, length] : before.manifests) {
-    if (!kept.manifests.count(path))
-      plan_delete(path, FileKind::kManifest, &result.deleted_manifests);
-  }
-  for (const auto& path : before.manifest_lists) {
-    if (!kept.manifest_lists.count(path))
-      plan_delete(path, FileKind::kManifestList, &result.deleted_manifest_lists);
-  }
-  for (const auto& path : before.statistics) {
-    if (!kept.statistics.count(path))
-      plan_delete(path, FileKind::kOther, &result.deleted_statistics_files);
-  }
+  std::vector<Deletion> deletions = PlanDeletions(before, kept, *planned.base, scope, &result);
 
-  // Content files first, then the manifests naming them, then the lists naming those: an
-  // interrupted expiry leaves unreferenced files, never a manifest naming a deleted file.
   std::mutex mu;
+  std::vector<char> deleted(deletions.size(), 0);
   ProgressTask progress("Deleting expired files", static_cast<int64_t>(deletions.size()));
   auto run = [&](size_t begin, size_t end) {
     for (size_t i = begin; i < end; ++i) {
@@ -254,22 +365,17 @@ Result<ExpireSnapshotsResult> ExpireSnapshots(Table& table, const ExpireSnapshot
       std::lock_guard<std::mutex> lock(mu);
       if (del.ok() || IsNotFound(del)) {
         ++*d.counter;
+        deleted[i] = 1;
       } else {
         result.failed_deletes.push_back(d.path + ": " + del.message());
       }
     }
   };
-  auto rank_of = [](FileKind k) {
-    return k == FileKind::kData || k == FileKind::kDelete ? 0 : k == FileKind::kManifest ? 1 : 2;
-  };
-  std::stable_sort(deletions.begin(), deletions.end(), [&](const Deletion& a, const Deletion& b) {
-    return rank_of(a.kind) < rank_of(b.kind);
-  });
   const int32_t threads = std::max(1, options.max_concurrent_deletes);
   size_t start = 0;
   for (int rank = 0; rank < 3; ++rank) {
     size_t end = start;
-    while (end < deletions.size() && rank_of(deletions[end].kind) == rank) ++end;
+    while (end < deletions.size() && DeletionRank(deletions[end].kind) == rank) ++end;
     if (threads == 1 || end - start < 2) {
       run(start, end);
     } else {
@@ -280,6 +386,10 @@ Result<ExpireSnapshotsResult> ExpireSnapshots(Table& table, const ExpireSnapshot
       for (auto& t : pool) t.join();
     }
     start = end;
+  }
+  for (size_t i = 0; i < deletions.size(); ++i) {
+    const Deletion& d = deletions[i];
+    if (deleted[i]) result.files.push_back({d.path, d.type, d.size, std::nullopt});
   }
   return result;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "floe/spec/table_metadata.h"
+#include "floe/table/removed_file.h"
 #include "floe/table/table.h"
 #include "floe/util/status.h"
 
@@ -37,6 +38,8 @@ struct ExpireSnapshotsOptions {
   int32_t max_concurrent_deletes = 8;
   // The clock the age rules read (ms); unset: the system clock.
   std::optional<int64_t> now_ms;
+  // Plan only: report in `files` what a run would delete, and change nothing.
+  bool dry_run = false;
 };
 
 // Which snapshots and refs an expiry removes from `metadata`.
@@ -62,6 +65,9 @@ struct ExpireSnapshotsResult {
   std::vector<std::string> removed_refs;
   // Files that could not be deleted (the expiry itself is committed); each with the reason.
   std::vector<std::string> failed_deletes;
+  // Deleted (dry run: to be deleted), in the order of deletion: content files, manifests,
+  // manifest lists, statistics files. The counts above count these.
+  std::vector<RemovedFile> files;
 };
 
 // Plans, commits (retrying on conflicts against the refreshed table), then deletes the files

@@ -371,6 +371,30 @@ Status CheckRewriteDataFilesOptions(
   return BinPackOptions::Parse(options, *table.metadata()).status();
 }
 
+namespace {
+
+// Delete files that applied to a rewritten file and to no file left live: the rewritten
+// files no longer hold the rows they delete.
+std::vector<DataFile> RemovedDeleteFiles(const std::vector<RewriteCandidate>& candidates,
+                                         const std::set<std::string>& rewritten) {
+  std::map<std::string, const DataFile*> deletes;
+  std::set<std::string> still_apply, applied_to_rewritten;
+  for (const auto& c : candidates) {
+    const bool gone = rewritten.count(c.file.file_path) > 0;
+    for (const auto& d : c.deletes) {
+      deletes.emplace(d.file_path, &d);
+      (gone ? applied_to_rewritten : still_apply).insert(d.file_path);
+    }
+  }
+  std::vector<DataFile> removed;
+  for (const auto& [path, d] : deletes) {
+    if (applied_to_rewritten.count(path) && !still_apply.count(path)) removed.push_back(*d);
+  }
+  return removed;
+}
+
+}  // namespace
+
 Result<RewriteDataFilesResult> RewriteDataFiles(Table& table,
                                                 const RewriteDataFilesRequest& request,
                                                 const RewriteGroupReader& read) {
@@ -390,6 +414,26 @@ Result<RewriteDataFilesResult> RewriteDataFiles(Table& table,
       PlanBinPack(*md, request.candidates, request.eligible, options);
   RewriteDataFilesResult result;
   if (groups.empty()) return result;
+  if (request.dry_run) {
+    std::set<std::string> rewritten;
+    for (const auto& group : groups) {
+      for (size_t i : group.files) {
+        const DataFile& f = request.candidates[i].file;
+        rewritten.insert(f.file_path);
+        result.rewritten_bytes_count += f.file_size_in_bytes;
+        result.files.push_back({f.file_path, ContentFileType(f.content), f.file_size_in_bytes,
+                                request.starting_snapshot_id});
+      }
+    }
+    result.rewritten_data_files_count = static_cast<int32_t>(rewritten.size());
+    for (const DataFile& d : RemovedDeleteFiles(request.candidates, rewritten)) {
+      result.files.push_back({d.file_path, ContentFileType(d.content), d.file_size_in_bytes,
+                              request.starting_snapshot_id});
+    }
+    result.removed_delete_files_count =
+        static_cast<int32_t>(result.files.size()) - result.rewritten_data_files_count;
+    return result;
+  }
 
   // Each group is written on its own, in files of the split size (the target, or more to
   // avoid a small remainder file), up to the largest size a file may have.
@@ -430,22 +474,7 @@ Result<RewriteDataFilesResult> RewriteDataFiles(Table& table,
     progress.Advance();
   }
 
-  // Delete files that applied to a rewritten file and to no file left live: the rewritten
-  // files no longer hold the rows they delete. With remove-dangling-deletes, also those that
-  // applied to no live file before.
-  std::map<std::string, const DataFile*> deletes;
-  std::set<std::string> still_apply, applied_to_rewritten;
-  for (const auto& c : request.candidates) {
-    const bool gone = rewritten.count(c.file.file_path) > 0;
-    for (const auto& d : c.deletes) {
-      deletes.emplace(d.file_path, &d);
-      (gone ? applied_to_rewritten : still_apply).insert(d.file_path);
-    }
-  }
-  std::vector<DataFile> removed_deletes;
-  for (const auto& [path, d] : deletes) {
-    if (applied_to_rewritten.count(path) && !still_apply.count(path)) removed_deletes.push_back(*d);
-  }
+  std::vector<DataFile> removed_deletes = RemovedDeleteFiles(request.candidates, rewritten);
 
   RewriteFilesChange change;
   change.added = added;

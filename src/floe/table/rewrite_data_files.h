@@ -23,6 +23,7 @@
 #include <arrow/type_fwd.h>
 
 #include "floe/manifest/data_file.h"
+#include "floe/table/removed_file.h"
 #include "floe/table/table.h"
 
 namespace floe::table {
@@ -81,6 +82,9 @@ struct RewriteDataFilesResult {
   int32_t failed_data_files_count = 0;
   int32_t removed_delete_files_count = 0;
   std::optional<int64_t> snapshot_id;  // the `replace` snapshot; unset when nothing was rewritten
+  // A dry run's plan: the data files a run would replace, then the delete files it would
+  // remove, each with the starting snapshot as the last that reached it.
+  std::vector<RemovedFile> files;
 };
 
 // The rows of a group's files, in the table's current schema, without the deleted ones.
@@ -94,6 +98,9 @@ struct RewriteDataFilesRequest {
   int64_t starting_snapshot_id = 0;
   std::vector<RewriteCandidate> candidates;  // every live data file of that snapshot
   std::vector<bool> eligible;                // per candidate; empty: all
+  // Plan only: fill the result's counts and `files` with what a run would replace; read,
+  // write and commit nothing.
+  bool dry_run = false;
 };
 
 // Plans, rewrites and commits. Errors name the table; a failed commit removes the files written.

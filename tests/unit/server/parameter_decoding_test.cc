@@ -74,6 +74,16 @@ TEST(ParameterDecoding, Binary) {
                              DecodeParameter(pg_oid::kInt8, true, Bytes({1, 2})).status());
 }
 
+TEST(ParameterDecoding, BinaryTimestampsBeyondUnixTimeAreRefused) {
+  // 2000-01-01 plus one microsecond, then PostgreSQL's +infinity, which no Unix time holds.
+  ASSERT_OK_AND_ASSIGN(Parameter p, DecodeParameter(pg_oid::kTimestamp, true, Bytes({0, 0, 0, 0, 0, 0, 0, 1})));
+  EXPECT_TRUE(p.value->Equals(
+      arrow::TimestampScalar(946684800000001, arrow::timestamp(arrow::TimeUnit::MICRO))));
+  ASSERT_RAISES_WITH_MESSAGE(
+      "invalid binary value for a parameter of type oid 1184: timestamp out of range",
+      DecodeParameter(pg_oid::kTimestamptz, true, Bytes({0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})).status());
+}
+
 TEST(ParameterDecoding, NullKeepsTheType) {
   ASSERT_OK_AND_ASSIGN(Parameter p, DecodeParameter(pg_oid::kInt8, false, std::nullopt));
   EXPECT_FALSE(p.value->is_valid);

@@ -102,6 +102,62 @@ TEST_F(ExpireSnapshotsTest, OverwrittenFilesAreDeletedOnceNoSnapshotReachesThem)
   ExpectFilesOnDiskMatchMetadata();
 }
 
+TEST_F(ExpireSnapshotsTest, DryRunListsExactlyWhatTheRunDeletesAndChangesNothing) {
+  ASSERT_OK_AND_ASSIGN(int64_t s4, OverwriteData(*table_, *People(100, 5), OverwriteFilter::All()));
+  ExpireSnapshotsOptions options;
+  options.now_ms = now_;
+  options.older_than_ms = NowMillis() + 1;
+  options.dry_run = true;
+  const std::string location = table_->metadata_location();
+  const std::set<std::string> on_disk = FilesUnder(*table_->io(), table_->metadata()->location);
+  ASSERT_OK_AND_ASSIGN(auto dry, ExpireSnapshots(*table_, options));
+  EXPECT_EQ(dry.expired_snapshot_ids, Sorted({s1_, s2_, s3_}));
+  ASSERT_OK(table_->Refresh());
+  EXPECT_EQ(table_->metadata_location(), location);
+  EXPECT_EQ(SnapshotIds(*table_), Sorted({s1_, s2_, s3_, s4}));
+  EXPECT_EQ(FilesUnder(*table_->io(), table_->metadata()->location), on_disk);
+
+  // Three data files, their three manifests and three manifest lists, in deletion order, each
+  // with its size and the newest expired snapshot that reached it: the appends' files
+  // stayed live until s3, the overwrite's parent.
+  ASSERT_EQ(dry.files.size(), 9u);
+  std::vector<std::string> types;
+  std::set<std::string> predicted;
+  for (const auto& f : dry.files) {
+    types.push_back(f.type);
+    predicted.insert(f.path);
+    ASSERT_TRUE(f.size) << f.path;
+    EXPECT_GT(*f.size, 0) << f.path;
+    ASSERT_TRUE(f.last_snapshot_id) << f.path;
+    if (f.type == "manifest list") {
+      EXPECT_EQ(table_->metadata()->SnapshotById(*f.last_snapshot_id)->manifest_list, f.path);
+    } else {
+      EXPECT_EQ(*f.last_snapshot_id, s3_) << f.path;
+    }
+  }
+  EXPECT_EQ(types, (std::vector<std::string>{"data file", "data file", "data file", "manifest", "manifest",
+                                             "manifest", "manifest list", "manifest list", "manifest list"}));
+  EXPECT_EQ(dry.deleted_data_files, 3);
+  EXPECT_EQ(dry.deleted_manifests, 3);
+  EXPECT_EQ(dry.deleted_manifest_lists, 3);
+
+  options.dry_run = false;
+  ASSERT_OK_AND_ASSIGN(auto real, ExpireSnapshots(*table_, options));
+  std::set<std::string> deleted;
+  const std::set<std::string> left = FilesUnder(*table_->io(), table_->metadata()->location);
+  for (const auto& path : on_disk) {
+    // The run's own new metadata file aside, what went is exactly what the dry run listed.
+    if (!left.count(path)) deleted.insert(path);
+  }
+  EXPECT_EQ(deleted, predicted);
+  std::set<std::string> reported;
+  for (const auto& f : real.files) reported.insert(f.path);
+  EXPECT_EQ(reported, predicted);
+  EXPECT_EQ(real.deleted_data_files, dry.deleted_data_files);
+  EXPECT_EQ(real.deleted_manifests, dry.deleted_manifests);
+  EXPECT_EQ(real.deleted_manifest_lists, dry.deleted_manifest_lists);
+}
+
 TEST_F(ExpireSnapshotsTest, RetainLastKeepsAncestorsWhateverTheirAge) {
   ExpireSnapshotsOptions options;
   options.now_ms = now_;

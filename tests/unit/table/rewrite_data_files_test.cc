@@ -2,6 +2,8 @@
 // file fail it with Iceberg's messages, appends are kept, and equality deletes committed
 // meanwhile still apply because the new files keep the starting snapshot's sequence number.
 #include <filesystem>
+#include <map>
+#include <set>
 
 #include <arrow/api.h>
 #include <arrow/io/file.h>
@@ -70,10 +72,11 @@ class RewriteDataFilesTest : public floe::testing::PeopleTableTest {
   // before the commit, through another handle on the table (another writer).
   Result<RewriteDataFilesResult> Rewrite(
       std::function<Status(Table& other)> meanwhile = nullptr,
-      std::vector<std::pair<std::string, std::string>> options = {}) {
+      std::vector<std::pair<std::string, std::string>> options = {}, bool dry_run = false) {
     auto md = table_->metadata();
     RewriteDataFilesRequest request;
     request.options = std::move(options);
+    request.dry_run = dry_run;
     request.starting_snapshot_id = md->current_snapshot()->snapshot_id;
     ARROW_ASSIGN_OR_RAISE(auto tasks, scan::TableScan(table_).PlanFiles());
     for (auto& t : tasks) request.candidates.push_back({t.file, t.deletes});
@@ -251,6 +254,60 @@ TEST_F(RewriteDataFilesTest, DeletesAreAppliedAndDeleteFilesThatNoLongerApplyAre
   EXPECT_TRUE(tasks[0].deletes.empty());
   EXPECT_EQ(tasks[0].file.record_count, 7);
   EXPECT_EQ(Ids(), before);
+}
+
+TEST_F(RewriteDataFilesTest, DryRunListsExactlyTheFilesTheRunReplacesAndChangesNothing) {
+  FiveSmallFiles();
+  ASSERT_OK(CommitRowDelta(*table_, {}, {EqualityDeletesOfIds({1, 8})}).status());
+  const int64_t current = *table_->metadata()->current_snapshot_id;
+  const std::string location = table_->metadata_location();
+  // Every content file the table has now: five data files and one equality delete file.
+  std::set<std::string> before;
+  ASSERT_OK_AND_ASSIGN(auto tasks, scan::TableScan(table_).PlanFiles());
+  for (const auto& t : tasks) {
+    before.insert(t.file.file_path);
+    for (const auto& d : t.deletes) before.insert(d.file_path);
+  }
+  ASSERT_EQ(before.size(), 6u);
+
+  ASSERT_OK_AND_ASSIGN(auto dry, Rewrite(nullptr, {}, /*dry_run=*/true));
+  EXPECT_FALSE(dry.snapshot_id);
+  EXPECT_EQ(dry.rewritten_data_files_count, 5);
+  EXPECT_EQ(dry.removed_delete_files_count, 1);
+  ASSERT_OK(table_->Refresh());
+  EXPECT_EQ(table_->metadata_location(), location);
+  EXPECT_EQ(Ids().size(), 8u);
+  std::set<std::string> predicted;
+  std::map<std::string, int> types;
+  for (const auto& f : dry.files) {
+    predicted.insert(f.path);
+    ++types[f.type];
+    EXPECT_EQ(f.last_snapshot_id, current) << f.path;
+    ASSERT_TRUE(f.size) << f.path;
+    EXPECT_GT(*f.size, 0) << f.path;
+  }
+  EXPECT_EQ(types, (std::map<std::string, int>{{"data file", 5}, {"equality delete file", 1}}));
+  int64_t data_bytes = 0;
+  for (const auto& f : dry.files) data_bytes += f.type == "data file" ? *f.size : 0;
+  EXPECT_EQ(dry.rewritten_bytes_count, data_bytes);
+
+  // The real run replaces and removes exactly those files.
+  ASSERT_OK_AND_ASSIGN(auto real, Rewrite());
+  ASSERT_TRUE(real.snapshot_id);
+  std::set<std::string> after;
+  ASSERT_OK_AND_ASSIGN(tasks, scan::TableScan(table_).PlanFiles());
+  for (const auto& t : tasks) {
+    after.insert(t.file.file_path);
+    for (const auto& d : t.deletes) after.insert(d.file_path);
+  }
+  std::set<std::string> removed;
+  for (const auto& path : before) {
+    if (!after.count(path)) removed.insert(path);
+  }
+  EXPECT_EQ(removed, predicted);
+  EXPECT_EQ(real.rewritten_data_files_count, dry.rewritten_data_files_count);
+  EXPECT_EQ(real.removed_delete_files_count, dry.removed_delete_files_count);
+  EXPECT_EQ(real.rewritten_bytes_count, dry.rewritten_bytes_count);
 }
 
 TEST_F(RewriteDataFilesTest, ADeleteFileStillApplyingToAFileLeftAloneStays) {

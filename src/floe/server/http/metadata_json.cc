@@ -9,6 +9,7 @@
 #include "floe/sql/types/value_text.h"
 #include "floe/server/http/lineage_layout.h"
 #include "floe/server/http/table_path.h"
+#include "floe/table/audit_log.h"
 #include "floe/table/time_travel.h"
 #include "floe/util/json_writer.h"
 #include "floe/util/number_parse.h"
@@ -156,6 +157,45 @@ void WriteRows(const std::shared_ptr<arrow::Table>& rows, JsonWriter* json) {
   json->EndArray();
 }
 
+// The table's newest audit-log entries, newest first (none where the catalog keeps no log).
+void WriteChanges(const table::Table& table, JsonWriter* json) {
+  json->Key("changes").StartArray();
+  AuditQuery query;
+  query.table = table.ident();
+  query.limit = kChangesShown;
+  auto entries = table::ReadAuditLog(*table.catalog(), *table.io(), query);
+  for (const AuditEntry& e : entries.ok() ? *entries : std::vector<AuditEntry>{}) {
+    json->StartObject();
+    json->Key("seq").Int64(e.seq);
+    json->Key("changed_at").Time(e.at_ms);
+    json->Key("kind").String(e.kind);
+    json->Key("operation");
+    WriteNonEmpty(e.operation, json);
+    json->Key("previous_snapshot_id");
+    WriteOptionalId(e.previous_snapshot_id, json);
+    json->Key("snapshot_id");
+    WriteOptionalId(e.snapshot_id, json);
+    json->Key("refs").StartArray();
+    for (const auto& ref : e.refs) {
+      json->StartObject().Key("name").String(ref.name);
+      json->Key("from_snapshot_id");
+      WriteOptionalId(ref.from_snapshot_id, json);
+      json->Key("to_snapshot_id");
+      WriteOptionalId(ref.to_snapshot_id, json);
+      json->EndObject();
+    }
+    json->EndArray();
+    for (const auto& [key, value] : {std::pair{"user", &e.user}, {"client", &e.client},
+                                     {"client_address", &e.client_address}, {"statement", &e.statement},
+                                     {"detail", &e.detail}}) {
+      json->Key(key);
+      WriteNonEmpty(*value, json);
+    }
+    json->EndObject();
+  }
+  json->EndArray();
+}
+
 }  // namespace
 
 std::string TablesJson(const std::string& catalog_name, const std::vector<Namespace>& namespaces,
@@ -235,6 +275,7 @@ std::string TableJson(const table::Table& table) {
     json.EndObject();
   }
   json.EndArray();
+  WriteChanges(table, &json);
   json.EndObject();
   return json.Take();
 }

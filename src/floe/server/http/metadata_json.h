@@ -17,7 +17,11 @@
 //                   the lineage graph draws them),
 //                 "jumps": [{"branch", "kind", "from_snapshot_id", "to_snapshot_id", "at", "row"}],
 //                 "refs": [{"name", "type", "snapshot_id"}],
-//                 "log": [{"made_current_at", "snapshot_id"}]}
+//                 "log": [{"made_current_at", "snapshot_id"}],
+//                 "changes": [{"seq", "changed_at", "kind", "operation", "previous_snapshot_id",
+//                   "snapshot_id", "refs": [{"name", "from_snapshot_id", "to_snapshot_id"}],
+//                   "user", "client", "client_address", "statement", "detail"}] (the audit
+//                   log's newest kChangesShown entries, newest first)}
 //   /api/table/<ns>/<t>/diff?from=<id>&to=<id>
 //                {"table", "from": {"snapshot_id", "committed_at", "operation"}, "to": {...},
 //                 "columns", "columns_only_in_from", "columns_only_in_to", "added", "removed",
@@ -33,6 +37,9 @@
 #include "floe/table/table.h"
 
 namespace floe::server::http {
+
+// How many audit-log entries the table page lists.
+inline constexpr int64_t kChangesShown = 200;
 
 std::string TablesJson(const std::string& catalog_name, const std::vector<Namespace>& namespaces,
                        const std::vector<TableIdentifier>& tables);

@@ -13,6 +13,7 @@ th, td { border: 1px solid #ccd; padding: 2px 8px; text-align: left; vertical-al
 th { background: #eef; }
 td.number { text-align: right; }
 tr.current td { background: #eaf6ea; }
+tr.refused td { color: #b00020; }
 .hint { color: #667; }
 .error { color: #b00020; }
 #graph { overflow-x: auto; border: 1px solid #ccd; padding: 4px; }
@@ -52,6 +53,16 @@ current snapshot jumped back (a rollback) or elsewhere. Click two snapshots to c
 <thead><tr><th>Snapshot</th><th>Parent</th><th>Committed at (UTC)</th><th>Operation</th>
 <th>Added records</th><th>Deleted records</th><th>Added files</th><th>Deleted files</th>
 <th>Client</th><th>Engine</th><th>Made by</th><th>Refs</th></tr></thead>
+<tbody></tbody>
+</table>
+</section>
+<section id="change-list">
+<h2>Changes</h2>
+<p class="hint">Every change of the table's metadata pointer, by any engine, newest first, as the
+catalog's audit log records it (the newest 200; times in UTC). Refused changes moved nothing.</p>
+<table id="changes">
+<thead><tr><th>Seq</th><th>Changed at (UTC)</th><th>Kind</th><th>Change</th><th>User</th>
+<th>Client</th><th>Statement</th></tr></thead>
 <tbody></tbody>
 </table>
 </section>
@@ -198,6 +209,27 @@ const char kTablePageScript[] = R"js(
     }
   }
 
+  // "append; main: 1 -> 2; restored to ...": the operation, each ref moved, the detail.
+  const changeText = (c) => [c.operation]
+    .concat(c.refs.map((r) => r.name + ": " + (r.from_snapshot_id || "none") + " -> " + (r.to_snapshot_id || "none")))
+    .concat([c.detail]).filter((part) => part).join("; ");
+
+  function fillChanges(t) {
+    const body = byId("changes").tBodies[0];
+    for (const c of t.changes) {
+      const tr = html("tr", { "data-seq": c.seq, class: c.kind === "refused" ? "refused" : "" });
+      const cell = (cls, v) => tr.appendChild(html("td", { class: cls }, shown(v)));
+      cell("seq number", c.seq);
+      cell("changed-at", shownTime(c.changed_at));
+      cell("kind", c.kind);
+      cell("change", changeText(c));
+      cell("user", c.user);
+      cell("client", c.client_address ? c.client + " (" + c.client_address + ")" : c.client);
+      cell("statement", c.statement);
+      body.appendChild(tr);
+    }
+  }
+
   function fillSelects(t) {
     for (const id of ["diff-from", "diff-to"]) {
       const select = byId(id);
@@ -298,6 +330,7 @@ const char kTablePageScript[] = R"js(
   getJson(api).then((t) => {
     drawGraph(t);
     fillSnapshotList(t);
+    fillChanges(t);
     fillSelects(t);
     document.body.setAttribute("data-loaded", "true");
   }).catch((e) => {

@@ -8,6 +8,7 @@
 #include "floe/sql/execute/result_tables.h"
 #include "floe/sql/execute/table_definition.h"
 #include "floe/table/arrow_schema.h"
+#include "floe/table/protection.h"
 #include "floe/table/snapshot_management.h"
 #include "floe/table/update_partition_spec.h"
 #include "floe/table/update_properties.h"
@@ -192,6 +193,23 @@ Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTabl
     Status st = d->kind == RefKind::kTag ? table::DropTag(*table, d->name.name, d->if_exists)
                                          : table::DropBranch(*table, d->name.name, d->if_exists);
     if (!st.ok()) return ErrorAt(sql, d->name.pos, st.message());
+    return Message("");
+  }
+  if (auto* p = alter.As<SetProtection>()) {
+    const bool branch = p->kind == RefKind::kBranch;
+    Status st;
+    if (p->unset) {
+      st = table::RemoveProtection(*table, branch, p->name.name, p->if_exists);
+    } else {
+      table::ProtectionRule rule;
+      rule.branch = branch;
+      rule.ref = p->name.name;
+      rule.allow_fast_forward = p->allow_fast_forward;
+      rule.allow_cherry_pick = p->allow_cherry_pick;
+      rule.allow_rollback = p->allow_rollback;
+      st = table::SetProtection(*table, rule);
+    }
+    if (!st.ok()) return ErrorAt(sql, p->name.pos, st);
     return Message("");
   }
   if (auto* e = alter.As<ExecuteProcedure>()) {

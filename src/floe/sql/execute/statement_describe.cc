@@ -8,6 +8,7 @@
 #include "floe/sql/execute/result_tables.h"
 #include "floe/sql/execute/statement_executor.h"
 #include "floe/table/arrow_schema.h"
+#include "floe/util/ascii.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {
@@ -82,6 +83,13 @@ Result<StatementShape> Session::Impl::Describe(const Statement& statement, const
     const Procedure* procedure = FindProcedure(call->procedure.parts.back().name);
     if (!procedure) return Status::Invalid("Procedure ", ToSql(call->procedure), " not found");
     shape.schema = procedure->result_schema;
+    for (const auto& arg : call->args) {
+      const Literal* value = arg.value.As<Literal>();
+      if (procedure->dry_run_schema && arg.name && AsciiLower(arg.name->name) == "dry_run" && value &&
+          value->kind == LiteralKind::kBoolean && value->value == "true") {
+        shape.schema = procedure->dry_run_schema;
+      }
+    }
   } else if (statement.As<SetConfig>()) {
     shape.schema = StringTable({"key", "value"}, {})->schema();
   } else if (shape.returns_rows) {

@@ -823,6 +823,22 @@ struct DropRef {
   bool operator==(const DropRef&) const = default;
 };
 
+// floe's protected refs:
+//   SET PROTECTION ON BRANCH name [ALLOW FAST_FORWARD] [ALLOW CHERRYPICK] [ALLOW ROLLBACK]
+//   SET PROTECTION ON TAG name
+//   UNSET PROTECTION [IF EXISTS] ON BRANCH|TAG name
+struct SetProtection {
+  RefKind kind = RefKind::kBranch;
+  Identifier name;
+  bool unset = false;
+  bool if_exists = false;  // UNSET only
+  bool allow_fast_forward = false;
+  bool allow_cherry_pick = false;
+  bool allow_rollback = false;
+
+  bool operator==(const SetProtection&) const = default;
+};
+
 // CALL argument: positional (`name` empty) or named (`name => value`).
 struct CallArgument {
   std::optional<Identifier> name;
@@ -866,7 +882,7 @@ struct AlterTable {
   using Action =
       std::variant<SetProperties, UnsetProperties, AddColumns, RenameColumn, DropColumns,
                    AlterColumn, RenameTable, CreateRef, DropRef, ExecuteProcedure,
-                   AddPartitionField, DropPartitionField, ReplacePartitionField>;
+                   AddPartitionField, DropPartitionField, ReplacePartitionField, SetProtection>;
   ObjectName name;
   Action action;
 

@@ -695,6 +695,16 @@ class Printer {
     return std::string("DROP ") + (a.kind == RefKind::kTag ? "TAG " : "BRANCH ") +
            (a.if_exists ? "IF EXISTS " : "") + QuoteIdentifier(a.name.name);
   }
+  std::string Action(const SetProtection& a) {
+    std::string out = a.unset ? "UNSET PROTECTION " : "SET PROTECTION ";
+    if (a.if_exists) out += "IF EXISTS ";
+    out += a.kind == RefKind::kTag ? "ON TAG " : "ON BRANCH ";
+    out += QuoteIdentifier(a.name.name);
+    if (a.allow_fast_forward) out += " ALLOW FAST_FORWARD";
+    if (a.allow_cherry_pick) out += " ALLOW CHERRYPICK";
+    if (a.allow_rollback) out += " ALLOW ROLLBACK";
+    return out;
+  }
   std::string Action(const ExecuteProcedure& a) {
     return "EXECUTE " + QuoteIdentifier(a.procedure.name) + CallArgs(a.args);
   }

@@ -666,6 +666,33 @@ Result<Statement> Parser::ParseAlter(Statement s) {
     } while (AcceptKind(TokenKind::kComma));
     if (parens) ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
     alter.action = std::move(a);
+  } else if ((Peek("SET") || Peek("UNSET")) && Peek("PROTECTION", 1)) {
+    SetProtection a;
+    a.unset = Peek("UNSET");
+    i_ += 2;
+    if (a.unset) a.if_exists = AcceptIfExists();
+    ARROW_RETURN_NOT_OK(Expect("ON"));
+    if (Accept("BRANCH")) {
+      a.kind = RefKind::kBranch;
+    } else if (Accept("TAG")) {
+      a.kind = RefKind::kTag;
+    } else {
+      return ErrorHere("expected BRANCH or TAG");
+    }
+    ARROW_ASSIGN_OR_RAISE(a.name, ParseIdent(true));
+    while (!a.unset && Accept("ALLOW")) {
+      if (a.kind == RefKind::kTag) return ErrorHere("a locked tag allows nothing; ALLOW is for branches");
+      if (Accept("FAST_FORWARD")) {
+        a.allow_fast_forward = true;
+      } else if (Accept("CHERRYPICK")) {
+        a.allow_cherry_pick = true;
+      } else if (Accept("ROLLBACK")) {
+        a.allow_rollback = true;
+      } else {
+        return ErrorHere("expected FAST_FORWARD, CHERRYPICK or ROLLBACK");
+      }
+    }
+    alter.action = std::move(a);
   } else if (Peek("DROP") && (Peek("TAG", 1) || Peek("BRANCH", 1))) {
     Bump();
     DropRef a;

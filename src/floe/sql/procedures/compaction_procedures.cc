@@ -52,6 +52,7 @@ Result<std::vector<scan::ColumnPredicate>> WherePredicates(ExecContext& ctx,
 }  // namespace
 
 void AddCompactionProcedures(std::vector<Procedure>* out) {
+  auto dry_run_schema = RemovedFilesSchema();
   auto data_files =
       arrow::schema({arrow::field("rewritten_data_files_count", arrow::int32(), false),
                      arrow::field("added_data_files_count", arrow::int32(), false),
@@ -62,14 +63,16 @@ void AddCompactionProcedures(std::vector<Procedure>* out) {
       "rewrite_data_files",
       "Rewrites small (or oversized) data files into files of the target size, applying their "
       "delete files; "
-      "rows do not change.",
+      "rows do not change. With dry_run => true it changes nothing and lists the files a run "
+      "would replace.",
       {{"table", Type::kString, true},
        {"strategy", Type::kString, false},
        {"sort_order", Type::kString, false},
        {"options", Type::kStringMap, false},
-       {"where", Type::kString, false}},
+       {"where", Type::kString, false},
+       {"dry_run", Type::kBoolean, false}},
       data_files,
-      [data_files](const ProcedureCall& c) -> Result<std::shared_ptr<arrow::Table>> {
+      [data_files, dry_run_schema](const ProcedureCall& c) -> Result<std::shared_ptr<arrow::Table>> {
         scan::RewriteDataFilesOptions options;
         std::optional<std::string> strategy = c.args.String("strategy");
         if (c.args.String("sort_order")) {
@@ -92,7 +95,9 @@ void AddCompactionProcedures(std::vector<Procedure>* out) {
         if (auto where = c.args.String("where")) {
           ARROW_ASSIGN_OR_RAISE(options.filter, WherePredicates(*c.ctx, *c.table, *where));
         }
+        options.dry_run = c.args.Bool("dry_run").value_or(false);
         ARROW_ASSIGN_OR_RAISE(auto r, scan::RewriteDataFiles(c.table, options));
+        if (options.dry_run) return RemovedFilesTable(dry_run_schema, r.files);
         arrow::Int32Builder rewritten, added, failed, removed;
         arrow::Int64Builder bytes;
         ARROW_RETURN_NOT_OK(rewritten.Append(r.rewritten_data_files_count));
@@ -107,7 +112,8 @@ void AddCompactionProcedures(std::vector<Procedure>* out) {
         ARROW_RETURN_NOT_OK(failed.Finish(&columns[3]));
         ARROW_RETURN_NOT_OK(removed.Finish(&columns[4]));
         return arrow::Table::Make(data_files, columns);
-      }});
+      },
+      dry_run_schema});
 
   auto manifests = arrow::schema({arrow::field("rewritten_manifests_count", arrow::int32(), false),
                                   arrow::field("added_manifests_count", arrow::int32(), false)});

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <arrow/api.h>
+
 #include "floe/sql/bind/suggest.h"
 #include "floe/util/ascii.h"
 
@@ -82,6 +84,31 @@ std::string ProcedureArgTypeName(ProcedureArgType type) {
     case ProcedureArgType::kStringMap: return "MAP<STRING, STRING>";
   }
   return "STRING";
+}
+
+std::shared_ptr<arrow::Schema> RemovedFilesSchema() {
+  return arrow::schema({arrow::field("file_path", arrow::utf8(), false),
+                        arrow::field("file_type", arrow::utf8(), false),
+                        arrow::field("file_size_in_bytes", arrow::int64()),
+                        arrow::field("last_snapshot_id", arrow::int64())});
+}
+
+Result<std::shared_ptr<arrow::Table>> RemovedFilesTable(const std::shared_ptr<arrow::Schema>& schema,
+                                                        const std::vector<table::RemovedFile>& files) {
+  arrow::StringBuilder paths, types;
+  arrow::Int64Builder sizes, snapshots;
+  for (const auto& f : files) {
+    ARROW_RETURN_NOT_OK(paths.Append(f.path));
+    ARROW_RETURN_NOT_OK(types.Append(f.type));
+    ARROW_RETURN_NOT_OK(f.size ? sizes.Append(*f.size) : sizes.AppendNull());
+    ARROW_RETURN_NOT_OK(f.last_snapshot_id ? snapshots.Append(*f.last_snapshot_id) : snapshots.AppendNull());
+  }
+  std::vector<std::shared_ptr<arrow::Array>> columns(4);
+  ARROW_RETURN_NOT_OK(paths.Finish(&columns[0]));
+  ARROW_RETURN_NOT_OK(types.Finish(&columns[1]));
+  ARROW_RETURN_NOT_OK(sizes.Finish(&columns[2]));
+  ARROW_RETURN_NOT_OK(snapshots.Finish(&columns[3]));
+  return arrow::Table::Make(schema, columns);
 }
 
 }  // namespace floe::sql

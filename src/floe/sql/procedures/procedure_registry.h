@@ -14,6 +14,7 @@
 
 #include <arrow/type_fwd.h>
 
+#include "floe/table/removed_file.h"
 #include "floe/table/table.h"
 #include "floe/util/status.h"
 
@@ -76,6 +77,8 @@ struct Procedure {
   std::shared_ptr<arrow::Schema> result_schema;
   // The procedure's rows, or its error (reported at the CALL).
   std::function<Result<std::shared_ptr<arrow::Table>>(const ProcedureCall&)> run;
+  // The rows of a call with `dry_run => true`, when they differ from result_schema.
+  std::shared_ptr<arrow::Schema> dry_run_schema = nullptr;
 };
 
 // Every procedure, sorted by name.
@@ -86,6 +89,12 @@ const Procedure* FindProcedure(std::string_view name);
 std::string ClosestProcedureName(std::string_view name);
 // "STRING", "INT", "BIGINT", "BOOLEAN", "TIMESTAMP", "ARRAY<BIGINT>", "MAP<STRING, STRING>".
 std::string ProcedureArgTypeName(ProcedureArgType type);
+
+// The rows of a maintenance procedure's dry run: each file a real run would remove, with
+// its type, size and the snapshot that last reached it.
+std::shared_ptr<arrow::Schema> RemovedFilesSchema();
+Result<std::shared_ptr<arrow::Table>> RemovedFilesTable(const std::shared_ptr<arrow::Schema>& schema,
+                                                        const std::vector<table::RemovedFile>& files);
 
 // Each group file adds its procedures.
 void AddSnapshotProcedures(std::vector<Procedure>* out);     // snapshot_procedures.cc

@@ -3,6 +3,7 @@
 #include <arrow/api.h>
 
 #include "floe/sql/procedures/procedure_registry.h"
+#include "floe/table/restore_table.h"
 #include "floe/table/snapshot_management.h"
 
 namespace floe::sql {
@@ -98,6 +99,38 @@ void AddSnapshotProcedures(std::vector<Procedure>* out) {
         ARROW_ASSIGN_OR_RAISE(auto i, ids.Finish());
         ARROW_ASSIGN_OR_RAISE(auto t, times.Finish());
         return arrow::Table::Make(ancestors, {i, t});
+      }});
+
+  auto restore = arrow::schema({arrow::field("previous_snapshot_id", arrow::int64()),
+                                arrow::field("current_snapshot_id", arrow::int64()),
+                                arrow::field("restored_metadata_file", arrow::utf8())});
+  out->push_back(Procedure{
+      "restore_table",
+      "Makes the table what it was at a point (a metadata file, a snapshot, a time or an audit-log "
+      "entry): its current snapshot, refs, schema, partition spec, sort order and properties, as one "
+      "new commit that keeps every snapshot.",
+      {{"table", Type::kString, true},
+       {"metadata_file", Type::kString, false},
+       {"snapshot_id", Type::kLong, false},
+       {"timestamp", Type::kTimestamp, false},
+       {"audit_seq", Type::kLong, false}},
+      restore,
+      [restore](const ProcedureCall& c) -> Result<std::shared_ptr<arrow::Table>> {
+        table::RestorePoint point;
+        point.metadata_file = c.args.String("metadata_file");
+        point.snapshot_id = c.args.Long("snapshot_id");
+        point.timestamp_ms = c.args.TimestampMillis("timestamp");
+        point.audit_seq = c.args.Long("audit_seq");
+        ARROW_ASSIGN_OR_RAISE(auto r, table::RestoreTable(*c.table, point));
+        arrow::Int64Builder previous, current;
+        arrow::StringBuilder file;
+        ARROW_RETURN_NOT_OK(r.previous_snapshot_id ? previous.Append(*r.previous_snapshot_id) : previous.AppendNull());
+        ARROW_RETURN_NOT_OK(r.current_snapshot_id ? current.Append(*r.current_snapshot_id) : current.AppendNull());
+        ARROW_RETURN_NOT_OK(file.Append(r.restored_metadata_file));
+        ARROW_ASSIGN_OR_RAISE(auto p, previous.Finish());
+        ARROW_ASSIGN_OR_RAISE(auto n, current.Finish());
+        ARROW_ASSIGN_OR_RAISE(auto f, file.Finish());
+        return arrow::Table::Make(restore, {p, n, f});
       }});
 }
 

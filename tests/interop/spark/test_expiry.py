@@ -1,6 +1,7 @@
 """Expiry across engines: twin tables with the same history, one expired by Spark's
 expire_snapshots and one by floe's, delete the same counts of files and keep the same snapshots;
-each engine reads what the other expired."""
+floe's dry run names beforehand exactly the files each run deletes, Spark's included; each
+engine reads what the other expired."""
 
 import datetime as dt
 
@@ -67,9 +68,26 @@ def test_floe_and_spark_expire_twins_alike(spark, lakehouse, ns, mode):
     # Spark's CALL takes constants only; both sessions read the literal in UTC.
     now = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")
     call = "CALL lakehouse.system.expire_snapshots(table => '{t}', older_than => TIMESTAMP '{now}', retain_last => 1)"
+
+    # floe's dry run, on its own table and on Spark's, names the files each run then deletes:
+    # floe's run of its own, and Spark's of its twin.
+    table_dirs = {t: floe.sql(f"SELECT file FROM lakehouse.{t}.metadata_log_entries ORDER BY timestamp DESC "
+                              "LIMIT 1")[0]["file"].rsplit("/", 2)[0] for t in (ours, theirs)}
+    dry = {t: floe.sql(call.format(t=t, now=now)[:-1] + ", dry_run => true)") for t in (ours, theirs)}
+    on_disk = {t: floe.files_under(table_dirs[t]) for t in (ours, theirs)}
+    # The same relative set on both twins: as many files of each type, last reached by the
+    # snapshot at the same place in each history.
+    shape = {t: sorted((f["file_type"], before[t].index(f["last_snapshot_id"])) for f in dry[t])
+             for t in (ours, theirs)}
+    assert shape[ours] == shape[theirs], shape
+
     spark_result = spark.sql(call.format(t=theirs, now=now)).collect()[0].asDict()
     floe_result = floe.sql(call.format(t=ours, now=now))[0]
     assert counts(floe_result) == counts(spark_result), (floe_result, spark_result)
+    for t in (ours, theirs):
+        # Spark's local file system also deletes the .crc checksums beside its files.
+        gone = {p for p in on_disk[t] - floe.files_under(table_dirs[t]) if not p.endswith(".crc")}
+        assert gone == {floe.location(f["file_path"]) for f in dry[t]}, (t, gone)
     assert counts(floe_result)[4] == 6
     if mode == "merge-on-read":
         assert counts(floe_result)[1] > 0, floe_result

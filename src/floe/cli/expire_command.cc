@@ -9,6 +9,31 @@
 
 namespace floe::cli {
 
+namespace {
+
+// The CALL statement the arguments ask for.
+std::string ExpireCall(const std::string& procedure_prefix, const std::string& table,
+                       const ExpireArgs& args) {
+  std::string call = StrCat(procedure_prefix, "(table => ", sql::QuoteString(table));
+  if (!args.older_than.empty())
+    call += StrCat(", older_than => TIMESTAMP ", sql::QuoteString(args.older_than));
+  if (args.retain_last_option && args.retain_last_option->count() > 0) {
+    call += StrCat(", retain_last => ", args.retain_last);
+  }
+  if (!args.snapshot_ids.empty()) {
+    call += ", snapshot_ids => array(";
+    for (size_t i = 0; i < args.snapshot_ids.size(); ++i) {
+      call += StrCat(i ? ", " : "", args.snapshot_ids[i]);
+    }
+    call += ")";
+  }
+  if (args.clean_expired_metadata) call += ", clean_expired_metadata => true";
+  if (args.dry_run) call += ", dry_run => true";
+  return call + ")";
+}
+
+}  // namespace
+
 CLI::App* AddExpireCommand(CLI::App& app, ExpireArgs* args) {
   CLI::App* expire = app.add_subcommand(
       "expire",
@@ -29,26 +54,6 @@ CLI::App* AddExpireCommand(CLI::App& app, ExpireArgs* args) {
   expire->add_flag("--dry-run", args->dry_run, "List the files a run would delete; change nothing");
   expire->add_flag("--json", args->json, "Print the rows as JSON, one object per line");
   return expire;
-}
-
-std::string ExpireCall(const std::string& procedure_prefix, const std::string& table,
-                       const ExpireArgs& args) {
-  std::string call = StrCat(procedure_prefix, "(table => ", sql::QuoteString(table));
-  if (!args.older_than.empty())
-    call += StrCat(", older_than => TIMESTAMP ", sql::QuoteString(args.older_than));
-  if (args.retain_last_option && args.retain_last_option->count() > 0) {
-    call += StrCat(", retain_last => ", args.retain_last);
-  }
-  if (!args.snapshot_ids.empty()) {
-    call += ", snapshot_ids => array(";
-    for (size_t i = 0; i < args.snapshot_ids.size(); ++i) {
-      call += StrCat(i ? ", " : "", args.snapshot_ids[i]);
-    }
-    call += ")";
-  }
-  if (args.clean_expired_metadata) call += ", clean_expired_metadata => true";
-  if (args.dry_run) call += ", dry_run => true";
-  return call + ")";
 }
 
 int RunExpireCommand(const ExpireArgs& args, std::ostream& out, std::ostream& err) {

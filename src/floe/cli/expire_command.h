@@ -31,10 +31,6 @@ struct ExpireArgs {
 
 CLI::App* AddExpireCommand(CLI::App& app, ExpireArgs* args);
 
-// The CALL statement the arguments ask for.
-std::string ExpireCall(const std::string& procedure_prefix, const std::string& table,
-                       const ExpireArgs& args);
-
 // Returns the exit status (0, or 1 after an `Error:` line on `err`).
 int RunExpireCommand(const ExpireArgs& args, std::ostream& out, std::ostream& err);
 

@@ -39,10 +39,9 @@ CLI::App* AddUndoCommand(CLI::App& app, UndoArgs* args) {
   CLI::App* undo = app.add_subcommand(
       "undo",
       "Put a table back as it was before its last change in the audit log (a write, a rollback, a "
-      "schema or "
-      "property change, a moved tag; by any engine), after showing the change and what undoing it "
-      "changes "
-      "and asking (--yes for scripts). Runs restore_table and prints the statement.");
+      "schema or property change, a moved tag; by any engine), after showing the change and what "
+      "undoing it changes and asking (--yes for scripts). Runs restore_table and prints the "
+      "statement.");
   AddCatalogOptions(undo, &args->where);
   undo->add_option("table", args->table, "The table, e.g. db.orders or lakehouse.db.orders")
       ->required();

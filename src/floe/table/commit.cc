@@ -10,9 +10,9 @@
 #include <thread>
 
 #include "floe/table/audit_change.h"
-#include "floe/table/protection.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
+#include "floe/table/protection.h"
 #include "floe/util/ascii.h"
 #include "floe/util/clock.h"
 

@@ -43,9 +43,10 @@ Result<ExpiryPlan> PlanExpiry(const spec::TableMetadata& md, const ExpireSnapsho
   const bool age_policy = ApplyAgePolicy(options);
 
   ExpiryPlan plan;
-  // Refs that stay: main always, others while their snapshot is younger than max-ref-age.
+  // Refs that stay: main always (v1 metadata may have only a current snapshot), others while
+  // their snapshot is younger than max-ref-age.
   std::map<std::string, spec::SnapshotRef> retained_refs;
-  for (const auto& [name, ref] : md.refs) {
+  for (const auto& [name, ref] : RefsWithMain(md)) {
     const spec::Snapshot* snap = md.SnapshotById(ref.snapshot_id);
     // A protected ref stays whatever its age: dropping it is what the rule forbids.
     bool keep = name == spec::kMainBranch || FindProtectionRule(md, ref.is_branch(), name).has_value();
@@ -58,12 +59,6 @@ Result<ExpiryPlan> PlanExpiry(const spec::TableMetadata& md, const ExpireSnapsho
     } else {
       plan.removed_refs.push_back(name);
     }
-  }
-  // v1 metadata may have a current snapshot and no main ref.
-  if (!retained_refs.count(spec::kMainBranch) && md.current_snapshot_id) {
-    spec::SnapshotRef main;
-    main.snapshot_id = *md.current_snapshot_id;
-    retained_refs.emplace(spec::kMainBranch, main);
   }
 
   std::map<int64_t, std::vector<std::string>> ref_names;
@@ -211,20 +206,13 @@ std::vector<Deletion> PlanDeletions(const ReachedFiles& before, const ReachedFil
   };
   for (const auto& [path, file] : before.content) {
     if (kept.content.count(path)) continue;
-    switch (file.content) {
-      case manifest::FileContent::kData:
-        plan_delete(path, FileKind::kData, ContentFileType(file.content), &result->deleted_data_files,
-                    file.size);
-        break;
-      case manifest::FileContent::kPositionDeletes:
-        plan_delete(path, FileKind::kDelete, ContentFileType(file.content),
-                    &result->deleted_position_delete_files, file.size);
-        break;
-      case manifest::FileContent::kEqualityDeletes:
-        plan_delete(path, FileKind::kDelete, ContentFileType(file.content),
-                    &result->deleted_equality_delete_files, file.size);
-        break;
-    }
+    const bool data = file.content == manifest::FileContent::kData;
+    int64_t* counter = data ? &result->deleted_data_files
+                       : file.content == manifest::FileContent::kPositionDeletes
+                           ? &result->deleted_position_delete_files
+                           : &result->deleted_equality_delete_files;
+    plan_delete(path, data ? FileKind::kData : FileKind::kDelete, ContentFileType(file.content), counter,
+                file.size);
   }
   for (const auto& [path, length] : before.manifests) {
     if (!kept.manifests.count(path)) {
@@ -249,7 +237,8 @@ std::vector<Deletion> PlanDeletions(const ReachedFiles& before, const ReachedFil
   return deletions;
 }
 
-// For each file of `files`, the newest snapshot of `expired` (by commit time) that reached it.
+// Each file the snapshots `expired` reach, mapped to the newest of them (by commit time) that
+// reached it.
 Result<std::map<std::string, int64_t>> LastReachedBy(ManifestWalk& walk, const spec::TableMetadata& base,
                                                      const std::vector<int64_t>& expired) {
   std::vector<const spec::Snapshot*> oldest_first;

@@ -1,5 +1,6 @@
 #include "floe/table/protection.h"
 
+#include <functional>
 #include <map>
 
 #include "floe/catalog/audit_log.h"
@@ -164,8 +165,9 @@ Status CheckProtection(const std::string& table_name, const spec::TableMetadata&
 
 Status CheckExpiryProtection(const spec::TableMetadata& md,
                              const std::vector<int64_t>& snapshot_ids) {
+  const std::vector<ProtectionRule> rules = ProtectionRules(md);
   for (int64_t id : snapshot_ids) {
-    for (const auto& rule : ProtectionRules(md)) {
+    for (const auto& rule : rules) {
       auto ref = md.refs.find(rule.ref);
       if (rule.branch || ref == md.refs.end() || ref->second.is_branch() ||
           ref->second.snapshot_id != id)
@@ -220,6 +222,22 @@ Result<std::vector<std::string>> AuditedProtectionViolations(Table& table) {
   return out;
 }
 
+// A rule written or removed: one commit, recorded as a protection change; none when the
+// properties already say so.
+Status CommitRuleChange(Table& table, const std::function<void(TableMetadataBuilder&)>& change,
+                        const std::string& detail) {
+  return Commit(
+      table,
+      [&](const spec::TableMetadataPtr& base,
+          std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
+        TableMetadataBuilder b(base);
+        change(b);
+        if (!b.changed()) return std::shared_ptr<spec::TableMetadata>();
+        return b.Build();
+      },
+      AuditNote{audit_kind::kProtection, detail});
+}
+
 Status SetProtection(Table& table, const ProtectionRule& rule) {
   ARROW_RETURN_NOT_OK(table.Refresh());
   auto it = table.metadata()->refs.find(rule.ref);
@@ -227,41 +245,25 @@ Status SetProtection(Table& table, const ProtectionRule& rule) {
     return ValidationError("Cannot protect ", rule.branch ? "branch '" : "tag '", rule.ref, "' of ",
                            table.name(), ": it does not exist");
   }
-  AuditNote note{audit_kind::kProtection, rule.Describe()};
-  return Commit(
+  return CommitRuleChange(
       table,
-      [&](const spec::TableMetadataPtr& base,
-          std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
-        TableMetadataBuilder b(base);
+      [&](TableMetadataBuilder& b) {
         b.SetProperties({{rule.PropertyKey(), rule.PropertyValue()}});
-        if (!b.changed()) return std::shared_ptr<spec::TableMetadata>();
-        return b.Build();
       },
-      note);
+      rule.Describe());
 }
 
 Status RemoveProtection(Table& table, bool branch, const std::string& ref, bool if_exists) {
   ARROW_RETURN_NOT_OK(table.Refresh());
-  if (!FindProtectionRule(*table.metadata(), branch, ref)) {
+  auto rule = FindProtectionRule(*table.metadata(), branch, ref);
+  if (!rule) {
     if (if_exists) return Status::OK();
     return ValidationError("Cannot unset protection of ", branch ? "branch '" : "tag '", ref,
                            "' of ", table.name(), ": it is not protected");
   }
-  ProtectionRule rule;
-  rule.branch = branch;
-  rule.ref = ref;
-  AuditNote note{audit_kind::kProtection,
-                 StrCat(branch ? "branch '" : "tag '", ref, "' is no longer protected")};
-  return Commit(
-      table,
-      [&](const spec::TableMetadataPtr& base,
-          std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
-        TableMetadataBuilder b(base);
-        b.RemoveProperties({rule.PropertyKey()});
-        if (!b.changed()) return std::shared_ptr<spec::TableMetadata>();
-        return b.Build();
-      },
-      note);
+  return CommitRuleChange(
+      table, [&](TableMetadataBuilder& b) { b.RemoveProperties({rule->PropertyKey()}); },
+      StrCat(branch ? "branch '" : "tag '", ref, "' is no longer protected"));
 }
 
 }  // namespace floe::table

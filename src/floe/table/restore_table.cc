@@ -9,6 +9,7 @@
 #include "floe/table/metadata_files.h"
 #include "floe/table/protection.h"
 #include "floe/table/table_metadata_builder.h"
+#include "floe/table/time_travel.h"
 #include "floe/util/clock.h"
 
 namespace floe::table {
@@ -25,17 +26,6 @@ std::string ColumnList(const spec::SchemaPtr& schema) {
     for (const auto& f : schema->fields()) out += (out.size() > 1 ? ", " : "") + f.name;
   }
   return out + ")";
-}
-
-// The refs of `md`, with a v1 table's current snapshot as main when it has no main ref.
-std::map<std::string, spec::SnapshotRef> RefsOf(const spec::TableMetadata& md) {
-  std::map<std::string, spec::SnapshotRef> refs = md.refs;
-  if (!refs.count(spec::kMainBranch) && md.current_snapshot_id) {
-    spec::SnapshotRef main;
-    main.snapshot_id = *md.current_snapshot_id;
-    refs.emplace(spec::kMainBranch, main);
-  }
-  return refs;
 }
 
 // The table's metadata files, oldest first, ending with the current one.
@@ -174,7 +164,7 @@ Result<RestoreTarget> ResolveRestorePoint(Table& table, const RestorePoint& poin
     return fail("the metadata file belongs to another table (uuid " + target.metadata->table_uuid +
                 ")");
   }
-  for (const auto& [name, ref] : RefsOf(*target.metadata)) {
+  for (const auto& [name, ref] : RefsWithMain(*target.metadata)) {
     if (current->SnapshotById(ref.snapshot_id)) continue;
     // A snapshot newer than any the table knows now comes back with the restore (the pointer
     // was moved back to an older metadata file); an older one was expired.
@@ -193,7 +183,6 @@ Result<RestoreResult> RestoreTable(Table& table, const RestorePoint& point) {
   RestoreResult result;
   result.restored_metadata_file = target.metadata_file;
   result.previous_snapshot_id = table.metadata()->current_snapshot_id;
-  const std::string before = table.metadata_location();
   const spec::TableMetadata& want = *target.metadata;
   AuditNote note{audit_kind::kRestore,
                  "restored to " + target.point + " (" + target.metadata_file + ")"};
@@ -227,8 +216,8 @@ Result<RestoreResult> RestoreTable(Table& table, const RestorePoint& point) {
         }
         if (!set.empty()) b.SetProperties(set);
         if (!unset.empty()) b.RemoveProperties(unset);
-        const auto want_refs = RefsOf(want);
-        for (const auto& [name, ref] : RefsOf(*base)) {
+        const auto want_refs = RefsWithMain(want);
+        for (const auto& [name, ref] : RefsWithMain(*base)) {
           if (!want_refs.count(name)) b.RemoveRef(name);
         }
         for (const auto& [name, ref] : want_refs) {
@@ -242,7 +231,6 @@ Result<RestoreResult> RestoreTable(Table& table, const RestorePoint& point) {
       note);
   ARROW_RETURN_NOT_OK(st);
   result.current_snapshot_id = table.metadata()->current_snapshot_id;
-  result.changed = table.metadata_location() != before;
   return result;
 }
 
@@ -280,7 +268,7 @@ std::vector<std::string> DescribeRestore(const spec::TableMetadata& current,
     std::string now = b == target.properties.end() ? "(unset)" : b->second;
     if (was != now) out.push_back("property " + key + ": " + was + " -> " + now);
   }
-  const auto from_refs = RefsOf(current), to_refs = RefsOf(target);
+  const auto from_refs = RefsWithMain(current), to_refs = RefsWithMain(target);
   std::set<std::string> names;
   for (const auto& [name, ref] : from_refs) names.insert(name);
   for (const auto& [name, ref] : to_refs) names.insert(name);

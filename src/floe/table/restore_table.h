@@ -45,7 +45,6 @@ struct RestoreResult {
   std::optional<int64_t> previous_snapshot_id;
   std::optional<int64_t> current_snapshot_id;
   std::string restored_metadata_file;  // the state restored
-  bool changed = false;                // false: the table already was in that state
 };
 
 // Commits the target's state on top of the current metadata (retrying on conflicts, the

@@ -226,6 +226,16 @@ bool IsAncestorOf(const spec::TableMetadata& md, int64_t snapshot_id, int64_t an
   return false;
 }
 
+std::map<std::string, spec::SnapshotRef> RefsWithMain(const spec::TableMetadata& md) {
+  std::map<std::string, spec::SnapshotRef> refs = md.refs;
+  if (!refs.count(spec::kMainBranch) && md.current_snapshot_id) {
+    spec::SnapshotRef main;
+    main.snapshot_id = *md.current_snapshot_id;
+    refs.emplace(spec::kMainBranch, main);
+  }
+  return refs;
+}
+
 bool IsCurrentAncestor(const spec::TableMetadata& md, int64_t snapshot_id) {
   return md.current_snapshot_id && IsAncestorOf(md, *md.current_snapshot_id, snapshot_id);
 }

@@ -13,6 +13,7 @@
 //    ancestor *committed* strictly before the instant (snapshot timestamps, not the log).
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -105,6 +106,9 @@ std::vector<const spec::Snapshot*> AncestorsBetween(const spec::TableMetadata& m
 
 // Whether `ancestor_id` is `snapshot_id` or one of its ancestors (Iceberg isAncestorOf).
 bool IsAncestorOf(const spec::TableMetadata& metadata, int64_t snapshot_id, int64_t ancestor_id);
+// The table's branches and tags, with main made from the current snapshot where v1 metadata
+// has a current snapshot and no main ref.
+std::map<std::string, spec::SnapshotRef> RefsWithMain(const spec::TableMetadata& metadata);
 // Whether `snapshot_id` is the current snapshot or one of its ancestors.
 bool IsCurrentAncestor(const spec::TableMetadata& metadata, int64_t snapshot_id);
 // Whether some ancestor of `snapshot_id` (itself included) has parent `ancestor_parent_id`

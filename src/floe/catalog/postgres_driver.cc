@@ -305,6 +305,10 @@ Result<std::vector<SqlDriver::Row>> PostgresDriver::Query(std::string_view sql,
 
 Status PostgresDriver::Begin() { return Exec("BEGIN ISOLATION LEVEL SERIALIZABLE"); }
 
+Status PostgresDriver::BeginCompareAndSwap() {
+  return Exec("BEGIN ISOLATION LEVEL READ COMMITTED");
+}
+
 Status PostgresDriver::Commit() {
   last_failure_ = SqlFailure::kNone;
   ResultPtr res(pq().PQexec(conn_, "COMMIT"));

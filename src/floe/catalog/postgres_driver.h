@@ -39,6 +39,7 @@ class PostgresDriver : public SqlDriver {
   Result<int> Execute(std::string_view sql, std::initializer_list<Arg> args) override;
   Result<std::vector<Row>> Query(std::string_view sql, std::initializer_list<Arg> args) override;
   Status Begin() override;
+  Status BeginCompareAndSwap() override;
   Status Commit() override;
   void Rollback() override;
   Status LockSchema() override;

@@ -160,9 +160,10 @@ Result<std::string> SqlCatalog::JournalMode() {
 }
 
 Status SqlCatalog::InWriteTransaction(const std::function<Status()>& body,
-                                      const std::function<Result<bool>()>& applied) {
+                                      const std::function<Result<bool>()>& applied,
+                                      bool compare_and_swap) {
   for (int attempt = 1;; ++attempt) {
-    Status st = driver_->Begin();
+    Status st = compare_and_swap ? driver_->BeginCompareAndSwap() : driver_->Begin();
     if (st.ok()) {
       st = body();
       if (st.ok()) {

@@ -131,9 +131,11 @@ class SqlCatalog : public Catalog {
   // Runs `body` in a write transaction, again after a serialization failure or a lost
   // connection. When the answer to COMMIT was lost, `applied` (run once the lost session is
   // over) says whether the change is in the database; without it, or when it is not, the
-  // transaction runs again.
+  // transaction runs again. `compare_and_swap`: the body's writes check their rows
+  // themselves (SqlDriver::BeginCompareAndSwap).
   Status InWriteTransaction(const std::function<Status()>& body,
-                            const std::function<Result<bool>()>& applied = nullptr);
+                            const std::function<Result<bool>()>& applied = nullptr,
+                            bool compare_and_swap = false);
   Result<bool> ResolveLostCommit(const Status& lost, const std::function<Result<bool>()>& applied);
   // Runs a read, again on a new connection when the connection was lost.
   template <typename F>

@@ -168,7 +168,11 @@ Status SqlCatalog::AuditedSwap(const TableIdentifier& ident, const std::string& 
                   "AND table_name = ? AND previous_metadata_location = ? AND metadata_location = ?",
                   {name_, ns, ident.name, expected_location, new_location}));
         return !rows.empty();
-      });
+      },
+      // A writer that lost the race to the same table waits for the winner's COMMIT and
+      // then finds the pointer moved: a conflict at once, not a serialization failure
+      // retried after a pause. The log row needs no read, so nothing else can conflict.
+      /*compare_and_swap=*/true);
   if (st.ok() || IsCommitConflict(st) || IsCommitStateUnknown(st)) return st;
   switch (driver_->last_failure()) {
     case SqlFailure::kBusy:

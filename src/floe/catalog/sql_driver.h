@@ -51,6 +51,11 @@ class SqlDriver {
   // the database as if it ran alone (SQLite: BEGIN IMMEDIATE; PostgreSQL: SERIALIZABLE,
   // whose conflicts fail with kRetry).
   virtual Status Begin() = 0;
+  // A write transaction whose statements check the rows they change themselves, as a
+  // compare-and-swap does: a concurrent change of such a row makes the statement wait and
+  // then see the row as committed (PostgreSQL: READ COMMITTED) instead of failing the whole
+  // transaction, to be retried after a pause. SQLite: as Begin().
+  virtual Status BeginCompareAndSwap() { return Begin(); }
   virtual Status Commit() = 0;
   // Best effort; a no-op outside a transaction.
   virtual void Rollback() = 0;

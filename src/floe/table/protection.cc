@@ -190,34 +190,47 @@ void RecordRefusal(Table& table, const Status& why) {
   (void)table.catalog()->RecordAuditEntry(table.ident(), table.metadata_location(), record);
 }
 
-Result<std::vector<std::string>> AuditedProtectionViolations(Table& table) {
+Result<std::vector<std::string>> AuditedProtectionViolations(Table& table, int64_t page_size) {
   std::vector<std::string> out;
   if (!table.catalog()->HasAuditLog()) return out;
+  // Newest page first, each page's findings oldest first; only a page's metadata files are
+  // held at a time, so a log of any length reads in bounded memory.
   AuditQuery query;
   query.table = table.ident();
-  ARROW_ASSIGN_OR_RAISE(auto entries, ReadAuditLog(*table.catalog(), *table.io(), query));
-  std::map<std::string, spec::TableMetadataPtr> read;
-  auto load = [&](const std::string& location) -> spec::TableMetadataPtr {
-    auto it = read.find(location);
-    if (it != read.end()) return it->second;
-    auto md = ReadMetadataFile(*table.io(), location);
-    return read[location] = md.ok() ? *md : nullptr;
-  };
-  for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
-    const AuditEntry& e = *it;
-    // floe's own commits were checked when they were made.
-    const bool by_floe = e.client.rfind("floe ", 0) == 0 || e.client == "c++ api";
-    if (by_floe || e.kind == audit_kind::kRefused || !e.previous_metadata_location ||
-        !e.metadata_location || *e.previous_metadata_location == *e.metadata_location) {
-      continue;
+  query.limit = page_size;
+  std::vector<std::vector<std::string>> pages;
+  for (;;) {
+    ARROW_ASSIGN_OR_RAISE(auto entries, ReadAuditLog(*table.catalog(), *table.io(), query));
+    std::map<std::string, spec::TableMetadataPtr> read;
+    auto load = [&](const std::string& location) -> spec::TableMetadataPtr {
+      auto it = read.find(location);
+      if (it != read.end()) return it->second;
+      auto md = ReadMetadataFile(*table.io(), location);
+      return read[location] = md.ok() ? *md : nullptr;
+    };
+    std::vector<std::string> found;
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+      const AuditEntry& e = *it;
+      // floe's own commits were checked when they were made.
+      const bool by_floe = e.client.rfind("floe ", 0) == 0 || e.client == "c++ api";
+      if (by_floe || e.kind == audit_kind::kRefused || !e.previous_metadata_location ||
+          !e.metadata_location || *e.previous_metadata_location == *e.metadata_location) {
+        continue;
+      }
+      spec::TableMetadataPtr before = load(*e.previous_metadata_location),
+                             after = load(*e.metadata_location);
+      if (!before || !after) continue;
+      for (const auto& v : ProtectionViolations(table.name(), *before, *after)) {
+        found.push_back(StrCat("audit log entry ", e.seq, " (",
+                               e.client.empty() ? "external" : e.client, "): ", v));
+      }
     }
-    spec::TableMetadataPtr before = load(*e.previous_metadata_location),
-                           after = load(*e.metadata_location);
-    if (!before || !after) continue;
-    for (const auto& v : ProtectionViolations(table.name(), *before, *after)) {
-      out.push_back(StrCat("audit log entry ", e.seq, " (",
-                           e.client.empty() ? "external" : e.client, "): ", v));
-    }
+    pages.push_back(std::move(found));
+    if (static_cast<int64_t>(entries.size()) < page_size) break;
+    query.before_seq = entries.back().seq;
+  }
+  for (auto page = pages.rbegin(); page != pages.rend(); ++page) {
+    out.insert(out.end(), page->begin(), page->end());
   }
   return out;
 }

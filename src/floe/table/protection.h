@@ -70,8 +70,10 @@ void RecordRefusal(Table& table, const Status& why);
 
 // Changes in the audit log that moved a protected ref against the rule it had then: those of
 // engines that commit to the catalog directly, which floe cannot stop. One line each, oldest
-// first: "audit log entry <seq> (<client>): Cannot ...". Empty without an audit log.
-Result<std::vector<std::string>> AuditedProtectionViolations(Table& table);
+// first: "audit log entry <seq> (<client>): Cannot ...". Empty without an audit log. The log
+// is read `page_size` rows at a time.
+Result<std::vector<std::string>> AuditedProtectionViolations(Table& table,
+                                                             int64_t page_size = 500);
 
 // Writes or removes a rule (an audit-log row of kind `protection`). The ref must exist to be
 // protected: `Cannot protect branch 'x' of <table>: it does not exist`.

@@ -143,5 +143,45 @@ TEST_F(ProtectionTest, ALockedTagKeepsItsSnapshotThroughExpiryAndRestore) {
   EXPECT_EQ(table_->metadata()->refs.at("v1").snapshot_id, s1);
 }
 
+// Moves by a writer that goes straight to the catalog (no floe provenance): the log is read
+// a page at a time, and every page size finds the same violations in the same order.
+TEST_F(ProtectionTest, ViolationsInTheLogAreFoundPageByPage) {
+  ASSERT_OK_AND_ASSIGN(int64_t s1, AppendData(*table_, *People(0, 2)));
+  ASSERT_OK(AppendData(*table_, *People(2, 2)).status());
+  const std::string at_s2 = table_->metadata_location();
+  ASSERT_OK(RollbackToSnapshot(*table_, s1).status());
+  ProtectionRule rule;
+  rule.ref = "main";
+  ASSERT_OK(SetProtection(*table_, rule));
+  const std::string protected_at_s1 = table_->metadata_location();
+  // Forward to s2 moves the protected main; back again starts where there is no rule.
+  std::string from = protected_at_s1;
+  for (int i = 0; i < 10; ++i) {
+    const std::string to = from == protected_at_s1 ? at_s2 : protected_at_s1;
+    ASSERT_OK(table_->catalog()->SwapMetadataLocation(ident_, from, to));
+    from = to;
+  }
+  AuditQuery query;
+  query.table = ident_;
+  query.limit = 10;
+  ASSERT_OK_AND_ASSIGN(auto moves, table_->catalog()->ReadAuditLog(query));
+  std::vector<std::string> expected;
+  for (auto it = moves.rbegin(); it != moves.rend(); ++it) {
+    if (*it->previous_metadata_location != protected_at_s1) continue;
+    expected.push_back(StrCat("audit log entry ", it->seq, " (external): "));
+  }
+  ASSERT_EQ(expected.size(), 5u);
+  for (int64_t page : {1, 2, 3, 7, 500}) {
+    ASSERT_OK_AND_ASSIGN(auto found, AuditedProtectionViolations(*table_, page));
+    ASSERT_EQ(found.size(), expected.size()) << "page size " << page;
+    for (size_t i = 0; i < found.size(); ++i) {
+      EXPECT_EQ(found[i].substr(0, expected[i].size()), expected[i]) << "page size " << page;
+      EXPECT_NE(found[i].find("Cannot fast-forward branch 'main' of lakehouse.db.people"),
+                std::string::npos)
+          << found[i];
+    }
+  }
+}
+
 }  // namespace
 }  // namespace floe::table

@@ -6,7 +6,12 @@
 //       [--restart-command CMD --restarts K]          CMD (a server restart) run K times
 //                                                      while the writers commit
 //   floe_torture crash                                 fail, then kill, at every commit step
-//   floe_torture writer <catalog> <index> <commits> <log>             (a child of `writers`)
+//   floe_torture prepare <dir> [--catalog postgresql://...]   a fresh db.t, its catalog printed,
+//   floe_torture writer <catalog> <index> <commits> <log>     then writers (and any engine that
+//   floe_torture verify <catalog> <log>...                    logs alike), then the verifier
+//       (FLOE_TORTURE_CATALOG_NAME names the catalog, lakehouse by default; another engine
+//       logs "try append IDS" and "ack append SNAPSHOT IDS" or "fail append MESSAGE", its
+//       rows' writer column -2)
 //   floe_torture crash-child <catalog> <mode> <step> <first-id>       (a child of `crash`)
 //
 // Exit 0 when every check holds; otherwise the first violation is printed and it exits 1.
@@ -86,7 +91,9 @@ Tables Open(const std::string& catalog_path, std::shared_ptr<Catalog> wrap(std::
   const char* env_warehouse = std::getenv("FLOE_TORTURE_WAREHOUSE");
   const std::string warehouse = env_warehouse ? std::string(env_warehouse)
                                               : catalog_path.substr(0, catalog_path.rfind('/')) + "/wh";
-  t.catalog = Check(SqlCatalog::Open(catalog_path, "lakehouse", warehouse), "open catalog " + catalog_path);
+  const char* env_name = std::getenv("FLOE_TORTURE_CATALOG_NAME");
+  const std::string name = env_name ? env_name : "lakehouse";
+  t.catalog = Check(SqlCatalog::Open(catalog_path, name, warehouse), "open catalog " + catalog_path);
   if (wrap) t.catalog = wrap(t.catalog);
   t.io = Check(FileIO::MakeLocal(), "file io");
   t.tables = std::make_unique<table::TableCatalog>(t.catalog, t.io);
@@ -375,6 +382,8 @@ size_t CheckAuditLog(Catalog& catalog, const table::Table& table) {
   return chain.size();
 }
 
+void Verify(const std::string& catalog_path, const std::vector<std::string>& logs);
+
 int Writers(int writers, int commits, const std::string& postgres, const std::string& restart_command,
             int restarts) {
   char dir_template[] = "/tmp/floe-torture-XXXXXX";
@@ -407,7 +416,16 @@ int Writers(int writers, int commits, const std::string& postgres, const std::st
     waitpid(pid, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) Fail("a writer process did not exit cleanly");
   }
+  Verify(catalog_path, logs);
+  std::printf("writers: %d processes x %d commits\n", writers, commits);
+  std::string cleanup = "rm -rf '" + dir + "'";
+  (void)std::system(cleanup.c_str());
+  return 0;
+}
 
+// Everything the writers were told, against the table they leave: its lineage, the audit
+// log, each snapshot's rows and each acknowledged change.
+void Verify(const std::string& catalog_path, const std::vector<std::string>& logs) {
   Log log = ReadLogs(logs);
   Tables t = Open(catalog_path);
   auto table = Check(t.tables->LoadTable(kTable), "load table");
@@ -482,14 +500,11 @@ int Writers(int writers, int commits, const std::string& postgres, const std::st
   }
   if (log.unknown) std::printf("writers: %d commits reported an unknown outcome\n", log.unknown);
   std::printf("writers: the audit log holds one row for each of the %zu pointer moves, in order\n", moves);
-  std::printf("writers: %d processes x %d commits: %d acknowledged (%zu appends, %zu overwrites), %d refused; "
+  std::printf("writers: %zu logs: %d acknowledged (%zu appends, %zu overwrites), %d refused; "
               "%zu snapshots (%d appends, %d overwrites) verified row by row; %d acknowledged appends in the "
               "current state, the rest rolled back\n",
-              writers, commits, log.acked, log.acked_appends.size(), log.acked_overwrites.size(), log.failed,
+              logs.size(), log.acked, log.acked_appends.size(), log.acked_overwrites.size(), log.failed,
               md->snapshots.size(), appends, overwrites, kept);
-  std::string cleanup = "rm -rf '" + dir + "'";
-  (void)std::system(cleanup.c_str());
-  return 0;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -722,10 +737,19 @@ int main(int argc, char** argv) {
     if (restarts > 0 && restart_command.empty()) Fail("--restarts needs --restart-command");
     return Writers(writers, commits, postgres, restart_command, restarts);
   }
+  if (mode == "prepare" && (argc == 3 || (argc == 5 && std::string(argv[3]) == "--catalog"))) {
+    std::printf("%s\n", CreateTable(argv[2], argc == 5 ? argv[4] : "").c_str());
+    return 0;
+  }
+  if (mode == "verify" && argc >= 4) {
+    Verify(argv[2], std::vector<std::string>(argv + 3, argv + argc));
+    return 0;
+  }
   if (mode == "crash-child" && argc == 6) return CrashChild(argv[2], argv[3], std::atoi(argv[4]), std::atoll(argv[5]));
   if (mode == "crash" && argc == 2) return Crash();
   std::fprintf(stderr,
                "usage: floe_torture writers [--writers N] [--commits M] [--catalog postgresql://...] "
-               "[--restart-command CMD --restarts K] | crash\n");
+               "[--restart-command CMD --restarts K] | crash | prepare DIR [--catalog postgresql://...] | "
+               "verify CATALOG LOG...\n");
   return 2;
 }

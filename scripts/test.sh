@@ -38,7 +38,7 @@ stage "the Python package"
 .venv/bin/python -m pytest -q tests/python  # the Python package, installed into .venv by setup
 wait "$peers" || { cat build-logs/peers-setup.log >&2; echo "test: setting up Trino or Spark failed" >&2; exit 1; }
 stage "Trino interop"
-.venv/bin/python -m pytest -q tests/interop/trino  # Trino 476 on a PostgreSQL catalog, warehouses on local files and S3
+.venv/bin/python -m pytest -q tests/interop/trino  # Trino 476 on PostgreSQL (warehouses on local files and S3) and SQLite catalogs
 stage "Spark interop"
 scripts/setup-spark.sh  # the floe wheel into Spark's virtualenv
 build-spark/venv/bin/python -m pytest -q tests/interop/spark

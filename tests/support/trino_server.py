@@ -1,17 +1,21 @@
 #!/usr/bin/env python3
 """A Trino server (coordinator and worker in one JVM) on a free loopback port, whose catalogs
-are Iceberg JDBC catalogs on PostgreSQL databases, for the tests that need one.
+are Iceberg JDBC catalogs on PostgreSQL databases or SQLite files, for the tests that need one.
 
     with TrinoServer(tmp_dir, catalogs={
             "lakehouse": JdbcCatalog("jdbc:postgresql://127.0.0.1:5432/lake", "floe",
                                      warehouse="file:/tmp/wh"),
             "lakehouse_s3": JdbcCatalog("jdbc:postgresql://127.0.0.1:5432/lake_s3", "floe",
-                                        warehouse="s3://bucket/wh")},
+                                        warehouse="s3://bucket/wh"),
+            "lakehouse_sqlite": JdbcCatalog("jdbc:sqlite:/tmp/catalog.db", "",
+                                            warehouse="file:/tmp/wh2")},
             s3=S3Access("http://127.0.0.1:9000", "key", "secret")) as trino:
         trino.query("SELECT * FROM lakehouse.db.t")   # rows as lists of Python values
 
 Each Trino catalog reads the JDBC catalog named `lakehouse` (the catalog_name column floe,
-Spark and PyIceberg write) in its own database. Trino comes from build-trino/
+Spark and PyIceberg write) in its own database. A SQLite file is opened with Xerial's driver
+(scripts/setup-trino.sh adds it to the Iceberg plugin) and no user; its connections wait up to
+SQLITE_BUSY_TIMEOUT_MS for a writer such as floe to finish. Trino comes from build-trino/
 (scripts/setup-trino.sh: Maven Central's trino-server with only its Iceberg plugin kept). It
 needs Java 24 or newer: FLOE_TRINO_JAVA_HOME, else the newest JDK under /usr/lib/jvm. Tables
 on local files are read through Trino's Hadoop file system (`fs.hadoop.enabled`), which reads
@@ -33,14 +37,20 @@ ROOT = Path(__file__).resolve().parents[2]
 TRINO_HOME = ROOT / "build-trino" / "trino-server"
 JDBC_CATALOG_NAME = "lakehouse"
 START_TIMEOUT_S = 240
+SQLITE_BUSY_TIMEOUT_MS = 30000
 
 
 @dataclass
 class JdbcCatalog:
+    """`jdbc_url` is jdbc:postgresql://... or jdbc:sqlite:PATH; a SQLite file has no user."""
     jdbc_url: str
     jdbc_user: str
     warehouse: str
     jdbc_password: str = ""
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.jdbc_url.startswith("jdbc:sqlite:")
 
 
 @dataclass
@@ -111,14 +121,25 @@ class TrinoServer:
             (etc / "catalog" / f"{name}.properties").write_text("\n".join(self._catalog_config(catalog)))
 
     def _catalog_config(self, catalog: JdbcCatalog):
+        if catalog.is_sqlite:
+            connection = [
+                "iceberg.jdbc-catalog.driver-class=org.sqlite.JDBC",
+                # Wait for another writer's lock (floe's, say) rather than fail at once.
+                f"iceberg.jdbc-catalog.connection-url={catalog.jdbc_url}"
+                f"?busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
+            ]
+        else:
+            connection = [
+                "iceberg.jdbc-catalog.driver-class=org.postgresql.Driver",
+                f"iceberg.jdbc-catalog.connection-url={catalog.jdbc_url}",
+                f"iceberg.jdbc-catalog.connection-user={catalog.jdbc_user}",
+                f"iceberg.jdbc-catalog.connection-password={catalog.jdbc_password}",
+            ]
         lines = [
             "connector.name=iceberg",
             "iceberg.catalog.type=jdbc",
             f"iceberg.jdbc-catalog.catalog-name={JDBC_CATALOG_NAME}",
-            "iceberg.jdbc-catalog.driver-class=org.postgresql.Driver",
-            f"iceberg.jdbc-catalog.connection-url={catalog.jdbc_url}",
-            f"iceberg.jdbc-catalog.connection-user={catalog.jdbc_user}",
-            f"iceberg.jdbc-catalog.connection-password={catalog.jdbc_password}",
+            *connection,
             f"iceberg.jdbc-catalog.default-warehouse-dir={catalog.warehouse}",
             "fs.hadoop.enabled=true",
             # Expiry and orphan removal as the tests ask, without Trino's 7-day floor.

@@ -1,9 +1,13 @@
 """Fixtures of the Trino interop suite: one PostgreSQL server, one S3-compatible server and
-one Trino server (Trino 476 with its Iceberg connector). Each test runs in two labs:
-  local  the Iceberg JDBC catalog `lakehouse` in the database `lake`, a warehouse on local
-         files; Trino's catalog `lakehouse`
-  s3     the same catalog in the database `lake_s3`, the warehouse in an S3 bucket; Trino's
-         catalog `lakehouse_s3`
+one Trino server (Trino 476 with its Iceberg connector). Each test runs in three labs (one
+reading test, whose catalog plays no part, in the first two only):
+  local   the Iceberg JDBC catalog `lakehouse` in the PostgreSQL database `lake`, a warehouse
+          on local files; Trino's catalog `lakehouse`
+  s3      the same catalog in the database `lake_s3`, the warehouse in an S3 bucket; Trino's
+          catalog `lakehouse_s3`
+  sqlite  the same catalog in a SQLite file, as floe's default embedded catalog keeps it (in
+          WAL mode, with floe's audit trigger), a warehouse on local files; Trino's catalog
+          `lakehouse_sqlite`, through the SQLite JDBC driver scripts/setup-trino.sh adds
 floe (the floe CLI and floe_interop) runs on the same catalog and warehouse as Trino in each.
 Run it after scripts/setup-trino.sh:
     .venv/bin/python -m pytest tests/interop/trino
@@ -38,7 +42,7 @@ class Lab:
 
 @pytest.fixture(scope="session")
 def labs(tmp_path_factory):
-    """{"local": Lab, "s3": Lab}, sharing the servers."""
+    """{"local": Lab, "s3": Lab, "sqlite": Lab}, sharing the servers."""
     for needed in (DRIVER, CLI):
         if not needed.exists():
             pytest.fail(f"{needed} is missing; build it: scripts/build.sh release")
@@ -47,24 +51,30 @@ def labs(tmp_path_factory):
     base = tmp_path_factory.mktemp("lab")
     warehouse = base / "warehouse"
     warehouse.mkdir()
+    sqlite_warehouse = base / "sqlite-warehouse"
+    sqlite_warehouse.mkdir()
     scratch = base / "scratch"
     scratch.mkdir()
     with PostgresServer(base / "postgres", fsync=False) as pg, S3Server(base / "s3", bucket=TEST_BUCKET) as s3:
         local = Floe(pg.create_database("lake"), warehouse, scratch)
         on_s3 = Floe(pg.create_database("lake_s3"), f"s3://{TEST_BUCKET}/warehouse", scratch,
                      env=s3.environment)
-        for floe in (local, on_s3):
-            floe.sql("SHOW NAMESPACES")  # creates the catalog's tables
+        on_sqlite = Floe(base / "catalog.db", sqlite_warehouse, scratch)
+        for floe in (local, on_s3, on_sqlite):
+            floe.sql("SHOW NAMESPACES")  # creates the catalog's tables and the audit trigger
         catalogs = {
             "lakehouse": JdbcCatalog(pg.jdbc_uri("lake"), "floe", warehouse=local.warehouse_uri),
             "lakehouse_s3": JdbcCatalog(pg.jdbc_uri("lake_s3"), "floe", warehouse=on_s3.warehouse_uri),
+            "lakehouse_sqlite": JdbcCatalog(f"jdbc:sqlite:{on_sqlite.catalog_path}", "",
+                                            warehouse=on_sqlite.warehouse_uri),
         }
         access = S3Access(s3.endpoint, ACCESS_KEY, SECRET_KEY)
         with TrinoServer(base / "trino", catalogs=catalogs, s3=access) as trino:
-            yield {"local": Lab(local, trino, "lakehouse"), "s3": Lab(on_s3, trino, "lakehouse_s3")}
+            yield {"local": Lab(local, trino, "lakehouse"), "s3": Lab(on_s3, trino, "lakehouse_s3"),
+                   "sqlite": Lab(on_sqlite, trino, "lakehouse_sqlite")}
 
 
-@pytest.fixture(params=["local", "s3"])
+@pytest.fixture(params=["local", "s3", "sqlite"])
 def lab(labs, request) -> Lab:
     return labs[request.param]
 

@@ -35,7 +35,9 @@ AuditRecord DescribeChange(const spec::TableMetadata* base, const spec::TableMet
   record.snapshot_id = updated.current_snapshot_id;
   record.refs = RefMoves(base, updated);
   if (!base) {
-    record.kind = audit_kind::kCreate;
+    // A first metadata file is a new table; one with a history is a table registered again
+    // (Spark's register_table, a table moved between catalogs).
+    record.kind = updated.metadata_log.empty() ? audit_kind::kCreate : audit_kind::kRegister;
     return record;
   }
   std::set<int64_t> before, after;

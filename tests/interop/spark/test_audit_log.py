@@ -96,3 +96,48 @@ def test_floe_undoes_and_restores_what_spark_changed(spark, lakehouse, ns):
     spark.sql(f"INSERT INTO lakehouse.{t} VALUES (3, 'c', 30)")
     assert rows(spark, t) == [(1, "a", None), (2, "b", 20), (3, "c", 30)]
     assert [r["x"] for r in floe.sql(f"SELECT x FROM {t} ORDER BY id")] == [None, 20, 30]
+
+
+def test_spark_maintenance_and_layout_changes_are_named(spark, lakehouse, ns):
+    """Spark's other kinds of change, each named from its two metadata files: a partition
+    spec, a sort order, a cherry-pick, a rewrite, an expiry, and a table registered from a
+    metadata file with a history."""
+    floe, t = lakehouse, f"{ns}.layout"
+    spark.sql(f"CREATE TABLE lakehouse.{t} (id BIGINT, v STRING) USING iceberg")
+    spark.sql(f"INSERT INTO lakehouse.{t} VALUES (1, 'a')")
+    s1 = main_snapshot(spark, t)
+    spark.sql(f"INSERT INTO lakehouse.{t} VALUES (2, 'b')")
+    s2 = main_snapshot(spark, t)
+    spark.sql(f"CALL lakehouse.system.rollback_to_snapshot('{t}', {s1})").collect()
+    spark.sql(f"INSERT INTO lakehouse.{t} VALUES (3, 'c')")
+    s3 = main_snapshot(spark, t)
+    spark.sql(f"CALL lakehouse.system.cherrypick_snapshot('{t}', {s2})").collect()
+    s4 = main_snapshot(spark, t)
+    spark.sql(f"ALTER TABLE lakehouse.{t} ADD PARTITION FIELD v")
+    spark.sql(f"ALTER TABLE lakehouse.{t} WRITE ORDERED BY id")
+    spark.sql(f"CALL lakehouse.system.rewrite_data_files(table => '{t}', "
+              "options => map('min-input-files', '2'))").collect()
+    s5 = main_snapshot(spark, t)
+    spark.sql(f"CALL lakehouse.system.expire_snapshots(table => '{t}', "
+              f"older_than => TIMESTAMP '2999-01-01 00:00:00', retain_last => 1)").collect()
+    location = spark.sql(f"SELECT file FROM lakehouse.{t}.metadata_log_entries "
+                         "ORDER BY timestamp DESC LIMIT 1").first()[0]
+    spark.sql(f"CALL lakehouse.system.register_table(table => '{ns}.registered', "
+              f"metadata_file => '{location}')").collect()
+
+    got = [(e["kind"], e["operation"], e["previous_snapshot_id"], e["snapshot_id"]) for e in floe.audit(t)]
+    assert got == [
+        ("create", None, None, None),
+        ("commit", "append", None, s1),
+        ("commit", "append", s1, s2),
+        ("rollback", None, s2, s1),
+        ("commit", "append", s1, s3),
+        ("cherry-pick", "append", s3, s4),
+        ("spec", None, s4, s4),
+        ("sort-order", None, s4, s4),
+        ("rewrite", "replace", s4, s5),
+        ("expire", None, s5, s5),
+    ]
+    registered = floe.audit(f"{ns}.registered")
+    assert [(e["kind"], e["snapshot_id"], e["metadata_location"]) for e in registered] == [
+        ("register", s5, location)]

@@ -31,6 +31,10 @@ def test_pyiceberg_commits_are_recorded_and_named(floe, pyiceberg_catalog):
     table = pyiceberg_catalog.load_table("db.t")
     table.append(batch([5]))
     third = table.current_snapshot().snapshot_id
+    table.overwrite(batch([6]))
+    overwritten = table.current_snapshot()
+    deleted = table.snapshot_by_id(overwritten.parent_snapshot_id)
+    assert (deleted.summary.operation.value, deleted.parent_snapshot_id) == ("delete", third)
     pyiceberg_catalog.drop_table("db.t")
 
     got = [(e["kind"], e["operation"], e["previous_snapshot_id"], e["snapshot_id"],
@@ -44,7 +48,11 @@ def test_pyiceberg_commits_are_recorded_and_named(floe, pyiceberg_catalog):
         ("rollback", None, second, first, [("main", second, first)]),
         ("commit", "append", first, floe_snapshot, [("main", first, floe_snapshot)]),
         ("commit", "append", floe_snapshot, third, [("main", floe_snapshot, third)]),
-        ("drop", None, third, None, []),
+        # PyIceberg's overwrite is one commit of two snapshots, a delete and then an append:
+        # main moves once, to the append.
+        ("commit", "append", third, overwritten.snapshot_id,
+         [("main", third, overwritten.snapshot_id)]),
+        ("drop", None, overwritten.snapshot_id, None, []),
     ]
     entries = floe.audit("db.t")
     floe_rows = [e for e in entries if e["client"] == "c++ api"]

@@ -34,7 +34,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$VERSION" ]; then
   mkdir -p $DIR
   tarball=$DIR/trino-server-$VERSION.tar.gz
   if [ ! -f "$tarball" ] || ! echo "$SHA256  $tarball" | sha256sum -c --quiet 2>/dev/null; then
-    mvn -q -B org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
+    mvn -q -B -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
       -Dartifact=io.trino:trino-server:$VERSION:tar.gz -DoutputDirectory=$DIR >/dev/null \
       || die "cannot fetch io.trino:trino-server:$VERSION"
   fi
@@ -57,7 +57,7 @@ stamp=$DIR/trino-server/.sqlite-jdbc
 if [ "$(cat "$stamp" 2>/dev/null)" != "$SQLITE_JDBC" ] || [ ! -f "$driver" ]; then
   echo "setup-trino: fetching org.xerial:sqlite-jdbc:$SQLITE_JDBC from Maven Central"
   rm -f "$stamp" $plugin/org.xerial_sqlite-jdbc-*.jar $DIR/sqlite-jdbc-*.jar
-  mvn -q -B org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
+  mvn -q -B -Dstyle.color=never org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy \
     -Dartifact=org.xerial:sqlite-jdbc:$SQLITE_JDBC -Dtransitive=false -DoutputDirectory=$DIR >/dev/null \
     || die "cannot fetch org.xerial:sqlite-jdbc:$SQLITE_JDBC"
   fetched=$DIR/sqlite-jdbc-$SQLITE_JDBC.jar

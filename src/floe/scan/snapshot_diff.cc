@@ -30,16 +30,6 @@ constexpr int64_t kRefBytes = 16;
 constexpr int kMaxLevel = 4;
 constexpr int kMaxFanOut = 128;
 
-// What identifies a data file's rows in a snapshot: its path and the delete files applying.
-std::string TaskKey(const FileScanTask& task) {
-  std::vector<std::string> deletes;
-  for (const auto& d : task.deletes) deletes.push_back(d.file_path);
-  std::sort(deletes.begin(), deletes.end());
-  std::string key = task.file.file_path;
-  for (const auto& d : deletes) key += "\n" + d;
-  return key;
-}
-
 const spec::NestedField* TopLevel(const spec::Schema& schema, int32_t id) {
   for (const auto& f : schema.fields()) {
     if (f.id == id) return &f;
@@ -574,11 +564,11 @@ Result<SnapshotDiff> DiffSnapshots(const std::shared_ptr<table::Table>& table,
 
   // A file both snapshots read with the same deletes holds the same rows in both.
   std::unordered_map<std::string, std::vector<size_t>> from_by_key;
-  for (size_t i = 0; i < from_tasks.size(); ++i) from_by_key[TaskKey(from_tasks[i])].push_back(i);
+  for (size_t i = 0; i < from_tasks.size(); ++i) from_by_key[FileTaskKey(from_tasks[i])].push_back(i);
   std::vector<bool> from_shared(from_tasks.size());
   std::vector<FileScanTask> to_read;
   for (auto& task : to_tasks) {
-    auto it = from_by_key.find(TaskKey(task));
+    auto it = from_by_key.find(FileTaskKey(task));
     if (it != from_by_key.end() && !it->second.empty()) {
       from_shared[it->second.back()] = true;
       it->second.pop_back();

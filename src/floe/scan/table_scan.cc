@@ -295,6 +295,15 @@ Result<spec::NestedField> EqualityField(const spec::TableMetadata& md, const spe
 
 }  // namespace
 
+std::string FileTaskKey(const FileScanTask& task) {
+  std::vector<std::string> deletes;
+  for (const auto& d : task.deletes) deletes.push_back(d.file_path);
+  std::sort(deletes.begin(), deletes.end());
+  std::string key = task.file.file_path;
+  for (const auto& d : deletes) key += "\n" + d;
+  return key;
+}
+
 Result<ScanFilesPlan> PlanScanFiles(const spec::TableMetadata& md, std::vector<FileScanTask> tasks,
                                     spec::SchemaPtr projection, const spec::Schema& schema) {
   ScanFilesPlan plan;

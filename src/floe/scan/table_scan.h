@@ -22,6 +22,10 @@ struct FileScanTask {
   std::vector<manifest::DataFile> deletes;
 };
 
+// What identifies a data file's rows in a snapshot: its path and the delete files applying.
+// Two snapshots' tasks of equal keys hold the same rows.
+std::string FileTaskKey(const FileScanTask& task);
+
 // What the row-group stream reads for planned tasks: each data file with its delete files,
 // and `projection` widened by the columns equality deletes compare on that it lacks (taken
 // from `schema`, else the newest older schema of `md` that has them). Those extra columns

@@ -8,89 +8,19 @@
 #include <arrow/util/key_value_metadata.h>
 #include <parquet/arrow/writer.h>
 
-#include "floe/scan/position_deletes.h"
-#include "floe/scan/table_scan.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/table/update_schema.h"
-#include "unit/table/table_test_util.h"
-#include "test_values.h"
+#include "unit/scan/id_name_table.h"
 
 namespace floe::scan {
 namespace {
 
-using floe::testing::IdField;
-
 using floe::testing::People;
-using manifest::DataFile;
-using manifest::FileContent;
+using id_name::Rows;
+using id_name::Text;
 
-// Rows (id, name) as given.
-std::shared_ptr<arrow::Table> Rows(const std::vector<std::pair<int64_t, std::string>>& rows) {
-  arrow::Int64Builder ids;
-  arrow::StringBuilder names;
-  for (const auto& [id, name] : rows) {
-    EXPECT_OK(ids.Append(id));
-    EXPECT_OK(names.Append(name));
-  }
-  auto schema = arrow::schema(
-      {arrow::field("id", arrow::int64(), false), arrow::field("name", arrow::utf8())});
-  return arrow::Table::Make(schema, {ids.Finish().ValueOrDie(), names.Finish().ValueOrDie()});
-}
-
-// "id:name" for each row of a sample, in order.
-std::vector<std::string> Text(const std::shared_ptr<arrow::Table>& t) {
-  std::vector<std::string> out;
-  if (!t) return out;
-  auto combined = t->CombineChunksToBatch().ValueOrDie();
-  if (combined->num_rows() == 0) return out;
-  const auto& ids = static_cast<const arrow::Int64Array&>(*combined->GetColumnByName("id"));
-  const auto& names = static_cast<const arrow::StringArray&>(*combined->GetColumnByName("name"));
-  for (int64_t i = 0; i < combined->num_rows(); ++i) {
-    out.push_back(std::to_string(ids.Value(i)) + ":" +
-                  (names.IsNull(i) ? "null" : names.GetString(i)));
-  }
-  return out;
-}
-
-class SnapshotDiffTest : public floe::testing::PeopleTableTest {
+class SnapshotDiffTest : public id_name::DeletesTableTest {
  protected:
-  std::string DataFileOf(int64_t snapshot_id) {
-    auto tasks = TableScan(table_).UseSnapshot(snapshot_id).PlanFiles().ValueOrDie();
-    EXPECT_EQ(tasks.size(), 1u);
-    return tasks.empty() ? "" : tasks[0].file.file_path;
-  }
-
-  DataFile WriteDeletes(const arrow::Table& rows, FileContent content,
-                        std::vector<int32_t> equality_ids = {}) {
-    return testing::WriteDeleteFile(*table_, ++n_, rows, content, std::move(equality_ids));
-  }
-
-  DataFile PositionDeletes(const std::string& data_file, const std::vector<int64_t>& positions) {
-    arrow::StringBuilder paths;
-    arrow::Int64Builder pos;
-    for (int64_t p : positions) {
-      EXPECT_OK(paths.Append(data_file));
-      EXPECT_OK(pos.Append(p));
-    }
-    auto schema = arrow::schema({IdField("file_path", arrow::utf8(), kDeleteFilePathId),
-                                 IdField("pos", arrow::int64(), kDeletePosId)});
-    DataFile f = WriteDeletes(
-        *arrow::Table::Make(schema, {paths.Finish().ValueOrDie(), pos.Finish().ValueOrDie()}),
-        FileContent::kPositionDeletes);
-    // As writers record them: the file_path bounds say which data file the deletes name.
-    f.lower_bounds[kDeleteFilePathId] = data_file;
-    f.upper_bounds[kDeleteFilePathId] = data_file;
-    return f;
-  }
-
-  DataFile EqualityDeletesOfIds(const std::vector<int64_t>& ids) {
-    arrow::Int64Builder b;
-    for (int64_t id : ids) EXPECT_OK(b.Append(id));
-    auto schema = arrow::schema({IdField("id", arrow::int64(), 1)});
-    return WriteDeletes(*arrow::Table::Make(schema, {b.Finish().ValueOrDie()}),
-                        FileContent::kEqualityDeletes, {1});
-  }
-
   Result<SnapshotDiff> Diff(int64_t from, int64_t to, std::vector<std::string> keys = {},
                             int64_t budget = 256 << 20) {
     DiffOptions options;
@@ -101,7 +31,6 @@ class SnapshotDiffTest : public floe::testing::PeopleTableTest {
   }
 
   floe::testing::TempDir spill_;
-  int n_ = 0;
 };
 
 TEST_F(SnapshotDiffTest, AnAppendReadsOnlyTheNewFile) {

@@ -1,0 +1,425 @@
+#include "floe/scan/changelog_scan.h"
+
+#include <algorithm>
+#include <map>
+#include <unordered_map>
+#include <unordered_set>
+
+#include <arrow/api.h>
+#include <arrow/compute/api_vector.h>
+
+#include "floe/scan/metadata_columns.h"
+#include "floe/scan/row_group_stream.h"
+#include "floe/scan/row_hash.h"
+#include "floe/scan/table_scan.h"
+#include "floe/table/arrow_schema.h"
+#include "floe/util/str_cat.h"
+
+namespace floe::scan {
+
+namespace {
+
+enum class Change { kDelete, kUpdateBefore, kUpdateAfter, kInsert };
+
+const char* ChangeName(Change c) {
+  switch (c) {
+    case Change::kDelete:
+      return kChangeDelete;
+    case Change::kUpdateBefore:
+      return kChangeUpdateBefore;
+    case Change::kUpdateAfter:
+      return kChangeUpdateAfter;
+    case Change::kInsert:
+      return kChangeInsert;
+  }
+  return kChangeInsert;
+}
+
+// A row of one of the batches read, and what it is.
+struct ChangeRow {
+  int batch = 0;
+  int64_t row = 0;
+  Change change = Change::kInsert;
+  int32_t ordinal = 0;
+  bool dropped = false;  // cancelled as carry-over or net of a later change
+  size_t partner = 0;    // of an update image: the other image's index
+};
+
+// Everything read for the changelog: batches of the table's columns, and the rows chosen.
+class ChangeCollector {
+ public:
+  ChangeCollector(std::shared_ptr<table::Table> table, spec::SchemaPtr schema)
+      : table_(std::move(table)), schema_(std::move(schema)) {
+    std::vector<spec::NestedField> fields = schema_->fields();
+    columns_ = static_cast<int>(fields.size());
+    fields.push_back(*MetadataColumn("_file"));
+    fields.push_back(*MetadataColumn("_pos"));
+    located_ = std::make_shared<const spec::Schema>(schema_->schema_id(), std::move(fields));
+    for (int i = 0; i < columns_; ++i) all_columns_.push_back(i);
+  }
+
+  const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches() const { return batches_; }
+  std::vector<ChangeRow>& rows() { return rows_; }
+  const std::vector<ChangeRow>& rows() const { return rows_; }
+  int columns() const { return columns_; }
+  const std::vector<int>& all_columns() const { return all_columns_; }
+
+  // The rows of `tasks` (each file with its deletes), every one a `change` of snapshot
+  // `ordinal`; with `skip`, those whose file and position it holds are left out.
+  Status Read(const std::vector<FileScanTask>& tasks, Change change, int32_t ordinal,
+              const std::unordered_set<std::string>* skip = nullptr) {
+    if (tasks.empty()) return Status::OK();
+    return ForEachBatch(tasks, [&](const std::shared_ptr<arrow::RecordBatch>& batch) -> Status {
+      const auto& files = static_cast<const arrow::StringArray&>(*batch->column(columns_));
+      const auto& positions = static_cast<const arrow::Int64Array&>(*batch->column(columns_ + 1));
+      const int index = static_cast<int>(batches_.size());
+      bool any = false;
+      for (int64_t i = 0; i < batch->num_rows(); ++i) {
+        if (skip && skip->count(Location(files.GetView(i), positions.Value(i)))) continue;
+        rows_.push_back(ChangeRow{index, i, change, ordinal, false});
+        any = true;
+      }
+      if (any)
+        batches_.push_back(
+            batch->RemoveColumn(columns_ + 1).ValueOrDie()->RemoveColumn(columns_).ValueOrDie());
+      return Status::OK();
+    });
+  }
+
+  // The file and position of every row `tasks` hold.
+  Result<std::unordered_set<std::string>> Locations(const std::vector<FileScanTask>& tasks) {
+    std::unordered_set<std::string> out;
+    if (tasks.empty()) return out;
+    ARROW_RETURN_NOT_OK(ForEachBatch(tasks, [&](const std::shared_ptr<arrow::RecordBatch>& batch) {
+      const auto& files = static_cast<const arrow::StringArray&>(*batch->column(columns_));
+      const auto& positions = static_cast<const arrow::Int64Array&>(*batch->column(columns_ + 1));
+      for (int64_t i = 0; i < batch->num_rows(); ++i) {
+        out.insert(Location(files.GetView(i), positions.Value(i)));
+      }
+      return Status::OK();
+    }));
+    return out;
+  }
+
+ private:
+  static std::string Location(std::string_view file, int64_t pos) { return StrCat(pos, ":", file); }
+
+  template <typename F>
+  Status ForEachBatch(const std::vector<FileScanTask>& tasks, F&& f) {
+    ARROW_ASSIGN_OR_RAISE(ScanFilesPlan plan,
+                          PlanScanFiles(*table_->metadata(), tasks, located_, *schema_));
+    RowGroupStreamOptions options;
+    options.output_columns = plan.output_columns;
+    ARROW_ASSIGN_OR_RAISE(
+        auto reader, MakeRowGroupStream(table_->io(), std::move(plan.files), plan.projection, {},
+                                        schema_, nullptr, options));
+    while (true) {
+      std::shared_ptr<arrow::RecordBatch> batch;
+      ARROW_RETURN_NOT_OK(reader->ReadNext(&batch));
+      if (!batch) break;
+      if (batch->num_rows() > 0) ARROW_RETURN_NOT_OK(f(batch));
+    }
+    return reader->Close();
+  }
+
+  std::shared_ptr<table::Table> table_;
+  spec::SchemaPtr schema_;
+  spec::SchemaPtr located_;  // the schema's columns, then _file and _pos
+  int columns_ = 0;
+  std::vector<int> all_columns_;
+  std::vector<std::shared_ptr<arrow::RecordBatch>> batches_;
+  std::vector<ChangeRow> rows_;
+};
+
+// Rows grouped by equal values in `columns`: each group's indices into `rows`, in order.
+std::vector<std::vector<size_t>> GroupEqual(const ChangeCollector& c,
+                                            const std::vector<ChangeRow>& rows,
+                                            const std::vector<size_t>& which,
+                                            const std::vector<int>& columns) {
+  std::unordered_map<uint64_t, std::vector<size_t>> by_hash;  // hash -> group indices
+  std::vector<std::vector<size_t>> groups;
+  for (size_t i : which) {
+    const ChangeRow& r = rows[i];
+    const auto& batch = *c.batches()[r.batch];
+    const uint64_t h = HashRow(batch, columns, r.row);
+    auto& candidates = by_hash[h];
+    bool placed = false;
+    for (size_t g : candidates) {
+      const ChangeRow& first = rows[groups[g].front()];
+      if (RowsEqual(batch, r.row, *c.batches()[first.batch], first.row, columns)) {
+        groups[g].push_back(i);
+        placed = true;
+        break;
+      }
+    }
+    if (!placed) {
+      candidates.push_back(groups.size());
+      groups.push_back({i});
+    }
+  }
+  return groups;
+}
+
+// Within one snapshot an identical DELETE and INSERT cancel, pair by pair.
+void RemoveCarryOver(ChangeCollector& c, const std::vector<size_t>& snapshot_rows) {
+  auto& rows = c.rows();
+  for (const auto& group : GroupEqual(c, rows, snapshot_rows, c.all_columns())) {
+    std::vector<size_t> deletes, inserts;
+    for (size_t i : group) (rows[i].change == Change::kDelete ? deletes : inserts).push_back(i);
+    const size_t pairs = std::min(deletes.size(), inserts.size());
+    for (size_t k = 0; k < pairs; ++k) rows[deletes[k]].dropped = rows[inserts[k]].dropped = true;
+  }
+}
+
+// Over the whole range (Spark's net changes): rows of equal values in every column, taken in
+// snapshot order with a snapshot's DELETEs before its INSERTs, keep a running count from the
+// first, up for its kind and down for the other; where it reaches zero all rows so far cancel
+// and the next row starts again. What is left is that many copies of the last starting row.
+void RemoveNetCarryOver(ChangeCollector& c) {
+  auto& rows = c.rows();
+  std::vector<size_t> all(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) all[i] = i;
+  for (auto& group : GroupEqual(c, rows, all, c.all_columns())) {
+    std::stable_sort(group.begin(), group.end(), [&](size_t a, size_t b) {
+      if (rows[a].ordinal != rows[b].ordinal) return rows[a].ordinal < rows[b].ordinal;
+      return rows[a].change == Change::kDelete && rows[b].change != Change::kDelete;
+    });
+    size_t anchor = 0;
+    int64_t count = 0;
+    for (size_t k = 0; k < group.size(); ++k) {
+      const ChangeRow& r = rows[group[k]];
+      if (count == 0) {
+        anchor = k;
+        count = 1;
+      } else {
+        count += r.change == rows[group[anchor]].change ? 1 : -1;
+      }
+    }
+    // The anchor's copies: the anchor itself and, as stand-ins, the rows after it (any row
+    // of the group holds the same values).
+    for (size_t k = 0; k < group.size(); ++k) rows[group[k]].dropped = true;
+    for (int64_t n = 0; n < count; ++n) {
+      ChangeRow& keep = rows[group[anchor + static_cast<size_t>(n)]];
+      keep.dropped = false;
+      keep.change = rows[group[anchor]].change;
+      keep.ordinal = rows[group[anchor]].ordinal;
+    }
+  }
+}
+
+// Within one snapshot a DELETE and an INSERT of equal identifier values are one update;
+// further INSERTs of those values stay INSERTs, but two DELETEs cannot be told apart.
+Status ComputeUpdates(ChangeCollector& c, const std::vector<size_t>& snapshot_rows,
+                      const std::vector<int>& keys, const std::vector<std::string>& key_names) {
+  auto& rows = c.rows();
+  std::vector<size_t> live;
+  for (size_t i : snapshot_rows) {
+    if (!rows[i].dropped) live.push_back(i);
+  }
+  for (const auto& group : GroupEqual(c, rows, live, keys)) {
+    std::vector<size_t> deletes, inserts;
+    for (size_t i : group) (rows[i].change == Change::kDelete ? deletes : inserts).push_back(i);
+    if (deletes.size() > 1) {
+      std::string names;
+      for (const auto& k : key_names) names += k + ",";
+      return Status::Invalid(
+          "Cannot compute updates because there are multiple rows with the "
+          "same identifier fields([",
+          names, kChangeOrdinalColumn, "]). Please make sure the rows are unique.");
+    }
+    if (deletes.empty() || inserts.empty()) continue;
+    rows[deletes[0]].change = Change::kUpdateBefore;
+    rows[inserts[0]].change = Change::kUpdateAfter;
+    rows[deletes[0]].partner = inserts[0];
+    rows[inserts[0]].partner = deletes[0];
+  }
+  return Status::OK();
+}
+
+// The chosen rows, in `order`, with the change columns after the table's.
+Result<std::shared_ptr<arrow::Table>> BuildChangelogTable(const ChangeCollector& c,
+                                                          const spec::Schema& schema,
+                                                          const std::vector<int64_t>& snapshots,
+                                                          const std::vector<size_t>& order) {
+  ARROW_ASSIGN_OR_RAISE(auto data_schema, table::ToArrowSchema(schema));
+  std::vector<int64_t> offsets;
+  int64_t total = 0;
+  for (const auto& b : c.batches()) {
+    offsets.push_back(total);
+    total += b->num_rows();
+  }
+  arrow::Int64Builder take;
+  arrow::StringBuilder types;
+  arrow::Int32Builder ordinals;
+  arrow::Int64Builder ids;
+  for (size_t i : order) {
+    const ChangeRow& r = c.rows()[i];
+    ARROW_RETURN_NOT_OK(take.Append(offsets[r.batch] + r.row));
+    ARROW_RETURN_NOT_OK(types.Append(ChangeName(r.change)));
+    ARROW_RETURN_NOT_OK(ordinals.Append(r.ordinal));
+    ARROW_RETURN_NOT_OK(ids.Append(snapshots[r.ordinal]));
+  }
+  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
+  if (c.batches().empty()) {
+    for (const auto& f : data_schema->fields()) {
+      ARROW_ASSIGN_OR_RAISE(auto empty, arrow::MakeEmptyArray(f->type()));
+      columns.push_back(std::make_shared<arrow::ChunkedArray>(empty));
+    }
+  } else {
+    ARROW_ASSIGN_OR_RAISE(auto all, arrow::Table::FromRecordBatches(c.batches()));
+    ARROW_ASSIGN_OR_RAISE(auto indices, take.Finish());
+    ARROW_ASSIGN_OR_RAISE(arrow::Datum taken, arrow::compute::Take(all, indices));
+    columns = taken.table()->columns();
+  }
+  std::vector<std::shared_ptr<arrow::Field>> fields = data_schema->fields();
+  fields.push_back(arrow::field(kChangeTypeColumn, arrow::utf8(), false));
+  fields.push_back(arrow::field(kChangeOrdinalColumn, arrow::int32(), false));
+  fields.push_back(arrow::field(kCommitSnapshotIdColumn, arrow::int64(), false));
+  ARROW_ASSIGN_OR_RAISE(auto type_array, types.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto ordinal_array, ordinals.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto id_array, ids.Finish());
+  for (const auto& a : {type_array, ordinal_array, id_array}) {
+    columns.push_back(std::make_shared<arrow::ChunkedArray>(a));
+  }
+  return arrow::Table::Make(arrow::schema(std::move(fields)), std::move(columns),
+                            static_cast<int64_t>(order.size()));
+}
+
+}  // namespace
+
+Result<std::vector<int64_t>> ChangelogSnapshots(const table::Table& table,
+                                                const ChangelogOptions& options) {
+  auto md = table.metadata();
+  std::vector<int64_t> out;
+  std::optional<int64_t> to = options.to_inclusive ? options.to_inclusive : md->current_snapshot_id;
+  const auto& from = options.from_exclusive;
+  auto not_ancestor = [&]() {
+    return ValidationError("Starting snapshot (exclusive) ", *from,
+                           " is not a parent ancestor of end snapshot ",
+                           to ? std::to_string(*to) : std::string("null"));
+  };
+  if (!to) {
+    if (from) return not_ancestor();
+    return out;
+  }
+  const spec::Snapshot* s = md->SnapshotById(*to);
+  if (!s) return NotFound("Cannot find the end snapshot: ", *to);
+  // From `to` back to the snapshot whose parent is `from` (which need not exist any more),
+  // or, without `from`, to the first snapshot or the first whose parent has expired.
+  while (true) {
+    if (s->operation != "replace") out.push_back(s->snapshot_id);
+    if (from && s->parent_snapshot_id == from) break;
+    const spec::Snapshot* parent =
+        s->parent_snapshot_id ? md->SnapshotById(*s->parent_snapshot_id) : nullptr;
+    if (!parent) {
+      if (from) return not_ancestor();
+      break;
+    }
+    s = parent;
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+Result<std::shared_ptr<arrow::Table>> ReadChangelog(const std::shared_ptr<table::Table>& table,
+                                                    const ChangelogOptions& options) {
+  if (options.net_changes && options.compute_updates) {
+    return Status::Invalid("Not support net changes with update images");
+  }
+  auto md = table->metadata();
+  spec::SchemaPtr schema = md->current_schema();
+  if (!schema) return Status::IOError("Table ", table->name(), " has no current schema");
+  std::vector<int> keys;
+  std::vector<std::string> key_names;
+  if (options.compute_updates) {
+    if (options.identifier_columns.empty()) {
+      return Status::Invalid(
+          "Cannot compute the update images because identifier columns are not set");
+    }
+    for (const auto& name : options.identifier_columns) {
+      int found = -1;
+      for (size_t i = 0; i < schema->fields().size(); ++i) {
+        if (schema->fields()[i].name == name) found = static_cast<int>(i);
+      }
+      if (found < 0) {
+        return NotFound("Cannot find identifier column '", name, "' in table ", table->name());
+      }
+      keys.push_back(found);
+      key_names.push_back(name);
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(std::vector<int64_t> snapshots, ChangelogSnapshots(*table, options));
+
+  ChangeCollector collector(table, schema);
+  std::vector<std::vector<size_t>> by_snapshot;
+  for (size_t ordinal = 0; ordinal < snapshots.size(); ++ordinal) {
+    const spec::Snapshot* s = md->SnapshotById(snapshots[ordinal]);
+    std::vector<FileScanTask> before;
+    if (s->parent_snapshot_id) {
+      ARROW_ASSIGN_OR_RAISE(before,
+                            TableScan(table).UseSnapshot(*s->parent_snapshot_id).PlanFiles());
+    }
+    ARROW_ASSIGN_OR_RAISE(auto after, TableScan(table).UseSnapshot(s->snapshot_id).PlanFiles());
+    // Files by path; equal keys (same deletes) hold the same rows and are not read.
+    std::map<std::string, FileScanTask*> after_by_path;
+    std::unordered_map<std::string, int> after_keys;
+    for (auto& t : after) {
+      after_by_path[t.file.file_path] = &t;
+      ++after_keys[FileTaskKey(t)];
+    }
+    std::vector<FileScanTask> removed, inserted, rechecked_before, rechecked_after;
+    std::unordered_set<std::string> before_paths;
+    for (auto& t : before) {
+      before_paths.insert(t.file.file_path);
+      auto same = after_keys.find(FileTaskKey(t));
+      if (same != after_keys.end() && same->second > 0) {
+        --same->second;
+        continue;
+      }
+      auto it = after_by_path.find(t.file.file_path);
+      if (it == after_by_path.end()) {
+        removed.push_back(t);
+      } else {
+        rechecked_before.push_back(t);
+        rechecked_after.push_back(*it->second);
+      }
+    }
+    for (auto& t : after) {
+      if (!before_paths.count(t.file.file_path)) inserted.push_back(t);
+    }
+    const size_t first = collector.rows().size();
+    const auto ord = static_cast<int32_t>(ordinal);
+    ARROW_RETURN_NOT_OK(collector.Read(removed, Change::kDelete, ord));
+    ARROW_ASSIGN_OR_RAISE(auto still_live, collector.Locations(rechecked_after));
+    ARROW_RETURN_NOT_OK(collector.Read(rechecked_before, Change::kDelete, ord, &still_live));
+    ARROW_RETURN_NOT_OK(collector.Read(inserted, Change::kInsert, ord));
+    std::vector<size_t> rows(collector.rows().size() - first);
+    for (size_t i = 0; i < rows.size(); ++i) rows[i] = first + i;
+    // Net changes cancel over the whole range instead.
+    if (!options.net_changes) RemoveCarryOver(collector, rows);
+    if (options.compute_updates)
+      ARROW_RETURN_NOT_OK(ComputeUpdates(collector, rows, keys, key_names));
+    by_snapshot.push_back(std::move(rows));
+  }
+  if (options.net_changes) RemoveNetCarryOver(collector);
+
+  // The output order: by snapshot; deletes, update pairs (before, after), inserts.
+  std::vector<size_t> order;
+  for (const auto& rows : by_snapshot) {
+    std::vector<size_t> kept;
+    for (size_t i : rows) {
+      if (!collector.rows()[i].dropped) kept.push_back(i);
+    }
+    for (Change wanted : {Change::kDelete, Change::kUpdateBefore, Change::kInsert}) {
+      for (size_t i : kept) {
+        const ChangeRow& r = collector.rows()[i];
+        if (r.change != wanted) continue;
+        order.push_back(i);
+        if (wanted == Change::kUpdateBefore) order.push_back(r.partner);
+      }
+    }
+  }
+  return BuildChangelogTable(collector, *schema, snapshots, order);
+}
+
+}  // namespace floe::scan

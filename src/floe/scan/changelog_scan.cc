@@ -13,6 +13,8 @@
 #include "floe/scan/row_hash.h"
 #include "floe/scan/table_scan.h"
 #include "floe/table/arrow_schema.h"
+#include "floe/util/ascii.h"
+#include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::scan {
@@ -287,10 +289,80 @@ Result<std::shared_ptr<arrow::Table>> BuildChangelogTable(const ChangeCollector&
 
 }  // namespace
 
+Result<ChangelogOptions> ChangelogRangeFromReadOptions(
+    const table::Table& table, const std::vector<std::pair<std::string, std::string>>& options) {
+  std::map<std::string, std::string> given;
+  for (const auto& [key, value] : options) given[AsciiLower(key)] = value;
+  for (const char* point : {"snapshot-id", "as-of-timestamp", "branch", "tag"}) {
+    if (given.count(point)) {
+      return Status::Invalid(
+          "Cannot set neither snapshot-id, as-of-timestamp, branch and tag for changelogs");
+    }
+  }
+  auto number = [&](const char* key) -> Result<std::optional<int64_t>> {
+    auto it = given.find(key);
+    if (it == given.end()) return std::nullopt;
+    std::optional<int64_t> n = ParseInt64(it->second);
+    if (!n) return Status::Invalid("For input string: \"", it->second, "\"");
+    return n;
+  };
+  ARROW_ASSIGN_OR_RAISE(auto start_id, number("start-snapshot-id"));
+  ARROW_ASSIGN_OR_RAISE(auto end_id, number("end-snapshot-id"));
+  ARROW_ASSIGN_OR_RAISE(auto start_ts, number("start-timestamp"));
+  ARROW_ASSIGN_OR_RAISE(auto end_ts, number("end-timestamp"));
+  if (start_id && start_ts) {
+    return Status::Invalid("Cannot set both start-snapshot-id and start-timestamp for changelogs");
+  }
+  if (end_id && end_ts) {
+    return Status::Invalid("Cannot set both end-snapshot-id and end-timestamp for changelogs");
+  }
+  if (start_ts && end_ts && *start_ts >= *end_ts) {
+    return Status::Invalid(
+        "Cannot set start-timestamp to be greater than end-timestamp for changelogs");
+  }
+  auto md = table.metadata();
+  // The current snapshot's ancestors, newest first.
+  std::vector<const spec::Snapshot*> lineage;
+  for (auto id = md->current_snapshot_id; id;) {
+    const spec::Snapshot* s = md->SnapshotById(*id);
+    if (!s) break;
+    lineage.push_back(s);
+    id = s->parent_snapshot_id;
+  }
+  ChangelogOptions out;
+  out.from_exclusive = start_id;
+  out.to_inclusive = end_id;
+  if (start_ts) {
+    if (lineage.empty() || *start_ts > lineage.front()->timestamp_ms) {
+      out.empty = true;
+      return out;
+    }
+    // The oldest ancestor at or after the time: itself excluded when exactly at it.
+    const spec::Snapshot* first = nullptr;
+    for (const spec::Snapshot* s : lineage) {
+      if (s->timestamp_ms >= *start_ts) first = s;
+    }
+    out.from_exclusive =
+        first->timestamp_ms == *start_ts ? std::optional<int64_t>(first->snapshot_id) : first->parent_snapshot_id;
+  }
+  if (end_ts) {
+    for (const spec::Snapshot* s : lineage) {
+      if (s->timestamp_ms <= *end_ts) {
+        out.to_inclusive = s->snapshot_id;
+        break;
+      }
+    }
+    out.empty = (!out.from_exclusive && !out.to_inclusive) ||
+                (out.from_exclusive && out.from_exclusive == out.to_inclusive);
+  }
+  return out;
+}
+
 Result<std::vector<int64_t>> ChangelogSnapshots(const table::Table& table,
                                                 const ChangelogOptions& options) {
   auto md = table.metadata();
   std::vector<int64_t> out;
+  if (options.empty) return out;
   std::optional<int64_t> to = options.to_inclusive ? options.to_inclusive : md->current_snapshot_id;
   const auto& from = options.from_exclusive;
   auto not_ancestor = [&]() {
@@ -339,7 +411,7 @@ Result<std::shared_ptr<arrow::Table>> ReadChangelog(const std::shared_ptr<table:
     for (const auto& name : options.identifier_columns) {
       int found = -1;
       for (size_t i = 0; i < schema->fields().size(); ++i) {
-        if (schema->fields()[i].name == name) found = static_cast<int>(i);
+        if (AsciiLower(schema->fields()[i].name) == AsciiLower(name)) found = static_cast<int>(i);
       }
       if (found < 0) {
         return NotFound("Cannot find identifier column '", name, "' in table ", table->name());

@@ -51,6 +51,8 @@ struct ChangelogOptions {
   // cancel in snapshot order, DELETE and INSERT alike, whatever snapshots they are in; what
   // is left carries the snapshot of the row after the last point where they balanced.
   bool net_changes = false;
+  // A range that holds no snapshot (Spark's options can name one): no rows.
+  bool empty = false;
 };
 
 // The columns after the table's: _change_type (STRING), _change_ordinal (INT, the position
@@ -58,6 +60,17 @@ struct ChangelogOptions {
 inline constexpr char kChangeTypeColumn[] = "_change_type";
 inline constexpr char kChangeOrdinalColumn[] = "_change_ordinal";
 inline constexpr char kCommitSnapshotIdColumn[] = "_commit_snapshot_id";
+
+// The range Spark's read options name (keys in any case; others are ignored):
+// `start-snapshot-id` (exclusive), `end-snapshot-id`, `start-timestamp` (exclusive) and
+// `end-timestamp` (milliseconds since the epoch, matched against the current snapshot's
+// ancestors); `empty` when they name a range with no snapshot in it. Errors in Spark's words: `Cannot set
+// neither snapshot-id, as-of-timestamp, branch and tag for changelogs`, `Cannot set both
+// start-snapshot-id and start-timestamp for changelogs` (and end), `Cannot set
+// start-timestamp to be greater than end-timestamp for changelogs`, `For input string:
+// "<text>"`.
+Result<ChangelogOptions> ChangelogRangeFromReadOptions(
+    const table::Table& table, const std::vector<std::pair<std::string, std::string>>& options);
 
 // The snapshots of (from, to] oldest first, `replace` ones left out. Errors: `Cannot find the
 // end snapshot: <to>`, `Starting snapshot (exclusive) <from> is not a parent ancestor of end

@@ -119,6 +119,22 @@ Result<StatementResult> ExecuteCall(ExecContext& ctx, const sql::Call& call) {
         bound.args.SetLongArray(name, std::move(ids));
         break;
       }
+      case ProcedureArgType::kStringArray: {
+        const char* want = "ArrayType(StringType,true)";
+        if (value->type->id() != arrow::Type::LIST) return wrong_type(want);
+        const auto& items = *static_cast<const arrow::ListScalar&>(*value).value;
+        if (items.type_id() != arrow::Type::NA && items.type_id() != arrow::Type::STRING) return wrong_type(want);
+        std::vector<std::string> names;
+        for (int64_t i = 0; i < items.length(); ++i) {
+          ARROW_ASSIGN_OR_RAISE(auto item, items.GetScalar(i));
+          if (!item->is_valid) {
+            return ErrorAt(sql, arg_pos[name], StrCat("Argument ", name, " of procedure ", proc, " cannot hold NULL"));
+          }
+          names.push_back(item->ToString());
+        }
+        bound.args.SetStringArray(name, std::move(names));
+        break;
+      }
       case ProcedureArgType::kStringMap: {
         const char* want = "MapType(StringType,StringType,true)";
         if (value->type->id() != arrow::Type::MAP) return wrong_type(want);

@@ -12,6 +12,7 @@
 #include <arrow/compute/exec.h>
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
+#include "floe/scan/changelog_scan.h"
 #include "floe/sql/session/session_state.h"
 #include "floe/sql/execute/statement_cancel.h"
 #include "floe/sql/functions/function_registry.h"
@@ -25,6 +26,21 @@ namespace floe::sql {
 
 namespace ac = arrow::acero;
 namespace cp = arrow::compute;
+
+namespace {
+
+// A changelog view's rows, read afresh: the table as it is now, the range its options name.
+Result<std::shared_ptr<arrow::Table>> ReadChangelogView(SessionState& session, const ChangelogView& view) {
+  ARROW_ASSIGN_OR_RAISE(auto table, session.tables.LoadTable(view.table));
+  ARROW_ASSIGN_OR_RAISE(scan::ChangelogOptions options,
+                        scan::ChangelogRangeFromReadOptions(*table, view.read_options));
+  options.identifier_columns = view.identifier_columns;
+  options.compute_updates = view.compute_updates;
+  options.net_changes = view.net_changes;
+  return scan::ReadChangelog(table, options);
+}
+
+}  // namespace
 
 Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints& hints) {
   if (auto* t = relation.As<TableRef>()) {
@@ -48,6 +64,16 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
           }
           std::vector<std::string> q{t->alias ? Lower(t->alias->name.name) : name};
           for (auto& c : rel.columns) c.qualifiers = {q};
+          return rel;
+        }
+      }
+      if (env_.session != nullptr) {
+        auto view = env_.session->changelog_views.find(name);
+        if (view != env_.session->changelog_views.end()) {
+          auto rows = ReadChangelogView(*env_.session, view->second);
+          if (!rows.ok()) return ErrorAt(env_.sql, relation.pos, rows.status().message());
+          Rel rel = RelFromReader(std::make_shared<arrow::TableBatchReader>(*rows),
+                                  {t->alias ? Lower(t->alias->name.name) : name});
           return rel;
         }
       }

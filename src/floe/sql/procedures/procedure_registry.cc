@@ -41,6 +41,10 @@ std::optional<std::vector<int64_t>> ProcedureArgs::LongArray(const std::string& 
   return Find(long_arrays_, name);
 }
 
+std::optional<std::vector<std::string>> ProcedureArgs::StringArray(const std::string& name) const {
+  return Find(string_arrays_, name);
+}
+
 std::optional<std::vector<std::pair<std::string, std::string>>> ProcedureArgs::StringMap(
     const std::string& name) const {
   return Find(string_maps_, name);
@@ -53,6 +57,7 @@ const std::vector<Procedure>& AllProcedures() {
     AddExpiryProcedures(&out);
     AddCompactionProcedures(&out);
     AddOrphanFileProcedures(&out);
+    AddChangelogProcedures(&out);
     std::sort(out.begin(), out.end(), [](const Procedure& a, const Procedure& b) { return a.name < b.name; });
     return out;
   }();
@@ -81,6 +86,7 @@ std::string ProcedureArgTypeName(ProcedureArgType type) {
     case ProcedureArgType::kBoolean: return "BOOLEAN";
     case ProcedureArgType::kTimestamp: return "TIMESTAMP";
     case ProcedureArgType::kLongArray: return "ARRAY<BIGINT>";
+    case ProcedureArgType::kStringArray: return "ARRAY<STRING>";
     case ProcedureArgType::kStringMap: return "MAP<STRING, STRING>";
   }
   return "STRING";

@@ -21,7 +21,16 @@
 namespace floe::sql {
 
 // Parameter types, as Iceberg declares them (and names them in its errors).
-enum class ProcedureArgType { kString, kInteger, kLong, kBoolean, kTimestamp, kLongArray, kStringMap };
+enum class ProcedureArgType {
+  kString,
+  kInteger,
+  kLong,
+  kBoolean,
+  kTimestamp,
+  kLongArray,
+  kStringArray,
+  kStringMap
+};
 
 struct ProcedureParameter {
   std::string name;
@@ -39,6 +48,7 @@ class ProcedureArgs {
   // Milliseconds since the epoch (snapshot-log times are millis).
   std::optional<int64_t> TimestampMillis(const std::string& name) const;
   std::optional<std::vector<int64_t>> LongArray(const std::string& name) const;
+  std::optional<std::vector<std::string>> StringArray(const std::string& name) const;
   // Keys in the order the map literal gave them.
   std::optional<std::vector<std::pair<std::string, std::string>>> StringMap(const std::string& name) const;
 
@@ -47,6 +57,9 @@ class ProcedureArgs {
   void SetBool(const std::string& name, bool value) { bools_.emplace_back(name, value); }
   void SetLongArray(const std::string& name, std::vector<int64_t> value) {
     long_arrays_.emplace_back(name, std::move(value));
+  }
+  void SetStringArray(const std::string& name, std::vector<std::string> value) {
+    string_arrays_.emplace_back(name, std::move(value));
   }
   void SetStringMap(const std::string& name, std::vector<std::pair<std::string, std::string>> value) {
     string_maps_.emplace_back(name, std::move(value));
@@ -57,6 +70,7 @@ class ProcedureArgs {
   std::vector<std::pair<std::string, int64_t>> longs_;
   std::vector<std::pair<std::string, bool>> bools_;
   std::vector<std::pair<std::string, std::vector<int64_t>>> long_arrays_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> string_arrays_;
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, std::string>>>> string_maps_;
 };
 
@@ -101,5 +115,6 @@ void AddSnapshotProcedures(std::vector<Procedure>* out);     // snapshot_procedu
 void AddExpiryProcedures(std::vector<Procedure>* out);       // expiry_procedures.cc
 void AddCompactionProcedures(std::vector<Procedure>* out);   // compaction_procedures.cc
 void AddOrphanFileProcedures(std::vector<Procedure>* out);   // orphan_file_procedures.cc
+void AddChangelogProcedures(std::vector<Procedure>* out);    // changelog_procedures.cc
 
 }  // namespace floe::sql

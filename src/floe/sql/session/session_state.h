@@ -7,6 +7,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "floe/catalog/catalog.h"
 #include "floe/io/file_io.h"
@@ -18,6 +20,16 @@ namespace floe::sql {
 inline constexpr char kTimeZoneKey[] = "spark.sql.session.timeZone";
 inline constexpr char kOverwriteModeKey[] = "spark.sql.sources.partitionOverwriteMode";
 inline constexpr char kWapBranchKey[] = "spark.wap.branch";
+
+// A view create_changelog_view made: the changes of a table, read afresh at each query (a
+// range without an end reaches later commits too).
+struct ChangelogView {
+  TableIdentifier table;
+  std::vector<std::pair<std::string, std::string>> read_options;
+  std::vector<std::string> identifier_columns;
+  bool compute_updates = false;
+  bool net_changes = false;
+};
 
 struct SessionState {
   SessionState(std::shared_ptr<Catalog> catalog, std::shared_ptr<FileIO> io);
@@ -36,6 +48,8 @@ struct SessionState {
   std::shared_ptr<table::CommitProvenance> provenance;
   Namespace current_namespace;
   std::map<std::string, std::string> settings;
+  // By lower-case name; a query names one as it names a table, without a namespace.
+  std::map<std::string, ChangelogView> changelog_views;
   // Set by Session::Cancel; scans and result readers stop when it is.
   std::shared_ptr<StatementCancel> cancel = std::make_shared<StatementCancel>();
 };

@@ -57,8 +57,14 @@ class ChangeCollector {
     fields.push_back(*MetadataColumn("_file"));
     fields.push_back(*MetadataColumn("_pos"));
     located_ = std::make_shared<const spec::Schema>(schema_->schema_id(), std::move(fields));
+    positions_ = std::make_shared<const spec::Schema>(
+        schema_->schema_id(),
+        std::vector<spec::NestedField>{*MetadataColumn("_file"), *MetadataColumn("_pos")});
     for (int i = 0; i < columns_; ++i) all_columns_.push_back(i);
   }
+
+  // Positions by data file.
+  using Positions = std::unordered_map<std::string, std::unordered_set<int64_t>>;
 
   const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches() const { return batches_; }
   std::vector<ChangeRow>& rows() { return rows_; }
@@ -69,15 +75,15 @@ class ChangeCollector {
   // The rows of `tasks` (each file with its deletes), every one a `change` of snapshot
   // `ordinal`; with `skip`, those whose file and position it holds are left out.
   Status Read(const std::vector<FileScanTask>& tasks, Change change, int32_t ordinal,
-              const std::unordered_set<std::string>* skip = nullptr) {
+              const Positions* skip = nullptr) {
     if (tasks.empty()) return Status::OK();
-    return ForEachBatch(tasks, [&](const std::shared_ptr<arrow::RecordBatch>& batch) -> Status {
+    return ForEachBatch(tasks, located_, [&](const std::shared_ptr<arrow::RecordBatch>& batch) -> Status {
       const auto& files = static_cast<const arrow::StringArray&>(*batch->column(columns_));
       const auto& positions = static_cast<const arrow::Int64Array&>(*batch->column(columns_ + 1));
       const int index = static_cast<int>(batches_.size());
       bool any = false;
       for (int64_t i = 0; i < batch->num_rows(); ++i) {
-        if (skip && skip->count(Location(files.GetView(i), positions.Value(i)))) continue;
+        if (skip && IsIn(*skip, files.GetView(i), positions.Value(i))) continue;
         rows_.push_back(ChangeRow{index, i, change, ordinal, false});
         any = true;
       }
@@ -88,28 +94,65 @@ class ChangeCollector {
     });
   }
 
-  // The file and position of every row `tasks` hold.
-  Result<std::unordered_set<std::string>> Locations(const std::vector<FileScanTask>& tasks) {
-    std::unordered_set<std::string> out;
-    if (tasks.empty()) return out;
-    ARROW_RETURN_NOT_OK(ForEachBatch(tasks, [&](const std::shared_ptr<arrow::RecordBatch>& batch) {
-      const auto& files = static_cast<const arrow::StringArray&>(*batch->column(columns_));
-      const auto& positions = static_cast<const arrow::Int64Array&>(*batch->column(columns_ + 1));
-      for (int64_t i = 0; i < batch->num_rows(); ++i) {
-        out.insert(Location(files.GetView(i), positions.Value(i)));
+  // Copies the rows from `first_row` on that are not dropped into batches of their own, and
+  // lets go of the batches read from `first_batch` on: what a snapshot's carry-over dropped
+  // is not held while the next snapshots are read.
+  Status Compact(size_t first_row, size_t first_batch) {
+    std::map<int, std::vector<size_t>> by_batch;
+    for (size_t i = first_row; i < rows_.size(); ++i) {
+      if (!rows_[i].dropped) by_batch[rows_[i].batch].push_back(i);
+    }
+    std::vector<std::shared_ptr<arrow::RecordBatch>> kept;
+    for (const auto& [batch, indices] : by_batch) {
+      arrow::Int64Builder take;
+      for (size_t i : indices) ARROW_RETURN_NOT_OK(take.Append(rows_[i].row));
+      ARROW_ASSIGN_OR_RAISE(auto positions, take.Finish());
+      ARROW_ASSIGN_OR_RAISE(arrow::Datum taken, arrow::compute::Take(batches_[batch], positions));
+      const int index = static_cast<int>(batches_.size() + kept.size());
+      for (size_t k = 0; k < indices.size(); ++k) {
+        rows_[indices[k]].batch = index;
+        rows_[indices[k]].row = static_cast<int64_t>(k);
       }
-      return Status::OK();
-    }));
+      kept.push_back(taken.record_batch());
+    }
+    for (size_t b = first_batch; b < batches_.size(); ++b) batches_[b] = nullptr;
+    batches_.insert(batches_.end(), kept.begin(), kept.end());
+    return Status::OK();
+  }
+
+  // The positions of the rows `tasks` hold (only those columns read).
+  Result<Positions> Locations(const std::vector<FileScanTask>& tasks) {
+    Positions out;
+    if (tasks.empty()) return out;
+    ARROW_RETURN_NOT_OK(
+        ForEachBatch(tasks, positions_, [&](const std::shared_ptr<arrow::RecordBatch>& batch) {
+          const auto& files = static_cast<const arrow::StringArray&>(*batch->column(0));
+          const auto& positions = static_cast<const arrow::Int64Array&>(*batch->column(1));
+          std::unordered_set<int64_t>* file = nullptr;
+          std::string_view last;
+          for (int64_t i = 0; i < batch->num_rows(); ++i) {
+            if (!file || files.GetView(i) != last) {
+              last = files.GetView(i);
+              file = &out[std::string(last)];
+            }
+            file->insert(positions.Value(i));
+          }
+          return Status::OK();
+        }));
     return out;
   }
 
  private:
-  static std::string Location(std::string_view file, int64_t pos) { return StrCat(pos, ":", file); }
+  static bool IsIn(const Positions& positions, std::string_view file, int64_t pos) {
+    auto it = positions.find(std::string(file));
+    return it != positions.end() && it->second.count(pos) > 0;
+  }
 
   template <typename F>
-  Status ForEachBatch(const std::vector<FileScanTask>& tasks, F&& f) {
+  Status ForEachBatch(const std::vector<FileScanTask>& tasks, const spec::SchemaPtr& projection,
+                      F&& f) {
     ARROW_ASSIGN_OR_RAISE(ScanFilesPlan plan,
-                          PlanScanFiles(*table_->metadata(), tasks, located_, *schema_));
+                          PlanScanFiles(*table_->metadata(), tasks, projection, *schema_));
     RowGroupStreamOptions options;
     options.output_columns = plan.output_columns;
     ARROW_ASSIGN_OR_RAISE(
@@ -126,51 +169,69 @@ class ChangeCollector {
 
   std::shared_ptr<table::Table> table_;
   spec::SchemaPtr schema_;
-  spec::SchemaPtr located_;  // the schema's columns, then _file and _pos
+  spec::SchemaPtr located_;    // the schema's columns, then _file and _pos
+  spec::SchemaPtr positions_;  // _file and _pos alone
   int columns_ = 0;
   std::vector<int> all_columns_;
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches_;
   std::vector<ChangeRow> rows_;
 };
 
-// Rows grouped by equal values in `columns`: each group's indices into `rows`, in order.
-std::vector<std::vector<size_t>> GroupEqual(const ChangeCollector& c,
-                                            const std::vector<ChangeRow>& rows,
-                                            const std::vector<size_t>& which,
-                                            const std::vector<int>& columns) {
-  std::unordered_map<uint64_t, std::vector<size_t>> by_hash;  // hash -> group indices
-  std::vector<std::vector<size_t>> groups;
-  for (size_t i : which) {
-    const ChangeRow& r = rows[i];
-    const auto& batch = *c.batches()[r.batch];
-    const uint64_t h = HashRow(batch, columns, r.row);
-    auto& candidates = by_hash[h];
-    bool placed = false;
-    for (size_t g : candidates) {
-      const ChangeRow& first = rows[groups[g].front()];
-      if (RowsEqual(batch, r.row, *c.batches()[first.batch], first.row, columns)) {
-        groups[g].push_back(i);
-        placed = true;
-        break;
-      }
+// Calls `f(group)` for each set of rows among `which` (indices into `rows`) with equal values
+// in `columns`, a group's rows in the order of `which`. Rows are hashed a batch at a time and
+// sorted by hash, so equal rows meet without a table of groups.
+template <typename F>
+void ForEachEqualGroup(const ChangeCollector& c, const std::vector<ChangeRow>& rows,
+                       const std::vector<size_t>& which, const std::vector<int>& columns, F&& f) {
+  std::unordered_map<int, std::vector<uint64_t>> hashes;
+  std::vector<std::pair<uint64_t, size_t>> keyed;
+  keyed.reserve(which.size());
+  for (size_t pos = 0; pos < which.size(); ++pos) {
+    const ChangeRow& r = rows[which[pos]];
+    auto it = hashes.find(r.batch);
+    if (it == hashes.end()) {
+      it = hashes.emplace(r.batch, std::vector<uint64_t>()).first;
+      HashRows(*c.batches()[r.batch], columns, 0, &it->second);
     }
-    if (!placed) {
-      candidates.push_back(groups.size());
-      groups.push_back({i});
-    }
+    keyed.emplace_back(it->second[r.row], pos);
   }
-  return groups;
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<size_t> group;
+  std::vector<bool> taken;
+  for (size_t a = 0; a < keyed.size();) {
+    size_t b = a + 1;
+    while (b < keyed.size() && keyed[b].first == keyed[a].first) ++b;
+    taken.assign(b - a, false);
+    for (size_t i = a; i < b; ++i) {
+      if (taken[i - a]) continue;
+      group.assign(1, which[keyed[i].second]);
+      const ChangeRow& first = rows[group[0]];
+      for (size_t j = i + 1; j < b; ++j) {
+        const ChangeRow& r = rows[which[keyed[j].second]];
+        if (!taken[j - a] &&
+            RowsEqual(*c.batches()[r.batch], r.row, *c.batches()[first.batch], first.row, columns)) {
+          group.push_back(which[keyed[j].second]);
+          taken[j - a] = true;
+        }
+      }
+      f(group);
+    }
+    a = b;
+  }
 }
 
 // Within one snapshot an identical DELETE and INSERT cancel, pair by pair.
 void RemoveCarryOver(ChangeCollector& c, const std::vector<size_t>& snapshot_rows) {
   auto& rows = c.rows();
-  for (const auto& group : GroupEqual(c, rows, snapshot_rows, c.all_columns())) {
-    std::vector<size_t> deletes, inserts;
+  std::vector<size_t> deletes, inserts;
+  ForEachEqualGroup(c, rows, snapshot_rows, c.all_columns(), [&](const std::vector<size_t>& group) {
+    if (group.size() < 2) return;
+    deletes.clear();
+    inserts.clear();
     for (size_t i : group) (rows[i].change == Change::kDelete ? deletes : inserts).push_back(i);
     const size_t pairs = std::min(deletes.size(), inserts.size());
     for (size_t k = 0; k < pairs; ++k) rows[deletes[k]].dropped = rows[inserts[k]].dropped = true;
-  }
+  });
 }
 
 // Over the whole range (Spark's net changes): rows of equal values in every column, taken in
@@ -181,7 +242,7 @@ void RemoveNetCarryOver(ChangeCollector& c) {
   auto& rows = c.rows();
   std::vector<size_t> all(rows.size());
   for (size_t i = 0; i < rows.size(); ++i) all[i] = i;
-  for (auto& group : GroupEqual(c, rows, all, c.all_columns())) {
+  ForEachEqualGroup(c, rows, all, c.all_columns(), [&](std::vector<size_t> group) {
     std::stable_sort(group.begin(), group.end(), [&](size_t a, size_t b) {
       if (rows[a].ordinal != rows[b].ordinal) return rows[a].ordinal < rows[b].ordinal;
       return rows[a].change == Change::kDelete && rows[b].change != Change::kDelete;
@@ -206,7 +267,7 @@ void RemoveNetCarryOver(ChangeCollector& c) {
       keep.change = rows[group[anchor]].change;
       keep.ordinal = rows[group[anchor]].ordinal;
     }
-  }
+  });
 }
 
 // Within one snapshot a DELETE and an INSERT of equal identifier values are one update;
@@ -218,22 +279,26 @@ Status ComputeUpdates(ChangeCollector& c, const std::vector<size_t>& snapshot_ro
   for (size_t i : snapshot_rows) {
     if (!rows[i].dropped) live.push_back(i);
   }
-  for (const auto& group : GroupEqual(c, rows, live, keys)) {
-    std::vector<size_t> deletes, inserts;
+  bool ambiguous = false;
+  std::vector<size_t> deletes, inserts;
+  ForEachEqualGroup(c, rows, live, keys, [&](const std::vector<size_t>& group) {
+    if (group.size() < 2) return;
+    deletes.clear();
+    inserts.clear();
     for (size_t i : group) (rows[i].change == Change::kDelete ? deletes : inserts).push_back(i);
-    if (deletes.size() > 1) {
-      std::string names;
-      for (const auto& k : key_names) names += k + ",";
-      return Status::Invalid(
-          "Cannot compute updates because there are multiple rows with the "
-          "same identifier fields([",
-          names, kChangeOrdinalColumn, "]). Please make sure the rows are unique.");
-    }
-    if (deletes.empty() || inserts.empty()) continue;
+    ambiguous |= deletes.size() > 1;
+    if (deletes.size() != 1 || inserts.empty()) return;
     rows[deletes[0]].change = Change::kUpdateBefore;
     rows[inserts[0]].change = Change::kUpdateAfter;
     rows[deletes[0]].partner = inserts[0];
     rows[inserts[0]].partner = deletes[0];
+  });
+  if (ambiguous) {
+    std::string names;
+    for (const auto& k : key_names) names += k + ",";
+    return Status::Invalid(
+        "Cannot compute updates because there are multiple rows with the same identifier fields([",
+        names, kChangeOrdinalColumn, "]). Please make sure the rows are unique.");
   }
   return Status::OK();
 }
@@ -246,9 +311,12 @@ Result<std::shared_ptr<arrow::Table>> BuildChangelogTable(const ChangeCollector&
   ARROW_ASSIGN_OR_RAISE(auto data_schema, table::ToArrowSchema(schema));
   std::vector<int64_t> offsets;
   int64_t total = 0;
+  std::vector<std::shared_ptr<arrow::RecordBatch>> held;
   for (const auto& b : c.batches()) {
     offsets.push_back(total);
+    if (!b) continue;  // compacted away
     total += b->num_rows();
+    held.push_back(b);
   }
   arrow::Int64Builder take;
   arrow::StringBuilder types;
@@ -262,13 +330,13 @@ Result<std::shared_ptr<arrow::Table>> BuildChangelogTable(const ChangeCollector&
     ARROW_RETURN_NOT_OK(ids.Append(snapshots[r.ordinal]));
   }
   std::vector<std::shared_ptr<arrow::ChunkedArray>> columns;
-  if (c.batches().empty()) {
+  if (held.empty()) {
     for (const auto& f : data_schema->fields()) {
       ARROW_ASSIGN_OR_RAISE(auto empty, arrow::MakeEmptyArray(f->type()));
       columns.push_back(std::make_shared<arrow::ChunkedArray>(empty));
     }
   } else {
-    ARROW_ASSIGN_OR_RAISE(auto all, arrow::Table::FromRecordBatches(c.batches()));
+    ARROW_ASSIGN_OR_RAISE(auto all, arrow::Table::FromRecordBatches(held));
     ARROW_ASSIGN_OR_RAISE(auto indices, take.Finish());
     ARROW_ASSIGN_OR_RAISE(arrow::Datum taken, arrow::compute::Take(all, indices));
     columns = taken.table()->columns();
@@ -460,6 +528,7 @@ Result<std::shared_ptr<arrow::Table>> ReadChangelog(const std::shared_ptr<table:
       if (!before_paths.count(t.file.file_path)) inserted.push_back(t);
     }
     const size_t first = collector.rows().size();
+    const size_t first_batch = collector.batches().size();
     const auto ord = static_cast<int32_t>(ordinal);
     ARROW_RETURN_NOT_OK(collector.Read(removed, Change::kDelete, ord));
     ARROW_ASSIGN_OR_RAISE(auto still_live, collector.Locations(rechecked_after));
@@ -471,6 +540,7 @@ Result<std::shared_ptr<arrow::Table>> ReadChangelog(const std::shared_ptr<table:
     if (!options.net_changes) RemoveCarryOver(collector, rows);
     if (options.compute_updates)
       ARROW_RETURN_NOT_OK(ComputeUpdates(collector, rows, keys, key_names));
+    if (!options.net_changes) ARROW_RETURN_NOT_OK(collector.Compact(first, first_batch));
     by_snapshot.push_back(std::move(rows));
   }
   if (options.net_changes) RemoveNetCarryOver(collector);

@@ -134,11 +134,60 @@ uint64_t HashRow(const arrow::RecordBatch& batch, const std::vector<int>& column
   return h;
 }
 
+namespace {
+
+// Whether two floats are one value as the hash takes them: NaNs equal, -0.0 equals 0.0.
+template <typename T>
+bool FloatEqual(T x, T y) {
+  return x == y || (std::isnan(x) && std::isnan(y));
+}
+
+// Value i of `x` against value j of `y` (of one type): flat values directly, nested ones
+// through Arrow's comparison.
+bool ValueEqual(const arrow::Array& x, int64_t i, const arrow::Array& y, int64_t j) {
+  const bool null_x = x.IsNull(i), null_y = y.IsNull(j);
+  if (null_x || null_y) return null_x == null_y;
+  switch (x.type_id()) {
+    case arrow::Type::BOOL:
+      return static_cast<const arrow::BooleanArray&>(x).Value(i) ==
+             static_cast<const arrow::BooleanArray&>(y).Value(j);
+    case arrow::Type::FLOAT:
+      return FloatEqual(static_cast<const arrow::FloatArray&>(x).Value(i),
+                        static_cast<const arrow::FloatArray&>(y).Value(j));
+    case arrow::Type::DOUBLE:
+      return FloatEqual(static_cast<const arrow::DoubleArray&>(x).Value(i),
+                        static_cast<const arrow::DoubleArray&>(y).Value(j));
+    case arrow::Type::STRING:
+    case arrow::Type::BINARY:
+      return static_cast<const arrow::BinaryArray&>(x).GetView(i) ==
+             static_cast<const arrow::BinaryArray&>(y).GetView(j);
+    case arrow::Type::LARGE_STRING:
+    case arrow::Type::LARGE_BINARY:
+      return static_cast<const arrow::LargeBinaryArray&>(x).GetView(i) ==
+             static_cast<const arrow::LargeBinaryArray&>(y).GetView(j);
+    case arrow::Type::STRUCT:
+    case arrow::Type::LIST:
+    case arrow::Type::MAP:
+    case arrow::Type::LARGE_LIST:
+    case arrow::Type::FIXED_SIZE_LIST: {
+      static const arrow::EqualOptions options = arrow::EqualOptions::Defaults().nans_equal(true);
+      return arrow::ArrayRangeEquals(x, y, i, i + 1, j, options);
+    }
+    default:
+      break;
+  }
+  const int width = x.type()->byte_width();
+  return std::memcmp(x.data()->buffers[1]->data() + (x.offset() + i) * width,
+                     y.data()->buffers[1]->data() + (y.offset() + j) * width,
+                     static_cast<size_t>(width)) == 0;
+}
+
+}  // namespace
+
 bool RowsEqual(const arrow::RecordBatch& a, int64_t i, const arrow::RecordBatch& b, int64_t j,
                const std::vector<int>& columns) {
-  static const arrow::EqualOptions options = arrow::EqualOptions::Defaults().nans_equal(true);
   for (int c : columns) {
-    if (!arrow::ArrayRangeEquals(*a.column(c), *b.column(c), i, i + 1, j, options)) return false;
+    if (!ValueEqual(*a.column(c), i, *b.column(c), j)) return false;
   }
   return true;
 }

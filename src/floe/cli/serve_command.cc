@@ -138,6 +138,17 @@ int RunServeCommand(const ServeArgs& args) {
     if (!started.ok()) return ReportError(started.status(), std::cerr);
     pages = std::move(*started);
   }
+  // SIGINT and SIGTERM stop the server from whichever thread receives them (Arrow's pools
+  // and, in the Python package, the interpreter's threads may get them too); installed before
+  // the listening line, which tells a supervisor it may now stop the server that way.
+  g_serving = server->get();
+  struct sigaction stop {};
+  stop.sa_handler = StopOnSignal;
+  sigemptyset(&stop.sa_mask);
+  struct sigaction old_int {
+  }, old_term{};
+  sigaction(SIGINT, &stop, &old_int);
+  sigaction(SIGTERM, &stop, &old_term);
   std::cout << "floe serve: listening on "
             << ((*server)->options().host.find(':') != std::string::npos
                     ? "[" + (*server)->options().host + "]"
@@ -150,16 +161,6 @@ int RunServeCommand(const ServeArgs& args) {
               << std::endl;
   }
 
-  // SIGINT and SIGTERM stop the server from whichever thread receives them (Arrow's pools
-  // and, in the Python package, the interpreter's threads may get them too).
-  g_serving = server->get();
-  struct sigaction stop {};
-  stop.sa_handler = StopOnSignal;
-  sigemptyset(&stop.sa_mask);
-  struct sigaction old_int {
-  }, old_term{};
-  sigaction(SIGINT, &stop, &old_int);
-  sigaction(SIGTERM, &stop, &old_term);
   (*server)->Run();
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);

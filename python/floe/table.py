@@ -7,7 +7,7 @@ from typing import Sequence
 import pyarrow as pa
 
 from . import _timestamps
-from ._sql_text import quote_identifier
+from ._sql_text import quote_identifier, sql_string
 from .exceptions import ValidationError
 
 
@@ -61,6 +61,41 @@ class Table:
         if filter is not None:
             sql += f" WHERE {filter}"
         return self._connection._sql(sql)
+
+    def changelog(
+        self,
+        start_snapshot_id: int | None = None,
+        end_snapshot_id: int | None = None,
+        identifier_columns: Sequence[str] | None = None,
+        compute_updates: bool | None = None,
+        net_changes: bool = False,
+    ) -> pa.Table:
+        """The rows each snapshot inserted and deleted, as create_changelog_view gives them: the
+        table's columns, then _change_type, _change_ordinal and _commit_snapshot_id; by
+        _change_ordinal, and within a snapshot its DELETEs, update pairs, then INSERTs. The range is (start_snapshot_id, end_snapshot_id]; with
+        identifier_columns a snapshot's DELETE and INSERT of one identity are UPDATE_BEFORE and
+        UPDATE_AFTER; net_changes gives the net effect over the range. Merge-on-read tables
+        included."""
+        options = {}
+        if start_snapshot_id is not None:
+            options["start-snapshot-id"] = str(int(start_snapshot_id))
+        if end_snapshot_id is not None:
+            options["end-snapshot-id"] = str(int(end_snapshot_id))
+        args = [f"table => {sql_string(self.name)}", "changelog_view => '_floe_python_changelog'"]
+        if options:
+            pairs = ", ".join(f"{sql_string(k)}, {sql_string(v)}" for k, v in options.items())
+            args.append(f"options => map({pairs})")
+        if identifier_columns is not None:
+            if isinstance(identifier_columns, str):
+                raise ValidationError(
+                    f"identifier_columns must be a list of names, not the string {identifier_columns!r}")
+            args.append("identifier_columns => array(" + ", ".join(sql_string(c) for c in identifier_columns) + ")")
+        if compute_updates is not None:
+            args.append(f"compute_updates => {'true' if compute_updates else 'false'}")
+        if net_changes:
+            args.append("net_changes => true")
+        self._connection._sql(f"CALL system.create_changelog_view({', '.join(args)})")
+        return self._connection._sql("SELECT * FROM _floe_python_changelog")
 
     def history(self) -> pa.Table:
         """The history metadata table: every change of the current snapshot (made_current_at,

@@ -189,3 +189,30 @@ def test_audit_log_of_the_catalog_and_of_a_table(conn, three_snapshots):
     assert conn.audit_log(since="2999-01-01T00:00:00").num_rows == 0
     newest = everything.column("changed_at").to_pylist()[0]
     assert conn.audit_log(since=newest).column("table_name").to_pylist() == ["other"]
+
+
+def test_changelog_of_a_table(conn, three_snapshots):
+    s1, s2, s3 = three_snapshots
+    conn.sql("UPDATE db.t SET name = 'R3' WHERE id = 3")
+    s4 = conn.sql("SELECT snapshot_id FROM db.t.refs WHERE name = 'main'")["snapshot_id"][0].as_py()
+    t = conn.table("db.t")
+    changes = t.changelog(start_snapshot_id=s2, identifier_columns=["id"])
+    assert changes.column_names == ["id", "name", "_change_type", "_change_ordinal", "_commit_snapshot_id"]
+    assert changes.to_pylist() == [
+        {"id": 5, "name": "r5", "_change_type": "INSERT", "_change_ordinal": 0, "_commit_snapshot_id": s3},
+        {"id": 6, "name": "r6", "_change_type": "INSERT", "_change_ordinal": 0, "_commit_snapshot_id": s3},
+        {"id": 3, "name": "r3", "_change_type": "UPDATE_BEFORE", "_change_ordinal": 1, "_commit_snapshot_id": s4},
+        {"id": 3, "name": "R3", "_change_type": "UPDATE_AFTER", "_change_ordinal": 1, "_commit_snapshot_id": s4},
+    ]
+    # Without identifier columns an update is a DELETE and an INSERT; net over the whole range
+    # the old row never shows.
+    plain = t.changelog(start_snapshot_id=s3, end_snapshot_id=s4).to_pylist()
+    assert [(r["id"], r["name"], r["_change_type"]) for r in plain] == [(3, "r3", "DELETE"), (3, "R3", "INSERT")]
+    net = t.changelog(net_changes=True).to_pylist()
+    assert sorted((r["id"], r["name"]) for r in net) == [(1, "r1"), (2, "r2"), (3, "R3"), (4, "r4"), (5, "r5"),
+                                                          (6, "r6")]
+    assert {r["_change_type"] for r in net} == {"INSERT"}
+    with pytest.raises(floe.ValidationError, match="identifier_columns must be a list of names"):
+        t.changelog(identifier_columns="id")
+    with pytest.raises(floe.FloeError, match="Not support net changes with update images"):
+        t.changelog(net_changes=True, identifier_columns=["id"])

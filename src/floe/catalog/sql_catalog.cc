@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <random>
 #include <initializer_list>
 #include <set>
 #include <thread>
@@ -19,8 +20,9 @@ namespace {
 
 constexpr char kExistsProperty[] = "exists";
 
-// A serialization failure or a lost connection is retried this many times.
-constexpr int kMaxAttempts = 8;
+// A serialization failure or a lost connection is retried this many times (many writers
+// of one catalog's rows can collide several times in a row).
+constexpr int kMaxAttempts = 12;
 
 // The exact DDL of Iceberg's JdbcUtil: the V0 table, then the V1 migration that adds
 // iceberg_type (JdbcCatalog runs the same two statements on a fresh database with
@@ -83,10 +85,13 @@ Status CheckAbsolute(std::string_view what, const std::string& location,
                          " is not an absolute path, file: URI or s3:// URI");
 }
 
-// Between attempts after a serialization failure: a little longer each time, so that
-// writers that keep colliding spread out.
+// Between attempts after a serialization failure: a little longer each time, and a random
+// part of it, so that writers that collided do not try again in step and collide again.
 void Backoff(int attempt) {
-  std::this_thread::sleep_for(std::chrono::milliseconds(2 << std::min(attempt, 6)));
+  thread_local std::minstd_rand random(std::random_device{}());
+  const int base = 2 << std::min(attempt, 6);
+  std::uniform_int_distribution<int> pause(base / 2, base + base / 2);
+  std::this_thread::sleep_for(std::chrono::milliseconds(pause(random)));
 }
 
 }  // namespace

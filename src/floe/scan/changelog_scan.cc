@@ -69,7 +69,6 @@ class ChangeCollector {
   const std::vector<std::shared_ptr<arrow::RecordBatch>>& batches() const { return batches_; }
   std::vector<ChangeRow>& rows() { return rows_; }
   const std::vector<ChangeRow>& rows() const { return rows_; }
-  int columns() const { return columns_; }
   const std::vector<int>& all_columns() const { return all_columns_; }
 
   // The rows of `tasks` (each file with its deletes), every one a `change` of snapshot

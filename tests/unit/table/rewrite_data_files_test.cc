@@ -22,7 +22,6 @@
 namespace floe::table {
 namespace {
 
-using floe::testing::IdField;
 
 using manifest::DataFile;
 using manifest::FileContent;
@@ -44,25 +43,12 @@ class RewriteDataFilesTest : public floe::testing::PeopleTableTest {
   }
 
   DataFile EqualityDeletesOfIds(const std::vector<int64_t>& ids) {
-    arrow::Int64Builder b;
-    for (int64_t id : ids) EXPECT_OK(b.Append(id));
-    auto schema = arrow::schema({IdField("id", arrow::int64(), 1)});
-    return WriteDeletes(*arrow::Table::Make(schema, {b.Finish().ValueOrDie()}),
-                        FileContent::kEqualityDeletes, {1});
+    return WriteDeletes(*floe::testing::IdDeleteRows(ids), FileContent::kEqualityDeletes, {1});
   }
 
   DataFile PositionDeletes(const std::string& data_file, const std::vector<int64_t>& positions) {
-    arrow::StringBuilder paths;
-    arrow::Int64Builder pos;
-    for (int64_t p : positions) {
-      EXPECT_OK(paths.Append(data_file));
-      EXPECT_OK(pos.Append(p));
-    }
-    auto schema = arrow::schema({IdField("file_path", arrow::utf8(), scan::kDeleteFilePathId),
-                                 IdField("pos", arrow::int64(), scan::kDeletePosId)});
-    DataFile f = WriteDeletes(
-        *arrow::Table::Make(schema, {paths.Finish().ValueOrDie(), pos.Finish().ValueOrDie()}),
-        FileContent::kPositionDeletes);
+    DataFile f = WriteDeletes(*floe::testing::PositionDeleteRows(data_file, positions),
+                              FileContent::kPositionDeletes);
     f.lower_bounds[scan::kDeleteFilePathId] = data_file;
     f.upper_bounds[scan::kDeleteFilePathId] = data_file;
     return f;

@@ -29,11 +29,7 @@ class RowDeltaTest : public floe::testing::PeopleTableTest {
   }
 
   DataFile EqualityDeletesOfIds(const std::vector<int64_t>& ids) {
-    arrow::Int64Builder b;
-    for (int64_t id : ids) EXPECT_OK(b.Append(id));
-    auto schema = arrow::schema({IdField("id", arrow::int64(), 1)});
-    return WriteDeletes(*arrow::Table::Make(schema, {b.Finish().ValueOrDie()}),
-                        FileContent::kEqualityDeletes, {1});
+    return WriteDeletes(*floe::testing::IdDeleteRows(ids), FileContent::kEqualityDeletes, {1});
   }
 
   DataFile EqualityDeletesOfNames(const std::vector<std::optional<std::string>>& names) {
@@ -45,17 +41,8 @@ class RowDeltaTest : public floe::testing::PeopleTableTest {
   }
 
   DataFile PositionDeletes(const std::string& data_file, const std::vector<int64_t>& positions) {
-    arrow::StringBuilder paths;
-    arrow::Int64Builder pos;
-    for (int64_t p : positions) {
-      EXPECT_OK(paths.Append(data_file));
-      EXPECT_OK(pos.Append(p));
-    }
-    auto schema = arrow::schema({IdField("file_path", arrow::utf8(), scan::kDeleteFilePathId),
-                                 IdField("pos", arrow::int64(), scan::kDeletePosId)});
-    return WriteDeletes(
-        *arrow::Table::Make(schema, {paths.Finish().ValueOrDie(), pos.Finish().ValueOrDie()}),
-        FileContent::kPositionDeletes);
+    return WriteDeletes(*floe::testing::PositionDeleteRows(data_file, positions),
+                              FileContent::kPositionDeletes);
   }
 
   std::vector<int64_t> IdsAt(int64_t snapshot_id) {

@@ -13,6 +13,7 @@
 #include "floe/catalog/sql_catalog.h"
 #include "floe/io/file_io.h"
 #include "floe/manifest/data_file.h"
+#include "floe/scan/position_deletes.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/commit.h"
 #include "floe/table/table_catalog.h"
@@ -124,6 +125,28 @@ inline manifest::DataFile WriteDeleteFile(const table::Table& table, int n, cons
   f.record_count = rows.num_rows();
   f.equality_ids = std::move(equality_ids);
   return f;
+}
+
+// The rows of a position delete file naming `positions` of `data_file`.
+inline std::shared_ptr<arrow::Table> PositionDeleteRows(const std::string& data_file,
+                                                        const std::vector<int64_t>& positions) {
+  arrow::StringBuilder paths;
+  arrow::Int64Builder pos;
+  for (int64_t p : positions) {
+    EXPECT_OK(paths.Append(data_file));
+    EXPECT_OK(pos.Append(p));
+  }
+  auto schema = arrow::schema({IdField("file_path", arrow::utf8(), scan::kDeleteFilePathId),
+                               IdField("pos", arrow::int64(), scan::kDeletePosId)});
+  return arrow::Table::Make(schema, {paths.Finish().ValueOrDie(), pos.Finish().ValueOrDie()});
+}
+
+// The rows of an equality delete file on field 1 (`id`) deleting `ids`.
+inline std::shared_ptr<arrow::Table> IdDeleteRows(const std::vector<int64_t>& ids) {
+  arrow::Int64Builder b;
+  for (int64_t id : ids) EXPECT_OK(b.Append(id));
+  return arrow::Table::Make(arrow::schema({IdField("id", arrow::int64(), 1)}),
+                            {b.Finish().ValueOrDie()});
 }
 
 }  // namespace floe::testing

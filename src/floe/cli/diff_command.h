@@ -13,6 +13,7 @@
 #include "floe/scan/snapshot_diff.h"
 #include "floe/spec/snapshot.h"
 #include "floe/sql/session.h"
+#include "floe/util/byte_size.h"
 #include "floe/util/json_writer.h"
 #include "floe/util/status.h"
 #include "floe/util/time_zone.h"
@@ -31,10 +32,6 @@ struct DiffCommandOptions {
 // Prints the diff (text or JSON) to `out`; returns 0, or 1 after one `Error:` line on `err`.
 int RunDiff(sql::Session& session, const DiffCommandOptions& options, std::ostream& out,
             std::ostream& err);
-
-// "256MB", "64M", "1GiB", "4096" (bytes) -> bytes; units K, M, G, T (with or without B or
-// iB) are powers of 1024. Error: `Invalid size '<text>': expected a number and a unit, e.g. 256MB`.
-Result<int64_t> ParseByteSize(const std::string& text);
 
 // The DiffOptions of --key, --sample and --memory-budget.
 Result<scan::DiffOptions> MakeDiffOptions(const std::vector<std::string>& keys, int64_t sample,

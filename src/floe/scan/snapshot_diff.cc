@@ -384,18 +384,24 @@ class Differ {
 
   Status Added(const Ref& r) {
     ++diff_->added;
+    if (options_.on_rows) added_refs_.push_back(r);
     if (added_.Wants(r.hash, 0))
       ARROW_RETURN_NOT_OK(added_.Offer(r.hash, Tie(r), BatchOf(r), r.row));
     return Status::OK();
   }
   Status Removed(const Ref& r) {
     ++diff_->removed;
+    if (options_.on_rows) removed_refs_.push_back(r);
     if (removed_.Wants(r.hash, 0))
       ARROW_RETURN_NOT_OK(removed_.Offer(r.hash, Tie(r), BatchOf(r), r.row));
     return Status::OK();
   }
   Status Changed(const Ref& before, const Ref& after) {
     ++diff_->changed;
+    if (options_.on_rows) {
+      before_refs_.push_back(before);
+      after_refs_.push_back(after);
+    }
     if (changed_.Wants(before.hash, 0)) {
       ARROW_RETURN_NOT_OK(changed_.Offer(before.hash, Tie(before), BatchOf(before), before.row,
                                          &BatchOf(after), after.row));
@@ -431,12 +437,39 @@ class Differ {
       } else if (j - i == 2 && refs[i].side() == kFrom && refs[i + 1].side() == kTo) {
         ARROW_RETURN_NOT_OK(Pair(refs[i], refs[i + 1]));
       } else {
-        ARROW_RETURN_NOT_OK(Run(std::vector<Ref>(refs.begin() + i, refs.begin() + j)));
+        run_.assign(refs.begin() + i, refs.begin() + j);
+        ARROW_RETURN_NOT_OK(Run(run_));
       }
       i = j;
     }
+    if (options_.on_rows) ARROW_RETURN_NOT_OK(HandOver(batches));
     batches_ = nullptr;
     return Status::OK();
+  }
+
+  // The partition's differing rows to the caller's sink, gathered by reference.
+  Status HandOver(const std::array<arrow::RecordBatchVector, 2>& batches) {
+    DiffRows rows;
+    ARROW_ASSIGN_OR_RAISE(rows.added, Gather(batches[kTo], &added_refs_));
+    ARROW_ASSIGN_OR_RAISE(rows.removed, Gather(batches[kFrom], &removed_refs_));
+    ARROW_ASSIGN_OR_RAISE(rows.changed_before, Gather(batches[kFrom], &before_refs_));
+    ARROW_ASSIGN_OR_RAISE(rows.changed_after, Gather(batches[kTo], &after_refs_));
+    return options_.on_rows(rows);
+  }
+
+  Result<std::shared_ptr<arrow::RecordBatch>> Gather(const arrow::RecordBatchVector& side,
+                                                     std::vector<Ref>* refs) const {
+    std::vector<int64_t> offsets(side.size() + 1, 0);
+    for (size_t b = 0; b < side.size(); ++b) offsets[b + 1] = offsets[b] + side[b]->num_rows();
+    arrow::Int64Builder indices;
+    ARROW_RETURN_NOT_OK(indices.Reserve(static_cast<int64_t>(refs->size())));
+    for (const Ref& r : *refs) indices.UnsafeAppend(offsets[r.index()] + r.row);
+    refs->clear();
+    ARROW_ASSIGN_OR_RAISE(auto index_array, indices.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto rows, arrow::Table::FromRecordBatches(hashed_schema_, side));
+    ARROW_ASSIGN_OR_RAISE(rows, rows->SelectColumns(columns_.all));
+    ARROW_ASSIGN_OR_RAISE(arrow::Datum taken, arrow::compute::Take(rows, index_array));
+    return taken.table()->CombineChunksToBatch();
   }
 
   // One row each side with the same hash: the common case of an unchanged or changed row.
@@ -537,29 +570,37 @@ class Differ {
   int64_t buffer_bytes_ = 0, target_bytes_ = 0, expected_rows_ = 1;
   int64_t spilled_bytes_ = 0, partitions_compared_ = 0, partitions_split_ = 0;
   const std::array<arrow::RecordBatchVector, 2>* batches_ = nullptr;
+  std::vector<Ref> run_;  // rows sharing a hash, grouped by Run
+  std::vector<Ref> added_refs_, removed_refs_, before_refs_, after_refs_;  // for on_rows
 };
 
 }  // namespace
 
 Result<SnapshotDiff> DiffSnapshots(const std::shared_ptr<table::Table>& table,
-                                   int64_t from_snapshot_id, int64_t to_snapshot_id,
+                                   std::optional<int64_t> from_snapshot_id, int64_t to_snapshot_id,
                                    const DiffOptions& options) {
   SnapshotDiff diff;
-  diff.from_snapshot_id = from_snapshot_id;
+  diff.from_snapshot_id = from_snapshot_id.value_or(0);
   diff.to_snapshot_id = to_snapshot_id;
   auto md = table->metadata();
-  for (int64_t id : {from_snapshot_id, to_snapshot_id}) {
-    if (!md->SnapshotById(id))
-      return NotFound("Cannot find snapshot with ID ", id, " in table ", table->name());
+  for (std::optional<int64_t> id : {from_snapshot_id, std::optional<int64_t>(to_snapshot_id)}) {
+    if (id && !md->SnapshotById(*id))
+      return NotFound("Cannot find snapshot with ID ", *id, " in table ", table->name());
   }
-  ARROW_ASSIGN_OR_RAISE(auto from_schema, table::SchemaForSnapshot(*md, from_snapshot_id));
   ARROW_ASSIGN_OR_RAISE(auto to_schema, table::SchemaForSnapshot(*md, to_snapshot_id));
+  spec::SchemaPtr from_schema = to_schema;
+  if (from_snapshot_id) {
+    ARROW_ASSIGN_OR_RAISE(from_schema, table::SchemaForSnapshot(*md, *from_snapshot_id));
+  }
   ARROW_ASSIGN_OR_RAISE(Columns columns,
-                        CompareColumns(*table, *from_schema, *to_schema, from_snapshot_id,
+                        CompareColumns(*table, *from_schema, *to_schema, diff.from_snapshot_id,
                                        to_snapshot_id, options, &diff));
 
-  ARROW_ASSIGN_OR_RAISE(auto from_tasks,
-                        TableScan(table).UseSnapshot(from_snapshot_id).PlanFiles());
+  std::vector<FileScanTask> from_tasks;
+  if (from_snapshot_id) {
+    ARROW_ASSIGN_OR_RAISE(from_tasks,
+                          TableScan(table).UseSnapshot(*from_snapshot_id).PlanFiles());
+  }
   ARROW_ASSIGN_OR_RAISE(auto to_tasks, TableScan(table).UseSnapshot(to_snapshot_id).PlanFiles());
 
   // A file both snapshots read with the same deletes holds the same rows in both.

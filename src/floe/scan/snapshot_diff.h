@@ -28,7 +28,9 @@
 // float to double, decimal precision) are read with the wider type on both sides.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,13 @@
 #include "floe/util/status.h"
 
 namespace floe::scan {
+
+// The differing rows of one compared partition, in the compared columns: rows only in `to`,
+// rows only in `from`, and changed rows before and after (row i of `changed_before` became
+// row i of `changed_after`). Batches may be empty, never null.
+struct DiffRows {
+  std::shared_ptr<arrow::RecordBatch> added, removed, changed_before, changed_after;
+};
 
 struct DiffOptions {
   // Column names (of `to`, any case) matched as the rows' key; empty compares whole rows.
@@ -50,6 +59,9 @@ struct DiffOptions {
   // Where spill files go (a fresh directory inside, removed afterwards); empty: the system
   // temp directory ($TMPDIR, else /tmp).
   std::string spill_directory;
+  // When set, every differing row (not only the samples) is handed over, one partition at a
+  // time, so the whole diff streams through within the budget.
+  std::function<Status(const DiffRows&)> on_rows;
 };
 
 struct SnapshotDiff {
@@ -83,9 +95,10 @@ struct SnapshotDiff {
 
 // Errors: `Cannot find snapshot with ID <id> in table <name>`; a key column that is not a
 // top-level column of both snapshots: `Cannot diff <table> by key column '<name>': it is not a
-// column of both snapshot <from> and snapshot <to>`.
+// column of both snapshot <from> and snapshot <to>`. No `from` is the table as created,
+// before its first snapshot: empty, in `to`'s columns (from_snapshot_id 0).
 Result<SnapshotDiff> DiffSnapshots(const std::shared_ptr<table::Table>& table,
-                                   int64_t from_snapshot_id, int64_t to_snapshot_id,
+                                   std::optional<int64_t> from_snapshot_id, int64_t to_snapshot_id,
                                    const DiffOptions& options = {});
 
 }  // namespace floe::scan

@@ -31,6 +31,7 @@ QueryPlanner Binder::Planner() {
   env.now_micros = NowMillis() * 1000;
   env.sql = sql_;
   env.resolve_table = [this](const TableRef& ref, const ScanHints& hints) { return BindTableRef(ref, hints); };
+  env.load_table = [this](const ObjectName& name) { return LoadTable(name); };
   env.metadata_answers = Lower(state_.Setting(kMetadataAnswersKey, "true")) != "false";
   env.parameter_types = parameter_types_;
   env.session = &state_;

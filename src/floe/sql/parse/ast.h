@@ -430,10 +430,18 @@ struct SubqueryRef {
   bool operator==(const SubqueryRef&) const = default;
 };
 
-// range(10), range(1, 10)
+// CALL and table-function argument: positional (`name` empty) or named (`name => value`).
+struct CallArgument {
+  std::optional<Identifier> name;
+  Expr value;
+
+  bool operator==(const CallArgument&) const = default;
+};
+
+// range(10), range(1, 10), table_changes('db.t', 1, NULL, mode => 'net')
 struct TableFunctionRef {
   ObjectName name;
-  std::vector<Expr> args;
+  std::vector<CallArgument> args;
   std::optional<TableAlias> alias;
 
   bool operator==(const TableFunctionRef&) const = default;
@@ -837,14 +845,6 @@ struct SetProtection {
   bool allow_rollback = false;
 
   bool operator==(const SetProtection&) const = default;
-};
-
-// CALL argument: positional (`name` empty) or named (`name => value`).
-struct CallArgument {
-  std::optional<Identifier> name;
-  Expr value;
-
-  bool operator==(const CallArgument&) const = default;
 };
 
 // Trino: ALTER TABLE t EXECUTE procedure(args)

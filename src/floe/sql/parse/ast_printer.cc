@@ -462,9 +462,7 @@ class Printer {
   std::string Rel(const SubqueryRef& s) { return "(" + QueryText(*s.query) + ")" + Alias(s.alias); }
 
   std::string Rel(const TableFunctionRef& f) {
-    std::vector<std::string> args;
-    for (const Expr& a : f.args) args.push_back(Expression(a));
-    return ToSql(f.name) + "(" + JoinStrings(args, ", ") + ")" + Alias(f.alias);
+    return ToSql(f.name) + CallArgs(f.args) + Alias(f.alias);
   }
 
   std::string Rel(const Join& j) {

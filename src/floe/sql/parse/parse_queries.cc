@@ -382,16 +382,9 @@ Result<Relation> Parser::ParseRelationPrimary() {
   }
   ARROW_ASSIGN_OR_RAISE(ObjectName name, ParseObjectName());
   if (PeekKind(TokenKind::kLParen)) {
-    Bump();
     TableFunctionRef fn;
     fn.name = std::move(name);
-    if (!AcceptKind(TokenKind::kRParen)) {
-      do {
-        ARROW_ASSIGN_OR_RAISE(Expr arg, ParseExpr());
-        fn.args.push_back(std::move(arg));
-      } while (AcceptKind(TokenKind::kComma));
-      ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
-    }
+    ARROW_ASSIGN_OR_RAISE(fn.args, ParseCallArguments());
     ARROW_ASSIGN_OR_RAISE(fn.alias, ParseOptionalAlias());
     rel.node = std::move(fn);
     return rel;

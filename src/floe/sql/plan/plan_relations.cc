@@ -13,6 +13,7 @@
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
 #include "floe/scan/changelog_scan.h"
+#include "floe/sql/plan/table_changes_function.h"
 #include "floe/sql/session/session_state.h"
 #include "floe/sql/execute/statement_cancel.h"
 #include "floe/sql/functions/function_registry.h"
@@ -103,13 +104,34 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
   }
   if (auto* f = relation.As<TableFunctionRef>()) {
     std::string name = Lower(f->name.parts.back().name);
+    if (name == kTableChangesFunction && env_.session != nullptr && env_.load_table) {
+      std::vector<TableFunctionArgument> args;
+      for (const auto& a : f->args) {
+        ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(a.value));
+        args.push_back({a.name ? std::optional<std::string>(Lower(a.name->name)) : std::nullopt, std::move(v)});
+      }
+      auto rows = TableChanges(*env_.session, env_.load_table, args);
+      if (!rows.ok()) return ErrorAt(env_.sql, relation.pos, rows.status().message());
+      std::shared_ptr<arrow::RecordBatchReader> reader = std::make_shared<arrow::TableBatchReader>(*rows);
+      reader = CancellableReader(std::move(reader), env_.session->cancel->flag());
+      Rel rel = RelFromReader(std::move(reader), {f->alias ? Lower(f->alias->name.name) : name});
+      if (f->alias) {
+        for (size_t i = 0; i < f->alias->columns.size() && i < rel.columns.size(); ++i)
+          rel.columns[i].name = f->alias->columns[i].name;
+      }
+      return rel;
+    }
     const TableFunction* entry = FindTableFunction(name);
     if (!entry) {
       return ErrorAt(env_.sql, relation.pos, StrCat("[UNRESOLVED_ROUTINE] Cannot resolve table function `", name, "`."));
     }
     std::vector<std::shared_ptr<arrow::Scalar>> args;
     for (const auto& a : f->args) {
-      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(a));
+      if (a.name) {
+        return ErrorAt(env_.sql, a.name->pos,
+                       StrCat("Table function `", name, "` takes no named arguments (got `", a.name->name, "`)"));
+      }
+      ARROW_ASSIGN_OR_RAISE(auto v, EvaluateConstant(a.value));
       args.push_back(std::move(v));
     }
     auto rows = entry->impl(args);

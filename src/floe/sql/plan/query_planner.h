@@ -15,6 +15,7 @@
 #include "floe/sql/parse/ast.h"
 #include "floe/sql/bind/expression_binder.h"
 #include "floe/sql/plan/relation.h"
+#include "floe/table/table.h"
 
 namespace floe::sql {
 
@@ -32,6 +33,8 @@ struct PlannerEnv {
   // Resolves a table reference (with its time-travel clause) to a relation whose columns
   // carry the table's qualifiers.
   std::function<Result<Rel>(const TableRef&, const ScanHints&)> resolve_table;
+  // Loads the table a name denotes (table functions that take a table's name as a string).
+  std::function<Result<std::shared_ptr<table::Table>>(const ObjectName&)> load_table;
   std::string time_zone = "UTC";
   int64_t now_micros = 0;
   std::string sql;

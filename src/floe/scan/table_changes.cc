@@ -1,0 +1,248 @@
+#include "floe/scan/table_changes.h"
+
+#include <algorithm>
+
+#include <arrow/api.h>
+#include <arrow/compute/api.h>
+
+#include "floe/scan/changelog_scan.h"
+#include "floe/scan/snapshot_diff.h"
+#include "floe/table/arrow_schema.h"
+#include "floe/table/time_travel.h"
+#include "floe/util/str_cat.h"
+
+namespace floe::scan {
+
+namespace {
+
+std::shared_ptr<arrow::DataType> CommitTimestampType() {
+  return arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+}
+
+// The columns every row has after the table's, in order.
+std::vector<std::shared_ptr<arrow::Field>> ChangeFields(bool ordinal_nullable) {
+  return {arrow::field(kChangeTypeColumn, arrow::utf8(), false),
+          arrow::field(kChangeOrdinalColumn, arrow::int32(), ordinal_nullable),
+          arrow::field(kCommitSnapshotIdColumn, arrow::int64(), false),
+          arrow::field(kCommitTimestampColumn, CommitTimestampType(), false),
+          arrow::field(kCommitSequenceNumberColumn, arrow::int64(), false),
+          arrow::field(kOperationColumn, arrow::utf8(), false)};
+}
+
+// ReadChangelog's rows with the commit of each row's snapshot after them.
+Result<std::shared_ptr<arrow::Table>> WithCommitColumns(const spec::TableMetadata& md,
+                                                        const std::shared_ptr<arrow::Table>& rows) {
+  auto ids = rows->GetColumnByName(kCommitSnapshotIdColumn);
+  arrow::TimestampBuilder timestamps(CommitTimestampType(), arrow::default_memory_pool());
+  arrow::Int64Builder sequence_numbers;
+  arrow::StringBuilder operations;
+  for (const auto& chunk : ids->chunks()) {
+    const auto& values = static_cast<const arrow::Int64Array&>(*chunk);
+    for (int64_t i = 0; i < values.length(); ++i) {
+      const spec::Snapshot* s = md.SnapshotById(values.Value(i));
+      ARROW_RETURN_NOT_OK(timestamps.Append(s->timestamp_ms * 1000));
+      ARROW_RETURN_NOT_OK(sequence_numbers.Append(s->sequence_number));
+      ARROW_RETURN_NOT_OK(operations.Append(s->operation));
+    }
+  }
+  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns = rows->columns();
+  std::vector<std::shared_ptr<arrow::Field>> fields = rows->schema()->fields();
+  for (arrow::ArrayBuilder* b :
+       std::initializer_list<arrow::ArrayBuilder*>{&timestamps, &sequence_numbers, &operations}) {
+    ARROW_ASSIGN_OR_RAISE(auto array, b->Finish());
+    columns.push_back(std::make_shared<arrow::ChunkedArray>(array));
+  }
+  for (size_t i = 3; i < 6; ++i) fields.push_back(ChangeFields(false)[i]);
+  return arrow::Table::Make(arrow::schema(std::move(fields)), std::move(columns), rows->num_rows());
+}
+
+// Rows of the difference of two states, in the table's current columns, each carrying the
+// commit of `to`; one batch per compared partition.
+class StateChanges {
+ public:
+  StateChanges(const spec::Schema& current, const spec::Schema& to_schema, const spec::Snapshot& to,
+               bool compute_updates)
+      : current_(current), to_schema_(to_schema), to_(to), compute_updates_(compute_updates) {}
+
+  Status Init(const std::vector<std::string>& compared) {
+    ARROW_ASSIGN_OR_RAISE(data_schema_, table::ToArrowSchema(current_));
+    std::vector<std::shared_ptr<arrow::Field>> fields = data_schema_->fields();
+    for (auto& f : fields) f = f->WithNullable(true);
+    for (const auto& f : ChangeFields(true)) fields.push_back(f);
+    schema_ = arrow::schema(std::move(fields));
+    // Each current column's place among the compared ones (by field id), -1 when not compared.
+    for (const auto& f : current_.fields()) {
+      const std::string name = to_schema_.FindColumnName(f.id);
+      auto it = std::find(compared.begin(), compared.end(), name);
+      source_.push_back(
+          name.empty() || it == compared.end() ? -1 : static_cast<int>(it - compared.begin()));
+    }
+    return Status::OK();
+  }
+
+  Status Add(const DiffRows& d) {
+    const int64_t removed = d.removed->num_rows(), pairs = d.changed_before->num_rows(),
+                  added = d.added->num_rows();
+    const int64_t n = removed + 2 * pairs + added;
+    if (n == 0) return Status::OK();
+    arrow::Int64Builder take;
+    arrow::StringBuilder types;
+    ARROW_RETURN_NOT_OK(take.Reserve(n));
+    for (int64_t i = 0; i < removed; ++i) {
+      take.UnsafeAppend(i);
+      ARROW_RETURN_NOT_OK(types.Append(kChangeDelete));
+    }
+    for (int64_t i = 0; i < pairs; ++i) {
+      take.UnsafeAppend(removed + i);
+      take.UnsafeAppend(removed + pairs + i);
+      ARROW_RETURN_NOT_OK(types.Append(compute_updates_ ? kChangeUpdateBefore : kChangeDelete));
+      ARROW_RETURN_NOT_OK(types.Append(compute_updates_ ? kChangeUpdateAfter : kChangeInsert));
+    }
+    for (int64_t i = 0; i < added; ++i) {
+      take.UnsafeAppend(removed + 2 * pairs + i);
+      ARROW_RETURN_NOT_OK(types.Append(kChangeInsert));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto indices, take.Finish());
+    ARROW_ASSIGN_OR_RAISE(auto all, arrow::Table::FromRecordBatches(
+                                        {d.removed, d.changed_before, d.changed_after, d.added}));
+    ARROW_ASSIGN_OR_RAISE(arrow::Datum taken, arrow::compute::Take(all, indices));
+    ARROW_ASSIGN_OR_RAISE(auto rows, taken.table()->CombineChunksToBatch());
+
+    std::vector<std::shared_ptr<arrow::Array>> columns;
+    for (size_t i = 0; i < source_.size(); ++i) {
+      const auto& type = data_schema_->field(static_cast<int>(i))->type();
+      if (source_[i] < 0) {
+        ARROW_ASSIGN_OR_RAISE(auto nulls, arrow::MakeArrayOfNull(type, n));
+        columns.push_back(std::move(nulls));
+        continue;
+      }
+      std::shared_ptr<arrow::Array> column = rows->column(source_[i]);
+      if (!column->type()->Equals(*type)) {
+        ARROW_ASSIGN_OR_RAISE(column, arrow::compute::Cast(*column, type));
+      }
+      columns.push_back(std::move(column));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto type_array, types.Finish());
+    columns.push_back(std::move(type_array));
+    ARROW_ASSIGN_OR_RAISE(auto no_ordinal, arrow::MakeArrayOfNull(arrow::int32(), n));
+    columns.push_back(std::move(no_ordinal));
+    for (const auto& value : std::vector<std::shared_ptr<arrow::Scalar>>{
+             arrow::MakeScalar(to_.snapshot_id),
+             std::make_shared<arrow::TimestampScalar>(to_.timestamp_ms * 1000,
+                                                      CommitTimestampType()),
+             arrow::MakeScalar(to_.sequence_number), arrow::MakeScalar(to_.operation)}) {
+      ARROW_ASSIGN_OR_RAISE(auto constant, arrow::MakeArrayFromScalar(*value, n));
+      columns.push_back(std::move(constant));
+    }
+    batches_.push_back(arrow::RecordBatch::Make(schema_, n, std::move(columns)));
+    return Status::OK();
+  }
+
+  Result<std::shared_ptr<arrow::Table>> Finish() {
+    return arrow::Table::FromRecordBatches(schema_, batches_);
+  }
+
+ private:
+  const spec::Schema& current_;
+  const spec::Schema& to_schema_;
+  const spec::Snapshot& to_;
+  bool compute_updates_;
+  std::shared_ptr<arrow::Schema> data_schema_, schema_;
+  std::vector<int> source_;
+  arrow::RecordBatchVector batches_;
+};
+
+Result<std::shared_ptr<arrow::Table>> NoChanges(const spec::Schema& schema) {
+  ARROW_ASSIGN_OR_RAISE(auto data_schema, table::ToArrowSchema(schema));
+  std::vector<std::shared_ptr<arrow::Field>> fields = data_schema->fields();
+  for (const auto& f : ChangeFields(false)) fields.push_back(f);
+  return arrow::Table::MakeEmpty(arrow::schema(std::move(fields)));
+}
+
+}  // namespace
+
+Result<std::shared_ptr<arrow::Table>> ReadTableChanges(const std::shared_ptr<table::Table>& table,
+                                                       const TableChangesOptions& options) {
+  auto md = table->metadata();
+  spec::SchemaPtr schema = md->current_schema();
+  if (!schema) return Status::IOError("Table ", table->name(), " has no current schema");
+  const std::optional<int64_t> from = options.from_exclusive;
+  const std::optional<int64_t> to =
+      options.to_inclusive ? options.to_inclusive : md->current_snapshot_id;
+  for (std::optional<int64_t> id : {from, to}) {
+    if (id && !md->SnapshotById(*id))
+      return NotFound("Cannot find snapshot with ID ", *id, " in table ", table->name());
+  }
+
+  // Identifier columns: those named, else the schema's; checked against the current schema.
+  std::vector<std::string> keys = options.identifier_columns;
+  if (keys.empty()) {
+    for (int32_t id : schema->identifier_field_ids()) keys.push_back(schema->FindColumnName(id));
+  }
+  std::vector<int32_t> key_ids;
+  for (const auto& name : keys) {
+    const spec::NestedField* f = schema->FindFieldByNameCaseInsensitive(name);
+    if (!f) return NotFound("Cannot find identifier column '", name, "' in table ", table->name());
+    key_ids.push_back(f->id);
+  }
+  if (options.compute_updates && keys.empty()) {
+    return Status::Invalid(
+        "Cannot compute the update images because identifier columns are not set");
+  }
+  if (!to || from == to) return NoChanges(*schema);
+
+  // One line of history with every snapshot kept: `from` among `to`'s ancestors, or, from
+  // the start, ancestors back to a snapshot without a parent.
+  const auto ancestors = table::AncestorsOf(*md, *to);
+  const bool lineage =
+      from ? std::any_of(ancestors.begin(), ancestors.end(),
+                         [&](const spec::Snapshot* s) { return s->snapshot_id == *from; })
+           : !ancestors.back()->parent_snapshot_id;
+  if (from && !lineage && !options.to_is_head && options.to_inclusive) {
+    for (const spec::Snapshot* s : table::AncestorsOf(*md, *from)) {
+      if (s->snapshot_id == *to) {
+        return Status::Invalid("Starting snapshot (exclusive) ", *from, " is after end snapshot ",
+                               *to, " in table ", table->name());
+      }
+    }
+  }
+
+  if (lineage && !options.net) {
+    ChangelogOptions changelog;
+    changelog.from_exclusive = from;
+    changelog.to_inclusive = to;
+    changelog.identifier_columns = keys;
+    changelog.compute_updates = options.compute_updates;
+    ARROW_ASSIGN_OR_RAISE(auto rows, ReadChangelog(table, changelog));
+    return WithCommitColumns(*md, rows);
+  }
+
+  // The two ends' states compared, by key where there is one.
+  const spec::Snapshot* end = md->SnapshotById(*to);
+  ARROW_ASSIGN_OR_RAISE(auto to_schema, table::SchemaForSnapshot(*md, *to));
+  DiffOptions diff_options;
+  for (int32_t id : key_ids) {
+    std::string name = to_schema->FindColumnName(id);
+    diff_options.key_columns.push_back(name.empty() ? schema->FindColumnName(id) : name);
+  }
+  diff_options.sample_rows = 0;
+  diff_options.memory_budget_bytes = options.memory_budget_bytes;
+  diff_options.spill_directory = options.spill_directory;
+  StateChanges changes(*schema, *to_schema, *end, options.compute_updates && !keys.empty());
+  bool ready = false;
+  diff_options.on_rows = [&](const DiffRows& rows) -> Status {
+    if (!ready) {
+      // The compared columns are `to`'s less those `from` lacks: known from the first batch.
+      std::vector<std::string> names;
+      for (const auto& f : rows.added->schema()->fields()) names.push_back(f->name());
+      ARROW_RETURN_NOT_OK(changes.Init(names));
+      ready = true;
+    }
+    return changes.Add(rows);
+  };
+  ARROW_ASSIGN_OR_RAISE(SnapshotDiff diff, DiffSnapshots(table, from, *to, diff_options));
+  if (!ready) ARROW_RETURN_NOT_OK(changes.Init(diff.columns));
+  return changes.Finish();
+}
+
+}  // namespace floe::scan

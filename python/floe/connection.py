@@ -98,6 +98,22 @@ class Connection:
     def _execute(self, text: str):
         return self._live().execute(text)
 
+    def _appended_rows(self, table: str, start_exclusive: int, end_inclusive, columns, filter) -> pa.Table:
+        """The rows appended to `table` after snapshot `start_exclusive` up to `end_inclusive`
+        (None: the current snapshot), with `columns` and `filter` applied in floe SQL; errors
+        without positions in the query the package built, as _sql gives them."""
+        try:
+            result = self._live().read_appended_rows(
+                table,
+                start_exclusive,
+                end_inclusive,
+                columns=[] if columns is None else list(columns),
+                filter="" if filter is None else filter,
+            )
+        except FloeError as e:
+            raise type(e)(without_position(str(e))) from None
+        return rows_of(result)
+
     def _sql(self, text: str):
         """sql() for statements the package builds: errors say what failed without pointing
         into SQL the caller never wrote."""

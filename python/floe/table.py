@@ -23,6 +23,24 @@ def one_point_in_time(snapshot_id=None, as_of_timestamp=None, branch=None, tag=N
         )
 
 
+def incremental_range(start_snapshot_id, end_snapshot_id, snapshot_id, as_of_timestamp, branch, tag) -> None:
+    """Spark's rules for the incremental read options start-snapshot-id and end-snapshot-id
+    (Iceberg 1.10's SparkScanBuilder), with its messages. Spark ignores a branch or tag given
+    with them; floe refuses the combination rather than read something other than asked."""
+    if snapshot_id is not None or as_of_timestamp is not None:
+        raise ValidationError(
+            "Cannot set start-snapshot-id and end-snapshot-id for incremental scans when either "
+            "snapshot-id or as-of-timestamp is set"
+        )
+    if branch is not None or tag is not None:
+        raise ValidationError(
+            "Cannot set start-snapshot-id and end-snapshot-id for incremental scans when either "
+            "branch or tag is set"
+        )
+    if start_snapshot_id is None:
+        raise ValidationError("Cannot set only end-snapshot-id for incremental scans. Please, set start-snapshot-id too.")
+
+
 class Table:
     """A table by name; each call reads the catalog afresh, so it sees the latest commit."""
 
@@ -38,13 +56,33 @@ class Table:
         branch: str | None = None,
         columns: Sequence[str] | None = None,
         filter: str | None = None,
+        start_snapshot_id: int | None = None,
+        end_snapshot_id: int | None = None,
     ) -> pa.Table:
         """The table's rows at one point in time, as a pyarrow Table. At most one of
         `snapshot_id`, `as_of_timestamp` (the snapshot current at that instant: ISO-8601 text
         read as UTC when it has no zone, a datetime, or epoch milliseconds as Iceberg's
         as-of-timestamp), `tag` and `branch`; none reads the current snapshot. `columns`
-        selects columns, `filter` is a SQL condition ("id > 10 AND day = DATE '2024-01-15'")."""
+        selects columns, `filter` is a SQL condition ("id > 10 AND day = DATE '2024-01-15'").
+
+        With `start_snapshot_id` (and optionally `end_snapshot_id`, default the current
+        snapshot) it is an incremental read, as Spark's start-snapshot-id and end-snapshot-id
+        read options: the rows the `append` snapshots after the start (exclusive) up to the end
+        (inclusive) added, oldest first, in the table's current schema; the end's ancestry must
+        reach back to the start. Compactions in the range are skipped; an overwrite or delete
+        in it is an error. Not combined with a point in time."""
         one_point_in_time(snapshot_id, as_of_timestamp, branch, tag)
+        if isinstance(columns, str):
+            raise ValidationError(f"columns must be a list of names, not the string {columns!r}")
+        if start_snapshot_id is not None or end_snapshot_id is not None:
+            incremental_range(start_snapshot_id, end_snapshot_id, snapshot_id, as_of_timestamp, branch, tag)
+            return self._connection._appended_rows(
+                self.name,
+                int(start_snapshot_id),
+                None if end_snapshot_id is None else int(end_snapshot_id),
+                columns,
+                filter,
+            )
         source = self.name
         if snapshot_id is not None:
             source += f" VERSION AS OF {int(snapshot_id)}"
@@ -54,8 +92,6 @@ class Table:
             source += "." + quote_identifier("tag_" + tag)
         elif branch is not None:
             source += "." + quote_identifier("branch_" + branch)
-        if isinstance(columns, str):
-            raise ValidationError(f"columns must be a list of names, not the string {columns!r}")
         select = "*" if columns is None else ", ".join(quote_identifier(c) for c in columns)
         sql = f"SELECT {select} FROM {source}"
         if filter is not None:

@@ -142,7 +142,24 @@ NB_MODULE(_floe, m) {
             }
             return out;
           },
-          "manifest_json"_a);
+          "manifest_json"_a)
+      .def(
+          "read_appended_rows",
+          [](SessionHandle& h, const std::string& table, int64_t start_exclusive,
+             std::optional<int64_t> end_inclusive, const std::vector<std::string>& columns,
+             const std::string& filter) {
+            Result<sql::StatementResult> result;
+            {
+              nb::gil_scoped_release release;
+              result = h.session->ReadAppendedRows(table, start_exclusive, end_inclusive, columns,
+                                                   filter);
+            }
+            sql::StatementResult r = ValueOrRaise(std::move(result));
+            return PyStatementResult{std::move(r.statement), std::move(r.message),
+                                     std::move(r.rows)};
+          },
+          "table"_a, "start_exclusive"_a, "end_inclusive"_a = nb::none(),
+          "columns"_a = std::vector<std::string>{}, "filter"_a = "");
 
   // Tests reach the error translation of every kind through this.
   m.def("_raise_status", [](const std::string& kind, const std::string& message) {

@@ -1,12 +1,22 @@
 #include "python_session.h"
 
 #include <cstdlib>
+#include <variant>
+
+#include <arrow/scalar.h>
+#include <arrow/table.h>
 
 #include "floe/catalog/table_identifier.h"
 #include "floe/cli/command_common.h"
+#include "floe/scan/incremental_scan.h"
+#include "floe/sql/parse/parse_error.h"
+#include "floe/sql/parse/parser.h"
+#include "floe/sql/plan/query_planner.h"
 #include "floe/table/run_manifest.h"
 #include "floe/table/table_catalog.h"
 #include "floe/util/ascii.h"
+#include "floe/util/clock.h"
+#include "floe/util/str_cat.h"
 
 namespace floe::python {
 
@@ -19,6 +29,15 @@ Result<TableIdentifier> ParseTableName(const std::string& name, const std::strin
     ident.ns.levels.erase(ident.ns.levels.begin());
   }
   return ident;
+}
+
+std::string QuoteIdentifier(const std::string& name) {
+  std::string out = "`";
+  for (char c : name) {
+    out += c;
+    if (c == '`') out += '`';
+  }
+  return out + "`";
 }
 
 Result<double> ParseSeconds(const std::string& key, const std::string& value) {
@@ -129,6 +148,84 @@ Result<std::vector<ManifestSource>> PythonSession::ResolveRunManifest(const std:
     out.push_back({source.table->name(), *source.snapshot.snapshot_id()});
   }
   return out;
+}
+
+Result<sql::StatementResult> PythonSession::ReadAppendedRows(
+    const std::string& table, int64_t start_exclusive, std::optional<int64_t> end_inclusive,
+    const std::vector<std::string>& columns, const std::string& filter) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::string select;
+  for (const std::string& column : columns) {
+    select += (select.empty() ? "" : ", ") + QuoteIdentifier(column);
+  }
+  std::string text = StrCat("SELECT ", select.empty() ? "*" : select, " FROM ", table);
+  if (!filter.empty()) text += " WHERE " + filter;
+  ARROW_ASSIGN_OR_RAISE(sql::Statement statement, sql::ParseStatement(text));
+  const auto* query = std::get_if<sql::Query>(&statement.node);
+  if (query == nullptr) return ValidationError("Not a query: ", text);
+
+  const std::string catalog_name = session_->catalog()->name();
+  table::TableCatalog catalog(session_->catalog(), session_->io());
+  // The FROM item is the table, read once as its appended rows (a query planned again meets
+  // the same item); any other table reference came in with the filter.
+  const sql::TableRef* from = nullptr;
+  std::shared_ptr<arrow::Table> appended;
+  std::vector<std::vector<std::string>> qualifiers;
+  sql::PlannerEnv env;
+  env.time_zone = session_->Setting("spark.sql.session.timeZone", "UTC");
+  env.now_micros = NowMillis() * 1000;
+  env.sql = text;
+  env.pushdown = false;  // the rows are in memory already, every column of them
+  env.resolve_table = [&](const sql::TableRef& ref, const sql::ScanHints&) -> Result<sql::Rel> {
+    if (from != nullptr && &ref != from) {
+      return sql::ErrorAt(text, ref.name.pos,
+                          "The filter of an incremental read cannot read tables; it reads only "
+                          "the appended rows' columns");
+    }
+    if (from == nullptr) {
+      std::vector<std::string> parts;
+      for (const auto& part : ref.name.parts) parts.push_back(part.name);
+      if (parts.size() > 1 && AsciiLower(parts.front()) == AsciiLower(catalog_name)) {
+        parts.erase(parts.begin());
+      }
+      std::vector<std::string> levels(parts.begin(), parts.end() - 1);
+      if (levels.empty()) {
+        // A bare name is in the current namespace, as SQL resolves it.
+        ARROW_ASSIGN_OR_RAISE(sql::StatementResult current,
+                              session_->Execute("SELECT current_schema()"));
+        ARROW_ASSIGN_OR_RAISE(auto value, current.rows->column(0)->GetScalar(0));
+        levels = SplitDots(value->ToString());
+      }
+      TableIdentifier ident(Namespace(levels), parts.back());
+      auto loaded = catalog.LoadTable(ident);
+      if (!loaded.ok() && IsNotFound(loaded.status())) {
+        return sql::ErrorAt(
+            text, ref.name.pos,
+            StrCat("[TABLE_OR_VIEW_NOT_FOUND] The table or view `", catalog_name, "`.`",
+                   ident.ns.ToString(), "`.`", ident.name, "` cannot be found."));
+      }
+      ARROW_RETURN_NOT_OK(loaded.status());
+      ARROW_ASSIGN_OR_RAISE(appended,
+                            scan::ReadAppendedRows(**loaded, start_exclusive, end_inclusive));
+      // Columns answer to the names SQL gives the table: t, db.t and lakehouse.db.t.
+      std::vector<std::string> full{AsciiLower(catalog_name)};
+      for (const auto& level : ident.ns.levels) full.push_back(AsciiLower(level));
+      full.push_back(AsciiLower(ident.name));
+      qualifiers = {{full.back()}, {full.begin() + 1, full.end()}, full};
+      from = &ref;
+    }
+    sql::Rel rel = sql::RelFromTable(appended);
+    for (auto& column : rel.columns) column.qualifiers = qualifiers;
+    return rel;
+  };
+  sql::QueryPlanner planner(std::move(env));
+  ARROW_ASSIGN_OR_RAISE(auto rows, planner.Run(*query));
+  sql::StatementResult result;
+  result.statement = std::move(text);
+  result.command = "SELECT";
+  result.rows_affected = rows->num_rows();
+  result.rows = std::move(rows);
+  return result;
 }
 
 }  // namespace floe::python

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -55,6 +56,17 @@ class PythonSession {
                                        int64_t run_started_at_ms);
   // Checks a run manifest against the catalog (same tables, recorded snapshots still there).
   Result<std::vector<ManifestSource>> ResolveRunManifest(const std::string& json);
+
+  // The rows that the appends after snapshot `start_exclusive` up to `end_inclusive` (default:
+  // the current snapshot) added to `table` (a name as SQL takes it), as Spark's
+  // start-snapshot-id and end-snapshot-id read options give them (rules and errors:
+  // table::AppendedFilesBetween). Then `SELECT columns FROM table WHERE filter` runs over
+  // those rows in floe SQL, in the session's time zone: no columns means `*`, an empty
+  // filter none. The filter may not read other tables.
+  Result<sql::StatementResult> ReadAppendedRows(const std::string& table, int64_t start_exclusive,
+                                                std::optional<int64_t> end_inclusive,
+                                                const std::vector<std::string>& columns,
+                                                const std::string& filter);
 
  private:
   explicit PythonSession(std::unique_ptr<sql::Session> session) : session_(std::move(session)) {}

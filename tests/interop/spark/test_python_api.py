@@ -96,3 +96,73 @@ def test_spark_errors_are_sparks(spark, conn, ns):
     with pytest.raises(floe.NotFound) as e:
         snapshot_at(conn, table, timestamp="2000-01-01T00:00:00Z")
     assert str(e.value) == "Cannot find a snapshot older than 2000-01-01T00:00:00+00:00"
+
+
+def spark_appends(spark, table: str, **options):
+    """spark.read with Iceberg's read options (start_snapshot_id -> start-snapshot-id)."""
+    reader = spark.read
+    for key, value in options.items():
+        reader = reader.option(key.replace("_", "-"), str(value))
+    return reader.table(table)
+
+
+def spark_message(frame) -> str:
+    with pytest.raises(Exception) as e:
+        frame().collect()
+    return str(e.value)
+
+
+def test_incremental_reads_are_sparks_read_options(spark, conn, ns):
+    table = f"lakehouse.{ns}.t"
+    conn.sql(f"CREATE TABLE {table} (id BIGINT, name STRING)")
+    for i in range(3):
+        conn.sql(f"INSERT INTO {table} VALUES ({2 * i + 1}, 'r{2 * i + 1}'), ({2 * i + 2}, 'r{2 * i + 2}')")
+    conn.sql(f"CALL lakehouse.system.rewrite_data_files(table => '{table}', options => map('min-input-files', '2'))")
+    conn.sql(f"INSERT INTO {table} VALUES (7, 'r7')")
+    snapshots = conn.sql(f"SELECT snapshot_id, operation FROM {table}.snapshots ORDER BY committed_at").to_pylist()
+    assert [s["operation"] for s in snapshots] == ["append", "append", "append", "replace", "append"]
+    s1, s2, s3, s4, s5 = [s["snapshot_id"] for s in snapshots]
+    conn.sql(f"ALTER TABLE {table} CREATE BRANCH dev AS OF VERSION {s2}")
+    conn.sql(f"INSERT INTO {table}.branch_dev VALUES (100, 'r100')")
+    dev = conn.sql(f"SELECT snapshot_id FROM {table}.refs WHERE name = 'dev'")["snapshot_id"][0].as_py()
+    t = conn.table(table)
+
+    for options in [{"start_snapshot_id": s1}, {"start_snapshot_id": s1, "end_snapshot_id": s2},
+                    {"start_snapshot_id": s2, "end_snapshot_id": s3}, {"start_snapshot_id": s3},
+                    {"start_snapshot_id": s3, "end_snapshot_id": s4}, {"start_snapshot_id": s1, "end_snapshot_id": dev}]:
+        want = rows_of(spark_appends(spark, table, **options))
+        assert rows_of(t.scan(**options)) == want, options
+    assert rows_of(t.scan(start_snapshot_id=s2)) == [{"id": i, "name": f"r{i}"} for i in (5, 6, 7)]
+    # Columns and a filter: what Spark's select and where give on the same read.
+    want = rows_of(spark_appends(spark, table, start_snapshot_id=s1).where("id > 3 AND name <> 'r6'").select("name"))
+    assert t.scan(start_snapshot_id=s1, columns=["name"], filter="id > 3 AND name <> 'r6'").to_pylist() == want
+
+    # The same refusals, in the same words.
+    for options, text in [
+        ({"end_snapshot_id": s2},
+         "Cannot set only end-snapshot-id for incremental scans. Please, set start-snapshot-id too."),
+        ({"start_snapshot_id": s1, "snapshot_id": s2},
+         "Cannot set start-snapshot-id and end-snapshot-id for incremental scans when either snapshot-id or "
+         "as-of-timestamp is set"),
+        ({"end_snapshot_id": s2, "as_of_timestamp": 1700000000000},
+         "Cannot set start-snapshot-id and end-snapshot-id for incremental scans when either snapshot-id or "
+         "as-of-timestamp is set"),
+        ({"start_snapshot_id": s1, "end_snapshot_id": 42}, "Cannot find the end snapshot: 42"),
+        ({"start_snapshot_id": s3, "end_snapshot_id": s1},
+         f"Starting snapshot (exclusive) {s3} is not a parent ancestor of end snapshot {s1}"),
+        ({"start_snapshot_id": s3, "end_snapshot_id": dev},
+         f"Starting snapshot (exclusive) {s3} is not a parent ancestor of end snapshot {dev}"),
+        ({"start_snapshot_id": s5}, f"Starting snapshot (exclusive) {s5} is not a parent ancestor of end snapshot {s5}"),
+    ]:
+        assert text in spark_message(lambda: spark_appends(spark, table, **options)), options
+        with pytest.raises(floe.ValidationError) as e:
+            t.scan(**options)
+        assert str(e.value) == text, options
+
+    # Where floe differs: Spark skips an overwrite in the range and returns the appends around
+    # it; floe refuses the range.
+    conn.sql(f"DELETE FROM {table} WHERE id = 1")
+    conn.sql(f"INSERT INTO {table} VALUES (8, 'r8')")
+    assert [r["id"] for r in rows_of(spark_appends(spark, table, start_snapshot_id=s4))] == [7, 8]
+    with pytest.raises(floe.ValidationError, match=r"^Found overwrite operation, cannot support incremental data"):
+        t.scan(start_snapshot_id=s4)

@@ -11,9 +11,6 @@ Result<std::vector<AppendedFile>> AppendedFilesBetween(const Table& table,
                                                        std::optional<int64_t> from_exclusive,
                                                        std::optional<int64_t> to_inclusive) {
   auto md = table.metadata();
-  if (from_exclusive && !md->SnapshotById(*from_exclusive)) {
-    return ValidationError("Cannot find the starting snapshot: ", *from_exclusive);
-  }
   int64_t to = 0;
   if (to_inclusive) {
     if (!md->SnapshotById(*to_inclusive)) {
@@ -26,21 +23,14 @@ Result<std::vector<AppendedFile>> AppendedFilesBetween(const Table& table,
     }
     to = *md->current_snapshot_id;
   }
+  // The start need not exist any more: it is the parent of an ancestor of the end.
   if (from_exclusive && !IsParentAncestorOf(*md, to, *from_exclusive)) {
     return ValidationError("Starting snapshot (exclusive) ", *from_exclusive,
                            " is not a parent ancestor of end snapshot ", to);
   }
-  std::string from_text = from_exclusive ? std::to_string(*from_exclusive) : "null";
   std::vector<const spec::Snapshot*> appends;
   for (const spec::Snapshot* s : AncestorsBetween(*md, to, from_exclusive)) {
-    if (s->operation == "append") {
-      appends.push_back(s);
-    } else if (s->operation == "overwrite" || s->operation == "delete") {
-      return ValidationError("Found ", s->operation,
-                             " operation, cannot support incremental data in snapshots (",
-                             from_text, ", ", to, "]: snapshot ", s->snapshot_id, " is an ",
-                             s->operation == "delete" ? "delete" : "overwrite");
-    }
+    if (s->operation == "append") appends.push_back(s);
   }
   std::vector<AppendedFile> out;
   auto& io = *table.io();

@@ -19,15 +19,13 @@ struct AppendedFile {
 };
 
 // Files added by the `append` snapshots in (from_exclusive, to_inclusive]; `to_inclusive`
-// defaults to the current snapshot and `from_exclusive` to the start of history. Snapshots
-// of operation `replace` (compaction: no logical change) are skipped; an `overwrite` or
-// `delete` in the range fails with Iceberg's phrase plus the snapshot:
-// `Found overwrite operation, cannot support incremental data in snapshots (<from>, <to>]:
-// snapshot <id> is an overwrite`. Other errors: `Cannot find the starting snapshot: <id>`,
-// `Cannot find the end snapshot: <id>`, `End snapshot is not set and table has no current
-// snapshot`, `Starting snapshot (exclusive) <from> is not a parent ancestor of end snapshot
-// <to>`. Reads one manifest list per snapshot in the range and only the manifests those
-// snapshots added.
+// defaults to the current snapshot and `from_exclusive` to the start of history. Other
+// snapshots (overwrite, delete, replace) are skipped, as Iceberg's incremental append scan
+// skips them. `from_exclusive` need not exist any more: it must be the parent of an ancestor
+// of the end. Errors: `Cannot find the end snapshot: <id>`, `End snapshot is not set and table
+// has no current snapshot`, `Starting snapshot (exclusive) <from> is not a parent ancestor of
+// end snapshot <to>`. Reads one manifest list per append in the range and only the manifests
+// those snapshots added.
 Result<std::vector<AppendedFile>> AppendedFilesBetween(const Table& table,
                                                        std::optional<int64_t> from_exclusive,
                                                        std::optional<int64_t> to_inclusive);

@@ -159,10 +159,14 @@ def test_incremental_reads_are_sparks_read_options(spark, conn, ns):
             t.scan(**options)
         assert str(e.value) == text, options
 
-    # Where floe differs: Spark skips an overwrite in the range and returns the appends around
-    # it; floe refuses the range.
+    # A delete and an overwrite in the range are skipped: the appends around them are read.
     conn.sql(f"DELETE FROM {table} WHERE id = 1")
+    conn.sql(f"INSERT OVERWRITE {table} SELECT * FROM {table}")
     conn.sql(f"INSERT INTO {table} VALUES (8, 'r8')")
     assert [r["id"] for r in rows_of(spark_appends(spark, table, start_snapshot_id=s4))] == [7, 8]
-    with pytest.raises(floe.ValidationError, match=r"^Found overwrite operation, cannot support incremental data"):
-        t.scan(start_snapshot_id=s4)
+    assert [r["id"] for r in t.scan(start_snapshot_id=s4).to_pylist()] == [7, 8]
+    # A start that does not exist, in Spark's words.
+    assert f"Starting snapshot (exclusive) 42 is not a parent ancestor of end snapshot" in spark_message(
+        lambda: spark_appends(spark, table, start_snapshot_id=42))
+    with pytest.raises(floe.ValidationError, match="^Starting snapshot \\(exclusive\\) 42 is not a parent ancestor"):
+        t.scan(start_snapshot_id=42)

@@ -3,7 +3,11 @@ appends with duplicate rows, DELETE, UPDATE, MERGE, a compaction, INSERT OVERWRI
 whole-file delete and an UPDATE of duplicate keys; for each set of arguments floe's view holds
 exactly the rows of Spark's view (as multisets), and fails where Spark's fails, with its text.
 Then the same workload on a merge-on-read twin, which Spark's changelog refuses: floe's view
-of it equals Spark's view of the copy-on-write table, snapshot ids aside."""
+of it equals Spark's view of the copy-on-write table, snapshot ids aside. table_changes, on both
+tables as Spark wrote them, replays: the state at `from` (Spark reading it) plus its rows is the
+state at `to`, per snapshot, over long ranges and across a rollback; its net mode is the
+difference of the two states; with TIMESTAMP points on commit times it equals Spark's view of
+the same start-timestamp and end-timestamp."""
 
 from collections import Counter
 
@@ -78,10 +82,22 @@ def arguments(s: list[int]) -> list[str]:
 def test_floe_changelog_views_equal_sparks(spark, lakehouse, ns):
     floe, name = lakehouse, f"{ns}.c"
     s = write(spark, name, COW)
-    for i, args in enumerate(arguments(s)):
+    # Timestamps exactly on a snapshot's commit time: the start excludes it, the end includes it.
+    ms = {r[0]: r[1] for r in spark.sql(f"SELECT snapshot_id, unix_millis(committed_at) FROM lakehouse.{name}.snapshots")
+          .collect()}
+    on_bounds = [f"options => map('start-timestamp', '{ms[s[2]]}', 'end-timestamp', '{ms[s[6]]}')",
+                 f"identifier_columns => array('id'), options => map('start-timestamp', '{ms[s[0]]}', "
+                 f"'end-timestamp', '{ms[s[4]]}')"]
+    for i, args in enumerate(arguments(s) + on_bounds):
         want = spark_view(spark, name, f"sv{i}", args)
         assert want, args  # every case of the matrix has rows
         assert floe_view(floe, name, f"fv{i}", args) == want, args
+    # table_changes with TIMESTAMP points on the same bounds gives the same rows.
+    for start, end, ids in [(s[2], s[6], ""), (s[0], s[4], ", identifier_columns => array('id')")]:
+        want = spark_view(spark, name, "bounds", on_bounds[0 if not ids else 1])
+        got = Counter((r["id"], r["data"], r["_change_type"], r["_change_ordinal"], r["_commit_snapshot_id"])
+                      for r in changes(floe, name, f"timestamp_millis({ms[start]}), timestamp_millis({ms[end]}){ids}"))
+        assert got == want, (start, end)
 
 
 def spark_error(spark, name: str, args: str) -> str:
@@ -136,3 +152,60 @@ def test_merge_on_read_feed_equals_sparks_copy_on_write_feed(spark, lakehouse, n
         want = anonymous(spark_view(spark, f"{ns}.cow", f"cv{i}", args.format(e=cow[7])), cow)
         got = anonymous(floe_view(floe, f"{ns}.mor", f"mv{i}", args.format(e=mor[7])), mor)
         assert got == want, args
+
+
+def state(spark, table: str, snapshot: int | None) -> Counter:
+    """The table's rows at a snapshot (empty before the first), as Spark reads them."""
+    if snapshot is None:
+        return Counter()
+    return Counter(tuple(r) for r in spark.sql(f"SELECT id, data FROM {table} VERSION AS OF {snapshot}").collect())
+
+
+def changes(floe, name: str, args: str) -> list[dict]:
+    return [r for r in floe.sql(f"SELECT * FROM table_changes('{name}', {args})") if "_change_type" in r]
+
+
+def replayed(before: Counter, rows: list[dict]) -> Counter:
+    after = Counter(before)
+    for r in rows:
+        row = (r["id"], r["data"])
+        if r["_change_type"] in ("DELETE", "UPDATE_BEFORE"):
+            assert after[row] > 0, r
+            after[row] -= 1
+        else:
+            after[row] += 1
+    return +after
+
+
+@pytest.mark.parametrize("mode", ["cow", "mor"])
+def test_table_changes_replay_spark_written_tables(spark, lakehouse, ns, mode):
+    """On tables Spark wrote (copy-on-write, and merge-on-read with position deletes): the state
+    at `from` plus table_changes equals the state at `to`, Spark reading both states, for every
+    snapshot, for long ranges and across a rollback; net mode is the difference of the two
+    states; and on copy-on-write every row equals Spark's changelog."""
+    floe, name = lakehouse, f"{ns}.{mode}"
+    t = f"lakehouse.{name}"
+    s = write(spark, name, COW if mode == "cow" else MOR)
+    points = [None] + s
+    for i in range(1, len(points)):
+        rows = changes(floe, name, f"{points[i - 1] or 'NULL'}, {points[i]}")
+        assert {r["_commit_snapshot_id"] for r in rows} <= {points[i]}
+        assert replayed(state(spark, t, points[i - 1]), rows) == state(spark, t, points[i]), i
+    for a, b in [(None, s[-1]), (s[1], s[8]), (s[3], s[4])]:
+        frm = "NULL" if a is None else a
+        assert replayed(state(spark, t, a), changes(floe, name, f"{frm}, {b}")) == state(spark, t, b)
+        net = changes(floe, name, f"{frm}, {b}, mode => 'net'")
+        before, after = state(spark, t, a), state(spark, t, b)
+        assert Counter((r["id"], r["data"]) for r in net if r["_change_type"] == "INSERT") == after - before
+        assert Counter((r["id"], r["data"]) for r in net if r["_change_type"] == "DELETE") == before - after
+        assert {(r["_change_ordinal"], r["_commit_snapshot_id"]) for r in net} <= {(None, b)}
+    if mode == "cow":
+        want = spark_view(spark, name, "everything", "")
+        got = Counter((r["id"], r["data"], r["_change_type"], r["_change_ordinal"], r["_commit_snapshot_id"])
+                      for r in changes(floe, name, "NULL, NULL"))
+        assert got == want
+    # Across Spark's rollback: from the newest snapshot to the current state, which is older.
+    spark.sql(f"CALL lakehouse.system.rollback_to_snapshot('{name}', {s[4]})").collect()
+    rows = changes(floe, name, f"{s[-1]}, NULL, identifier_columns => array('data')")
+    assert all(r["_change_ordinal"] is None for r in rows)
+    assert replayed(state(spark, t, s[-1]), rows) == state(spark, t, s[4])

@@ -1,6 +1,11 @@
 #include "floe/scan/table_changes.h"
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <thread>
 
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
@@ -57,34 +62,41 @@ Result<std::shared_ptr<arrow::Table>> WithCommitColumns(const spec::TableMetadat
 }
 
 // Rows of the difference of two states, in the table's current columns, each carrying the
-// commit of `to`; one batch per compared partition.
+// commit of `to`: one batch per compared partition.
 class StateChanges {
  public:
-  StateChanges(const spec::Schema& current, const spec::Schema& to_schema, const spec::Snapshot& to,
+  StateChanges(spec::SchemaPtr current, spec::SchemaPtr to_schema, spec::Snapshot to,
                bool compute_updates)
-      : current_(current), to_schema_(to_schema), to_(to), compute_updates_(compute_updates) {}
+      : current_(std::move(current)),
+        to_schema_(std::move(to_schema)),
+        to_(std::move(to)),
+        compute_updates_(compute_updates) {}
 
-  Status Init(const std::vector<std::string>& compared) {
-    ARROW_ASSIGN_OR_RAISE(data_schema_, table::ToArrowSchema(current_));
+  Status Init() {
+    ARROW_ASSIGN_OR_RAISE(data_schema_, table::ToArrowSchema(*current_));
     std::vector<std::shared_ptr<arrow::Field>> fields = data_schema_->fields();
     for (auto& f : fields) f = f->WithNullable(true);
     for (const auto& f : ChangeFields(true)) fields.push_back(f);
     schema_ = arrow::schema(std::move(fields));
-    // Each current column's place among the compared ones (by field id), -1 when not compared.
-    for (const auto& f : current_.fields()) {
-      const std::string name = to_schema_.FindColumnName(f.id);
-      auto it = std::find(compared.begin(), compared.end(), name);
-      source_.push_back(
-          name.empty() || it == compared.end() ? -1 : static_cast<int>(it - compared.begin()));
-    }
     return Status::OK();
   }
+  const std::shared_ptr<arrow::Schema>& schema() const { return schema_; }
 
-  Status Add(const DiffRows& d) {
+  // The rows of one partition of the diff; null when it has none.
+  Result<std::shared_ptr<arrow::RecordBatch>> Rows(const DiffRows& d) {
+    if (source_.empty()) {
+      // Each current column's place among the compared ones (`to`'s less those `from`
+      // lacks, by field id), -1 when not compared.
+      const auto& compared = d.added->schema();
+      for (const auto& f : current_->fields()) {
+        const std::string name = to_schema_->FindColumnName(f.id);
+        source_.push_back(name.empty() ? -1 : compared->GetFieldIndex(name));
+      }
+    }
     const int64_t removed = d.removed->num_rows(), pairs = d.changed_before->num_rows(),
                   added = d.added->num_rows();
     const int64_t n = removed + 2 * pairs + added;
-    if (n == 0) return Status::OK();
+    if (n == 0) return nullptr;
     arrow::Int64Builder take;
     arrow::StringBuilder types;
     ARROW_RETURN_NOT_OK(take.Reserve(n));
@@ -134,22 +146,85 @@ class StateChanges {
       ARROW_ASSIGN_OR_RAISE(auto constant, arrow::MakeArrayFromScalar(*value, n));
       columns.push_back(std::move(constant));
     }
-    batches_.push_back(arrow::RecordBatch::Make(schema_, n, std::move(columns)));
-    return Status::OK();
-  }
-
-  Result<std::shared_ptr<arrow::Table>> Finish() {
-    return arrow::Table::FromRecordBatches(schema_, batches_);
+    return arrow::RecordBatch::Make(schema_, n, std::move(columns));
   }
 
  private:
-  const spec::Schema& current_;
-  const spec::Schema& to_schema_;
-  const spec::Snapshot& to_;
+  spec::SchemaPtr current_, to_schema_;
+  spec::Snapshot to_;
   bool compute_updates_;
   std::shared_ptr<arrow::Schema> data_schema_, schema_;
   std::vector<int> source_;
-  arrow::RecordBatchVector batches_;
+};
+
+// Runs a producer on a thread of its own and hands its batches to the reader through a short
+// queue, so rows flow out as the diff compares partitions and memory stays bounded whatever
+// the result's size. Closing the reader early stops the producer at its next batch.
+class ProducedBatches : public arrow::RecordBatchReader {
+ public:
+  using Emit = std::function<Status(std::shared_ptr<arrow::RecordBatch>)>;
+
+  ProducedBatches(std::shared_ptr<arrow::Schema> schema, std::function<Status(const Emit&)> run)
+      : schema_(std::move(schema)) {
+    thread_ = std::thread([this, run = std::move(run)] {
+      Status st = run([this](std::shared_ptr<arrow::RecordBatch> b) { return Push(std::move(b)); });
+      std::lock_guard<std::mutex> lock(mutex_);
+      status_ = std::move(st);
+      done_ = true;
+      changed_.notify_all();
+    });
+  }
+  ~ProducedBatches() override { Stop(); }
+
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+
+  Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return !queue_.empty() || done_; });
+    if (!queue_.empty()) {
+      *out = std::move(queue_.front());
+      queue_.pop_front();
+      changed_.notify_all();
+      return Status::OK();
+    }
+    *out = nullptr;
+    return stopped_ ? Status::OK() : status_;
+  }
+
+  Status Close() override {
+    Stop();
+    return Status::OK();
+  }
+
+ private:
+  static constexpr size_t kDepth = 2;
+
+  Status Push(std::shared_ptr<arrow::RecordBatch> batch) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return queue_.size() < kDepth || stopped_; });
+    if (stopped_) return Status::Cancelled("The reader of the changes was closed");
+    queue_.push_back(std::move(batch));
+    changed_.notify_all();
+    return Status::OK();
+  }
+
+  void Stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopped_ = true;
+      queue_.clear();
+      changed_.notify_all();
+    }
+    if (thread_.joinable()) thread_.join();
+  }
+
+  std::shared_ptr<arrow::Schema> schema_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<std::shared_ptr<arrow::RecordBatch>> queue_;
+  bool done_ = false, stopped_ = false;
+  Status status_;
+  std::thread thread_;
 };
 
 Result<std::shared_ptr<arrow::Table>> NoChanges(const spec::Schema& schema) {
@@ -161,8 +236,8 @@ Result<std::shared_ptr<arrow::Table>> NoChanges(const spec::Schema& schema) {
 
 }  // namespace
 
-Result<std::shared_ptr<arrow::Table>> ReadTableChanges(const std::shared_ptr<table::Table>& table,
-                                                       const TableChangesOptions& options) {
+Result<std::shared_ptr<arrow::RecordBatchReader>> ReadTableChanges(
+    const std::shared_ptr<table::Table>& table, const TableChangesOptions& options) {
   auto md = table->metadata();
   spec::SchemaPtr schema = md->current_schema();
   if (!schema) return Status::IOError("Table ", table->name(), " has no current schema");
@@ -189,7 +264,10 @@ Result<std::shared_ptr<arrow::Table>> ReadTableChanges(const std::shared_ptr<tab
     return Status::Invalid(
         "Cannot compute the update images because identifier columns are not set");
   }
-  if (!to || from == to) return NoChanges(*schema);
+  if (!to || from == to) {
+    ARROW_ASSIGN_OR_RAISE(auto none, NoChanges(*schema));
+    return std::make_shared<arrow::TableBatchReader>(none);
+  }
 
   // One line of history with every snapshot kept: `from` among `to`'s ancestors, or, from
   // the start, ancestors back to a snapshot without a parent.
@@ -214,11 +292,11 @@ Result<std::shared_ptr<arrow::Table>> ReadTableChanges(const std::shared_ptr<tab
     changelog.identifier_columns = keys;
     changelog.compute_updates = options.compute_updates;
     ARROW_ASSIGN_OR_RAISE(auto rows, ReadChangelog(table, changelog));
-    return WithCommitColumns(*md, rows);
+    ARROW_ASSIGN_OR_RAISE(rows, WithCommitColumns(*md, rows));
+    return std::make_shared<arrow::TableBatchReader>(rows);
   }
 
   // The two ends' states compared, by key where there is one.
-  const spec::Snapshot* end = md->SnapshotById(*to);
   ARROW_ASSIGN_OR_RAISE(auto to_schema, table::SchemaForSnapshot(*md, *to));
   DiffOptions diff_options;
   for (int32_t id : key_ids) {
@@ -228,21 +306,19 @@ Result<std::shared_ptr<arrow::Table>> ReadTableChanges(const std::shared_ptr<tab
   diff_options.sample_rows = 0;
   diff_options.memory_budget_bytes = options.memory_budget_bytes;
   diff_options.spill_directory = options.spill_directory;
-  StateChanges changes(*schema, *to_schema, *end, options.compute_updates && !keys.empty());
-  bool ready = false;
-  diff_options.on_rows = [&](const DiffRows& rows) -> Status {
-    if (!ready) {
-      // The compared columns are `to`'s less those `from` lacks: known from the first batch.
-      std::vector<std::string> names;
-      for (const auto& f : rows.added->schema()->fields()) names.push_back(f->name());
-      ARROW_RETURN_NOT_OK(changes.Init(names));
-      ready = true;
-    }
-    return changes.Add(rows);
-  };
-  ARROW_ASSIGN_OR_RAISE(SnapshotDiff diff, DiffSnapshots(table, from, *to, diff_options));
-  if (!ready) ARROW_RETURN_NOT_OK(changes.Init(diff.columns));
-  return changes.Finish();
+  auto changes = std::make_shared<StateChanges>(schema, to_schema, *md->SnapshotById(*to),
+                                                options.compute_updates && !keys.empty());
+  ARROW_RETURN_NOT_OK(changes->Init());
+  auto output_schema = changes->schema();
+  return std::make_shared<ProducedBatches>(
+      output_schema, [table, from, to, diff_options, changes](const ProducedBatches::Emit& emit) {
+        DiffOptions streaming = diff_options;
+        streaming.on_rows = [&](const DiffRows& rows) -> Status {
+          ARROW_ASSIGN_OR_RAISE(auto batch, changes->Rows(rows));
+          return batch ? emit(std::move(batch)) : Status::OK();
+        };
+        return DiffSnapshots(table, from, *to, streaming).status();
+      });
 }
 
 }  // namespace floe::scan

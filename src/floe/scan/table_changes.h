@@ -14,7 +14,7 @@
 //    only its two ends are known. Such rows have no ordinal (NULL).
 // Net and state-difference rows carry the commit of `to` (the point they were observed at).
 // They are computed by the snapshot diff, which spills to disk past its memory budget, so
-// the input read is bounded whatever the table's size; the result holds the changed rows.
+// the rows read are bounded whatever the table's size, and its rows stream out as it runs.
 
 #include <cstdint>
 #include <memory>
@@ -55,7 +55,9 @@ struct TableChangesOptions {
 // Errors besides ReadChangelog's and DiffSnapshots': `Cannot find snapshot with ID <id> in
 // table <t>`, and `Starting snapshot (exclusive) <from> is after end snapshot <to> in table
 // <t>` when `to` is an ancestor of `from` named as a fixed point.
-Result<std::shared_ptr<arrow::Table>> ReadTableChanges(const std::shared_ptr<table::Table>& table,
-                                                       const TableChangesOptions& options);
+//
+// Net and two-ends rows stream: the diff runs on a thread of its own as the reader reads.
+Result<std::shared_ptr<arrow::RecordBatchReader>> ReadTableChanges(
+    const std::shared_ptr<table::Table>& table, const TableChangesOptions& options);
 
 }  // namespace floe::scan

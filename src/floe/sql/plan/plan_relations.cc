@@ -112,8 +112,7 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
       }
       auto rows = TableChanges(*env_.session, env_.load_table, args);
       if (!rows.ok()) return ErrorAt(env_.sql, relation.pos, rows.status().message());
-      std::shared_ptr<arrow::RecordBatchReader> reader = std::make_shared<arrow::TableBatchReader>(*rows);
-      reader = CancellableReader(std::move(reader), env_.session->cancel->flag());
+      auto reader = CancellableReader(std::move(*rows), env_.session->cancel->flag());
       Rel rel = RelFromReader(std::move(reader), {f->alias ? Lower(f->alias->name.name) : name});
       if (f->alias) {
         for (size_t i = 0; i < f->alias->columns.size() && i < rel.columns.size(); ++i)

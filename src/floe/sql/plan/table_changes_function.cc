@@ -104,7 +104,7 @@ Result<std::vector<std::string>> StringList(const arrow::Scalar& value, const ch
 
 }  // namespace
 
-Result<std::shared_ptr<arrow::Table>> TableChanges(
+Result<std::shared_ptr<arrow::RecordBatchReader>> TableChanges(
     SessionState& session,
     const std::function<Result<std::shared_ptr<table::Table>>(const ObjectName&)>& load_table,
     const std::vector<TableFunctionArgument>& args) {

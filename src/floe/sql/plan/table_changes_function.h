@@ -41,7 +41,7 @@ struct TableFunctionArgument {
 // '<text>' in table <t>: it is not a branch or tag, a snapshot id or a timestamp`, `Cannot
 // set start-timestamp to be greater than end-timestamp for changelogs`, and those of
 // ReadTableChanges.
-Result<std::shared_ptr<arrow::Table>> TableChanges(
+Result<std::shared_ptr<arrow::RecordBatchReader>> TableChanges(
     SessionState& session,
     const std::function<Result<std::shared_ptr<table::Table>>(const ObjectName&)>& load_table,
     const std::vector<TableFunctionArgument>& args);

@@ -90,6 +90,26 @@ void AddTableFunctions(std::vector<TableFunction>* out) {
                       "_FUNC_(start[, end[, step[, numSlices]]]) / _FUNC_(end) - Returns a table of values within a "
                       "specified range.",
                       {{"SELECT * FROM _FUNC_(1);", "0"}, {"SELECT * FROM _FUNC_(0, 2);", "0\n1"}}, "2.0.0")});
+  // Planned with the session, which loads the table (plan/table_changes_function.h); listed
+  // here for SHOW FUNCTIONS and DESCRIBE FUNCTION.
+  out->push_back(
+      {{"table_changes"},
+       [](const std::vector<std::shared_ptr<arrow::Scalar>>&) -> Result<std::shared_ptr<arrow::RecordBatchReader>> {
+         return Status::Invalid("table_changes reads a table of the session's catalog");
+       },
+       Doc("floe.sql.TableChanges",
+           "_FUNC_(table, from, to[, mode[, compute_updates[, identifier_columns]]]) - Returns the rows that "
+           "changed in `table` after `from` up to `to` (each a snapshot id, a timestamp, a tag or branch "
+           "name, or NULL: the table as created, the current snapshot): the table's columns, then "
+           "_change_type, _change_ordinal, _commit_snapshot_id, _commit_timestamp, "
+           "_commit_sequence_number and _operation. `mode` 'all' gives each snapshot's changes, 'net' "
+           "the state at `from` against the state at `to`; with `identifier_columns` a DELETE and an "
+           "INSERT of one identifier are UPDATE_BEFORE and UPDATE_AFTER. Arguments bind by position "
+           "or by name (mode => 'net').",
+           {{"SELECT id, _change_type FROM _FUNC_('db.t', NULL, NULL);", "1\tINSERT"},
+            {"SELECT id, data, _change_type FROM _FUNC_('db.t', 'v1', NULL, mode => 'net', "
+             "identifier_columns => array('id'));",
+             "1\ta\tUPDATE_BEFORE\n1\tb\tUPDATE_AFTER"}})});
 }
 
 }  // namespace floe::sql::functions

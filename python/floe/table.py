@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Sequence
 
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from . import _timestamps
 from ._sql_text import quote_identifier, sql_string
@@ -132,6 +134,81 @@ class Table:
             args.append("net_changes => true")
         self._connection._sql(f"CALL system.create_changelog_view({', '.join(args)})")
         return self._connection._sql("SELECT * FROM _floe_python_changelog")
+
+    def changes(
+        self,
+        from_=None,
+        to=None,
+        mode: str = "all",
+        compute_updates: bool | None = None,
+        identifier_columns: Sequence[str] | None = None,
+    ) -> pa.Table:
+        """The rows that changed after `from_` (exclusive) up to `to` (inclusive), each with the
+        commit that changed it, as SQL's table_changes gives them: the table's columns, then
+        _change_type, _change_ordinal, _commit_snapshot_id, _commit_timestamp,
+        _commit_sequence_number and _operation.
+
+        A point is an int snapshot id, a branch or tag name, a timestamp (a datetime or date,
+        naive read as UTC, or ISO-8601 text read as UTC when it has no zone: the snapshot current
+        then), or None: the table as created for `from_`, the current snapshot for `to`.
+        `mode="net"` gives per key the state at `from_` against the state at `to` (the rows
+        `floe diff --key` reports); `identifier_columns` are the keys, and a key's DELETE and
+        INSERT become UPDATE_BEFORE and UPDATE_AFTER unless `compute_updates` is False. Rows
+        come by _change_ordinal, key, then DELETE, UPDATE_BEFORE, UPDATE_AFTER, INSERT, then
+        the other columns."""
+        if isinstance(identifier_columns, str):
+            raise ValidationError(
+                f"identifier_columns must be a list of names, not the string {identifier_columns!r}")
+        if not isinstance(mode, str):
+            raise ValidationError(f"mode must be 'all' or 'net', not {mode!r}")
+        args = [sql_string(self.name), self._change_point(from_, "from_"), self._change_point(to, "to"),
+                f"mode => {sql_string(mode)}"]
+        if compute_updates is not None:
+            args.append(f"compute_updates => {'true' if compute_updates else 'false'}")
+        keys = list(identifier_columns or [])
+        if keys:
+            args.append("identifier_columns => array(" + ", ".join(sql_string(c) for c in keys) + ")")
+        rows = self._connection._sql(f"SELECT * FROM table_changes({', '.join(args)})")
+        return self._in_change_order(rows, keys)
+
+    def _change_point(self, value, name: str) -> str:
+        """A point of changes() as table_changes takes it. Text names a ref first, as in SQL; text
+        that reads as an ISO-8601 instant is otherwise read as UTC, as the package reads
+        timestamps, not in the session time zone."""
+        if value is None:
+            return "NULL"
+        if isinstance(value, bool):
+            raise ValidationError(f"Cannot use {value!r} as {name}: give a snapshot id, a ref, a timestamp or None")
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, (dt.datetime, dt.date)):
+            return "TIMESTAMP " + _timestamps.sql_literal(_timestamps.to_micros(value))
+        if isinstance(value, str):
+            if _timestamps._ISO.fullmatch(value.strip()):
+                refs = self._connection._sql(f"SELECT name FROM {self.name}.refs WHERE name = {sql_string(value)}")
+                if refs.num_rows == 0:
+                    return "TIMESTAMP " + _timestamps.sql_literal(_timestamps.to_micros(value))
+            return sql_string(value)
+        raise ValidationError(f"Cannot use {value!r} as {name}: give a snapshot id, a ref, a timestamp or None")
+
+    @staticmethod
+    def _in_change_order(rows: pa.Table, keys: Sequence[str]) -> pa.Table:
+        """`rows` by _change_ordinal, the key columns, the kind of change (a before image ahead
+        of its after image), then the other columns that order; NULLs first, as SQL's ORDER BY."""
+        change = ["_change_type", "_change_ordinal", "_commit_snapshot_id", "_commit_timestamp",
+                  "_commit_sequence_number", "_operation"]
+        orderable = [n for n in rows.column_names
+                     if n not in change and not pa.types.is_nested(rows.schema.field(n).type)]
+        by_lower = {n.lower(): n for n in orderable}
+        key_names = list(dict.fromkeys(by_lower[k.lower()] for k in keys if k.lower() in by_lower))
+        kinds = pa.array(["DELETE", "UPDATE_BEFORE", "UPDATE_AFTER", "INSERT"])
+        rank = "_change_rank"
+        while rank in rows.column_names:
+            rank = "_" + rank
+        ranked = rows.append_column(rank, pc.index_in(rows["_change_type"], value_set=kinds))
+        sort_keys = [(n, "ascending") for n in ["_change_ordinal", *key_names, rank]
+                     + [n for n in orderable if n not in key_names]]
+        return rows.take(pc.sort_indices(ranked, sort_keys=sort_keys, null_placement="at_start"))
 
     def history(self) -> pa.Table:
         """The history metadata table: every change of the current snapshot (made_current_at,

@@ -16,7 +16,7 @@ commands = [
     (["tag", "create"], True), (["tag", "replace"], True), (["tag", "drop"], True), (["tag", "list"], True),
     (["branch", "create"], True), (["branch", "replace"], True), (["branch", "drop"], True),
     (["branch", "list"], True), (["manifest", "create"], True), (["manifest", "open"], False),
-    (["retention"], True), (["verify"], True),
+    (["retention"], True), (["verify"], True), (["changes"], True),
 ]
 for words, json_flag in commands:
     r = f.run(*words, "--help")

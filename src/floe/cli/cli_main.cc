@@ -11,6 +11,7 @@
 //   floe verify T   checks that every file table T's metadata reaches is present
 //   floe expire T   expire_snapshots; --dry-run lists the files it would delete
 //   floe diff T A B the rows added, removed and changed between two points of T's history
+//   floe changes T  the rows each commit changed between two points, with the commit (table_changes)
 //   floe rollback T, floe set-current T   move T's current snapshot, previewed and confirmed
 //   floe undo T     put T back as it was before its last change, previewed and confirmed
 //   floe incident T the snapshots around a time, what rolling back to each changes, and the rollback
@@ -23,6 +24,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "floe/cli/changes_command.h"
 #include "floe/cli/cli_main.h"
 #include "floe/cli/command_common.h"
 #include "floe/cli/demo.h"
@@ -295,6 +297,8 @@ int RunCli(int argc, char** argv) {
   floe::cli::CatalogArgs diff_where;
   floe::cli::DiffCommandOptions diff_options;
   CLI::App* diff = floe::cli::AddDiffCommand(app, &diff_where, &diff_options);
+  floe::cli::ChangesArgs changes_args;
+  CLI::App* changes = floe::cli::AddChangesCommand(app, &changes_args);
   floe::cli::MoveArgs rollback_args, set_current_args;
   CLI::App* rollback = floe::cli::AddRollbackCommand(app, &rollback_args);
   CLI::App* set_current = floe::cli::AddSetCurrentCommand(app, &set_current_args);
@@ -335,6 +339,7 @@ int RunCli(int argc, char** argv) {
   if (verify->parsed()) return floe::cli::RunVerifyCommand(verify_args, verify_options);
   if (expire->parsed()) return floe::cli::RunExpireCommand(expire_args, std::cout, std::cerr);
   if (diff->parsed()) return floe::cli::RunDiffCommand(diff_where, diff_options);
+  if (changes->parsed()) return floe::cli::RunChangesCommand(changes_args, std::cout, std::cerr);
   if (rollback->parsed()) return floe::cli::RunMoveCommand(rollback_args, true);
   if (set_current->parsed()) return floe::cli::RunMoveCommand(set_current_args, false);
   if (incident->parsed()) return floe::cli::RunIncidentCommand(incident_args);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "floe/cli/command_common.h"
 #include "floe/cli/diff_command.h"
 #include "floe/cli/retention_command.h"
 #include "floe/cli/snapshot_point.h"
@@ -21,11 +22,6 @@ struct Candidate {
   scan::SnapshotDiff diff;  // current -> this snapshot: what rolling back to it changes
   Status diff_status;       // why `diff` is missing, if it failed
 };
-
-int Fail(const Status& status, Console& console) {
-  console.err << "Error: " << status.message() << "\n";
-  return 1;
-}
 
 void PrintJson(const table::Table& table, int64_t around, int64_t window, int64_t current,
                const std::vector<Candidate>& candidates, std::ostream& out) {
@@ -109,19 +105,20 @@ std::optional<int> ParsePick(const std::string& text) {
 
 int RunIncident(sql::Session& session, const IncidentCommandOptions& options, Console& console) {
   auto zone = SessionTimeZone(session);
-  if (!zone.ok()) return Fail(zone.status(), console);
+  if (!zone.ok()) return ReportError(zone.status(), console.err);
   auto around = ParseTimestampMillis(options.around, *zone);
-  if (!around.ok()) return Fail(around.status(), console);
+  if (!around.ok()) return ReportError(around.status(), console.err);
   auto window = ParseDuration(options.window);
-  if (!window.ok()) return Fail(window.status(), console);
+  if (!window.ok()) return ReportError(window.status(), console.err);
   auto diff_options = MakeDiffOptions(options.keys, 0, options.memory_budget);
-  if (!diff_options.ok()) return Fail(diff_options.status(), console);
+  if (!diff_options.ok()) return ReportError(diff_options.status(), console.err);
   auto table = LoadTableArgument(session, options.table);
-  if (!table.ok()) return Fail(table.status(), console);
+  if (!table.ok()) return ReportError(table.status(), console.err);
   auto md = (*table)->metadata();
   const spec::Snapshot* current = md->current_snapshot();
   if (!current)
-    return Fail(ValidationError("Table ", (*table)->name(), " has no current snapshot"), console);
+    return ReportError(ValidationError("Table ", (*table)->name(), " has no current snapshot"),
+                       console.err);
 
   std::vector<Candidate> candidates;
   for (const auto& s : md->snapshots) {
@@ -175,13 +172,14 @@ int RunIncident(sql::Session& session, const IncidentCommandOptions& options, Co
     }
     pick = ParsePick(answer);
     if (!pick)
-      return Fail(Status::Invalid("'", answer, "' is not a number from 1 to ", candidates.size()),
-                  console);
+      return ReportError(
+          Status::Invalid("'", answer, "' is not a number from 1 to ", candidates.size()),
+          console.err);
   }
   if (*pick < 1 || *pick > static_cast<int>(candidates.size())) {
-    return Fail(Status::Invalid("Snapshot ", *pick, " is not among the candidates 1 to ",
-                                candidates.size()),
-                console);
+    return ReportError(Status::Invalid("Snapshot ", *pick, " is not among the candidates 1 to ",
+                                       candidates.size()),
+                       console.err);
   }
   const Candidate& chosen = candidates[static_cast<size_t>(*pick - 1)];
   PlannedMove move;

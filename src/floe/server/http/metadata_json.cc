@@ -305,6 +305,35 @@ std::string DiffJson(const table::Table& table, const scan::SnapshotDiff& diff,
   return json.Take();
 }
 
+std::string ChangesJson(const table::Table& table, std::optional<int64_t> from,
+                        std::optional<int64_t> to, const arrow::Table& rows, int64_t rows_limit) {
+  const spec::TableMetadataPtr md = table.metadata();
+  JsonWriter json(JsonWriter::Style::kSpaced);
+  json.StartObject();
+  json.Key("table").String(table.name());
+  json.Key("from");
+  if (from) {
+    WritePoint(*md, *from, &json);
+  } else {
+    json.Null();
+  }
+  json.Key("to");
+  if (to) {
+    WritePoint(*md, *to, &json);
+  } else {
+    json.Null();
+  }
+  std::vector<std::string> columns;
+  for (const auto& field : rows.schema()->fields()) columns.push_back(field->name());
+  json.Key("columns").Strings(columns);
+  json.Key("total").Int64(rows.num_rows());
+  json.Key("rows_limit").Int64(rows_limit);
+  json.Key("rows");
+  WriteRows(rows.Slice(0, rows_limit), &json);
+  json.EndObject();
+  return json.Take();
+}
+
 std::string ErrorJson(const std::string& message) {
   JsonWriter json(JsonWriter::Style::kSpaced);
   json.StartObject().Key("error").String(message).EndObject();

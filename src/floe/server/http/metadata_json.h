@@ -27,10 +27,18 @@
 //                 "columns", "columns_only_in_from", "columns_only_in_to", "added", "removed",
 //                 "unchanged_files_skipped", "rows_limit", "added_rows": [[cell, ...]],
 //                 "removed_rows": [...]} with cells as text (floe sql's) or null
+//   /api/table/<ns>/<t>/changes?from=<id>&to=<id>&limit=<n>
+//                {"table", "from": {"snapshot_id", "committed_at", "operation"} or null (the
+//                 table as created), "to": {...} or null (no snapshot yet), "columns",
+//                 "total", "rows_limit", "rows": [[cell, ...]]}: the rows of table_changes,
+//                 the first rows_limit of total, cells as in diff
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <arrow/type_fwd.h>
 
 #include "floe/catalog/table_identifier.h"
 #include "floe/scan/snapshot_diff.h"
@@ -48,6 +56,10 @@ std::string TableJson(const table::Table& table);
 
 // `diff` as DiffSnapshots made it with sample_rows = `rows_limit`.
 std::string DiffJson(const table::Table& table, const scan::SnapshotDiff& diff, int64_t rows_limit);
+
+// `rows` as ReadTableChanges gave them (already in the order shown): the first `rows_limit`.
+std::string ChangesJson(const table::Table& table, std::optional<int64_t> from,
+                        std::optional<int64_t> to, const arrow::Table& rows, int64_t rows_limit);
 
 // {"error": message}
 std::string ErrorJson(const std::string& message);

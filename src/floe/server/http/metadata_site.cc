@@ -1,9 +1,16 @@
 #include "floe/server/http/metadata_site.h"
 
+#include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include <arrow/api.h>
+#include <arrow/compute/api_vector.h>
+
+#include "floe/scan/changelog_scan.h"
+#include "floe/scan/table_changes.h"
 #include "floe/server/http/metadata_json.h"
 #include "floe/server/http/metadata_pages.h"
 #include "floe/server/http/table_path.h"
@@ -116,6 +123,78 @@ Result<int64_t> SnapshotParameter(const std::map<std::string, std::string>& quer
   return *id;
 }
 
+// An optional snapshot id: none when absent or empty.
+Result<std::optional<int64_t>> OptionalSnapshotParameter(
+    const std::map<std::string, std::string>& query, const std::string& name) {
+  auto it = query.find(name);
+  if (it == query.end() || it->second.empty()) return std::optional<int64_t>();
+  ARROW_ASSIGN_OR_RAISE(int64_t id, SnapshotParameter(query, name));
+  return std::optional<int64_t>(id);
+}
+
+Result<int64_t> LimitParameter(const std::map<std::string, std::string>& query) {
+  auto it = query.find("limit");
+  if (it == query.end() || it->second.empty()) return kChangeRowsShown;
+  std::optional<int64_t> limit = ParseInt64(it->second);
+  if (!limit || *limit < 0 || *limit > kMaxChangeRows) {
+    return Status::Invalid("Invalid parameter 'limit': '", it->second,
+                           "' is not a number from 0 to ", kMaxChangeRows);
+  }
+  return *limit;
+}
+
+// The rows of table_changes in the order `floe changes` prints them: by _change_ordinal,
+// the schema's identifier fields, the kind of change (a before image ahead of its after
+// image), then the table's other columns that order; nulls first.
+Result<std::shared_ptr<arrow::Table>> InChangeOrder(const spec::Schema& schema,
+                                                    const std::shared_ptr<arrow::Table>& rows) {
+  namespace cp = arrow::compute;
+  const auto& names = rows->schema()->fields();
+  auto index_of = [&](const std::string& name) {
+    for (size_t i = 0; i < names.size(); ++i) {
+      if (names[i]->name() == name) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  const int type_column = index_of(scan::kChangeTypeColumn);
+  const int ordinal_column = index_of(scan::kChangeOrdinalColumn);
+  if (type_column < 0 || ordinal_column < 0) return rows;
+  arrow::Int8Builder ranks;
+  for (const auto& chunk : rows->column(type_column)->chunks()) {
+    const auto& types = static_cast<const arrow::StringArray&>(*chunk);
+    for (int64_t i = 0; i < types.length(); ++i) {
+      const std::string_view type = types.GetView(i);
+      ARROW_RETURN_NOT_OK(ranks.Append(type == scan::kChangeDelete         ? 0
+                                       : type == scan::kChangeUpdateBefore ? 1
+                                       : type == scan::kChangeUpdateAfter  ? 2
+                                                                           : 3));
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto rank_array, ranks.Finish());
+  const int rank_column = rows->num_columns();
+  ARROW_ASSIGN_OR_RAISE(auto ranked,
+                        rows->AddColumn(rank_column, arrow::field("rank", arrow::int8()),
+                                        std::make_shared<arrow::ChunkedArray>(rank_array)));
+  std::vector<cp::SortKey> keys = {cp::SortKey(arrow::FieldRef(ordinal_column))};
+  std::vector<int> data_columns;
+  const auto& identifiers = schema.identifier_field_ids();
+  for (bool identifier : {true, false}) {
+    if (!identifier) keys.push_back(cp::SortKey(arrow::FieldRef(rank_column)));
+    for (const spec::NestedField& field : schema.fields()) {
+      const bool is_identifier =
+          std::find(identifiers.begin(), identifiers.end(), field.id) != identifiers.end();
+      const int column = index_of(field.name);
+      if (is_identifier != identifier || column < 0 || !field.type->is_primitive()) continue;
+      keys.push_back(cp::SortKey(arrow::FieldRef(column)));
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(
+      auto indices,
+      cp::SortIndices(arrow::Datum(ranked), cp::SortOptions(keys, cp::NullPlacement::AtStart)));
+  ARROW_ASSIGN_OR_RAISE(arrow::Datum taken, cp::Take(arrow::Datum(rows), arrow::Datum(indices)));
+  return taken.table();
+}
+
 }  // namespace
 
 HttpResponse MetadataSite::Handle(const HttpRequest& request, sql::Session& session) {
@@ -141,11 +220,12 @@ HttpResponse MetadataSite::Handle(const HttpRequest& request, sql::Session& sess
     return Html(200, IndexPage(catalog_name, listing->namespaces, listing->tables, nonce), nonce);
   }
 
-  // /table/<ns>/<t>, /api/table/<ns>/<t>, /api/table/<ns>/<t>/diff
+  // /table/<ns>/<t>, /api/table/<ns>/<t>, /api/table/<ns>/<t>/diff, /api/table/<ns>/<t>/changes
   const size_t base = api ? 1 : 0;
   const bool diff = api && segments.size() == base + 4 && segments[base + 3] == "diff";
+  const bool changes = api && segments.size() == base + 4 && segments[base + 3] == "changes";
   if (segments.size() >= base + 3 && segments[base] == "table" &&
-      (segments.size() == base + 3 || diff)) {
+      (segments.size() == base + 3 || diff || changes)) {
     std::optional<TableIdentifier> ident = ParseTablePath(segments[base + 1], segments[base + 2]);
     if (!ident) return fail(Status::Invalid("Invalid table name in ", request.path));
     auto table = LoadTable(session, *ident);
@@ -154,10 +234,38 @@ HttpResponse MetadataSite::Handle(const HttpRequest& request, sql::Session& sess
       const std::string nonce = NewNonce();
       return Html(200, TablePage((*table)->name(), nonce), nonce);
     }
-    if (!diff) return Json(200, TableJson(**table));
+    if (!diff && !changes) return Json(200, TableJson(**table));
 
     auto query = ParseQuery(request.query);
     if (!query) return fail(Status::Invalid("Malformed query string"));
+    struct Slot {
+      std::counting_semaphore<2>& s;
+      ~Slot() { s.release(); }
+    };
+    if (changes) {
+      auto from = OptionalSnapshotParameter(*query, "from");
+      if (!from.ok()) return fail(from.status());
+      auto to = OptionalSnapshotParameter(*query, "to");
+      if (!to.ok()) return fail(to.status());
+      auto limit = LimitParameter(*query);
+      if (!limit.ok()) return fail(limit.status());
+      scan::TableChangesOptions options;
+      options.from_exclusive = *from;
+      options.to_inclusive = *to;
+      options.to_is_head = !*to;
+      options.memory_budget_bytes = kDiffMemoryBudget;
+      spec::SchemaPtr schema = (*table)->metadata()->current_schema();
+      if (!schema)
+        return fail(Status::IOError("Table ", (*table)->name(), " has no current schema"));
+      diffs_.acquire();
+      Slot slot{diffs_};
+      auto rows = scan::ReadTableChanges(*table, options);
+      if (!rows.ok()) return fail(rows.status());
+      auto ordered = InChangeOrder(*schema, *rows);
+      if (!ordered.ok()) return fail(ordered.status());
+      const std::optional<int64_t> shown_to = *to ? *to : (*table)->metadata()->current_snapshot_id;
+      return Json(200, ChangesJson(**table, *from, shown_to, **ordered, *limit));
+    }
     auto from = SnapshotParameter(*query, "from");
     if (!from.ok()) return fail(from.status());
     auto to = SnapshotParameter(*query, "to");
@@ -165,10 +273,6 @@ HttpResponse MetadataSite::Handle(const HttpRequest& request, sql::Session& sess
     scan::DiffOptions options;
     options.sample_rows = kDiffRowsShown;
     options.memory_budget_bytes = kDiffMemoryBudget;
-    struct Slot {
-      std::counting_semaphore<2>& s;
-      ~Slot() { s.release(); }
-    };
     diffs_.acquire();
     Slot slot{diffs_};
     auto result = scan::DiffSnapshots(*table, *from, *to, options);

@@ -45,6 +45,14 @@ current snapshot jumped back (a rollback) or elsewhere. Click two snapshots to c
 </form>
 <p id="diff-error" class="error" hidden></p>
 <div id="diff-result"></div>
+<div id="row-changes" hidden>
+<h3>Changes commit by commit</h3>
+<p class="hint">The rows each commit after the first snapshot up to the second inserted, deleted
+and updated, with the commit (table_changes). Between snapshots not on one line of history,
+the two states compared.</p>
+<p id="row-changes-error" class="error" hidden></p>
+<div id="row-changes-result"></div>
+</div>
 </section>
 <section id="snapshot-list">
 <h2>Snapshots</h2>
@@ -310,8 +318,40 @@ const char kTablePageScript[] = R"js(
     byId("diff-result").replaceChildren(...out);
   }
 
+  function showChanges(c) {
+    const summary = html("p", { id: "row-changes-summary" });
+    const span = (id, v) => summary.appendChild(html("span", { id: id }, v));
+    span("row-changes-total", c.total);
+    summary.append(c.total === 1 ? " change after snapshot " : " changes after snapshot ");
+    span("row-changes-from-id", c.from ? c.from.snapshot_id : "");
+    summary.append(" up to snapshot ");
+    span("row-changes-to-id", c.to ? c.to.snapshot_id : "");
+    summary.append(".");
+    const out = [summary, rowsTable("row-changes-rows", c.columns, c.rows)];
+    if (c.rows.length < c.total) {
+      out.push(html("p", { id: "row-changes-truncated", class: "diff-truncated" },
+        "Showing " + c.rows.length + " of " + c.total + " changes."));
+    }
+    byId("row-changes-result").replaceChildren(...out);
+  }
+
+  async function runChanges(from, to) {
+    const error = byId("row-changes-error");
+    error.hidden = true;
+    byId("row-changes").hidden = false;
+    byId("row-changes-result").replaceChildren(html("p", { id: "row-changes-loading", class: "hint" }, "Reading…"));
+    try {
+      showChanges(await getJson(api + "/changes?from=" + encodeURIComponent(from) + "&to=" + encodeURIComponent(to)));
+    } catch (e) {
+      byId("row-changes-result").replaceChildren();
+      error.textContent = e.message;
+      error.hidden = false;
+    }
+  }
+
   async function runDiff() {
     const from = byId("diff-from").value, to = byId("diff-to").value;
+    runChanges(from, to);
     const error = byId("diff-error");
     error.hidden = true;
     byId("diff-result").replaceChildren(html("p", { id: "diff-loading", class: "hint" }, "Comparing…"));

@@ -186,6 +186,60 @@ def test_api_errors(server, table):
     assert (status, body) == (405, "405 Method Not Allowed: The metadata pages are read-only; only GET is served\n")
 
 
+def change_rows(d):
+    """(id, name, _change_type, _change_ordinal, _commit_snapshot_id) of each row."""
+    at = {c: i for i, c in enumerate(d["columns"])}
+    return [tuple(r[at[c]] for c in ("id", "name", "_change_type", "_change_ordinal",
+                                      "_commit_snapshot_id")) for r in d["rows"]]
+
+
+def test_api_changes(server, table):
+    c, ids, _ = table
+    status, d = get_json(server, f"/api/table/db/t/changes?from={ids['s2']}&to={ids['bad']}")
+    assert status == 200
+    assert (d["table"], d["from"]["snapshot_id"], d["to"]["snapshot_id"]) == (
+        "lakehouse.db.t", ids["s2"], ids["bad"])
+    assert d["columns"] == ["id", "name", "_change_type", "_change_ordinal", "_commit_snapshot_id",
+                            "_commit_timestamp", "_commit_sequence_number", "_operation"]
+    assert (d["total"], d["rows_limit"]) == (4, 100)
+    assert change_rows(d) == [("2", "b", "DELETE", "0", ids["bad"]), ("3", "c", "DELETE", "0", ids["bad"]),
+                              ("2", "oops", "INSERT", "0", ids["bad"]), ("3", "oops", "INSERT", "0", ids["bad"])]
+    assert {r[7] for r in d["rows"]} == {"overwrite"}
+    # The same rows as table_changes gives in floe sql, commit times and sequence numbers too.
+    sql_rows = c.rows(f"SELECT * FROM table_changes('db.t', {ids['s2']}, {ids['bad']}) "
+                      "ORDER BY _change_type, id")
+    assert sorted(map(tuple, d["rows"])) == sorted(map(tuple, sql_rows))
+
+    # From the table as created to the current snapshot, commit by commit along main.
+    _, d = get_json(server, "/api/table/db/t/changes")
+    assert (d["from"], d["to"]["snapshot_id"]) == (None, ids["s4"])
+    assert change_rows(d) == [("1", "a", "INSERT", "0", ids["s1"]), ("2", "b", "INSERT", "0", ids["s1"]),
+                              ("3", "c", "INSERT", "1", ids["s2"]), ("4", "d", "INSERT", "2", ids["s4"])]
+
+    # Off one line of history (the bad write was rolled back): the two states compared.
+    _, d = get_json(server, f"/api/table/db/t/changes?from={ids['bad']}&to={ids['s4']}")
+    assert change_rows(d) == [("2", "oops", "DELETE", None, ids["s4"]), ("3", "oops", "DELETE", None, ids["s4"]),
+                              ("2", "b", "INSERT", None, ids["s4"]), ("3", "c", "INSERT", None, ids["s4"]),
+                              ("4", "d", "INSERT", None, ids["s4"])]
+
+    _, d = get_json(server, f"/api/table/db/t/changes?from={ids['s2']}&to={ids['bad']}&limit=1")
+    assert (d["total"], d["rows_limit"], change_rows(d)) == (4, 1, [("2", "b", "DELETE", "0", ids["bad"])])
+
+
+def test_api_changes_errors(server, table):
+    _, ids, _ = table
+    assert get_json(server, "/api/table/db/t/changes?from=abc") == (
+        400, {"error": "Invalid parameter 'from': 'abc' is not a snapshot id"})
+    assert get_json(server, f"/api/table/db/t/changes?from=7&to={ids['s1']}") == (
+        404, {"error": "Cannot find snapshot with ID 7 in table lakehouse.db.t"})
+    assert get_json(server, "/api/table/db/t/changes?limit=1001") == (
+        400, {"error": "Invalid parameter 'limit': '1001' is not a number from 0 to 1000"})
+    assert get_json(server, f"/api/table/db/t/changes?from={ids['s4']}&to={ids['s1']}") == (
+        400, {"error": f"Starting snapshot (exclusive) {ids['s4']} is after end snapshot "
+                       f"{ids['s1']} in table lakehouse.db.t"})
+    assert get_json(server, "/api/table/db/nope/changes")[0] == 404
+
+
 # --- the pages in a browser --------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -354,6 +408,21 @@ def test_diff_view_by_clicking_two_nodes(page, server, table):
         added_rows=[["3", "c"], ["4", "d"]], removed_rows=[])
     assert page.input_value("#diff-from") == ids["s1"]
     assert page.input_value("#diff-to") == ids["s4"]
+
+
+def test_diff_view_shows_the_changes_commit_by_commit(page, server, table):
+    _, ids, _ = table
+    open_table(page, server)
+    page.select_option("#diff-from", ids["s1"])
+    page.select_option("#diff-to", ids["s4"])
+    page.click("#diff-run")
+    page.wait_for_selector("#row-changes-summary")
+    assert (page.text_content("#row-changes-total"), page.text_content("#row-changes-from-id"),
+            page.text_content("#row-changes-to-id")) == ("2", ids["s1"], ids["s4"])
+    rows = page.eval_on_selector_all(
+        "#row-changes-rows tbody tr", "trs => trs.map(tr => [...tr.cells].map(td => td.textContent))")
+    assert [r[:5] for r in rows] == [["3", "c", "INSERT", "0", ids["s2"]], ["4", "d", "INSERT", "1", ids["s4"]]]
+    assert page.query_selector("#row-changes-truncated") is None
 
 
 def test_unknown_table_page_names_it(page, server):

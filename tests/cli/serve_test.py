@@ -559,3 +559,40 @@ def test_prepared_statements_with_parameters(server, binary):
         assert cur.fetchall() == rows[1:]
         cur.execute("SELECT name FROM db.p WHERE name = %s", ("b'q",))
         assert cur.fetchall() == [("b'q",)]
+
+
+@pytest.mark.parametrize("binary", [False, True])
+def test_table_changes_from_a_client(server, binary):
+    """A client reads table_changes as it reads a table: typed columns, a snapshot id bound as a
+    parameter of a prepared statement, the rows floe sql gives."""
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        conn.execute("CREATE NAMESPACE IF NOT EXISTS db")
+        conn.execute("CREATE TABLE db.c (id BIGINT, name STRING) USING iceberg")
+        conn.execute("INSERT INTO db.c VALUES (1, 'a'), (2, 'b')")
+        conn.execute("UPDATE db.c SET name = 'B' WHERE id = 2")
+        conn.execute("DELETE FROM db.c WHERE id = 1")
+        snapshots = conn.execute(
+            "SELECT snapshot_id, committed_at FROM db.c.snapshots ORDER BY committed_at").fetchall()
+        assert len(snapshots) == 3
+        (s1, t1), (s2, t2), (s3, t3) = snapshots
+        cur = conn.cursor(binary=binary)
+        query = ("SELECT id, name, _change_type, _change_ordinal, _commit_snapshot_id, _commit_timestamp, "
+                 "_commit_sequence_number, _operation FROM table_changes('db.c', %s, NULL, "
+                 "identifier_columns => array('id')) ORDER BY _change_ordinal, id, _change_type")
+        cur.execute(query, (None,), prepare=True)
+        assert [d.name for d in cur.description] == [
+            "id", "name", "_change_type", "_change_ordinal", "_commit_snapshot_id", "_commit_timestamp",
+            "_commit_sequence_number", "_operation"]
+        assert cur.fetchall() == [
+            (1, "a", "INSERT", 0, s1, t1, 1, "append"), (2, "b", "INSERT", 0, s1, t1, 1, "append"),
+            (2, "B", "UPDATE_AFTER", 1, s2, t2, 2, "overwrite"), (2, "b", "UPDATE_BEFORE", 1, s2, t2, 2, "overwrite"),
+            (1, "a", "DELETE", 2, s3, t3, 3, "overwrite")]  # a rewritten file: an overwrite
+        cur.execute(query, (s2,), prepare=True)
+        assert [r[:4] for r in cur.fetchall()] == [(1, "a", "DELETE", 0)]
+        with pytest.raises(psycopg.errors.Error) as e:
+            conn.execute(f"SELECT * FROM table_changes('db.c', {s3}, {s1})")
+        assert e.value.diag.message_primary == (
+            f"Starting snapshot (exclusive) {s3} is after end snapshot {s1} in table lakehouse.db.c")
+    net = "SELECT id, name, _change_type FROM table_changes('db.c', NULL, NULL, mode => 'net') ORDER BY id"
+    assert rows_of(psql_csv(server, net)) == floe_csv(server, net) == [
+        ["id", "name", "_change_type"], ["2", "B", "INSERT"]]

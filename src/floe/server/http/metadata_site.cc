@@ -143,6 +143,12 @@ Result<int64_t> LimitParameter(const std::map<std::string, std::string>& query) 
   return *limit;
 }
 
+Result<std::shared_ptr<arrow::Table>> ReadAllChanges(const std::shared_ptr<table::Table>& table,
+                                                     const scan::TableChangesOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(auto reader, scan::ReadTableChanges(table, options));
+  return reader->ToTable();
+}
+
 // The rows of table_changes in the order `floe changes` prints them: by _change_ordinal,
 // the schema's identifier fields, the kind of change (a before image ahead of its after
 // image), then the table's other columns that order; nulls first.
@@ -259,7 +265,7 @@ HttpResponse MetadataSite::Handle(const HttpRequest& request, sql::Session& sess
         return fail(Status::IOError("Table ", (*table)->name(), " has no current schema"));
       diffs_.acquire();
       Slot slot{diffs_};
-      auto rows = scan::ReadTableChanges(*table, options);
+      auto rows = ReadAllChanges(*table, options);
       if (!rows.ok()) return fail(rows.status());
       auto ordered = InChangeOrder(*schema, *rows);
       if (!ordered.ok()) return fail(ordered.status());

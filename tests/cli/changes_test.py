@@ -22,22 +22,8 @@ T = "db.c"
 META = ["_change_type", "_change_ordinal", "_commit_snapshot_id", "_commit_timestamp", "_commit_sequence_number",
         "_operation"]
 
-floe.sql("CREATE NAMESPACE db", f"CREATE TABLE {T} (id BIGINT, v STRING) USING iceberg")
-s = []
-floe.sql(f"INSERT INTO {T} VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e')")
-s.append(floe.current(T))
-floe.sql(f"INSERT INTO {T} VALUES (6, 'f'), (7, 'g')")  # an append
-s.append(floe.current(T))
-floe.sql(f"DELETE FROM {T} WHERE id = 2")  # copy-on-write
-s.append(floe.current(T))
-floe.sql(f"UPDATE {T} SET v = 'X' WHERE id = 3")  # copy-on-write
-s.append(floe.current(T))
-floe.sql(f"ALTER TABLE {T} SET TBLPROPERTIES ('write.delete.mode' = 'merge-on-read', "
-         "'write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read')")
-floe.sql(f"DELETE FROM {T} WHERE id = 4")  # merge-on-read: a position delete
-s.append(floe.current(T))
-floe.sql(f"UPDATE {T} SET v = 'Y' WHERE id = 5")  # merge-on-read: a delete and a new row
-s.append(floe.current(T))
+floe.sql("CREATE NAMESPACE db")
+s = floe.write_mixed_history(T)
 floe.sql(f"MERGE INTO {T} t USING (SELECT * FROM VALUES (1, 'A'), (2, 'b2'), (7, NULL) AS s(id, v)) s "
          "ON t.id = s.id WHEN MATCHED AND s.v IS NULL THEN DELETE WHEN MATCHED THEN UPDATE SET t.v = s.v "
          "WHEN NOT MATCHED THEN INSERT (id, v) VALUES (s.id, s.v)")

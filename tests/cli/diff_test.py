@@ -14,22 +14,8 @@ floe = Floe(sys.argv[1])
 c = Checks()
 T = "db.d"
 
-floe.sql("CREATE NAMESPACE db", f"CREATE TABLE {T} (id BIGINT, v STRING) USING iceberg")
-s = []
-floe.sql(f"INSERT INTO {T} VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e')")
-s.append(floe.current(T))
-floe.sql(f"INSERT INTO {T} VALUES (6, 'f'), (7, 'g')")  # an append
-s.append(floe.current(T))
-floe.sql(f"DELETE FROM {T} WHERE id = 2")  # copy-on-write
-s.append(floe.current(T))
-floe.sql(f"UPDATE {T} SET v = 'X' WHERE id = 3")  # copy-on-write
-s.append(floe.current(T))
-floe.sql(f"ALTER TABLE {T} SET TBLPROPERTIES ('write.delete.mode' = 'merge-on-read', "
-         "'write.update.mode' = 'merge-on-read')")
-floe.sql(f"DELETE FROM {T} WHERE id = 4")  # merge-on-read: a position delete
-s.append(floe.current(T))
-floe.sql(f"UPDATE {T} SET v = 'Y' WHERE id = 5")  # merge-on-read: a delete and a new row
-s.append(floe.current(T))
+floe.sql("CREATE NAMESPACE db")
+s = floe.write_mixed_history(T)
 c.equal(len(set(s)), 6, "six snapshots")
 n_deletes = int(floe.rows(f"SELECT count(*) FROM {T}.delete_files")[0][0])
 c.equal(n_deletes, 2, "merge-on-read wrote position delete files")

@@ -50,6 +50,25 @@ class Floe:
         rows = self.rows(f"SELECT snapshot_id, is_current_ancestor FROM {table}.history ORDER BY made_current_at DESC")
         return int(rows[0][0])
 
+    def write_mixed_history(self, table):
+        """Creates `table` (id BIGINT, v STRING) and writes six snapshots: two appends, a
+        copy-on-write DELETE and UPDATE, then a merge-on-read DELETE and UPDATE (position
+        deletes). Returns their snapshot ids, oldest first."""
+        self.sql(f"CREATE TABLE {table} (id BIGINT, v STRING) USING iceberg")
+        snapshots = []
+        for statement in [f"INSERT INTO {table} VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, 'd'), (5, 'e')",
+                          f"INSERT INTO {table} VALUES (6, 'f'), (7, 'g')",
+                          f"DELETE FROM {table} WHERE id = 2",
+                          f"UPDATE {table} SET v = 'X' WHERE id = 3",
+                          f"ALTER TABLE {table} SET TBLPROPERTIES ('write.delete.mode' = 'merge-on-read', "
+                          "'write.update.mode' = 'merge-on-read', 'write.merge.mode' = 'merge-on-read')",
+                          f"DELETE FROM {table} WHERE id = 4",
+                          f"UPDATE {table} SET v = 'Y' WHERE id = 5"]:
+            self.sql(statement)
+            if not statement.startswith("ALTER"):
+                snapshots.append(self.current(table))
+        return snapshots
+
     def commit_time(self, table, snapshot_id):
         """A snapshot's commit time in UTC, as 'yyyy-mm-dd hh:mm:ss[.fff]'."""
         return self.rows(f"SELECT committed_at FROM {table}.snapshots WHERE snapshot_id = {snapshot_id}")[0][0]

@@ -2,6 +2,8 @@
 appends with duplicate rows, DELETE, UPDATE, MERGE, a compaction, INSERT OVERWRITE, a
 whole-file delete and an UPDATE of duplicate keys; for each set of arguments floe's view holds
 exactly the rows of Spark's view (as multisets), and fails where Spark's fails, with its text.
+So does a partitioned table through static and dynamic INSERT OVERWRITE, a whole-partition
+delete, added, renamed and dropped columns and NULL keys.
 Then the same workload on a merge-on-read twin, which Spark's changelog refuses: floe's view
 of it equals Spark's view of the copy-on-write table, snapshot ids aside. table_changes, on both
 tables as Spark wrote them, replays: the state at `from` (Spark reading it) plus its rows is the
@@ -209,3 +211,68 @@ def test_table_changes_replay_spark_written_tables(spark, lakehouse, ns, mode):
     rows = changes(floe, name, f"{s[-1]}, NULL, identifier_columns => array('data')")
     assert all(r["_change_ordinal"] is None for r in rows)
     assert replayed(state(spark, t, s[-1]), rows) == state(spark, t, s[4])
+
+
+# A partitioned table whose schema changes within the range: static and dynamic INSERT
+# OVERWRITE, a DELETE that drops a whole partition, columns added, renamed and dropped, and
+# NULL keys, one of them updated.
+EVOLVING = [
+    "INSERT INTO {t} VALUES (1, 'a', 'p1'), (2, 'b', 'p1'), (3, 'c', 'p2'), (NULL, 'n', 'p2'), (4, 'd', 'p3')",
+    "INSERT OVERWRITE {t} PARTITION (part = 'p1') VALUES (1, 'a'), (5, 'e')",
+    "dynamic: INSERT OVERWRITE {t} VALUES (3, 'cc', 'p2'), (6, 'f', 'p4')",
+    "DELETE FROM {t} WHERE part = 'p3'",
+    "ALTER TABLE {t} ADD COLUMN extra STRING",
+    "INSERT INTO {t} VALUES (7, 'g', 'p1', 'x')",
+    "UPDATE {t} SET extra = 'y' WHERE id = 7",
+    "ALTER TABLE {t} RENAME COLUMN data TO label",
+    "UPDATE {t} SET label = 'E' WHERE id = 5",
+    "ALTER TABLE {t} DROP COLUMN extra",
+    "INSERT INTO {t} VALUES (NULL, 'm', 'p4'), (8, 'h', 'p4')",
+    "UPDATE {t} SET label = 'M' WHERE id IS NULL",
+]
+
+
+def write_evolving(spark, name: str) -> list[int]:
+    """Runs EVOLVING in Spark; the snapshot each statement that writes left current."""
+    t = f"lakehouse.{name}"
+    spark.sql(f"CREATE TABLE {t} (id INT, data STRING, part STRING) USING iceberg PARTITIONED BY (part) "
+              f"TBLPROPERTIES ({COW})")
+    snapshots = []
+    for statement in EVOLVING:
+        dynamic = statement.startswith("dynamic: ")
+        if dynamic:
+            statement = statement.removeprefix("dynamic: ")
+            spark.conf.set("spark.sql.sources.partitionOverwriteMode", "dynamic")
+        try:
+            spark.sql(statement.format(t=t)).collect()
+        finally:
+            if dynamic:
+                spark.conf.unset("spark.sql.sources.partitionOverwriteMode")
+        if not statement.startswith("ALTER"):
+            snapshots.append(spark.sql(f"SELECT snapshot_id FROM {t}.refs WHERE name = 'main'").first()[0])
+    return snapshots
+
+
+def test_changelog_over_partitions_and_schema_changes_equals_sparks(spark, lakehouse, ns):
+    floe, name = lakehouse, f"{ns}.evolving"
+    s = write_evolving(spark, name)
+    assert len(set(s)) == 9
+    operations = {r[0]: r[1] for r in spark.sql(f"SELECT snapshot_id, operation FROM lakehouse.{name}.snapshots").collect()}
+    assert [operations[i] for i in s[1:4]] == ["overwrite", "overwrite", "delete"]
+    columns = ["id", "label", "part", "_change_type", "_change_ordinal", "_commit_snapshot_id"]
+    for i, args in enumerate([
+        "",
+        "identifier_columns => array('id')",
+        "net_changes => true",
+        f"options => map('start-snapshot-id', '{s[3]}')",
+        f"identifier_columns => array('id'), options => map('start-snapshot-id', '{s[1]}', 'end-snapshot-id', '{s[6]}')",
+        f"net_changes => true, options => map('start-snapshot-id', '{s[2]}', 'end-snapshot-id', '{s[7]}')",
+    ]):
+        spark.sql(call_text(name, f"ev{i}", args)).collect()
+        view = spark.sql(f"SELECT * FROM ev{i}")
+        assert view.columns == columns, args
+        want = Counter(tuple(r) for r in view.collect())
+        assert want, args
+        rows = floe.sql(call_text(name, f"fev{i}", args), f"SELECT * FROM fev{i}")
+        got = Counter(tuple(r[c] for c in columns) for r in rows if "_change_type" in r)
+        assert got == want, args

@@ -48,26 +48,35 @@ Result<Columns> CompareColumns(const table::Table& table, const spec::Schema& fr
                                const DiffOptions& options, SnapshotDiff* diff) {
   Columns out;
   std::vector<spec::NestedField> fields;
-  for (const auto& f : to.fields()) {
-    const spec::NestedField* other = TopLevel(from, f.id);
-    if (!other) {
-      diff->columns_only_in_to.push_back(f.name);
-      continue;
+  const spec::Schema& named = options.compare_schema ? *options.compare_schema : to;
+  if (options.compare_schema) {
+    for (spec::NestedField field : options.compare_schema->fields()) {
+      field.required = false;
+      diff->columns.push_back(field.name);
+      fields.push_back(std::move(field));
     }
-    spec::NestedField field = f;
-    // Widened types read with the wider (newer) type on both sides.
-    if (from.schema_id() > to.schema_id()) field.type = other->type;
-    field.required = false;
-    diff->columns.push_back(field.name);
-    fields.push_back(std::move(field));
-  }
-  for (const auto& f : from.fields()) {
-    if (!TopLevel(to, f.id)) diff->columns_only_in_from.push_back(f.name);
+  } else {
+    for (const auto& f : to.fields()) {
+      const spec::NestedField* other = TopLevel(from, f.id);
+      if (!other) {
+        diff->columns_only_in_to.push_back(f.name);
+        continue;
+      }
+      spec::NestedField field = f;
+      // Widened types read with the wider (newer) type on both sides.
+      if (from.schema_id() > to.schema_id()) field.type = other->type;
+      field.required = false;
+      diff->columns.push_back(field.name);
+      fields.push_back(std::move(field));
+    }
+    for (const auto& f : from.fields()) {
+      if (!TopLevel(to, f.id)) diff->columns_only_in_from.push_back(f.name);
+    }
   }
   for (size_t i = 0; i < fields.size(); ++i) out.all.push_back(static_cast<int>(i));
   for (const auto& name : options.key_columns) {
-    const spec::NestedField* f = to.FindFieldByName(name);
-    if (!f) f = to.FindFieldByNameCaseInsensitive(name);
+    const spec::NestedField* f = named.FindFieldByName(name);
+    if (!f) f = named.FindFieldByNameCaseInsensitive(name);
     int index = -1;
     for (size_t i = 0; f && i < fields.size(); ++i) {
       if (fields[i].id == f->id) index = static_cast<int>(i);
@@ -82,7 +91,7 @@ Result<Columns> CompareColumns(const table::Table& table, const spec::Schema& fr
       diff->key_columns.push_back(fields[index].name);
     }
   }
-  out.projection = std::make_shared<const spec::Schema>(to.schema_id(), std::move(fields));
+  out.projection = std::make_shared<const spec::Schema>(named.schema_id(), std::move(fields));
   ARROW_ASSIGN_OR_RAISE(auto arrow_schema, table::ToArrowSchema(*out.projection));
   for (const auto& f : arrow_schema->fields()) {
     Status st = CheckHashable(*f->type());
@@ -598,14 +607,14 @@ Result<SnapshotDiff> DiffSnapshots(const std::shared_ptr<table::Table>& table,
 
   std::vector<FileScanTask> from_tasks;
   if (from_snapshot_id) {
-    ARROW_ASSIGN_OR_RAISE(from_tasks,
-                          TableScan(table).UseSnapshot(*from_snapshot_id).PlanFiles());
+    ARROW_ASSIGN_OR_RAISE(from_tasks, TableScan(table).UseSnapshot(*from_snapshot_id).PlanFiles());
   }
   ARROW_ASSIGN_OR_RAISE(auto to_tasks, TableScan(table).UseSnapshot(to_snapshot_id).PlanFiles());
 
   // A file both snapshots read with the same deletes holds the same rows in both.
   std::unordered_map<std::string, std::vector<size_t>> from_by_key;
-  for (size_t i = 0; i < from_tasks.size(); ++i) from_by_key[FileTaskKey(from_tasks[i])].push_back(i);
+  for (size_t i = 0; i < from_tasks.size(); ++i)
+    from_by_key[FileTaskKey(from_tasks[i])].push_back(i);
   std::vector<bool> from_shared(from_tasks.size());
   std::vector<FileScanTask> to_read;
   for (auto& task : to_tasks) {

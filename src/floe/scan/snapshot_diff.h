@@ -36,6 +36,7 @@
 
 #include <arrow/type_fwd.h>
 
+#include "floe/spec/schema.h"
 #include "floe/table/table.h"
 #include "floe/util/status.h"
 
@@ -59,6 +60,10 @@ struct DiffOptions {
   // Where spill files go (a fresh directory inside, removed afterwards); empty: the system
   // temp directory ($TMPDIR, else /tmp).
   std::string spill_directory;
+  // When set, rows compare in this schema's top-level columns (by field id; one a snapshot
+  // lacks reads NULL there, as an added column reads in older rows) rather than in the columns
+  // both snapshots have.
+  spec::SchemaPtr compare_schema;
   // When set, every differing row (not only the samples) is handed over, one partition at a
   // time, so the whole diff streams through within the budget.
   std::function<Status(const DiffRows&)> on_rows;

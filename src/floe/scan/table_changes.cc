@@ -65,12 +65,8 @@ Result<std::shared_ptr<arrow::Table>> WithCommitColumns(const spec::TableMetadat
 // commit of `to`: one batch per compared partition.
 class StateChanges {
  public:
-  StateChanges(spec::SchemaPtr current, spec::SchemaPtr to_schema, spec::Snapshot to,
-               bool compute_updates)
-      : current_(std::move(current)),
-        to_schema_(std::move(to_schema)),
-        to_(std::move(to)),
-        compute_updates_(compute_updates) {}
+  StateChanges(spec::SchemaPtr current, spec::Snapshot to, bool compute_updates)
+      : current_(std::move(current)), to_(std::move(to)), compute_updates_(compute_updates) {}
 
   Status Init() {
     ARROW_ASSIGN_OR_RAISE(data_schema_, table::ToArrowSchema(*current_));
@@ -85,13 +81,9 @@ class StateChanges {
   // The rows of one partition of the diff; null when it has none.
   Result<std::shared_ptr<arrow::RecordBatch>> Rows(const DiffRows& d) {
     if (source_.empty()) {
-      // Each current column's place among the compared ones (`to`'s less those `from`
-      // lacks, by field id), -1 when not compared.
+      // Each current column's place among the compared ones.
       const auto& compared = d.added->schema();
-      for (const auto& f : current_->fields()) {
-        const std::string name = to_schema_->FindColumnName(f.id);
-        source_.push_back(name.empty() ? -1 : compared->GetFieldIndex(name));
-      }
+      for (const auto& f : current_->fields()) source_.push_back(compared->GetFieldIndex(f.name));
     }
     const int64_t removed = d.removed->num_rows(), pairs = d.changed_before->num_rows(),
                   added = d.added->num_rows();
@@ -150,7 +142,7 @@ class StateChanges {
   }
 
  private:
-  spec::SchemaPtr current_, to_schema_;
+  spec::SchemaPtr current_;
   spec::Snapshot to_;
   bool compute_updates_;
   std::shared_ptr<arrow::Schema> data_schema_, schema_;
@@ -296,17 +288,14 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> ReadTableChanges(
     return std::make_shared<arrow::TableBatchReader>(rows);
   }
 
-  // The two ends' states compared, by key where there is one.
-  ARROW_ASSIGN_OR_RAISE(auto to_schema, table::SchemaForSnapshot(*md, *to));
+  // The two ends' states compared in the current columns, by key where there is one.
   DiffOptions diff_options;
-  for (int32_t id : key_ids) {
-    std::string name = to_schema->FindColumnName(id);
-    diff_options.key_columns.push_back(name.empty() ? schema->FindColumnName(id) : name);
-  }
+  diff_options.compare_schema = schema;
+  for (int32_t id : key_ids) diff_options.key_columns.push_back(schema->FindColumnName(id));
   diff_options.sample_rows = 0;
   diff_options.memory_budget_bytes = options.memory_budget_bytes;
   diff_options.spill_directory = options.spill_directory;
-  auto changes = std::make_shared<StateChanges>(schema, to_schema, *md->SnapshotById(*to),
+  auto changes = std::make_shared<StateChanges>(schema, *md->SnapshotById(*to),
                                                 options.compute_updates && !keys.empty());
   ARROW_RETURN_NOT_OK(changes->Init());
   auto output_schema = changes->schema();

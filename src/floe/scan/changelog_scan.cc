@@ -76,21 +76,25 @@ class ChangeCollector {
   Status Read(const std::vector<FileScanTask>& tasks, Change change, int32_t ordinal,
               const Positions* skip = nullptr) {
     if (tasks.empty()) return Status::OK();
-    return ForEachBatch(tasks, located_, [&](const std::shared_ptr<arrow::RecordBatch>& batch) -> Status {
-      const auto& files = static_cast<const arrow::StringArray&>(*batch->column(columns_));
-      const auto& positions = static_cast<const arrow::Int64Array&>(*batch->column(columns_ + 1));
-      const int index = static_cast<int>(batches_.size());
-      bool any = false;
-      for (int64_t i = 0; i < batch->num_rows(); ++i) {
-        if (skip && IsIn(*skip, files.GetView(i), positions.Value(i))) continue;
-        rows_.push_back(ChangeRow{index, i, change, ordinal, false});
-        any = true;
-      }
-      if (any)
-        batches_.push_back(
-            batch->RemoveColumn(columns_ + 1).ValueOrDie()->RemoveColumn(columns_).ValueOrDie());
-      return Status::OK();
-    });
+    return ForEachBatch(
+        tasks, located_, [&](const std::shared_ptr<arrow::RecordBatch>& batch) -> Status {
+          const auto& files = static_cast<const arrow::StringArray&>(*batch->column(columns_));
+          const auto& positions =
+              static_cast<const arrow::Int64Array&>(*batch->column(columns_ + 1));
+          const int index = static_cast<int>(batches_.size());
+          bool any = false;
+          for (int64_t i = 0; i < batch->num_rows(); ++i) {
+            if (skip && IsIn(*skip, files.GetView(i), positions.Value(i))) continue;
+            rows_.push_back(ChangeRow{index, i, change, ordinal, false});
+            any = true;
+          }
+          if (any)
+            batches_.push_back(batch->RemoveColumn(columns_ + 1)
+                                   .ValueOrDie()
+                                   ->RemoveColumn(columns_)
+                                   .ValueOrDie());
+          return Status::OK();
+        });
   }
 
   // Copies the rows from `first_row` on that are not dropped into batches of their own, and
@@ -207,8 +211,8 @@ void ForEachEqualGroup(const ChangeCollector& c, const std::vector<ChangeRow>& r
       const ChangeRow& first = rows[group[0]];
       for (size_t j = i + 1; j < b; ++j) {
         const ChangeRow& r = rows[which[keyed[j].second]];
-        if (!taken[j - a] &&
-            RowsEqual(*c.batches()[r.batch], r.row, *c.batches()[first.batch], first.row, columns)) {
+        if (!taken[j - a] && RowsEqual(*c.batches()[r.batch], r.row, *c.batches()[first.batch],
+                                       first.row, columns)) {
           group.push_back(which[keyed[j].second]);
           taken[j - a] = true;
         }
@@ -409,8 +413,9 @@ Result<ChangelogOptions> ChangelogRangeFromReadOptions(
     for (const spec::Snapshot* s : lineage) {
       if (s->timestamp_ms >= *start_ts) first = s;
     }
-    out.from_exclusive =
-        first->timestamp_ms == *start_ts ? std::optional<int64_t>(first->snapshot_id) : first->parent_snapshot_id;
+    out.from_exclusive = first->timestamp_ms == *start_ts
+                             ? std::optional<int64_t>(first->snapshot_id)
+                             : first->parent_snapshot_id;
   }
   if (end_ts) {
     for (const spec::Snapshot* s : lineage) {
@@ -460,107 +465,187 @@ Result<std::vector<int64_t>> ChangelogSnapshots(const table::Table& table,
   return out;
 }
 
-Result<std::shared_ptr<arrow::Table>> ReadChangelog(const std::shared_ptr<table::Table>& table,
-                                                    const ChangelogOptions& options) {
+namespace {
+
+// What a changelog reads with: the current schema, the key columns, the snapshots.
+struct ChangelogPlan {
+  spec::SchemaPtr schema;
+  std::vector<int> keys;
+  std::vector<std::string> key_names;
+  std::vector<int64_t> snapshots;
+};
+
+Result<ChangelogPlan> PlanChangelog(const table::Table& table, const ChangelogOptions& options) {
   if (options.net_changes && options.compute_updates) {
     return Status::Invalid("Not support net changes with update images");
   }
-  auto md = table->metadata();
-  spec::SchemaPtr schema = md->current_schema();
-  if (!schema) return Status::IOError("Table ", table->name(), " has no current schema");
-  std::vector<int> keys;
-  std::vector<std::string> key_names;
+  ChangelogPlan plan;
+  plan.schema = table.metadata()->current_schema();
+  if (!plan.schema) return Status::IOError("Table ", table.name(), " has no current schema");
   if (options.compute_updates) {
     if (options.identifier_columns.empty()) {
       return Status::Invalid(
           "Cannot compute the update images because identifier columns are not set");
     }
+    const auto& fields = plan.schema->fields();
     for (const auto& name : options.identifier_columns) {
       int found = -1;
-      for (size_t i = 0; i < schema->fields().size(); ++i) {
-        if (AsciiLower(schema->fields()[i].name) == AsciiLower(name)) found = static_cast<int>(i);
+      for (size_t i = 0; i < fields.size(); ++i) {
+        if (AsciiLower(fields[i].name) == AsciiLower(name)) found = static_cast<int>(i);
       }
       if (found < 0) {
-        return NotFound("Cannot find identifier column '", name, "' in table ", table->name());
+        return NotFound("Cannot find identifier column '", name, "' in table ", table.name());
       }
-      keys.push_back(found);
-      key_names.push_back(name);
+      plan.keys.push_back(found);
+      plan.key_names.push_back(name);
     }
   }
-  ARROW_ASSIGN_OR_RAISE(std::vector<int64_t> snapshots, ChangelogSnapshots(*table, options));
+  ARROW_ASSIGN_OR_RAISE(plan.snapshots, ChangelogSnapshots(table, options));
+  return plan;
+}
 
-  ChangeCollector collector(table, schema);
+// The changes of the snapshot at `ordinal` against its parent, read into `collector`; the
+// indices of its rows. Without net changes its carry-over is removed and its rows compacted.
+Result<std::vector<size_t>> ReadSnapshotChanges(const std::shared_ptr<table::Table>& table,
+                                                const ChangelogPlan& plan, size_t ordinal,
+                                                const ChangelogOptions& options,
+                                                ChangeCollector& collector) {
+  const spec::Snapshot* s = table->metadata()->SnapshotById(plan.snapshots[ordinal]);
+  std::vector<FileScanTask> before;
+  if (s->parent_snapshot_id) {
+    ARROW_ASSIGN_OR_RAISE(before, TableScan(table).UseSnapshot(*s->parent_snapshot_id).PlanFiles());
+  }
+  ARROW_ASSIGN_OR_RAISE(auto after, TableScan(table).UseSnapshot(s->snapshot_id).PlanFiles());
+  // Files by path; equal keys (same deletes) hold the same rows and are not read.
+  std::map<std::string, FileScanTask*> after_by_path;
+  std::unordered_map<std::string, int> after_keys;
+  for (auto& t : after) {
+    after_by_path[t.file.file_path] = &t;
+    ++after_keys[FileTaskKey(t)];
+  }
+  std::vector<FileScanTask> removed, inserted, rechecked_before, rechecked_after;
+  std::unordered_set<std::string> before_paths;
+  for (auto& t : before) {
+    before_paths.insert(t.file.file_path);
+    auto same = after_keys.find(FileTaskKey(t));
+    if (same != after_keys.end() && same->second > 0) {
+      --same->second;
+      continue;
+    }
+    auto it = after_by_path.find(t.file.file_path);
+    if (it == after_by_path.end()) {
+      removed.push_back(t);
+    } else {
+      rechecked_before.push_back(t);
+      rechecked_after.push_back(*it->second);
+    }
+  }
+  for (auto& t : after) {
+    if (!before_paths.count(t.file.file_path)) inserted.push_back(t);
+  }
+  const size_t first = collector.rows().size();
+  const size_t first_batch = collector.batches().size();
+  const auto ord = static_cast<int32_t>(ordinal);
+  ARROW_RETURN_NOT_OK(collector.Read(removed, Change::kDelete, ord));
+  ARROW_ASSIGN_OR_RAISE(auto still_live, collector.Locations(rechecked_after));
+  ARROW_RETURN_NOT_OK(collector.Read(rechecked_before, Change::kDelete, ord, &still_live));
+  ARROW_RETURN_NOT_OK(collector.Read(inserted, Change::kInsert, ord));
+  std::vector<size_t> rows(collector.rows().size() - first);
+  for (size_t i = 0; i < rows.size(); ++i) rows[i] = first + i;
+  // Net changes cancel over the whole range instead.
+  if (!options.net_changes) RemoveCarryOver(collector, rows);
+  if (options.compute_updates) {
+    ARROW_RETURN_NOT_OK(ComputeUpdates(collector, rows, plan.keys, plan.key_names));
+  }
+  if (!options.net_changes) ARROW_RETURN_NOT_OK(collector.Compact(first, first_batch));
+  return rows;
+}
+
+// The output order of one snapshot's rows still kept: deletes, update pairs (before, after),
+// inserts.
+void AppendInOrder(const ChangeCollector& c, const std::vector<size_t>& rows,
+                   std::vector<size_t>* order) {
+  std::vector<size_t> kept;
+  for (size_t i : rows) {
+    if (!c.rows()[i].dropped) kept.push_back(i);
+  }
+  for (Change wanted : {Change::kDelete, Change::kUpdateBefore, Change::kInsert}) {
+    for (size_t i : kept) {
+      const ChangeRow& r = c.rows()[i];
+      if (r.change != wanted) continue;
+      order->push_back(i);
+      if (wanted == Change::kUpdateBefore) order->push_back(r.partner);
+    }
+  }
+}
+
+// Without net changes each snapshot's rows stand alone: read, matched and handed out one
+// snapshot at a time, so only one snapshot's changed files are held.
+class SnapshotChangesReader : public arrow::RecordBatchReader {
+ public:
+  SnapshotChangesReader(std::shared_ptr<table::Table> table, ChangelogPlan plan,
+                        ChangelogOptions options, std::shared_ptr<arrow::Schema> schema)
+      : table_(std::move(table)),
+        plan_(std::move(plan)),
+        options_(std::move(options)),
+        schema_(std::move(schema)) {}
+
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+
+  Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
+    *out = nullptr;
+    while (next_ < plan_.snapshots.size()) {
+      const size_t ordinal = next_++;
+      ChangeCollector collector(table_, plan_.schema);
+      ARROW_ASSIGN_OR_RAISE(auto rows,
+                            ReadSnapshotChanges(table_, plan_, ordinal, options_, collector));
+      std::vector<size_t> order;
+      AppendInOrder(collector, rows, &order);
+      if (order.empty()) continue;
+      ARROW_ASSIGN_OR_RAISE(auto changes,
+                            BuildChangelogTable(collector, *plan_.schema, plan_.snapshots, order));
+      ARROW_ASSIGN_OR_RAISE(*out, changes->CombineChunksToBatch());
+      return Status::OK();
+    }
+    return Status::OK();
+  }
+
+ private:
+  std::shared_ptr<table::Table> table_;
+  ChangelogPlan plan_;
+  ChangelogOptions options_;
+  std::shared_ptr<arrow::Schema> schema_;
+  size_t next_ = 0;
+};
+
+}  // namespace
+
+Result<std::shared_ptr<arrow::Table>> ReadChangelog(const std::shared_ptr<table::Table>& table,
+                                                    const ChangelogOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(ChangelogPlan plan, PlanChangelog(*table, options));
+  ChangeCollector collector(table, plan.schema);
   std::vector<std::vector<size_t>> by_snapshot;
-  for (size_t ordinal = 0; ordinal < snapshots.size(); ++ordinal) {
-    const spec::Snapshot* s = md->SnapshotById(snapshots[ordinal]);
-    std::vector<FileScanTask> before;
-    if (s->parent_snapshot_id) {
-      ARROW_ASSIGN_OR_RAISE(before,
-                            TableScan(table).UseSnapshot(*s->parent_snapshot_id).PlanFiles());
-    }
-    ARROW_ASSIGN_OR_RAISE(auto after, TableScan(table).UseSnapshot(s->snapshot_id).PlanFiles());
-    // Files by path; equal keys (same deletes) hold the same rows and are not read.
-    std::map<std::string, FileScanTask*> after_by_path;
-    std::unordered_map<std::string, int> after_keys;
-    for (auto& t : after) {
-      after_by_path[t.file.file_path] = &t;
-      ++after_keys[FileTaskKey(t)];
-    }
-    std::vector<FileScanTask> removed, inserted, rechecked_before, rechecked_after;
-    std::unordered_set<std::string> before_paths;
-    for (auto& t : before) {
-      before_paths.insert(t.file.file_path);
-      auto same = after_keys.find(FileTaskKey(t));
-      if (same != after_keys.end() && same->second > 0) {
-        --same->second;
-        continue;
-      }
-      auto it = after_by_path.find(t.file.file_path);
-      if (it == after_by_path.end()) {
-        removed.push_back(t);
-      } else {
-        rechecked_before.push_back(t);
-        rechecked_after.push_back(*it->second);
-      }
-    }
-    for (auto& t : after) {
-      if (!before_paths.count(t.file.file_path)) inserted.push_back(t);
-    }
-    const size_t first = collector.rows().size();
-    const size_t first_batch = collector.batches().size();
-    const auto ord = static_cast<int32_t>(ordinal);
-    ARROW_RETURN_NOT_OK(collector.Read(removed, Change::kDelete, ord));
-    ARROW_ASSIGN_OR_RAISE(auto still_live, collector.Locations(rechecked_after));
-    ARROW_RETURN_NOT_OK(collector.Read(rechecked_before, Change::kDelete, ord, &still_live));
-    ARROW_RETURN_NOT_OK(collector.Read(inserted, Change::kInsert, ord));
-    std::vector<size_t> rows(collector.rows().size() - first);
-    for (size_t i = 0; i < rows.size(); ++i) rows[i] = first + i;
-    // Net changes cancel over the whole range instead.
-    if (!options.net_changes) RemoveCarryOver(collector, rows);
-    if (options.compute_updates)
-      ARROW_RETURN_NOT_OK(ComputeUpdates(collector, rows, keys, key_names));
-    if (!options.net_changes) ARROW_RETURN_NOT_OK(collector.Compact(first, first_batch));
+  for (size_t ordinal = 0; ordinal < plan.snapshots.size(); ++ordinal) {
+    ARROW_ASSIGN_OR_RAISE(auto rows, ReadSnapshotChanges(table, plan, ordinal, options, collector));
     by_snapshot.push_back(std::move(rows));
   }
   if (options.net_changes) RemoveNetCarryOver(collector);
-
-  // The output order: by snapshot; deletes, update pairs (before, after), inserts.
   std::vector<size_t> order;
-  for (const auto& rows : by_snapshot) {
-    std::vector<size_t> kept;
-    for (size_t i : rows) {
-      if (!collector.rows()[i].dropped) kept.push_back(i);
-    }
-    for (Change wanted : {Change::kDelete, Change::kUpdateBefore, Change::kInsert}) {
-      for (size_t i : kept) {
-        const ChangeRow& r = collector.rows()[i];
-        if (r.change != wanted) continue;
-        order.push_back(i);
-        if (wanted == Change::kUpdateBefore) order.push_back(r.partner);
-      }
-    }
+  for (const auto& rows : by_snapshot) AppendInOrder(collector, rows, &order);
+  return BuildChangelogTable(collector, *plan.schema, plan.snapshots, order);
+}
+
+Result<std::shared_ptr<arrow::RecordBatchReader>> StreamChangelog(
+    const std::shared_ptr<table::Table>& table, const ChangelogOptions& options) {
+  if (options.net_changes) {
+    ARROW_ASSIGN_OR_RAISE(auto rows, ReadChangelog(table, options));
+    return std::make_shared<arrow::TableBatchReader>(rows);
   }
-  return BuildChangelogTable(collector, *schema, snapshots, order);
+  ARROW_ASSIGN_OR_RAISE(ChangelogPlan plan, PlanChangelog(*table, options));
+  // The schema of the rows: that of an empty changelog.
+  ChangeCollector none(table, plan.schema);
+  ARROW_ASSIGN_OR_RAISE(auto empty, BuildChangelogTable(none, *plan.schema, plan.snapshots, {}));
+  return std::make_shared<SnapshotChangesReader>(table, std::move(plan), options, empty->schema());
 }
 
 }  // namespace floe::scan

@@ -64,10 +64,10 @@ inline constexpr char kCommitSnapshotIdColumn[] = "_commit_snapshot_id";
 // The range Spark's read options name (keys in any case; others are ignored):
 // `start-snapshot-id` (exclusive), `end-snapshot-id`, `start-timestamp` (exclusive) and
 // `end-timestamp` (milliseconds since the epoch, matched against the current snapshot's
-// ancestors); `empty` when they name a range with no snapshot in it. Errors in Spark's words: `Cannot set
-// neither snapshot-id, as-of-timestamp, branch and tag for changelogs`, `Cannot set both
-// start-snapshot-id and start-timestamp for changelogs` (and end), `Cannot set
-// start-timestamp to be greater than end-timestamp for changelogs`, `For input string:
+// ancestors); `empty` when they name a range with no snapshot in it. Errors in Spark's words:
+// `Cannot set neither snapshot-id, as-of-timestamp, branch and tag for changelogs`, `Cannot set
+// both start-snapshot-id and start-timestamp for changelogs` (and end), `Cannot set start-timestamp
+// to be greater than end-timestamp for changelogs`, `For input string:
 // "<text>"`.
 Result<ChangelogOptions> ChangelogRangeFromReadOptions(
     const table::Table& table, const std::vector<std::pair<std::string, std::string>>& options);
@@ -87,5 +87,11 @@ Result<std::vector<int64_t>> ChangelogSnapshots(const table::Table& table,
 // fields([id,_change_ordinal]). Please make sure the rows are unique.`
 Result<std::shared_ptr<arrow::Table>> ReadChangelog(const std::shared_ptr<table::Table>& table,
                                                     const ChangelogOptions& options);
+
+// The same rows as a stream. Without net changes they are read and handed out one snapshot at
+// a time, so only one snapshot's changed files are held; an error of a later snapshot (its
+// duplicate identifiers) comes when its rows are read. Net changes span the range: held whole.
+Result<std::shared_ptr<arrow::RecordBatchReader>> StreamChangelog(
+    const std::shared_ptr<table::Table>& table, const ChangelogOptions& options);
 
 }  // namespace floe::scan

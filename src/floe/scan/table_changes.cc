@@ -34,32 +34,51 @@ std::vector<std::shared_ptr<arrow::Field>> ChangeFields(bool ordinal_nullable) {
           arrow::field(kOperationColumn, arrow::utf8(), false)};
 }
 
-// ReadChangelog's rows with the commit of each row's snapshot after them.
-Result<std::shared_ptr<arrow::Table>> WithCommitColumns(const spec::TableMetadata& md,
-                                                        const std::shared_ptr<arrow::Table>& rows) {
-  auto ids = rows->GetColumnByName(kCommitSnapshotIdColumn);
-  arrow::TimestampBuilder timestamps(CommitTimestampType(), arrow::default_memory_pool());
-  arrow::Int64Builder sequence_numbers;
-  arrow::StringBuilder operations;
-  for (const auto& chunk : ids->chunks()) {
-    const auto& values = static_cast<const arrow::Int64Array&>(*chunk);
-    for (int64_t i = 0; i < values.length(); ++i) {
-      const spec::Snapshot* s = md.SnapshotById(values.Value(i));
+// The changelog's rows with the commit of each row's snapshot after them, batch by batch.
+class WithCommitColumns : public arrow::RecordBatchReader {
+ public:
+  WithCommitColumns(spec::TableMetadataPtr md, std::shared_ptr<arrow::RecordBatchReader> rows)
+      : md_(std::move(md)), rows_(std::move(rows)) {
+    std::vector<std::shared_ptr<arrow::Field>> fields = rows_->schema()->fields();
+    for (size_t i = 3; i < 6; ++i) fields.push_back(ChangeFields(false)[i]);
+    schema_ = arrow::schema(std::move(fields));
+  }
+
+  std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
+
+  Status ReadNext(std::shared_ptr<arrow::RecordBatch>* out) override {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    ARROW_RETURN_NOT_OK(rows_->ReadNext(&batch));
+    *out = nullptr;
+    if (!batch) return Status::OK();
+    const auto& ids =
+        static_cast<const arrow::Int64Array&>(*batch->GetColumnByName(kCommitSnapshotIdColumn));
+    arrow::TimestampBuilder timestamps(CommitTimestampType(), arrow::default_memory_pool());
+    arrow::Int64Builder sequence_numbers;
+    arrow::StringBuilder operations;
+    for (int64_t i = 0; i < ids.length(); ++i) {
+      const spec::Snapshot* s = md_->SnapshotById(ids.Value(i));
       ARROW_RETURN_NOT_OK(timestamps.Append(s->timestamp_ms * 1000));
       ARROW_RETURN_NOT_OK(sequence_numbers.Append(s->sequence_number));
       ARROW_RETURN_NOT_OK(operations.Append(s->operation));
     }
+    std::vector<std::shared_ptr<arrow::Array>> columns = batch->columns();
+    for (arrow::ArrayBuilder* b :
+         std::initializer_list<arrow::ArrayBuilder*>{&timestamps, &sequence_numbers, &operations}) {
+      ARROW_ASSIGN_OR_RAISE(auto array, b->Finish());
+      columns.push_back(std::move(array));
+    }
+    *out = arrow::RecordBatch::Make(schema_, batch->num_rows(), std::move(columns));
+    return Status::OK();
   }
-  std::vector<std::shared_ptr<arrow::ChunkedArray>> columns = rows->columns();
-  std::vector<std::shared_ptr<arrow::Field>> fields = rows->schema()->fields();
-  for (arrow::ArrayBuilder* b :
-       std::initializer_list<arrow::ArrayBuilder*>{&timestamps, &sequence_numbers, &operations}) {
-    ARROW_ASSIGN_OR_RAISE(auto array, b->Finish());
-    columns.push_back(std::make_shared<arrow::ChunkedArray>(array));
-  }
-  for (size_t i = 3; i < 6; ++i) fields.push_back(ChangeFields(false)[i]);
-  return arrow::Table::Make(arrow::schema(std::move(fields)), std::move(columns), rows->num_rows());
-}
+
+  Status Close() override { return rows_->Close(); }
+
+ private:
+  spec::TableMetadataPtr md_;
+  std::shared_ptr<arrow::RecordBatchReader> rows_;
+  std::shared_ptr<arrow::Schema> schema_;
+};
 
 // Rows of the difference of two states, in the table's current columns, each carrying the
 // commit of `to`: one batch per compared partition.
@@ -283,9 +302,8 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> ReadTableChanges(
     changelog.to_inclusive = to;
     changelog.identifier_columns = keys;
     changelog.compute_updates = options.compute_updates;
-    ARROW_ASSIGN_OR_RAISE(auto rows, ReadChangelog(table, changelog));
-    ARROW_ASSIGN_OR_RAISE(rows, WithCommitColumns(*md, rows));
-    return std::make_shared<arrow::TableBatchReader>(rows);
+    ARROW_ASSIGN_OR_RAISE(auto rows, StreamChangelog(table, changelog));
+    return std::make_shared<WithCommitColumns>(md, std::move(rows));
   }
 
   // The two ends' states compared in the current columns, by key where there is one.

@@ -25,6 +25,14 @@ class ChangelogScanTest : public id_name::DeletesTableTest {
     EXPECT_OK(result.status());
     if (!result.ok()) return {};
     auto batch = (*result)->CombineChunksToBatch().ValueOrDie();
+    // The stream holds the same rows, in the same order.
+    auto stream = StreamChangelog(table_, options);
+    EXPECT_OK(stream.status());
+    if (!stream.ok()) return {};
+    auto streamed = (*stream)->ToTable();
+    EXPECT_OK(streamed.status());
+    if (!streamed.ok()) return {};
+    EXPECT_TRUE((*streamed)->Equals(**result)) << (*streamed)->ToString() << (*result)->ToString();
     EXPECT_EQ(batch->schema()->ToString(),
               "id: int64 not null\nname: string\n_change_type: string not null\n"
               "_change_ordinal: int32 not null\n_commit_snapshot_id: int64 not null");
@@ -102,6 +110,38 @@ TEST_F(ChangelogScanTest, DuplicateRowsCancelPairByPair) {
   EXPECT_EQ(r.status().message(),
             "Cannot compute updates because there are multiple rows with the same identifier "
             "fields([id,_change_ordinal]). Please make sure the rows are unique.");
+  // Streamed, the snapshot before it comes first, then its error.
+  updates.from_exclusive = s1;
+  ASSERT_OK_AND_ASSIGN(auto stream, StreamChangelog(table_, updates));
+  std::shared_ptr<arrow::RecordBatch> batch;
+  ASSERT_OK(stream->ReadNext(&batch));
+  ASSERT_NE(batch, nullptr);
+  EXPECT_EQ(batch->num_rows(), 2);
+  Status failed = stream->ReadNext(&batch);
+  EXPECT_EQ(failed.message(), r.status().message());
+}
+
+TEST_F(ChangelogScanTest, StreamedChangesComeOneSnapshotAtATime) {
+  ASSERT_OK_AND_ASSIGN(int64_t s1, table::AppendData(*table_, *Rows({{1, "a"}, {2, "b"}})));
+  ASSERT_OK_AND_ASSIGN(int64_t s2, table::AppendData(*table_, *Rows({{3, "c"}})));
+  // A rewrite that changes nothing: all carry-over, no rows, no batch.
+  ASSERT_OK_AND_ASSIGN(int64_t s3,
+                       table::OverwriteData(*table_, *Rows({{1, "a"}, {2, "b"}, {3, "c"}}),
+                                            table::OverwriteFilter::All()));
+  ASSERT_OK_AND_ASSIGN(int64_t s4, table::OverwriteData(*table_, *Rows({{1, "a"}, {3, "c"}}),
+                                                        table::OverwriteFilter::All()));
+  ASSERT_OK_AND_ASSIGN(auto stream, StreamChangelog(table_, Range(std::nullopt, std::nullopt)));
+  std::vector<std::pair<int64_t, int64_t>> batches;  // (rows, snapshot)
+  while (true) {
+    std::shared_ptr<arrow::RecordBatch> batch;
+    ASSERT_OK(stream->ReadNext(&batch));
+    if (!batch) break;
+    const auto& commits = static_cast<const arrow::Int64Array&>(*batch->column(4));
+    for (int64_t i = 1; i < batch->num_rows(); ++i) EXPECT_EQ(commits.Value(i), commits.Value(0));
+    batches.emplace_back(batch->num_rows(), commits.Value(0));
+  }
+  EXPECT_EQ(batches, (std::vector<std::pair<int64_t, int64_t>>{{2, s1}, {1, s2}, {1, s4}}));
+  (void)s3;
 }
 
 TEST_F(ChangelogScanTest, MergeOnReadDeletesAreMatchedByPosition) {

@@ -31,14 +31,15 @@ namespace cp = arrow::compute;
 namespace {
 
 // A changelog view's rows, read afresh: the table as it is now, the range its options name.
-Result<std::shared_ptr<arrow::Table>> ReadChangelogView(SessionState& session, const ChangelogView& view) {
+Result<std::shared_ptr<arrow::RecordBatchReader>> ReadChangelogView(SessionState& session,
+                                                                    const ChangelogView& view) {
   ARROW_ASSIGN_OR_RAISE(auto table, session.tables.LoadTable(view.table));
   ARROW_ASSIGN_OR_RAISE(scan::ChangelogOptions options,
                         scan::ChangelogRangeFromReadOptions(*table, view.read_options));
   options.identifier_columns = view.identifier_columns;
   options.compute_updates = view.compute_updates;
   options.net_changes = view.net_changes;
-  return scan::ReadChangelog(table, options);
+  return scan::StreamChangelog(table, options);
 }
 
 }  // namespace
@@ -73,8 +74,7 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
         if (view != env_.session->changelog_views.end()) {
           auto rows = ReadChangelogView(*env_.session, view->second);
           if (!rows.ok()) return ErrorAt(env_.sql, relation.pos, rows.status().message());
-          Rel rel = RelFromReader(std::make_shared<arrow::TableBatchReader>(*rows),
-                                  {t->alias ? Lower(t->alias->name.name) : name});
+          Rel rel = RelFromReader(*rows, {t->alias ? Lower(t->alias->name.name) : name});
           return rel;
         }
       }

@@ -1,7 +1,8 @@
 """`floe serve --rest`: the Iceberg REST catalog through PyIceberg's RestCatalog and raw HTTP,
 against a fresh catalog: the config and its endpoints, namespaces (nested, paged, created,
-loaded, checked, dropped, their properties updated) with Iceberg's errors, persistent
-connections, and the refusal of a non-loopback address.
+loaded, checked, dropped, their properties updated) with Iceberg's errors, tables floe wrote
+listed, loaded and read by PyIceberg, persistent connections, and the refusal of a
+non-loopback address.
 Run: FLOE_BINARY=build/floe pytest tests/cli/rest_catalog_test.py"""
 
 import http.client
@@ -14,7 +15,7 @@ import urllib.parse
 import pytest
 from pyiceberg.catalog import load_catalog
 from pyiceberg.exceptions import (NamespaceAlreadyExistsError, NamespaceNotEmptyError,
-                                  NoSuchNamespaceError)
+                                  NoSuchNamespaceError, NoSuchTableError)
 
 from serve_support import Serve
 
@@ -76,6 +77,9 @@ def test_config_lists_the_endpoints_served(server):
         "HEAD /v1/{prefix}/namespaces/{namespace}",
         "DELETE /v1/{prefix}/namespaces/{namespace}",
         "POST /v1/{prefix}/namespaces/{namespace}/properties",
+        "GET /v1/{prefix}/namespaces/{namespace}/tables",
+        "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}",
     ]
 
 
@@ -208,3 +212,41 @@ def test_rest_alone_and_loopback_only(tmp_path):
     assert r.stderr == ("Error: Cannot listen on 0.0.0.0:0: the REST catalog has no "
                         "authentication yet, so it serves only loopback addresses "
                         "(127.0.0.1, [::1])\n")
+
+
+def test_tables_floe_wrote_load_and_read_in_pyiceberg(server, catalog):
+    server.floe_sql("CREATE NAMESPACE lake",
+                    "CREATE TABLE lake.events (id BIGINT, name STRING) USING iceberg",
+                    "INSERT INTO lake.events VALUES (1, 'a'), (2, 'b')",
+                    "INSERT INTO lake.events VALUES (3, 'c')",
+                    "CREATE TABLE lake.audit (id BIGINT) USING iceberg")
+    assert catalog.list_tables("lake") == [("lake", "audit"), ("lake", "events")]
+    assert catalog.table_exists("lake.events")
+    assert not catalog.table_exists("lake.nope")
+    table = catalog.load_table("lake.events")
+    assert len(table.metadata.snapshots) == 2
+    rows = sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"])
+    assert rows == [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3, "name": "c"}]
+    first = table.metadata.snapshots[0].snapshot_id
+    assert sorted(r["id"] for r in table.scan(snapshot_id=first).to_arrow().to_pylist()) == [1, 2]
+
+    # The metadata is the file floe wrote, as it wrote it.
+    status, _, body = request(server, "GET", "/v1/namespaces/lake/tables/events")
+    assert status == 200 and body["config"] == {}
+    assert body["metadata-location"] == table.metadata_location
+    path = body["metadata-location"].removeprefix("file:")
+    with open(path) as f:
+        assert json.load(f) == body["metadata"]
+
+    with pytest.raises(NoSuchTableError, match="Table does not exist: lake.nope"):
+        catalog.load_table("lake.nope")
+    with pytest.raises(NoSuchNamespaceError, match="Namespace does not exist: nowhere"):
+        catalog.list_tables("nowhere")
+    status, _, body = request(server, "GET", "/v1/namespaces/lake/tables?pageSize=1")
+    assert body == {"identifiers": [{"namespace": ["lake"], "name": "audit"}],
+                    "next-page-token": "audit"}
+    status, _, body = request(server, "GET",
+                              "/v1/namespaces/lake/tables?pageSize=1&pageToken=audit")
+    assert body == {"identifiers": [{"namespace": ["lake"], "name": "events"}],
+                    "next-page-token": None}
+    assert request(server, "HEAD", "/v1/namespaces/lake/tables/events")[0] == 204

@@ -7,8 +7,13 @@
 #include <string>
 #include <vector>
 
+#include <arrow/buffer.h>
+#include <rapidjson/document.h>
+
+#include "floe/io/file_io.h"
 #include "floe/server/http/url_encoding.h"
 #include "floe/server/rest/rest_json.h"
+#include "floe/spec/json_document.h"
 #include "floe/util/json_writer.h"
 
 namespace floe::server::rest {
@@ -119,7 +124,7 @@ std::vector<std::string> TakePage(const std::vector<std::string>& sorted_names, 
 class Handler {
  public:
   Handler(const HttpRequest& request, sql::Session& session)
-      : request_(request), catalog_(*session.catalog()) {}
+      : request_(request), catalog_(*session.catalog()), session_(session) {}
 
   HttpResponse Run() {
     auto query = http::ParseQuery(request_.query);
@@ -171,6 +176,15 @@ class Handler {
         if (n == 4 && segments[3] == "properties") {
           if (auto refused = route({"POST"})) return *refused;
           return UpdateProperties(ns);
+        }
+        if (n == 4 && segments[3] == "tables") {
+          if (auto refused = route({"GET"})) return *refused;
+          return ListTables(ns);
+        }
+        if (n == 5 && segments[3] == "tables") {
+          if (auto refused = route({"GET", "HEAD"})) return *refused;
+          const TableIdentifier ident(ns, segments[4]);
+          return method == "GET" ? LoadTable(ident) : TableExists(ident);
         }
       }
     }
@@ -327,8 +341,82 @@ class Handler {
     return JsonResponse(200, json.Take());
   }
 
+  HttpResponse ListTables(const Namespace& ns) {
+    if (auto refused = RequireNamespace(ns)) return *refused;
+    auto page = ReadPage(query_);
+    if (!page.ok()) return BadRequest(page.status().message());
+    auto tables = catalog_.ListTables(ns);
+    if (!tables.ok()) return FromStatus(tables.status());
+    std::vector<std::string> names;
+    for (const auto& table : *tables) names.push_back(table.name);
+    std::sort(names.begin(), names.end());
+    std::optional<std::string> next;
+    const std::vector<std::string> shown = TakePage(names, *page, &next);
+    JsonWriter json;
+    json.StartObject().Key("identifiers").StartArray();
+    for (const auto& name : shown) {
+      json.StartObject().Key("namespace");
+      WriteNamespace(json, ns);
+      json.Key("name").String(name).EndObject();
+    }
+    json.EndArray();
+    if (page->token) json.Key("next-page-token").OptionalString(next);
+    json.EndObject();
+    return JsonResponse(200, json.Take());
+  }
+
+  // Ok when `ident` names a table; otherwise the response to send.
+  std::optional<HttpResponse> RequireTableName(const TableIdentifier& ident) {
+    Status valid = ident.Validate();
+    if (!valid.ok()) return BadRequest(valid.message());
+    if (ident.ns.empty())
+      return BadRequest("Invalid table identifier " + ident.ToString() +
+                        ": a table needs a namespace");
+    return std::nullopt;
+  }
+
+  HttpResponse TableExists(const TableIdentifier& ident) {
+    if (auto refused = RequireTableName(ident)) return *refused;
+    auto exists = catalog_.TableExists(ident);
+    if (!exists.ok()) return FromStatus(exists.status());
+    if (!*exists) {
+      return ErrorResponse(404, "NoSuchTableException",
+                           "Table does not exist: " + ident.ToString());
+    }
+    return NoContent();
+  }
+
+  // LoadTableResult: the metadata file as floe wrote it, checked to be one JSON document.
+  HttpResponse LoadTable(const TableIdentifier& ident) {
+    if (auto refused = RequireTableName(ident)) return *refused;
+    auto location = catalog_.LoadMetadataLocation(ident);
+    if (!location.ok()) return FromStatus(location.status());
+    auto file = session_.io()->ReadFile(*location, FileKind::kMetadata);
+    if (!file.ok()) return FromStatus(file.status());
+    const std::shared_ptr<arrow::Buffer>& bytes = *file;
+    const std::string_view metadata(reinterpret_cast<const char*>(bytes->data()),
+                                    static_cast<size_t>(bytes->size()));
+    std::string buffer;
+    rapidjson::Document doc;
+    Status parsed = spec::ParseJsonDocument(metadata, &buffer, &doc);
+    if (!parsed.ok() || !doc.IsObject()) {
+      return ErrorResponse(500, "ServiceFailureException",
+                           "Cannot read the metadata file " + *location + " of " +
+                               ident.ToString() + ": " +
+                               (parsed.ok() ? "not a JSON object" : parsed.message()));
+    }
+    JsonWriter json;
+    json.StartObject();
+    json.Key("metadata-location").String(*location);
+    json.Key("metadata").Raw(metadata);
+    json.Key("config").StartObject().EndObject();
+    json.EndObject();
+    return JsonResponse(200, json.Take());
+  }
+
   const HttpRequest& request_;
   Catalog& catalog_;
+  sql::Session& session_;
   std::map<std::string, std::string> query_;
 };
 
@@ -342,6 +430,9 @@ const std::vector<std::string>& ServedEndpoints() {
       "HEAD /v1/{prefix}/namespaces/{namespace}",
       "DELETE /v1/{prefix}/namespaces/{namespace}",
       "POST /v1/{prefix}/namespaces/{namespace}/properties",
+      "GET /v1/{prefix}/namespaces/{namespace}/tables",
+      "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+      "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}",
   };
   return endpoints;
 }

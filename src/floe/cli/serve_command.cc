@@ -1,12 +1,18 @@
 #include "floe/cli/serve_command.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include <cerrno>
+
+#include <cstring>
 #include <iostream>
 #include <string>
 
 #include "floe/cli/sql_command.h"
 #include "floe/server/http/metadata_http_server.h"
+#include "floe/server/rest/rest_catalog_server.h"
 #include "floe/server/server.h"
 #include "floe/server/user_file.h"
 
@@ -15,12 +21,21 @@ namespace floe::cli {
 namespace {
 
 server::Server* volatile g_serving = nullptr;
+// Without the wire server (--rest alone), the signal handler wakes the main thread here.
+volatile int g_stop_fd = -1;
 
 // Async-signal-safe: Stop() only writes a byte to a pipe.
 void StopOnSignal(int) {
   server::Server* serving = g_serving;
   if (serving != nullptr) serving->Stop();
+  const int fd = g_stop_fd;
+  if (fd >= 0) {
+    const char byte = 0;
+    [[maybe_unused]] ssize_t n = write(fd, &byte, 1);
+  }
 }
+
+std::string HostOf(const std::string& listen) { return listen.substr(0, listen.rfind(':')); }
 
 // "host:port", "[v6]:port" or ":port" (all addresses).
 Status ParseListen(const std::string& text, std::string* host, int* port) {
@@ -66,8 +81,10 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
   AddCatalogOptions(serve, &args->where);
   serve
       ->add_option("--listen", args->listen,
-                   "Address and port to listen on (port 0: any free port)")
-      ->capture_default_str();
+                   "Address and port to listen on (port 0: any free port); with --rest and "
+                   "without --listen, only the REST catalog is served")
+      ->capture_default_str()
+      ->each([args](const std::string&) { args->listen_given = true; });
   serve
       ->add_option("--auth", args->auth,
                    "trust (anyone, loopback clients only) or password (SCRAM-SHA-256)")
@@ -86,6 +103,9 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
   serve->add_option("--http", args->http_listen,
                     "Also serve read-only metadata pages (lineage graph, snapshots, diffs) on "
                     "HOST:PORT (port 0: any free port)");
+  serve->add_option("--rest", args->rest_listen,
+                    "Also serve the Iceberg REST catalog on HOST:PORT (port 0: any free port; "
+                    "loopback addresses only, as it has no authentication yet)");
   serve->add_option(
       "--add-user", args->add_user,
       "Store NAME with the password read from standard input in --users FILE (a SCRAM-SHA-256 "
@@ -129,8 +149,14 @@ int RunServeCommand(const ServeArgs& args) {
   // A client that goes away mid-write must not kill the server.
   signal(SIGPIPE, SIG_IGN);
 
-  auto server = server::Server::Make(std::move(options));
-  if (!server.ok()) return ReportError(server.status(), std::cerr);
+  // With --rest and no --listen, only the REST catalog is served.
+  const bool wire = args.rest_listen.empty() || args.listen_given;
+  std::unique_ptr<server::Server> server;
+  if (wire) {
+    auto made = server::Server::Make(std::move(options));
+    if (!made.ok()) return ReportError(made.status(), std::cerr);
+    server = std::move(*made);
+  }
   std::unique_ptr<server::MetadataHttpServer> pages;
   if (!args.http_listen.empty()) {
     auto started = server::MetadataHttpServer::Start(
@@ -138,10 +164,22 @@ int RunServeCommand(const ServeArgs& args) {
     if (!started.ok()) return ReportError(started.status(), std::cerr);
     pages = std::move(*started);
   }
+  std::unique_ptr<server::RestCatalogServer> rest;
+  if (!args.rest_listen.empty()) {
+    auto started = server::RestCatalogServer::Start(
+        args.rest_listen, [where] { return OpenSession(where, "floe serve --rest"); });
+    if (!started.ok()) return ReportError(started.status(), std::cerr);
+    rest = std::move(*started);
+  }
+  int stop_pipe[2] = {-1, -1};
+  if (!wire && pipe2(stop_pipe, O_CLOEXEC) != 0) {
+    return ReportError(Status::IOError("Cannot create a pipe: ", std::strerror(errno)), std::cerr);
+  }
   // SIGINT and SIGTERM stop the server from whichever thread receives them (Arrow's pools
   // and, in the Python package, the interpreter's threads may get them too); installed before
   // the listening line, which tells a supervisor it may now stop the server that way.
-  g_serving = server->get();
+  g_serving = server.get();
+  g_stop_fd = stop_pipe[1];
   struct sigaction stop {};
   stop.sa_handler = StopOnSignal;
   sigemptyset(&stop.sa_mask);
@@ -149,24 +187,40 @@ int RunServeCommand(const ServeArgs& args) {
   }, old_term{};
   sigaction(SIGINT, &stop, &old_int);
   sigaction(SIGTERM, &stop, &old_term);
-  std::cout << "floe serve: listening on "
-            << ((*server)->options().host.find(':') != std::string::npos
-                    ? "[" + (*server)->options().host + "]"
-                    : (*server)->options().host)
-            << ":" << (*server)->port() << " (catalog " << args.where.catalog_name << ")"
-            << std::endl;
-  if (pages) {
-    std::string host = args.http_listen.substr(0, args.http_listen.rfind(':'));
-    std::cout << "floe serve: metadata pages on http://" << host << ":" << pages->port()
+  if (server) {
+    std::cout << "floe serve: listening on "
+              << (server->options().host.find(':') != std::string::npos
+                      ? "[" + server->options().host + "]"
+                      : server->options().host)
+              << ":" << server->port() << " (catalog " << args.where.catalog_name << ")"
               << std::endl;
   }
+  if (pages) {
+    std::cout << "floe serve: metadata pages on http://" << HostOf(args.http_listen) << ":"
+              << pages->port() << std::endl;
+  }
+  if (rest) {
+    std::cout << "floe serve: Iceberg REST catalog on http://" << HostOf(args.rest_listen) << ":"
+              << rest->port() << " (catalog " << args.where.catalog_name << ")" << std::endl;
+  }
 
-  (*server)->Run();
+  if (server) {
+    server->Run();
+  } else {
+    char byte;
+    while (read(stop_pipe[0], &byte, 1) < 0 && errno == EINTR) {
+    }
+  }
   sigaction(SIGINT, &old_int, nullptr);
   sigaction(SIGTERM, &old_term, nullptr);
   g_serving = nullptr;
+  g_stop_fd = -1;
+  for (int fd : stop_pipe) {
+    if (fd >= 0) close(fd);
+  }
+  if (rest) rest->Stop();
   if (pages) pages->Stop();
-  server->reset();
+  server.reset();
   std::cout << "floe serve: stopped" << std::endl;
   return kExitOk;
 }

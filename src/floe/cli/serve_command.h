@@ -1,8 +1,8 @@
 #pragma once
 
 // `floe serve`: the PostgreSQL wire protocol over floe's SQL sessions, so psql, psycopg, JDBC
-// and BI tools can query, time travel and roll back; and `floe serve --add-user` to add a
-// password user to a users file.
+// and BI tools can query, time travel and roll back; beside it or alone, the Iceberg REST
+// catalog (--rest); and `floe serve --add-user` to add a password user to a users file.
 
 #include <string>
 
@@ -23,7 +23,9 @@ struct ServeArgs {
   double statement_timeout = 0;
   bool allow_trust_remote = false;
   std::string add_user;
-  std::string http_listen;  // --http HOST:PORT: the read-only metadata pages
+  std::string http_listen;    // --http HOST:PORT: the read-only metadata pages
+  std::string rest_listen;    // --rest HOST:PORT: the Iceberg REST catalog
+  bool listen_given = false;  // --listen was on the command line
 };
 
 CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args);

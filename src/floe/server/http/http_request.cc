@@ -1,6 +1,7 @@
 #include "floe/server/http/http_request.h"
 
 #include <cctype>
+#include <cstdint>
 #include <vector>
 
 namespace floe::server::http {
@@ -81,6 +82,23 @@ std::optional<std::string> HttpRequest::Header(const std::string& lower_name) co
   return it->second;
 }
 
+bool HttpRequest::KeepAlive() const {
+  std::string connection = Header("connection").value_or("");
+  for (auto& c : connection) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  auto has = [&](std::string_view token) {
+    size_t start = 0;
+    while (start <= connection.size()) {
+      size_t end = connection.find(',', start);
+      if (end == std::string::npos) end = connection.size();
+      if (TrimSpaces(std::string_view(connection).substr(start, end - start)) == token) return true;
+      start = end + 1;
+    }
+    return false;
+  };
+  if (version == "HTTP/1.0") return has("keep-alive");
+  return !has("close");
+}
+
 std::optional<size_t> FindRequestHeadEnd(std::string_view bytes) {
   for (size_t i = 0; i < bytes.size(); ++i) {
     if (bytes[i] != '\n') continue;
@@ -157,6 +175,80 @@ ParsedRequest ParseRequestHead(std::string_view head) {
   ParsedRequest parsed;
   parsed.request = std::move(request);
   return parsed;
+}
+
+BodyLength RequestBodyLength(const HttpRequest& request, size_t max_body_bytes) {
+  BodyLength body;
+  if (request.Header("transfer-encoding")) {
+    body.error =
+        HttpRequestError{411, "Chunked request bodies are not accepted; send Content-Length"};
+    return body;
+  }
+  const std::optional<std::string> length = request.Header("content-length");
+  if (!length) return body;
+  if (length->empty() || length->size() > 19) {
+    body.error =
+        HttpRequestError{length->empty() ? 400 : 413, "Malformed or too large Content-Length"};
+    return body;
+  }
+  uint64_t value = 0;
+  for (unsigned char c : *length) {
+    if (!std::isdigit(c)) {
+      body.error = HttpRequestError{400, "Malformed Content-Length"};
+      return body;
+    }
+    value = value * 10 + (c - '0');
+  }
+  if (value > max_body_bytes) {
+    body.error = HttpRequestError{413, "The request body of " + std::to_string(value) +
+                                           " bytes exceeds the limit of " +
+                                           std::to_string(max_body_bytes) + " bytes"};
+    return body;
+  }
+  body.length = static_cast<size_t>(value);
+  return body;
+}
+
+bool HttpRequestReader::InRequest() const {
+  if (pending_) return true;
+  for (char c : buffer_) {
+    if (c != '\r' && c != '\n') return true;
+  }
+  return false;
+}
+
+HttpRequestReader::Step HttpRequestReader::Next() {
+  Step step;
+  auto fail = [&](HttpRequestError error) {
+    failed_ = true;
+    step.state = State::kError;
+    step.error = std::move(error);
+    return step;
+  };
+  if (failed_) return fail({400, "The connection cannot be read further"});
+  if (!pending_) {
+    const std::optional<size_t> end = FindRequestHeadEnd(buffer_);
+    if (!end) {
+      if (buffer_.size() > kMaxRequestHeadBytes)
+        return fail({431, "Request header fields too large"});
+      return step;
+    }
+    ParsedRequest parsed = ParseRequestHead(std::string_view(buffer_).substr(0, *end));
+    if (parsed.error) return fail(*parsed.error);
+    BodyLength body = RequestBodyLength(*parsed.request, max_body_bytes_);
+    if (body.error) return fail(*body.error);
+    buffer_.erase(0, *end);
+    pending_ = std::move(parsed.request);
+    body_length_ = body.length;
+  }
+  if (buffer_.size() < body_length_) return step;
+  pending_->body = buffer_.substr(0, body_length_);
+  buffer_.erase(0, body_length_);
+  step.state = State::kRequest;
+  step.request = std::move(pending_);
+  pending_.reset();
+  body_length_ = 0;
+  return step;
 }
 
 }  // namespace floe::server::http

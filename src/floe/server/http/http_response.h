@@ -1,8 +1,7 @@
 #pragma once
 
-// An HTTP/1.1 response as the metadata server sends it: always complete (Content-Length),
-// never kept alive, never cached, with headers that keep browsers from sniffing types or
-// framing the pages.
+// An HTTP/1.1 response as floe's HTTP server sends it: always complete (Content-Length),
+// never cached, with headers that keep browsers from sniffing types or framing the pages.
 
 #include <string>
 #include <utility>
@@ -21,8 +20,16 @@ struct HttpResponse {
 // "OK", "Not Found", ...; "Error" for a status this server does not send.
 const char* StatusReason(int status);
 
-// The status line, the header fields and the body.
-std::string SerializeResponse(const HttpResponse& response);
+// How a response goes out: whether the connection stays open after it ("Connection:
+// keep-alive" or "close"), and whether it answers HEAD (the fields of the GET response, no body).
+struct ResponseFraming {
+  bool keep_alive = false;
+  bool head = false;
+};
+
+// The status line, the header fields and the body. A 204 or 304 has neither Content-Length nor
+// body.
+std::string SerializeResponse(const HttpResponse& response, ResponseFraming framing = {});
 
 // A plain-text response: "<status> <reason>: <message>" and a line break.
 HttpResponse TextResponse(int status, const std::string& message);

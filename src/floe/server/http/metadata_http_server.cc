@@ -1,341 +1,55 @@
 #include "floe/server/http/metadata_http_server.h"
 
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <chrono>
-#include <condition_variable>
-#include <cstring>
-#include <exception>
-#include <mutex>
-#include <set>
-#include <thread>
-#include <vector>
-
-#include "floe/server/http/http_request.h"
-#include "floe/server/http/http_response.h"
-#include "floe/server/http/loopback_host.h"
+#include "floe/server/http/http_server.h"
 #include "floe/server/http/metadata_site.h"
+#include "floe/server/http/session_pool.h"
 
 namespace floe::server {
 
-namespace {
-
-using http::HttpResponse;
-
-// A client has this long to send its request head, and each read or write this long.
-constexpr auto kRequestDeadline = std::chrono::seconds(30);
-constexpr int kSocketTimeoutSeconds = 10;
-
-struct ListenAddress {
-  std::string host, port;
-};
-
-Result<ListenAddress> ParseListenAddress(const std::string& listen) {
-  auto invalid = [&] {
-    return Status::Invalid("Invalid listen address '", listen, "': expected HOST:PORT");
-  };
-  const size_t colon = listen.rfind(':');
-  if (colon == std::string::npos || colon == 0) return invalid();
-  ListenAddress address{listen.substr(0, colon), listen.substr(colon + 1)};
-  if (address.host.front() == '[') {
-    if (address.host.size() < 3 || address.host.back() != ']') return invalid();
-    address.host = address.host.substr(1, address.host.size() - 2);
-  } else if (address.host.find(':') != std::string::npos) {
-    return invalid();  // an IPv6 address needs brackets
-  }
-  if (address.port.empty() || address.port.size() > 5) return invalid();
-  for (char c : address.port) {
-    if (c < '0' || c > '9') return invalid();
-  }
-  if (std::stoi(address.port) > 65535) return invalid();
-  return address;
-}
-
-void SetTimeouts(int fd, int seconds) {
-  timeval tv{};
-  tv.tv_sec = seconds;
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-  setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-}
-
-void SendAll(int fd, const std::string& bytes) {
-  size_t sent = 0;
-  while (sent < bytes.size()) {
-    const ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;  // the client left or stalled: nothing more to do
-    sent += static_cast<size_t>(n);
-  }
-}
-
-// After the response, reads what the client still sends (a body this server ignored) for a
-// moment, so that closing does not reset the connection before the client read the response.
-void DrainAndClose(int fd) {
-  shutdown(fd, SHUT_WR);
-  timeval tv{};
-  tv.tv_usec = 200 * 1000;
-  setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-  char buffer[4096];
-  for (size_t total = 0; total < 64 * 1024;) {
-    const ssize_t n = recv(fd, buffer, sizeof(buffer), 0);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    total += static_cast<size_t>(n);
-  }
-}
-
-}  // namespace
-
 class MetadataHttpServer::Impl {
  public:
-  explicit Impl(SessionFactory open_session) : open_session_(std::move(open_session)) {}
-  ~Impl() { Stop(); }
+  explicit Impl(SessionFactory open_session) : sessions_(std::move(open_session)) {}
 
-  Status Listen(const std::string& listen) {
-    ARROW_ASSIGN_OR_RAISE(ListenAddress address, ParseListenAddress(listen));
-    addrinfo hints{};
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    hints.ai_flags = AI_NUMERICSERV;
-    addrinfo* found = nullptr;
-    const int rc = getaddrinfo(address.host.c_str(), address.port.c_str(), &hints, &found);
-    if (rc != 0) return Status::IOError("Cannot listen on ", listen, ": ", gai_strerror(rc));
-    std::string error = "no address";
-    for (addrinfo* ai = found; ai && listen_fd_ < 0; ai = ai->ai_next) {
-      const int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
-      if (fd < 0) {
-        error = std::strerror(errno);
-        continue;
-      }
-      const int one = 1;
-      setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-      if (bind(fd, ai->ai_addr, ai->ai_addrlen) != 0 || ::listen(fd, 64) != 0) {
-        error = std::strerror(errno);
-        close(fd);
-        continue;
-      }
-      listen_fd_ = fd;
-    }
-    freeaddrinfo(found);
-    if (listen_fd_ < 0) return Status::IOError("Cannot listen on ", listen, ": ", error);
-    sockaddr_storage bound{};
-    socklen_t size = sizeof(bound);
-    getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&bound), &size);
-    if (bound.ss_family == AF_INET6) {
-      const auto* in6 = reinterpret_cast<sockaddr_in6*>(&bound);
-      port_ = ntohs(in6->sin6_port);
-      loopback_only_ = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
-    } else {
-      const auto* in4 = reinterpret_cast<sockaddr_in*>(&bound);
-      port_ = ntohs(in4->sin_port);
-      loopback_only_ = (ntohl(in4->sin_addr.s_addr) >> 24) == 127;
-    }
-    if (pipe2(wake_, O_CLOEXEC) != 0) {
-      return Status::IOError("Cannot listen on ", listen, ": ", std::strerror(errno));
-    }
+  Status Start(const std::string& listen) {
+    ARROW_RETURN_NOT_OK(sessions_.Prime());
+    http::HttpServerOptions options;
+    options.listen = listen;
+    // One request per connection: a page is one document plus a few JSON requests.
+    options.keep_alive = false;
+    ARROW_ASSIGN_OR_RAISE(
+        server_, http::HttpServer::Start(options, [this](const http::HttpRequest& request) {
+          return Handle(request);
+        }));
     return Status::OK();
   }
 
-  // One session before serving, so that a catalog that cannot be opened fails Start.
-  Status OpenFirstSession() {
-    ARROW_ASSIGN_OR_RAISE(auto session, open_session_());
-    idle_sessions_.push_back(std::move(session));
-    return Status::OK();
-  }
-
-  void StartAccepting() {
-    accept_thread_ = std::thread([this] { AcceptLoop(); });
-  }
-
-  int port() const { return port_; }
+  int port() const { return server_->port(); }
 
   void Stop() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      if (stopping_) return;
-      stopping_ = true;
-    }
-    if (wake_[1] >= 0) {
-      const char byte = 0;
-      while (write(wake_[1], &byte, 1) < 0 && errno == EINTR) {
-      }
-    }
-    if (accept_thread_.joinable()) accept_thread_.join();
-    if (listen_fd_ >= 0) close(listen_fd_);
-    {
-      std::unique_lock<std::mutex> lock(mu_);
-      // Wakes connections waiting for a request; those answering one finish first.
-      for (int fd : connections_) shutdown(fd, SHUT_RD);
-      done_.wait(lock, [&] { return connections_.empty(); });
-      idle_sessions_.clear();
-    }
-    for (int fd : wake_) {
-      if (fd >= 0) close(fd);
-    }
+    if (server_) server_->Stop();
+    sessions_.Clear();
   }
 
  private:
-  void AcceptLoop() {
-    while (true) {
-      pollfd fds[2] = {{listen_fd_, POLLIN, 0}, {wake_[0], POLLIN, 0}};
-      if (poll(fds, 2, -1) < 0) {
-        if (errno == EINTR) continue;
-        return;
-      }
-      if (fds[1].revents != 0) return;
-      if ((fds[0].revents & POLLIN) == 0) continue;
-      const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
-      if (fd < 0) {
-        // Out of file descriptors: wait a little instead of spinning.
-        if (errno == EMFILE || errno == ENFILE)
-          std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        continue;
-      }
-      SetTimeouts(fd, kSocketTimeoutSeconds);
-      bool busy = false;
-      {
-        std::lock_guard<std::mutex> lock(mu_);
-        if (connections_.size() >= static_cast<size_t>(kMaxConnections)) {
-          busy = true;
-        } else {
-          connections_.insert(fd);
-        }
-      }
-      if (busy) {
-        SetTimeouts(fd, 1);
-        SendAll(fd, SerializeResponse(http::TextResponse(503, "Too many connections; try again")));
-        DrainAndClose(fd);
-        close(fd);
-        continue;
-      }
-      try {
-        std::thread([this, fd] {
-          Serve(fd);
-          Finish(fd);
-        }).detach();
-      } catch (const std::exception&) {  // no thread to be had: drop this client
-        Finish(fd);
-      }
+  http::HttpResponse Handle(const http::HttpRequest& request) {
+    auto session = sessions_.Take();
+    if (!session.ok()) {
+      return http::TextResponse(503, "Cannot open the catalog: " + session.status().message());
     }
-  }
-
-  void Serve(int fd) {
-    HttpResponse response;
-    try {
-      response = Respond(fd);
-    } catch (const std::exception& e) {
-      response = http::TextResponse(500, e.what());
-    } catch (...) {
-      response = http::TextResponse(500, "unknown exception");
-    }
-    if (response.status == 0) return;  // the client left without a request
-    SendAll(fd, SerializeResponse(response));
-    DrainAndClose(fd);
-  }
-
-  // The response to the request on `fd`; status 0 when there is none to answer.
-  HttpResponse Respond(int fd) {
-    std::string head;
-    const auto deadline = std::chrono::steady_clock::now() + kRequestDeadline;
-    char buffer[4096];
-    while (true) {
-      if (auto end = http::FindRequestHeadEnd(head)) {
-        head.resize(*end);
-        break;
-      }
-      if (head.size() > http::kMaxRequestHeadBytes) {
-        return http::TextResponse(431, "Request header fields too large");
-      }
-      if (std::chrono::steady_clock::now() > deadline) {
-        return http::TextResponse(408, "The request took too long");
-      }
-      const ssize_t n = recv(fd, buffer, sizeof(buffer), 0);
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-        return http::TextResponse(408, "The request took too long");
-      }
-      if (n <= 0) {
-        HttpResponse none;
-        none.status = 0;
-        return none;
-      }
-      head.append(buffer, static_cast<size_t>(n));
-    }
-    http::ParsedRequest parsed = http::ParseRequestHead(head);
-    if (parsed.error) return http::TextResponse(parsed.error->status, parsed.error->reason);
-    const std::optional<std::string> host = parsed.request->Header("host");
-    if (loopback_only_ && host && !http::IsLoopbackHost(*host)) {
-      return http::TextResponse(403,
-                                "This server answers only requests for localhost, "
-                                "127.0.0.1 or [::1], not for '" +
-                                    *host + "'");
-    }
-
-    std::unique_ptr<sql::Session> session = TakeSession();
-    if (!session) {
-      auto opened = open_session_();
-      if (!opened.ok()) {
-        return http::TextResponse(503, "Cannot open the catalog: " + opened.status().message());
-      }
-      session = std::move(*opened);
-    }
-    HttpResponse response = site_.Handle(*parsed.request, *session);
-    ReturnSession(std::move(session));
+    http::HttpResponse response = site_.Handle(request, **session);
+    sessions_.Return(std::move(*session));
     return response;
   }
 
-  std::unique_ptr<sql::Session> TakeSession() {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (idle_sessions_.empty()) return nullptr;
-    auto session = std::move(idle_sessions_.back());
-    idle_sessions_.pop_back();
-    return session;
-  }
-
-  void ReturnSession(std::unique_ptr<sql::Session> session) {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (!stopping_) idle_sessions_.push_back(std::move(session));
-  }
-
-  // The connection is over. Closed under the lock, so Stop never shuts down a descriptor
-  // number that was reused; notified under it, so Stop cannot return (and the server go
-  // away) before this thread is done with it.
-  void Finish(int fd) {
-    std::lock_guard<std::mutex> lock(mu_);
-    connections_.erase(fd);
-    close(fd);
-    done_.notify_all();
-  }
-
-  SessionFactory open_session_;
+  http::SessionPool sessions_;
   http::MetadataSite site_;
-  int listen_fd_ = -1;
-  int wake_[2] = {-1, -1};
-  int port_ = 0;
-  // Bound to a loopback address: requests must name it (see loopback_host.h).
-  bool loopback_only_ = false;
-  std::thread accept_thread_;
-
-  std::mutex mu_;
-  std::condition_variable done_;
-  bool stopping_ = false;
-  std::set<int> connections_;
-  std::vector<std::unique_ptr<sql::Session>> idle_sessions_;
+  std::unique_ptr<http::HttpServer> server_;
 };
 
 Result<std::unique_ptr<MetadataHttpServer>> MetadataHttpServer::Start(const std::string& listen,
                                                                       SessionFactory open_session) {
   auto impl = std::make_unique<Impl>(std::move(open_session));
-  ARROW_RETURN_NOT_OK(impl->OpenFirstSession());
-  ARROW_RETURN_NOT_OK(impl->Listen(listen));
-  impl->StartAccepting();
+  ARROW_RETURN_NOT_OK(impl->Start(listen));
   return std::unique_ptr<MetadataHttpServer>(new MetadataHttpServer(std::move(impl)));
 }
 

@@ -1,9 +1,8 @@
 #pragma once
 
 // `floe serve --http`: the read-only metadata pages of a catalog (see metadata_site.h) over
-// HTTP/1.1 on POSIX sockets. One thread per connection, at most kMaxConnections at once (a
-// further client gets 503); one request per connection; request heads bounded in size and
-// time. Each request borrows a session from a pool that `open_session` fills.
+// floe's HTTP server (http_server.h), one request per connection. Each request borrows a
+// session from a pool that `open_session` fills.
 
 #include <functional>
 #include <memory>
@@ -18,7 +17,7 @@ class MetadataHttpServer {
  public:
   using SessionFactory = std::function<Result<std::unique_ptr<sql::Session>>()>;
 
-  static constexpr int kMaxConnections = 32;
+  static constexpr int kMaxConnections = 32;  // HttpServer::kMaxConnections
 
   // Listens on `listen`, "HOST:PORT" ("[::1]:8080" for IPv6; port 0 picks a free one), and
   // serves until Stop() or destruction. Opens one session first, so a catalog that cannot be

@@ -1,6 +1,7 @@
 #include "floe/server/http/http_request.h"
 
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -104,6 +105,71 @@ TEST(HttpRequestTest, FindsTheEndOfTheHead) {
   EXPECT_EQ(FindRequestHeadEnd("GET / HTTP/1.1\r\n\r\nbody"), 18u);
   EXPECT_EQ(FindRequestHeadEnd("GET / HTTP/1.1\n\nbody"), 16u);
   EXPECT_EQ(FindRequestHeadEnd(""), std::nullopt);
+}
+
+TEST(HttpRequestTest, KeepAliveFollowsVersionAndConnection) {
+  EXPECT_TRUE(ParseOk("GET / HTTP/1.1\r\nHost: h\r\n\r\n").KeepAlive());
+  EXPECT_FALSE(ParseOk("GET / HTTP/1.1\r\nHost: h\r\nConnection: Close\r\n\r\n").KeepAlive());
+  EXPECT_FALSE(ParseOk("GET / HTTP/1.1\r\nHost: h\r\nConnection: te, close\r\n\r\n").KeepAlive());
+  EXPECT_FALSE(ParseOk("GET / HTTP/1.0\r\n\r\n").KeepAlive());
+  EXPECT_TRUE(ParseOk("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").KeepAlive());
+}
+
+TEST(HttpRequestTest, FramesBodiesByContentLength) {
+  auto length = [](const std::string& head, size_t limit = 10) {
+    return RequestBodyLength(ParseOk(head), limit);
+  };
+  EXPECT_EQ(length("POST / HTTP/1.1\r\nHost: h\r\n\r\n").length, 0u);
+  EXPECT_EQ(length("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\n").length, 10u);
+  BodyLength big = length("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n");
+  ASSERT_TRUE(big.error);
+  EXPECT_EQ(big.error->status, 413);
+  EXPECT_EQ(big.error->reason, "The request body of 11 bytes exceeds the limit of 10 bytes");
+  EXPECT_EQ(length("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999\r\n\r\n")
+                .error->status,
+            413);
+  EXPECT_EQ(length("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n").error->status, 400);
+  EXPECT_EQ(length("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1, 1\r\n\r\n").error->status,
+            400);
+  EXPECT_EQ(
+      length("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n").error->status,
+      411);
+}
+
+TEST(HttpRequestTest, ReaderCutsPipelinedRequestsFromPieces) {
+  HttpRequestReader reader(100);
+  const std::string bytes =
+      "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhelloGET /b HTTP/1.1\r\n"
+      "Host: h\r\n\r\n";
+  EXPECT_FALSE(reader.InRequest());
+  // One byte at a time: a request comes out exactly when its last byte arrived.
+  std::vector<HttpRequest> requests;
+  for (char c : bytes) {
+    reader.Append(std::string_view(&c, 1));
+    HttpRequestReader::Step step = reader.Next();
+    ASSERT_NE(step.state, HttpRequestReader::State::kError);
+    if (step.request) requests.push_back(*step.request);
+  }
+  ASSERT_EQ(requests.size(), 2u);
+  EXPECT_EQ(requests[0].path, "/a");
+  EXPECT_EQ(requests[0].body, "hello");
+  EXPECT_EQ(requests[1].path, "/b");
+  EXPECT_EQ(requests[1].body, "");
+  EXPECT_FALSE(reader.InRequest());
+  EXPECT_EQ(reader.Next().state, HttpRequestReader::State::kNeedMore);
+}
+
+TEST(HttpRequestTest, ReaderStopsAtTheFirstError) {
+  HttpRequestReader reader(4);
+  reader.Append("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello");
+  HttpRequestReader::Step step = reader.Next();
+  ASSERT_EQ(step.state, HttpRequestReader::State::kError);
+  EXPECT_EQ(step.error->status, 413);
+  reader.Append("GET / HTTP/1.1\r\nHost: h\r\n\r\n");
+  EXPECT_EQ(reader.Next().state, HttpRequestReader::State::kError);
+  HttpRequestReader heads(4);
+  heads.Append(std::string(kMaxRequestHeadBytes + 1, 'a'));
+  EXPECT_EQ(heads.Next().error->status, 431);
 }
 
 }  // namespace

@@ -1,0 +1,42 @@
+#pragma once
+
+// The Iceberg REST catalog's routes (open-api/rest-catalog-open-api.yaml, Iceberg 1.10) over
+// floe's catalog, from a parsed request to a response. No prefix: paths start at /v1.
+//
+//   GET    /v1/config                                 ConfigResponse: the endpoints below
+//   GET    /v1/namespaces?parent=&pageToken=&pageSize=  ListNamespacesResponse
+//   POST   /v1/namespaces                             CreateNamespaceResponse
+//   GET    /v1/namespaces/{ns}                        GetNamespaceResponse
+//   HEAD   /v1/namespaces/{ns}                        204, or 404
+//   DELETE /v1/namespaces/{ns}                        204; 409 while it holds tables or namespaces
+//   POST   /v1/namespaces/{ns}/properties             UpdateNamespacePropertiesResponse
+//   GET    /v1/namespaces/{ns}/tables?pageToken=&pageSize=  ListTablesResponse
+//   GET    /v1/namespaces/{ns}/tables/{table}         LoadTableResult: the current metadata file
+//   HEAD   /v1/namespaces/{ns}/tables/{table}         204, or 404
+//
+// {ns} is the namespace's levels joined by 0x1F, percent-encoded ("a%1Fb"). Errors are the
+// spec's ErrorModel, {"error": {"message", "type", "code"}}, with the type names of Iceberg's
+// exceptions (NoSuchNamespaceException, NoSuchTableException, AlreadyExistsException,
+// NamespaceNotEmptyException, BadRequestException, ...) and their messages.
+
+#include <string>
+#include <vector>
+
+#include "floe/server/http/http_request.h"
+#include "floe/server/http/http_response.h"
+#include "floe/sql/session.h"
+
+namespace floe::server::rest {
+
+// The routes the config advertises, as the spec's "endpoints" names them.
+const std::vector<std::string>& ServedEndpoints();
+
+class RestCatalog {
+ public:
+  http::HttpResponse Handle(const http::HttpRequest& request, sql::Session& session);
+};
+
+// The spec's ErrorModel as a response.
+http::HttpResponse ErrorResponse(int code, const std::string& type, const std::string& message);
+
+}  // namespace floe::server::rest

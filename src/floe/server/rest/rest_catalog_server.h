@@ -1,0 +1,43 @@
+#pragma once
+
+// `floe serve --rest`: the Iceberg REST catalog (rest_catalog.h) on floe's HTTP server, with
+// persistent connections and request bodies up to kMaxBodyBytes. Without authentication it
+// serves loopback addresses only. Each request borrows a session from a pool that
+// `open_session` fills.
+
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "floe/sql/session.h"
+#include "floe/util/status.h"
+
+namespace floe::server {
+
+class RestCatalogServer {
+ public:
+  using SessionFactory = std::function<Result<std::unique_ptr<sql::Session>>()>;
+
+  static constexpr size_t kMaxBodyBytes = 16 * 1024 * 1024;
+
+  // Listens on `listen`, "HOST:PORT" (port 0 picks a free one). Opens one session first, so a
+  // catalog that cannot be opened fails here. Errors: those of HttpServer::Start, and `Cannot
+  // listen on HOST:PORT: the REST catalog has no authentication yet, so it serves only
+  // loopback addresses (127.0.0.1, [::1])`.
+  static Result<std::unique_ptr<RestCatalogServer>> Start(const std::string& listen,
+                                                          SessionFactory open_session);
+  ~RestCatalogServer();
+  RestCatalogServer(const RestCatalogServer&) = delete;
+  RestCatalogServer& operator=(const RestCatalogServer&) = delete;
+
+  int port() const;
+  void Stop();
+
+  class Impl;
+
+ private:
+  explicit RestCatalogServer(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace floe::server

@@ -1,0 +1,252 @@
+"""`floe serve --rest`: the Iceberg REST catalog through PyIceberg's RestCatalog and raw HTTP,
+against a fresh catalog: the config and its endpoints, namespaces (nested, paged, created,
+loaded, checked, dropped, their properties updated) with Iceberg's errors, tables floe wrote
+listed, loaded and read by PyIceberg, persistent connections, and the refusal of a
+non-loopback address.
+Run: FLOE_BINARY=build/floe pytest tests/cli/rest_catalog_test.py"""
+
+import http.client
+import json
+import os
+import re
+import subprocess
+import urllib.parse
+
+import pytest
+from pyiceberg.catalog import load_catalog
+from pyiceberg.exceptions import (NamespaceAlreadyExistsError, NamespaceNotEmptyError,
+                                  NoSuchNamespaceError, NoSuchTableError)
+
+from serve_support import Serve
+
+BINARY = os.environ.get("FLOE_BINARY", "build/floe")
+REST_LINE = r"floe serve: Iceberg REST catalog on http://127\.0\.0\.1:(\d+) \(catalog lakehouse\)\n"
+
+
+class RestServe(Serve):
+    """`floe serve` with the wire protocol and the REST catalog beside it."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(BINARY, "--rest", "127.0.0.1:0", *args, **kwargs)
+        line = self.proc.stdout.readline()
+        m = re.fullmatch(REST_LINE, line)
+        assert m, line
+        self.rest_port = int(m.group(1))
+        self.uri = f"http://127.0.0.1:{self.rest_port}"
+
+    def floe_sql(self, *statements):
+        args = [self.binary, "sql", "--catalog", self.catalog, "--warehouse", self.warehouse, "-q"]
+        for s in statements:
+            args += ["-c", s]
+        r = subprocess.run(args, capture_output=True, text=True, timeout=120)
+        assert r.returncode == 0, r.stderr
+
+
+@pytest.fixture(scope="module")
+def server():
+    s = RestServe()
+    yield s
+    s.stop()
+
+
+@pytest.fixture
+def catalog(server):
+    return load_catalog("lakehouse", type="rest", uri=server.uri)
+
+
+def request(server, method, path, body=None, conn=None):
+    c = conn or http.client.HTTPConnection("127.0.0.1", server.rest_port, timeout=30)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    c.request(method, path, body=None if body is None else json.dumps(body), headers=headers)
+    r = c.getresponse()
+    data = r.read()
+    if conn is None:
+        c.close()
+    return r.status, dict(r.getheaders()), json.loads(data) if data else None
+
+
+def test_config_lists_the_endpoints_served(server):
+    status, headers, body = request(server, "GET", "/v1/config?warehouse=x")
+    assert status == 200
+    assert headers["Content-Type"] == "application/json"
+    assert body["defaults"] == {} and body["overrides"] == {}
+    assert body["endpoints"] == [
+        "GET /v1/{prefix}/namespaces",
+        "POST /v1/{prefix}/namespaces",
+        "GET /v1/{prefix}/namespaces/{namespace}",
+        "HEAD /v1/{prefix}/namespaces/{namespace}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}",
+        "POST /v1/{prefix}/namespaces/{namespace}/properties",
+        "GET /v1/{prefix}/namespaces/{namespace}/tables",
+        "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+    ]
+
+
+def test_namespaces_through_pyiceberg(server, catalog):
+    catalog.create_namespace("sales", {"owner": "ana", "comment": "orders"})
+    catalog.create_namespace(("sales", "eu"))
+    catalog.create_namespace(("sales", "us"))
+    assert ("sales",) in catalog.list_namespaces()
+    assert catalog.list_namespaces("sales") == [("sales", "eu"), ("sales", "us")]
+    assert catalog.list_namespaces(("sales", "eu")) == []
+    props = catalog.load_namespace_properties("sales")
+    assert props["owner"] == "ana" and props["comment"] == "orders"
+    assert props["location"].endswith("/warehouse/sales")
+    assert catalog.namespace_exists("sales")
+    assert catalog.namespace_exists(("sales", "eu"))
+    assert not catalog.namespace_exists("nowhere")
+
+    summary = catalog.update_namespace_properties("sales", removals={"comment", "gone"},
+                                                  updates={"owner": "bo", "team": "x"})
+    assert sorted(summary.updated) == ["owner", "team"]
+    assert summary.removed == ["comment"]
+    assert summary.missing == ["gone"]
+    props = catalog.load_namespace_properties("sales")
+    assert props["owner"] == "bo" and props["team"] == "x" and "comment" not in props
+
+    with pytest.raises(NamespaceAlreadyExistsError, match="Namespace already exists: sales"):
+        catalog.create_namespace("sales")
+    with pytest.raises(NoSuchNamespaceError, match="Namespace does not exist: nowhere"):
+        catalog.load_namespace_properties("nowhere")
+    with pytest.raises(NoSuchNamespaceError, match="Namespace does not exist: nowhere"):
+        catalog.list_namespaces("nowhere")
+    with pytest.raises(NoSuchNamespaceError, match="Namespace does not exist: nowhere"):
+        catalog.drop_namespace("nowhere")
+    with pytest.raises(NamespaceNotEmptyError, match="Namespace sales is not empty"):
+        catalog.drop_namespace("sales")
+    catalog.drop_namespace(("sales", "eu"))
+    catalog.drop_namespace(("sales", "us"))
+    catalog.drop_namespace("sales")
+    assert not catalog.namespace_exists("sales")
+
+
+def test_floe_and_the_rest_catalog_see_one_catalog(server, catalog):
+    server.floe_sql("CREATE NAMESPACE shop", "CREATE TABLE shop.orders (id BIGINT) USING iceberg")
+    assert ("shop",) in catalog.list_namespaces()
+    with pytest.raises(NamespaceNotEmptyError,
+                       match=r"Namespace shop is not empty\. 1 tables exist\.$"):
+        catalog.drop_namespace("shop")
+
+
+def test_errors_in_the_spec_shape(server):
+    status, _, body = request(server, "GET", "/v1/namespaces/nowhere%1Fdeeper")
+    assert status == 404
+    assert body == {"error": {"message": "Namespace does not exist: nowhere.deeper",
+                              "type": "NoSuchNamespaceException", "code": 404}}
+    status, _, body = request(server, "POST", "/v1/namespaces", {"namespace": "flat"})
+    assert status == 400
+    assert body["error"]["type"] == "BadRequestException"
+    assert "namespace" in body["error"]["message"]
+    status, _, body = request(server, "POST", "/v1/namespaces", {"namespace": ["a.b"]})
+    assert status == 400
+    status, _, body = request(server, "POST", "/v1/namespaces/nowhere/properties",
+                              {"removals": ["k"], "updates": {"k": "v"}})
+    assert status == 422
+    assert body["error"]["message"] == (
+        "Invalid namespace update, cannot simultaneously set and remove keys: [k]")
+    status, headers, body = request(server, "PUT", "/v1/namespaces")
+    assert status == 405 and headers["Allow"] == "GET, POST"
+    status, _, body = request(server, "GET", "/v1/nothing")
+    assert status == 404 and body["error"]["type"] == "NotFoundException"
+    status, _, body = request(server, "HEAD", "/v1/namespaces/nowhere")
+    assert status == 404 and body is None
+
+
+def test_list_pages(server):
+    for name in ["p1", "p2", "p3", "p4", "p5"]:
+        assert request(server, "POST", "/v1/namespaces", {"namespace": ["paged", name]})[0] == 200
+    seen, token, pages = [], "", 0
+    while token is not None:
+        query = urllib.parse.urlencode({"parent": "paged", "pageToken": token, "pageSize": 2})
+        status, _, body = request(server, "GET", "/v1/namespaces?" + query)
+        assert status == 200
+        seen += body["namespaces"]
+        token = body["next-page-token"]
+        pages += 1
+    assert seen == [["paged", f"p{i}"] for i in range(1, 6)]
+    assert pages == 3
+    # Without paging, everything and no token.
+    status, _, body = request(server, "GET", "/v1/namespaces?parent=paged")
+    assert len(body["namespaces"]) == 5 and "next-page-token" not in body
+    assert request(server, "GET", "/v1/namespaces?pageSize=0")[0] == 400
+
+
+def test_one_connection_serves_many_requests(server):
+    conn = http.client.HTTPConnection("127.0.0.1", server.rest_port, timeout=30)
+    conn.connect()
+    sock = conn.sock
+    for _ in range(3):
+        status, headers, _ = request(server, "GET", "/v1/config", conn=conn)
+        assert status == 200 and headers["Connection"] == "keep-alive"
+        status, _, _ = request(server, "HEAD", "/v1/namespaces/nowhere", conn=conn)
+        assert status == 404
+        assert conn.sock is sock  # the same socket every time
+    conn.close()
+
+
+def test_rest_alone_and_loopback_only(tmp_path):
+    proc = subprocess.Popen([BINARY, "serve", "--catalog", str(tmp_path / "c.db"), "--warehouse",
+                             str(tmp_path / "w"), "--rest", "127.0.0.1:0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        m = re.fullmatch(REST_LINE, line)
+        assert m, line + proc.stderr.read()
+        c = http.client.HTTPConnection("127.0.0.1", int(m.group(1)), timeout=30)
+        c.request("GET", "/v1/namespaces")
+        assert json.loads(c.getresponse().read()) == {"namespaces": []}
+        c.close()
+        proc.terminate()
+        assert proc.wait(timeout=30) == 0
+        assert proc.stdout.read() == "floe serve: stopped\n"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+    r = subprocess.run([BINARY, "serve", "--catalog", str(tmp_path / "c.db"), "--warehouse",
+                        str(tmp_path / "w"), "--rest", "0.0.0.0:0"],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    assert r.stderr == ("Error: Cannot listen on 0.0.0.0:0: the REST catalog has no "
+                        "authentication yet, so it serves only loopback addresses "
+                        "(127.0.0.1, [::1])\n")
+
+
+def test_tables_floe_wrote_load_and_read_in_pyiceberg(server, catalog):
+    server.floe_sql("CREATE NAMESPACE lake",
+                    "CREATE TABLE lake.events (id BIGINT, name STRING) USING iceberg",
+                    "INSERT INTO lake.events VALUES (1, 'a'), (2, 'b')",
+                    "INSERT INTO lake.events VALUES (3, 'c')",
+                    "CREATE TABLE lake.audit (id BIGINT) USING iceberg")
+    assert catalog.list_tables("lake") == [("lake", "audit"), ("lake", "events")]
+    assert catalog.table_exists("lake.events")
+    assert not catalog.table_exists("lake.nope")
+    table = catalog.load_table("lake.events")
+    assert len(table.metadata.snapshots) == 2
+    rows = sorted(table.scan().to_arrow().to_pylist(), key=lambda r: r["id"])
+    assert rows == [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}, {"id": 3, "name": "c"}]
+    first = table.metadata.snapshots[0].snapshot_id
+    assert sorted(r["id"] for r in table.scan(snapshot_id=first).to_arrow().to_pylist()) == [1, 2]
+
+    # The metadata is the file floe wrote, as it wrote it.
+    status, _, body = request(server, "GET", "/v1/namespaces/lake/tables/events")
+    assert status == 200 and body["config"] == {}
+    assert body["metadata-location"] == table.metadata_location
+    path = body["metadata-location"].removeprefix("file:")
+    with open(path) as f:
+        assert json.load(f) == body["metadata"]
+
+    with pytest.raises(NoSuchTableError, match="Table does not exist: lake.nope"):
+        catalog.load_table("lake.nope")
+    with pytest.raises(NoSuchNamespaceError, match="Namespace does not exist: nowhere"):
+        catalog.list_tables("nowhere")
+    status, _, body = request(server, "GET", "/v1/namespaces/lake/tables?pageSize=1")
+    assert body == {"identifiers": [{"namespace": ["lake"], "name": "audit"}],
+                    "next-page-token": "audit"}
+    status, _, body = request(server, "GET",
+                              "/v1/namespaces/lake/tables?pageSize=1&pageToken=audit")
+    assert body == {"identifiers": [{"namespace": ["lake"], "name": "events"}],
+                    "next-page-token": None}
+    assert request(server, "HEAD", "/v1/namespaces/lake/tables/events")[0] == 204

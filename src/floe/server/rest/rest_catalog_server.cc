@@ -1,17 +1,13 @@
 #include "floe/server/rest/rest_catalog_server.h"
 
-#include "floe/server/http/http_server.h"
-#include "floe/server/http/session_pool.h"
+#include "floe/server/http/session_http_server.h"
 #include "floe/server/rest/rest_catalog.h"
 
 namespace floe::server {
 
 class RestCatalogServer::Impl {
  public:
-  explicit Impl(SessionFactory open_session) : sessions_(std::move(open_session)) {}
-
-  Status Start(const std::string& listen) {
-    ARROW_RETURN_NOT_OK(sessions_.Prime());
+  Status Start(const std::string& listen, SessionFactory open_session) {
     http::HttpServerOptions options;
     options.listen = listen;
     options.keep_alive = true;
@@ -20,9 +16,15 @@ class RestCatalogServer::Impl {
         "the REST catalog has no authentication yet, so it serves only loopback addresses "
         "(127.0.0.1, [::1])";
     ARROW_ASSIGN_OR_RAISE(
-        server_, http::HttpServer::Start(options, [this](const http::HttpRequest& request) {
-          return Handle(request);
-        }));
+        server_, http::SessionHttpServer::Start(
+                     options, std::move(open_session),
+                     [this](const http::HttpRequest& request, sql::Session& session) {
+                       return catalog_.Handle(request, session);
+                     },
+                     [](const Status& status) {
+                       return rest::ErrorResponse(503, "ServiceUnavailableException",
+                                                  "Cannot open the catalog: " + status.message());
+                     }));
     return Status::OK();
   }
 
@@ -30,30 +32,17 @@ class RestCatalogServer::Impl {
 
   void Stop() {
     if (server_) server_->Stop();
-    sessions_.Clear();
   }
 
  private:
-  http::HttpResponse Handle(const http::HttpRequest& request) {
-    auto session = sessions_.Take();
-    if (!session.ok()) {
-      return rest::ErrorResponse(503, "ServiceUnavailableException",
-                                 "Cannot open the catalog: " + session.status().message());
-    }
-    http::HttpResponse response = catalog_.Handle(request, **session);
-    sessions_.Return(std::move(*session));
-    return response;
-  }
-
-  http::SessionPool sessions_;
   rest::RestCatalog catalog_;
-  std::unique_ptr<http::HttpServer> server_;
+  std::unique_ptr<http::SessionHttpServer> server_;
 };
 
 Result<std::unique_ptr<RestCatalogServer>> RestCatalogServer::Start(const std::string& listen,
                                                                     SessionFactory open_session) {
-  auto impl = std::make_unique<Impl>(std::move(open_session));
-  ARROW_RETURN_NOT_OK(impl->Start(listen));
+  auto impl = std::make_unique<Impl>();
+  ARROW_RETURN_NOT_OK(impl->Start(listen, std::move(open_session)));
   return std::unique_ptr<RestCatalogServer>(new RestCatalogServer(std::move(impl)));
 }
 

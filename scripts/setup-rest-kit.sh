@@ -35,16 +35,9 @@ JARS=(
   "org.apache.iceberg:iceberg-open-api:1.10.0 99379edef1a65b51c40a63971ffab46d38966821af26ef6224bd217eeacae8d7"
 )
 
-MVN_COPY=org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy
-
 die() { echo "setup-rest-kit: $*" >&2; exit 1; }
-
-# The file name mvn gives an entry's jar: artifact-version[-classifier].jar.
-jar_name() {
-  local _group artifact version classifier
-  IFS=: read -r _group artifact version classifier <<<"$1"
-  echo "$artifact-$version${classifier:+-$classifier}.jar"
-}
+# shellcheck source=scripts/pinned-jars.sh
+source scripts/pinned-jars.sh
 
 # Java 11, 17 or 21 (Iceberg 1.10's) and Maven, from Debian when missing.
 missing=()
@@ -63,37 +56,8 @@ case "$java_major" in
   *) die "Iceberg 1.10 runs on Java 11, 17 or 21 ($JAVA); found '${java_major:-none}'" ;;
 esac
 
-# The jars, straight from Maven Central; mvn checks Central's checksums (-C), we check ours.
-mkdir -p $DIR/jars
-for entry in "${JARS[@]}"; do
-  read -r coords sha <<<"$entry"
-  IFS=: read -r group artifact version classifier <<<"$coords"
-  jar=$DIR/jars/$(jar_name "$coords")
-  if [ -f "$jar" ] && [ -f "$jar.ok" ]; then continue; fi
-  echo "setup-rest-kit: fetching $coords"
-  rm -f "$jar" "$jar.ok" $DIR/classpath
-  mvn -B -C -Dstyle.color=never -Dmaven.repo.local="$PWD/$DIR/m2" "$MVN_COPY" \
-    -Dartifact="$group:$artifact:$version:jar${classifier:+:$classifier}" \
-    -DoutputDirectory="$PWD/$DIR/jars" -Dtransitive=false >$DIR/mvn.log 2>&1 \
-    || { tail -n 30 $DIR/mvn.log >&2; die "mvn could not fetch $coords (log: $DIR/mvn.log)"; }
-  [ -f "$jar" ] || die "mvn did not produce $jar"
-  got=$(sha256sum "$jar" | cut -d' ' -f1)
-  [ "$got" = "$sha" ] || { rm -f "$jar"; die "$jar has SHA-256 $got, expected $sha"; }
-  touch "$jar.ok"
-done
-# Jars no longer pinned go.
-for jar in $DIR/jars/*.jar; do
-  keep=0
-  for entry in "${JARS[@]}"; do
-    [ "$jar" = "$DIR/jars/$(jar_name "${entry%% *}")" ] && keep=1
-  done
-  ((keep)) || { echo "setup-rest-kit: removing stale $jar"; rm -f "$jar" "$jar.ok"; }
-done
-
-# The kit's class path, written last: its presence means setup is complete. The console
-# launcher comes first: the runnable jar carries its own copy of JUnit Jupiter.
-cp=""
-for entry in "${JARS[@]}"; do
-  cp+="${cp:+:}$PWD/$DIR/jars/$(jar_name "${entry%% *}")"
-done
-[ "$(cat $DIR/classpath 2>/dev/null)" = "$cp" ] || echo "$cp" > $DIR/classpath
+# The jars, straight from Maven Central, then the kit's class path, written last: its presence
+# means setup is complete. The console launcher comes first: the runnable jar carries its own
+# copy of JUnit Jupiter.
+fetch_pinned_jars setup-rest-kit
+write_pinned_classpath

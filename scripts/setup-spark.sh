@@ -22,9 +22,9 @@ JARS=(
   "org.apache.iceberg:iceberg-aws-bundle:1.10.0 172370cfc32a5f1ae5399b210e86fc04a366dc29a112d97ac8ffc74df7525596"
 )
 
-MVN_COPY=org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy
-
 die() { echo "setup-spark: $*" >&2; exit 1; }
+# shellcheck source=scripts/pinned-jars.sh
+source scripts/pinned-jars.sh
 
 # Java 17 (Spark 3.5 runs on 8/11/17) and Maven, from Debian when missing.
 missing=()
@@ -57,40 +57,10 @@ if [ ! -x $DIR/venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]
   echo "$want" > "$stamp"
 fi
 
-# The jars, straight from Maven Central; mvn checks Central's checksums (-C), we check ours.
-mkdir -p $DIR/jars
-for entry in "${JARS[@]}"; do
-  read -r coords sha <<<"$entry"
-  IFS=: read -r _group artifact version <<<"$coords"
-  jar=$DIR/jars/$artifact-$version.jar
-  if [ -f "$jar" ] && [ -f "$jar.ok" ]; then continue; fi
-  echo "setup-spark: fetching $coords"
-  rm -f "$jar" "$jar.ok" $DIR/classpath
-  mvn -B -C -Dstyle.color=never -Dmaven.repo.local="$PWD/$DIR/m2" "$MVN_COPY" \
-    -Dartifact="$coords" -DoutputDirectory="$PWD/$DIR/jars" -Dtransitive=false >$DIR/mvn.log 2>&1 \
-    || { tail -n 30 $DIR/mvn.log >&2; die "mvn could not fetch $coords (log: $DIR/mvn.log)"; }
-  [ -f "$jar" ] || die "mvn did not produce $jar"
-  got=$(sha256sum "$jar" | cut -d' ' -f1)
-  [ "$got" = "$sha" ] || { rm -f "$jar"; die "$jar has SHA-256 $got, expected $sha"; }
-  touch "$jar.ok"
-done
-# Jars of versions no longer pinned go.
-for jar in $DIR/jars/*.jar; do
-  keep=0
-  for entry in "${JARS[@]}"; do
-    IFS=: read -r _group artifact version <<<"${entry%% *}"
-    [ "$jar" = "$DIR/jars/$artifact-$version.jar" ] && keep=1
-  done
-  ((keep)) || { echo "setup-spark: removing stale $jar"; rm -f "$jar" "$jar.ok"; }
-done
-
-# The class path the tests hand to Spark, written last: its presence means setup is complete.
-cp=""
-for entry in "${JARS[@]}"; do
-  IFS=: read -r _group artifact version <<<"${entry%% *}"
-  cp+="${cp:+:}$PWD/$DIR/jars/$artifact-$version.jar"
-done
-[ "$(cat $DIR/classpath 2>/dev/null)" = "$cp" ] || echo "$cp" > $DIR/classpath
+# The jars, straight from Maven Central, then the class path the tests hand to Spark, written
+# last: its presence means setup is complete.
+fetch_pinned_jars setup-spark
+write_pinned_classpath
 
 [ "$mode" = all ] || exit 0
 # The floe Python package (tests/interop/spark/test_python_api.py runs floe.iceberg on a

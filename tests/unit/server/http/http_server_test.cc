@@ -1,7 +1,5 @@
 #include "floe/server/http/http_server.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -13,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "floe_test.h"
+#include "unit/server/http/loopback_socket.h"
 
 namespace floe::server::http {
 namespace {
@@ -51,24 +50,9 @@ class HttpServerTest : public ::testing::Test {
     ASSERT_OK_AND_ASSIGN(server_, HttpServer::Start(options, Echo));
   }
 
-  int Connect() {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<uint16_t>(server_->port()));
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
-    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-    return fd;
-  }
+  int Connect() { return floe::testing::ConnectToLoopback(server_->port()); }
 
-  static void Send(int fd, const std::string& bytes) {
-    size_t sent = 0;
-    while (sent < bytes.size()) {
-      const ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-      if (n <= 0) break;
-      sent += static_cast<size_t>(n);
-    }
-  }
+  static void Send(int fd, const std::string& bytes) { floe::testing::SendAll(fd, bytes); }
 
   // Reads one response (head and Content-Length body) without waiting for the close.
   static std::string ReadResponse(int fd) {

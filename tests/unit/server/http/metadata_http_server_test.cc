@@ -1,7 +1,5 @@
 #include "floe/server/http/metadata_http_server.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -14,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "floe_test.h"
+#include "unit/server/http/loopback_socket.h"
 
 namespace floe::server {
 namespace {
@@ -34,25 +33,12 @@ class MetadataHttpServerTest : public ::testing::Test {
                          }));
   }
 
-  int Connect() {
-    const int fd = socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_port = htons(static_cast<uint16_t>(server_->port()));
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
-    EXPECT_EQ(connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof(address)), 0);
-    return fd;
-  }
+  int Connect() { return floe::testing::ConnectToLoopback(server_->port()); }
 
   // Sends `bytes` on a new connection and returns everything the server answers.
   std::string Exchange(const std::string& bytes) {
     const int fd = Connect();
-    size_t sent = 0;
-    while (sent < bytes.size()) {
-      const ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
-      if (n <= 0) break;  // the server may answer and close before reading everything
-      sent += static_cast<size_t>(n);
-    }
+    floe::testing::SendAll(fd, bytes);
     std::string answer;
     char buffer[4096];
     ssize_t n;

@@ -75,4 +75,12 @@ HttpResponse TextResponse(int status, const std::string& message) {
   return response;
 }
 
+HttpResponse JsonResponse(int status, std::string body) {
+  HttpResponse response;
+  response.status = status;
+  response.content_type = "application/json";
+  response.body = std::move(body);
+  return response;
+}
+
 }  // namespace floe::server::http

@@ -34,4 +34,7 @@ std::string SerializeResponse(const HttpResponse& response, ResponseFraming fram
 // A plain-text response: "<status> <reason>: <message>" and a line break.
 HttpResponse TextResponse(int status, const std::string& message);
 
+// An application/json response with `body` as it is.
+HttpResponse JsonResponse(int status, std::string body);
+
 }  // namespace floe::server::http

@@ -44,14 +44,6 @@ HttpResponse Html(int status, std::string body, const std::string& nonce) {
   return response;
 }
 
-HttpResponse Json(int status, std::string body) {
-  HttpResponse response;
-  response.status = status;
-  response.content_type = "application/json";
-  response.body = std::move(body);
-  return response;
-}
-
 HttpResponse HtmlError(int status, const std::string& message) {
   const std::string nonce = NewNonce();
   return Html(status, MessagePage(StatusReason(status), message, nonce), nonce);
@@ -214,14 +206,16 @@ HttpResponse MetadataSite::Handle(const HttpRequest& request, sql::Session& sess
   const bool api = !segments.empty() && segments[0] == "api";
   auto fail = [&](const Status& status) {
     const int code = StatusFor(status);
-    return api ? Json(code, ErrorJson(status.message())) : HtmlError(code, status.message());
+    return api ? JsonResponse(code, ErrorJson(status.message()))
+               : HtmlError(code, status.message());
   };
   const std::string& catalog_name = session.catalog()->name();
 
   if (segments.empty() || (segments.size() == 2 && api && segments[1] == "tables")) {
     auto listing = ListCatalog(*session.catalog());
     if (!listing.ok()) return fail(listing.status());
-    if (api) return Json(200, TablesJson(catalog_name, listing->namespaces, listing->tables));
+    if (api)
+      return JsonResponse(200, TablesJson(catalog_name, listing->namespaces, listing->tables));
     const std::string nonce = NewNonce();
     return Html(200, IndexPage(catalog_name, listing->namespaces, listing->tables, nonce), nonce);
   }
@@ -240,7 +234,7 @@ HttpResponse MetadataSite::Handle(const HttpRequest& request, sql::Session& sess
       const std::string nonce = NewNonce();
       return Html(200, TablePage((*table)->name(), nonce), nonce);
     }
-    if (!diff && !changes) return Json(200, TableJson(**table));
+    if (!diff && !changes) return JsonResponse(200, TableJson(**table));
 
     auto query = ParseQuery(request.query);
     if (!query) return fail(Status::Invalid("Malformed query string"));
@@ -270,7 +264,7 @@ HttpResponse MetadataSite::Handle(const HttpRequest& request, sql::Session& sess
       auto ordered = InChangeOrder(*schema, *rows);
       if (!ordered.ok()) return fail(ordered.status());
       const std::optional<int64_t> shown_to = *to ? *to : (*table)->metadata()->current_snapshot_id;
-      return Json(200, ChangesJson(**table, *from, shown_to, **ordered, *limit));
+      return JsonResponse(200, ChangesJson(**table, *from, shown_to, **ordered, *limit));
     }
     auto from = SnapshotParameter(*query, "from");
     if (!from.ok()) return fail(from.status());
@@ -283,7 +277,7 @@ HttpResponse MetadataSite::Handle(const HttpRequest& request, sql::Session& sess
     Slot slot{diffs_};
     auto result = scan::DiffSnapshots(*table, *from, *to, options);
     if (!result.ok()) return fail(result.status());
-    return Json(200, DiffJson(**table, *result, kDiffRowsShown));
+    return JsonResponse(200, DiffJson(**table, *result, kDiffRowsShown));
   }
   return fail(NotFound("No page at ", request.path));
 }

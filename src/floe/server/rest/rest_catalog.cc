@@ -22,17 +22,10 @@ namespace {
 
 using http::HttpRequest;
 using http::HttpResponse;
+using http::JsonResponse;
 
 // Iceberg's own Namespace.toString joins levels with dots, as floe names them.
 std::string Name(const Namespace& ns) { return ns.ToString(); }
-
-HttpResponse JsonResponse(int status, std::string body) {
-  HttpResponse response;
-  response.status = status;
-  response.content_type = "application/json";
-  response.body = std::move(body);
-  return response;
-}
 
 HttpResponse NoContent() {
   HttpResponse response;

@@ -66,4 +66,12 @@ Status Catalog::RemoveAuditTrigger() {
   return Status::NotImplemented("Catalog ", name(), " keeps no audit log");
 }
 
+Status Catalog::SwapMetadataLocations(const std::vector<TableSwap>& swaps) {
+  if (swaps.size() == 1 && !swaps[0].expected_location.empty()) {
+    return SwapMetadataLocation(swaps[0].ident, swaps[0].expected_location, swaps[0].new_location,
+                                swaps[0].record);
+  }
+  return Status::NotImplemented("Catalog ", name(), " cannot commit several tables at once");
+}
+
 }  // namespace floe

@@ -79,6 +79,20 @@ class Catalog {
                                       const std::string& expected_location,
                                       const std::string& new_location) = 0;
 
+  // One table's part of a commit of several tables (SwapMetadataLocations): an empty
+  // expected_location creates the table's entry.
+  struct TableSwap {
+    TableIdentifier ident;
+    std::string expected_location;
+    std::string new_location;
+    AuditRecord record;
+  };
+  // Every swap or none, in one transaction of the catalog database. CommitConflict naming the
+  // first table that moved (or, for a create, exists); CommitStateUnknown when the catalog
+  // cannot say whether the transaction committed. The default refuses: a catalog without
+  // transactions cannot commit several tables as one.
+  virtual Status SwapMetadataLocations(const std::vector<TableSwap>& swaps);
+
   virtual Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) = 0;
   // Removes the entry and returns the metadata location it pointed at, so that a purge can
   // find the table's files.

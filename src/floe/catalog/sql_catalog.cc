@@ -633,6 +633,67 @@ Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
   return SwapConflict(ident, expected_location, new_location);
 }
 
+Status SqlCatalog::SwapMetadataLocations(const std::vector<TableSwap>& swaps) {
+  if (swaps.empty()) return Status::OK();
+  for (const auto& swap : swaps) {
+    ARROW_RETURN_NOT_OK(ValidateTable(swap.ident));
+    if (swap.new_location.empty()) {
+      return ValidationError("Cannot commit ", swap.ident.ToString(), ": empty metadata location");
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  Status st = InWriteTransaction(
+      [&]() -> Status {
+        for (const auto& swap : swaps) {
+          const TableIdentifier& ident = swap.ident;
+          if (swap.expected_location.empty()) {
+            ARROW_RETURN_NOT_OK(ident.ValidateNew());
+            ARROW_RETURN_NOT_OK(RequireNamespace(ident.ns));
+            ARROW_ASSIGN_OR_RAISE(auto existing, FindEntry(ident));
+            if (existing) {
+              return CommitConflict("Cannot commit ", ident.ToString(), ": ",
+                                    existing->is_view ? "a view" : "a table",
+                                    " of that name was created concurrently");
+            }
+            if (audit_log_) {
+              ARROW_RETURN_NOT_OK(RecordChange(ident, std::nullopt, swap.new_location, swap.record));
+            }
+            ARROW_RETURN_NOT_OK(Execute(
+                kInsertTableSql, {name_, ident.ns.ToString(), ident.name, swap.new_location}));
+            continue;
+          }
+          if (audit_log_) {
+            ARROW_RETURN_NOT_OK(
+                RecordChange(ident, swap.expected_location, swap.new_location, swap.record));
+          }
+          ARROW_ASSIGN_OR_RAISE(
+              int changes,
+              Execute(SwapSql(), {swap.new_location, swap.expected_location, name_,
+                                  ident.ns.ToString(), ident.name, swap.expected_location}));
+          if (changes != 1) return SwapConflict(ident, swap.expected_location, swap.new_location);
+        }
+        return Status::OK();
+      },
+      // The answer to COMMIT was lost: the first table's pointer says whether it happened.
+      [&]() -> Result<bool> {
+        ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(swaps[0].ident));
+        return entry.has_value() && entry->metadata_location == swaps[0].new_location;
+      },
+      /*compare_and_swap=*/true);
+  if (st.ok() || IsCommitConflict(st) || IsCommitStateUnknown(st)) return st;
+  switch (driver_->last_failure()) {
+    case SqlFailure::kBusy:
+    case SqlFailure::kRetry:
+      return CommitConflict("Cannot commit ", swaps.size(), " tables: ", st.message(),
+                            "; nothing was committed");
+    case SqlFailure::kConnectionLost:
+      return CommitStateUnknown("Cannot tell whether the commit of ", swaps.size(),
+                                " tables happened: ", st.message());
+    default:
+      return st;  // rolled back: nothing moved
+  }
+}
+
 // The answer to the swap was lost with the connection. Once the lost session is certainly
 // over, the row tells: pointing at new_location (or having it as the previous location,
 // when another writer already committed on top) the swap happened (true); still pointing

@@ -104,6 +104,7 @@ class SqlCatalog : public Catalog {
   Status UndropTableEntry(const DroppedTable& dropped, const AuditRecord& record) override;
 
   bool HasAuditLog() const override { return audit_log_; }
+  Status SwapMetadataLocations(const std::vector<TableSwap>& swaps) override;
   Result<std::vector<AuditEntry>> ReadAuditLog(const AuditQuery& query) override;
   Status ClassifyAuditEntry(int64_t seq, const AuditRecord& record) override;
   Status RecordAuditEntry(const TableIdentifier& ident, const std::string& metadata_location,

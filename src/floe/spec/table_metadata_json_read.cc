@@ -11,6 +11,7 @@
 #include <rapidjson/writer.h>
 
 #include "floe/spec/json_document.h"
+#include "floe/spec/metadata_json_values.h"
 #include "floe/spec/table_metadata.h"
 
 namespace floe::spec {
@@ -283,6 +284,8 @@ Status CheckUniqueFieldIds(const std::vector<NestedField>& fields, const std::st
   return Status::OK();
 }
 
+}  // namespace
+
 Result<SchemaPtr> SchemaFromValue(const Value& json) {
   ARROW_ASSIGN_OR_RAISE(TypePtr type, TypeFromJson(json, 0));
   if (type->id() != TypeId::kStruct) {
@@ -348,12 +351,16 @@ Result<PartitionSpec> PartitionSpecFromValue(const Value& json) {
   return PartitionSpec(spec_id, std::move(parsed));
 }
 
+namespace {
+
 bool EqualsIgnoreCase(std::string_view a, std::string_view b) {
   return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
 }
+
+}  // namespace
 
 Result<SortOrder> SortOrderFromValue(const Value& json) {
   if (!json.IsObject()) {
@@ -548,6 +555,8 @@ Result<PartitionStatisticsFile> PartitionStatisticsFromValue(const Value& json) 
 
 // ---------------------------------------------------------------------------------------
 // Table metadata
+
+namespace {
 
 Result<std::shared_ptr<TableMetadata>> MetadataFromValue(const Value& node) {
   if (!node.IsObject()) {

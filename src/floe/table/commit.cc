@@ -29,6 +29,14 @@ RetryPolicy RetryPolicy::FromMetadata(const spec::TableMetadata& metadata) {
   return policy;
 }
 
+int64_t RetryBackoffMs(const RetryPolicy& policy, int attempt) {
+  double wait = static_cast<double>(policy.min_wait_ms) * std::pow(2.0, attempt);
+  wait = std::min(wait, static_cast<double>(policy.max_wait_ms));
+  static thread_local std::mt19937 rng{std::random_device{}()};
+  std::uniform_real_distribution<double> jitter(0.0, 0.1 * wait);
+  return static_cast<int64_t>(wait + jitter(rng));
+}
+
 namespace {
 
 std::atomic<int64_t> commits_done{0}, commit_attempts{0}, commit_conflicts{0};
@@ -37,13 +45,6 @@ void RemoveFiles(FileIO& io, const std::vector<std::string>& files) {
   for (const auto& f : files) (void)io.DeleteFile(f, FileKind::kOther);
 }
 
-int64_t Backoff(const RetryPolicy& policy, int attempt) {
-  double wait = static_cast<double>(policy.min_wait_ms) * std::pow(2.0, attempt);
-  wait = std::min(wait, static_cast<double>(policy.max_wait_ms));
-  static thread_local std::mt19937 rng{std::random_device{}()};
-  std::uniform_real_distribution<double> jitter(0.0, 0.1 * wait);
-  return static_cast<int64_t>(wait + jitter(rng));
-}
 
 // write.metadata.delete-after-commit.enabled: metadata files that fell off the metadata
 // log with this commit are no longer tracked by anyone, so they go (best effort: the commit
@@ -172,7 +173,7 @@ Status Commit(Table& table, const ApplyFn& apply, const AuditNote& note) {
                             " ms (commit.retry.total-timeout-ms=", policy.total_timeout_ms,
                             "); last conflict: ", st.message());
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(Backoff(policy, attempt)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(RetryBackoffMs(policy, attempt)));
     ARROW_RETURN_NOT_OK(table.Refresh());
   }
 }

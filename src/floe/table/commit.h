@@ -20,6 +20,10 @@ struct RetryPolicy {
   static RetryPolicy FromMetadata(const spec::TableMetadata& metadata);
 };
 
+// How long to wait before retry number `attempt` (from 0): exponential from min_wait_ms up to
+// max_wait_ms, with up to 10% jitter so writers that collided do not collide again.
+int64_t RetryBackoffMs(const RetryPolicy& policy, int attempt);
+
 // One attempt of a change: given the base metadata, produce the new metadata. Files the
 // attempt writes (a manifest list, say) are registered with `attempt_files` so a failed
 // attempt removes them. A non-OK result aborts the commit without retrying; a null result

@@ -157,16 +157,14 @@ std::string TableCatalog::DefaultLocation(const TableIdentifier& ident) const {
   return catalog_->DefaultTableLocation(ident);
 }
 
-Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const TableIdentifier& ident,
-                                                         const spec::Schema& schema,
-                                                         const CreateTableOptions& options) {
+Result<std::shared_ptr<spec::TableMetadata>> TableCatalog::StageCreate(
+    const TableIdentifier& ident, const spec::Schema& schema, const CreateTableOptions& options) {
   // Before anything is written: the names become directories of the default location.
   ARROW_RETURN_NOT_OK(ident.ValidateNew());
   ARROW_ASSIGN_OR_RAISE(bool exists, catalog_->TableExists(ident));
   if (exists) return AlreadyExists("Table already exists: ", ident.ToString());
   ARROW_ASSIGN_OR_RAISE(bool ns_exists, catalog_->NamespaceExists(ident.ns));
   if (!ns_exists) return NotFound("Namespace does not exist: ", ident.ns.ToString());
-  ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*catalog_));
   if (options.location.empty() && catalog_->warehouse().empty()) {
     return ValidationError("Cannot create table ", ident.ToString(), ": catalog ",
                            catalog_->name(), " has no warehouse; give the table a LOCATION");
@@ -190,7 +188,24 @@ Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const TableIdentifier& 
     }
   }
   ARROW_ASSIGN_OR_RAISE(auto md, NewTableMetadata(schema, stored, location));
+  ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*catalog_));
   ARROW_RETURN_NOT_OK(policy.CheckTable(ident, *md));
+  return md;
+}
+
+Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const TableIdentifier& ident,
+                                                         const spec::Schema& schema,
+                                                         const CreateTableOptions& options) {
+  ARROW_ASSIGN_OR_RAISE(auto md, StageCreate(ident, schema, options));
+  return CreateTableFromMetadata(ident, std::move(md));
+}
+
+Result<std::shared_ptr<Table>> TableCatalog::CreateTableFromMetadata(
+    const TableIdentifier& ident, std::shared_ptr<spec::TableMetadata> md) {
+  ARROW_RETURN_NOT_OK(ident.ValidateNew());
+  ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*catalog_));
+  ARROW_RETURN_NOT_OK(policy.CheckTable(ident, *md));
+  StampProvenance(provenance(), spec::TableMetadata{}, md.get());
   std::string metadata_location = NextMetadataLocation(*md, "");
   ARROW_RETURN_NOT_OK(
       io_->WriteFile(metadata_location, FileKind::kMetadata, spec::WriteTableMetadata(*md)));
@@ -202,6 +217,36 @@ Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const TableIdentifier& 
     return st;
   }
   auto table = std::make_shared<Table>(ident, catalog_, io_, std::move(md), std::move(metadata_location));
+  table->set_provenance(provenance_);
+  return table;
+}
+
+Result<std::shared_ptr<Table>> TableCatalog::RegisterTable(const TableIdentifier& ident,
+                                                           const std::string& metadata_location,
+                                                           bool overwrite) {
+  ARROW_RETURN_NOT_OK(ident.ValidateNew());
+  ARROW_ASSIGN_OR_RAISE(bool ns_exists, catalog_->NamespaceExists(ident.ns));
+  if (!ns_exists) return NotFound("Namespace does not exist: ", ident.ns.ToString());
+  ARROW_ASSIGN_OR_RAISE(spec::TableMetadataPtr md, ReadMetadataFile(*io_, metadata_location));
+  ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*catalog_));
+  ARROW_RETURN_NOT_OK(policy.CheckTable(ident, *md));
+  auto current = catalog_->LoadMetadataLocation(ident);
+  if (current.ok() && !overwrite) return AlreadyExists("Table already exists: ", ident.ToString());
+  if (!current.ok() && !IsNotFound(current.status())) return current.status();
+  if (current.ok()) {
+    ARROW_ASSIGN_OR_RAISE(spec::TableMetadataPtr before, ReadMetadataFile(*io_, *current));
+    AuditRecord record = DescribeChange(before.get(), *md);
+    AddProvenance(provenance(), &record);
+    record.detail = "registered " + metadata_location;
+    ARROW_RETURN_NOT_OK(
+        catalog_->SwapMetadataLocation(ident, *current, metadata_location, record));
+  } else {
+    AuditRecord record = DescribeChange(nullptr, *md);
+    AddProvenance(provenance(), &record);
+    record.detail = "registered " + metadata_location;
+    ARROW_RETURN_NOT_OK(catalog_->CreateTableEntry(ident, metadata_location, record));
+  }
+  auto table = std::make_shared<Table>(ident, catalog_, io_, md, metadata_location);
   table->set_provenance(provenance_);
   return table;
 }

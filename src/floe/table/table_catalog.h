@@ -73,10 +73,21 @@ class TableCatalog {
     provenance_ = std::move(provenance);
   }
 
+  // The provenance commits and catalog changes record (the C++ API's when none was set).
+  const CommitProvenance& provenance() const;
+
   std::string DefaultLocation(const TableIdentifier& ident) const;
 
   Result<std::shared_ptr<Table>> CreateTable(const TableIdentifier& ident, const spec::Schema& schema,
                                              const CreateTableOptions& options = {});
+  // The metadata CreateTable would commit, checked but not written: a staged create.
+  Result<std::shared_ptr<spec::TableMetadata>> StageCreate(const TableIdentifier& ident,
+                                                           const spec::Schema& schema,
+                                                           const CreateTableOptions& options = {});
+  // Writes `metadata` as the first metadata file of a new table `ident` and registers it (a
+  // staged create committed); its locations must satisfy the catalog's LocationPolicy.
+  Result<std::shared_ptr<Table>> CreateTableFromMetadata(const TableIdentifier& ident,
+                                                         std::shared_ptr<spec::TableMetadata> md);
   Result<std::shared_ptr<Table>> LoadTable(const TableIdentifier& ident);
   Status RenameTable(const TableIdentifier& from, const TableIdentifier& to);
   // Removes the table from the catalog; with `purge`, also every file its metadata reaches
@@ -89,12 +100,16 @@ class TableCatalog {
   // dropped (or only purged), when its namespace no longer exists and when its metadata file
   // is gone or unreadable. Returns the restored table.
   Result<std::shared_ptr<Table>> UndropTable(const TableIdentifier& ident);
+  // Points a new entry `ident` at an existing metadata file, as Iceberg's register_table; with
+  // `overwrite` an existing table's entry is swapped to it instead of refused. The file must
+  // read as table metadata and its table lie where the catalog's LocationPolicy allows.
+  Result<std::shared_ptr<Table>> RegisterTable(const TableIdentifier& ident,
+                                               const std::string& metadata_location,
+                                               bool overwrite);
 
  private:
   std::shared_ptr<Catalog> catalog_;
   std::shared_ptr<FileIO> io_;
-  // The provenance commits and catalog changes record (the C++ API's when none was set).
-  const CommitProvenance& provenance() const;
   std::shared_ptr<const CommitProvenance> provenance_;
 };
 

@@ -271,6 +271,74 @@ void TableMetadataBuilder::RemoveSchemas(const std::set<int32_t>& schema_ids) {
   if (md_->schemas.size() != before) changed_ = true;
 }
 
+Status TableMetadataBuilder::AssignUuid(const std::string& uuid) {
+  if (uuid.empty()) return ValidationError("Cannot set uuid to null");
+  if (md_->table_uuid == uuid) return Status::OK();
+  if (!md_->table_uuid.empty()) return ValidationError("Cannot reassign uuid");
+  md_->table_uuid = uuid;
+  changed_ = true;
+  return Status::OK();
+}
+
+Status TableMetadataBuilder::UpgradeFormatVersion(int32_t format_version, int32_t max_supported) {
+  if (format_version > max_supported) {
+    return ValidationError("Cannot upgrade table to unsupported format version: v",
+                           format_version, " (supported: v", max_supported, ")");
+  }
+  if (format_version < md_->format_version) {
+    return ValidationError("Cannot downgrade v", md_->format_version, " table to v",
+                           format_version);
+  }
+  if (format_version != md_->format_version) {
+    md_->format_version = format_version;
+    changed_ = true;
+  }
+  return Status::OK();
+}
+
+void TableMetadataBuilder::SetLocation(const std::string& location) {
+  if (md_->location == location) return;
+  md_->location = location;
+  changed_ = true;
+}
+
+Status TableMetadataBuilder::SetStatistics(spec::StatisticsFile file) {
+  if (!md_->SnapshotById(file.snapshot_id)) {
+    return ValidationError("Cannot set statistics for unknown snapshot: ", file.snapshot_id);
+  }
+  RemoveStatistics(file.snapshot_id);
+  md_->statistics.push_back(std::move(file));
+  changed_ = true;
+  return Status::OK();
+}
+
+void TableMetadataBuilder::RemoveStatistics(int64_t snapshot_id) {
+  if (std::erase_if(md_->statistics, [&](const spec::StatisticsFile& f) {
+        return f.snapshot_id == snapshot_id;
+      }) > 0) {
+    changed_ = true;
+  }
+}
+
+Status TableMetadataBuilder::SetPartitionStatistics(spec::PartitionStatisticsFile file) {
+  if (!md_->SnapshotById(file.snapshot_id)) {
+    return ValidationError("Cannot set partition statistics for unknown snapshot: ",
+                           file.snapshot_id);
+  }
+  RemovePartitionStatistics(file.snapshot_id);
+  md_->partition_statistics.push_back(std::move(file));
+  changed_ = true;
+  return Status::OK();
+}
+
+void TableMetadataBuilder::RemovePartitionStatistics(int64_t snapshot_id) {
+  if (std::erase_if(md_->partition_statistics, [&](const spec::PartitionStatisticsFile& f) {
+        return f.snapshot_id == snapshot_id;
+      }) > 0) {
+    changed_ = true;
+  }
+}
+
 void TableMetadataBuilder::SetProperties(const std::map<std::string, std::string>& updates) {
   for (const auto& [key, value] : updates) {
     auto [it, inserted] = md_->properties.try_emplace(key, value);

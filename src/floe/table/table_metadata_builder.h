@@ -81,6 +81,20 @@ class TableMetadataBuilder {
   void RemovePartitionSpecs(const std::set<int32_t>& spec_ids);
   void RemoveSchemas(const std::set<int32_t>& schema_ids);
 
+  // ---- identity, location, statistics ----
+  // A table's uuid is given once: `Cannot reassign uuid`.
+  Status AssignUuid(const std::string& uuid);
+  // Up to `max_supported`: `Cannot downgrade v2 table to v1`, `Cannot upgrade table to
+  // unsupported format version: v3 (supported: v2)`.
+  Status UpgradeFormatVersion(int32_t format_version, int32_t max_supported);
+  void SetLocation(const std::string& location);
+  // Replaces the statistics file of the same snapshot; `Cannot set statistics for unknown
+  // snapshot: <id>` when the table has no such snapshot.
+  Status SetStatistics(spec::StatisticsFile file);
+  void RemoveStatistics(int64_t snapshot_id);
+  Status SetPartitionStatistics(spec::PartitionStatisticsFile file);
+  void RemovePartitionStatistics(int64_t snapshot_id);
+
   // ---- properties ----
   void SetProperties(const std::map<std::string, std::string>& updates);
   void RemoveProperties(const std::set<std::string>& keys);

@@ -1,0 +1,100 @@
+#include "floe/table/transaction_commit.h"
+
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "floe/table/audit_change.h"
+#include "floe/table/commit.h"
+#include "floe/table/location_policy.h"
+#include "floe/table/metadata_files.h"
+#include "floe/table/protection.h"
+
+namespace floe::table {
+
+namespace {
+
+// One attempt: the swaps to make and the files written for them.
+struct Attempt {
+  std::vector<Catalog::TableSwap> swaps;
+  std::vector<std::string> written;
+};
+
+Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPolicy& policy,
+               Attempt* attempt) {
+  Catalog& catalog = *tables.catalog();
+  FileIO& io = *tables.io();
+  const std::string name = catalog.name() + "." + change.ident.ToString();
+  spec::TableMetadataPtr base;
+  std::string base_location;
+  auto location = catalog.LoadMetadataLocation(change.ident);
+  if (location.ok()) {
+    base_location = *location;
+    ARROW_ASSIGN_OR_RAISE(base, ReadMetadataFile(io, base_location));
+  } else if (!IsNotFound(location.status())) {
+    return location.status();
+  }
+  std::shared_ptr<spec::TableMetadata> updated;
+  if (base) {
+    ARROW_ASSIGN_OR_RAISE(updated, ApplyTableChanges(base, change.requirements, change.updates));
+    if (!updated) return Status::OK();
+    ARROW_RETURN_NOT_OK(CheckProtection(name, *base, *updated));
+  } else {
+    bool creates = false;
+    for (const auto& r : change.requirements) {
+      creates |= r.kind == UpdateRequirement::Kind::kAssertCreate;
+    }
+    if (!creates) return location.status();
+    ARROW_RETURN_NOT_OK(change.ident.ValidateNew());
+    ARROW_ASSIGN_OR_RAISE(updated, NewTableFromUpdates(change.requirements, change.updates,
+                                                       tables.DefaultLocation(change.ident)));
+  }
+  ARROW_RETURN_NOT_OK(policy.CheckTable(change.ident, *updated));
+  const spec::TableMetadata empty;
+  TableMetadataBuilder::RecordCommit(base ? *base : empty, base_location, updated.get());
+  StampProvenance(tables.provenance(), base ? *base : empty, updated.get());
+  std::string new_location = NextMetadataLocation(*updated, base_location);
+  ARROW_RETURN_NOT_OK(
+      io.WriteFile(new_location, FileKind::kMetadata, spec::WriteTableMetadata(*updated)));
+  attempt->written.push_back(new_location);
+  AuditRecord record = DescribeChange(base.get(), *updated);
+  AddProvenance(tables.provenance(), &record);
+  attempt->swaps.push_back(
+      {change.ident, base_location, std::move(new_location), std::move(record)});
+  return Status::OK();
+}
+
+}  // namespace
+
+Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& changes) {
+  std::set<std::string> seen;
+  for (const auto& change : changes) {
+    if (!seen.insert(change.ident.ToString()).second) {
+      return Status::Invalid("Invalid table changes: table ", change.ident.ToString(),
+                             " is changed twice; state all its changes in one entry");
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*tables.catalog()));
+  const RetryPolicy retry;
+  for (int attempt_number = 0;; ++attempt_number) {
+    Attempt attempt;
+    Status st;
+    for (const auto& change : changes) {
+      st = Prepare(tables, change, policy, &attempt);
+      if (!st.ok()) break;
+    }
+    if (st.ok() && !attempt.swaps.empty()) {
+      st = tables.catalog()->SwapMetadataLocations(attempt.swaps);
+    }
+    if (st.ok() || IsCommitStateUnknown(st)) return st;  // unknown: the files may be live
+    for (const auto& file : attempt.written)
+      (void)tables.io()->DeleteFile(file, FileKind::kMetadata);
+    // A requirement that failed does not change on retry; a table that moved under a
+    // swap may leave every requirement holding on fresh metadata.
+    const bool swap_lost = IsCommitConflict(st) && st.message().rfind("Requirement failed", 0) != 0;
+    if (!swap_lost || attempt_number >= retry.num_retries) return st;
+    std::this_thread::sleep_for(std::chrono::milliseconds(RetryBackoffMs(retry, attempt_number)));
+  }
+}
+
+}  // namespace floe::table

@@ -1,0 +1,32 @@
+#pragma once
+
+// A commit of several tables as one: each table's requirements are checked against its
+// current metadata and its updates applied through TableMetadataBuilder, a new metadata file
+// written for each, then every catalog pointer swapped in one catalog transaction. All the
+// tables move or none does.
+
+#include <vector>
+
+#include "floe/catalog/table_identifier.h"
+#include "floe/table/metadata_update.h"
+#include "floe/table/table_catalog.h"
+#include "floe/util/status.h"
+
+namespace floe::table {
+
+struct TableChange {
+  TableIdentifier ident;
+  std::vector<UpdateRequirement> requirements;
+  std::vector<MetadataUpdate> updates;
+};
+
+// Errors: NotFound "Table does not exist: a.t" (a change of a missing table that does not
+// assert-create it), Invalid for two changes of one table, CommitConflict for a requirement
+// that does not hold, Validation for an update a table refuses (protection rules included),
+// CommitStateUnknown when the catalog cannot say whether the transaction committed. When
+// another writer moves a table between the read and the swap, the whole commit is tried again
+// from fresh metadata (commit.retry.* of Iceberg's defaults), re-checking the requirements.
+// A failed attempt removes the metadata files it wrote.
+Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& changes);
+
+}  // namespace floe::table

@@ -78,8 +78,15 @@ def test_config_lists_the_endpoints_served(server):
         "DELETE /v1/{prefix}/namespaces/{namespace}",
         "POST /v1/{prefix}/namespaces/{namespace}/properties",
         "GET /v1/{prefix}/namespaces/{namespace}/tables",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables",
         "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
         "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+        "POST /v1/{prefix}/namespaces/{namespace}/register",
+        "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
+        "POST /v1/{prefix}/tables/rename",
+        "POST /v1/{prefix}/transactions/commit",
     ]
 
 

@@ -25,6 +25,8 @@ struct HttpRequest {
   // Field names lower-cased; repeated fields joined with ", " as RFC 9110 allows.
   std::map<std::string, std::string> headers;
   std::string body;  // Content-Length bytes; empty when none were sent
+  // The peer's address ("127.0.0.1:50412", "[::1]:50412"), set by the server.
+  std::string remote_address;
 
   std::optional<std::string> Header(const std::string& lower_name) const;
   // Whether the client lets the connection stay open after the response: HTTP/1.1 unless it

@@ -83,4 +83,10 @@ HttpResponse JsonResponse(int status, std::string body) {
   return response;
 }
 
+HttpResponse NoContentResponse() {
+  HttpResponse response;
+  response.status = 204;
+  return response;
+}
+
 }  // namespace floe::server::http

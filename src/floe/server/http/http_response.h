@@ -37,4 +37,7 @@ HttpResponse TextResponse(int status, const std::string& message);
 // An application/json response with `body` as it is.
 HttpResponse JsonResponse(int status, std::string body);
 
+// 204 No Content.
+HttpResponse NoContentResponse();
+
 }  // namespace floe::server::http

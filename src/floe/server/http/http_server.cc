@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <netdb.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -51,6 +52,21 @@ Result<ListenAddress> ParseListenAddress(const std::string& listen) {
   }
   if (std::stoi(address.port) > 65535) return invalid();
   return address;
+}
+
+std::string PeerAddress(const sockaddr_storage& peer) {
+  char host[INET6_ADDRSTRLEN] = {};
+  if (peer.ss_family == AF_INET6) {
+    const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&peer);
+    inet_ntop(AF_INET6, &in6->sin6_addr, host, sizeof(host));
+    return "[" + std::string(host) + "]:" + std::to_string(ntohs(in6->sin6_port));
+  }
+  if (peer.ss_family == AF_INET) {
+    const auto* in4 = reinterpret_cast<const sockaddr_in*>(&peer);
+    inet_ntop(AF_INET, &in4->sin_addr, host, sizeof(host));
+    return std::string(host) + ":" + std::to_string(ntohs(in4->sin_port));
+  }
+  return "";
 }
 
 void SetTimeouts(int fd, int seconds) {
@@ -188,7 +204,10 @@ class HttpServer::Impl {
       }
       if (fds[1].revents != 0) return;
       if ((fds[0].revents & POLLIN) == 0) continue;
-      const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+      sockaddr_storage peer{};
+      socklen_t peer_size = sizeof(peer);
+      const int fd =
+          accept4(listen_fd_, reinterpret_cast<sockaddr*>(&peer), &peer_size, SOCK_CLOEXEC);
       if (fd < 0) {
         // Out of file descriptors: wait a little instead of spinning.
         if (errno == EMFILE || errno == ENFILE)
@@ -213,8 +232,8 @@ class HttpServer::Impl {
         continue;
       }
       try {
-        std::thread([this, fd] {
-          Serve(fd);
+        std::thread([this, fd, address = PeerAddress(peer)] {
+          Serve(fd, address);
           Finish(fd);
         }).detach();
       } catch (const std::exception&) {  // no thread to be had: drop this client
@@ -229,7 +248,7 @@ class HttpServer::Impl {
   }
 
   // Serves the requests of one connection until it closes.
-  void Serve(int fd) {
+  void Serve(int fd, const std::string& remote_address) {
     HttpRequestReader reader(options_.max_body_bytes);
     for (int served = 0;; ++served) {
       HttpRequestReader::Step step = ReadRequest(fd, reader, served == 0);
@@ -239,7 +258,8 @@ class HttpServer::Impl {
         DrainAndClose(fd);
         return;
       }
-      const HttpRequest& request = *step.request;
+      HttpRequest& request = *step.request;
+      request.remote_address = remote_address;
       HttpResponse response = Respond(request);
       const bool keep_alive = options_.keep_alive && request.KeepAlive() && !stopping();
       const bool sent =

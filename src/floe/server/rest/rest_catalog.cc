@@ -12,7 +12,9 @@
 
 #include "floe/io/file_io.h"
 #include "floe/server/http/url_encoding.h"
+#include "floe/server/rest/rest_errors.h"
 #include "floe/server/rest/rest_json.h"
+#include "floe/server/rest/rest_tables.h"
 #include "floe/spec/json_document.h"
 #include "floe/util/json_writer.h"
 
@@ -27,43 +29,8 @@ using http::JsonResponse;
 // Iceberg's own Namespace.toString joins levels with dots, as floe names them.
 std::string Name(const Namespace& ns) { return ns.ToString(); }
 
-HttpResponse NoContent() {
-  HttpResponse response;
-  response.status = 204;
-  return response;
-}
-
-HttpResponse BadRequest(const std::string& message) {
-  return ErrorResponse(400, "BadRequestException", message);
-}
-
 HttpResponse NoSuchNamespace(const Namespace& ns) {
   return ErrorResponse(404, "NoSuchNamespaceException", "Namespace does not exist: " + Name(ns));
-}
-
-// A failed catalog call as the ErrorModel: the kinds callers act on keep their meaning
-// (404, 409), malformed input is 400, and anything else 500 (the outcome is not known).
-HttpResponse FromStatus(const Status& status) {
-  const std::string& message = status.message();
-  switch (KindOf(status)) {
-    case ErrorKind::kNotFound:
-      if (message.rfind("Table does not exist", 0) == 0) {
-        return ErrorResponse(404, "NoSuchTableException", message);
-      }
-      return ErrorResponse(404, "NoSuchNamespaceException", message);
-    case ErrorKind::kAlreadyExists:
-      return ErrorResponse(409, "AlreadyExistsException", message);
-    case ErrorKind::kValidation:
-      return BadRequest(message);
-    case ErrorKind::kCommitConflict:
-      return ErrorResponse(409, "CommitFailedException", message);
-    case ErrorKind::kCommitStateUnknown:
-      return ErrorResponse(500, "CommitStateUnknownException", message);
-    case ErrorKind::kOther:
-      break;
-  }
-  if (status.IsInvalid()) return BadRequest(message);
-  return ErrorResponse(500, "ServiceFailureException", message);
 }
 
 void WriteNamespace(JsonWriter& json, const Namespace& ns) { json.Strings(ns.levels); }
@@ -154,6 +121,14 @@ class Handler {
         if (auto refused = route({"GET"})) return *refused;
         return Config();
       }
+      if (n == 3 && segments[1] == "tables" && segments[2] == "rename") {
+        if (auto refused = route({"POST"})) return *refused;
+        return Tables().Rename();
+      }
+      if (n == 3 && segments[1] == "transactions" && segments[2] == "commit") {
+        if (auto refused = route({"POST"})) return *refused;
+        return Tables().CommitTransaction();
+      }
       if (segments[1] == "namespaces") {
         if (n == 2) {
           if (auto refused = route({"GET", "POST"})) return *refused;
@@ -171,13 +146,24 @@ class Handler {
           return UpdateProperties(ns);
         }
         if (n == 4 && segments[3] == "tables") {
-          if (auto refused = route({"GET"})) return *refused;
-          return ListTables(ns);
+          if (auto refused = route({"GET", "POST"})) return *refused;
+          return method == "GET" ? ListTables(ns) : Tables().Create(ns);
+        }
+        if (n == 4 && segments[3] == "register") {
+          if (auto refused = route({"POST"})) return *refused;
+          return Tables().Register(ns);
         }
         if (n == 5 && segments[3] == "tables") {
-          if (auto refused = route({"GET", "HEAD"})) return *refused;
+          if (auto refused = route({"GET", "HEAD", "POST", "DELETE"})) return *refused;
           const TableIdentifier ident(ns, segments[4]);
-          return method == "GET" ? LoadTable(ident) : TableExists(ident);
+          if (method == "GET") return Tables().Load(ident);
+          if (method == "HEAD") return TableExists(ident);
+          if (method == "POST") return Tables().Commit(ident);
+          return Tables().Drop(ident);
+        }
+        if (n == 6 && segments[3] == "tables" && segments[5] == "metrics") {
+          if (auto refused = route({"POST"})) return *refused;
+          return Tables().ReportMetrics(TableIdentifier(ns, segments[4]));
         }
       }
     }
@@ -271,7 +257,7 @@ class Handler {
 
   HttpResponse NamespaceExists(const Namespace& ns) {
     if (auto refused = RequireNamespace(ns)) return *refused;
-    return NoContent();
+    return http::NoContentResponse();
   }
 
   HttpResponse DropNamespace(const Namespace& ns) {
@@ -298,7 +284,7 @@ class Handler {
       }
       return FromStatus(dropped);
     }
-    return NoContent();
+    return http::NoContentResponse();
   }
 
   HttpResponse UpdateProperties(const Namespace& ns) {
@@ -376,36 +362,10 @@ class Handler {
       return ErrorResponse(404, "NoSuchTableException",
                            "Table does not exist: " + ident.ToString());
     }
-    return NoContent();
+    return http::NoContentResponse();
   }
 
-  // LoadTableResult: the metadata file as floe wrote it, checked to be one JSON document.
-  HttpResponse LoadTable(const TableIdentifier& ident) {
-    if (auto refused = RequireTableName(ident)) return *refused;
-    auto location = catalog_.LoadMetadataLocation(ident);
-    if (!location.ok()) return FromStatus(location.status());
-    auto file = session_.io()->ReadFile(*location, FileKind::kMetadata);
-    if (!file.ok()) return FromStatus(file.status());
-    const std::shared_ptr<arrow::Buffer>& bytes = *file;
-    const std::string_view metadata(reinterpret_cast<const char*>(bytes->data()),
-                                    static_cast<size_t>(bytes->size()));
-    std::string buffer;
-    rapidjson::Document doc;
-    Status parsed = spec::ParseJsonDocument(metadata, &buffer, &doc);
-    if (!parsed.ok() || !doc.IsObject()) {
-      return ErrorResponse(500, "ServiceFailureException",
-                           "Cannot read the metadata file " + *location + " of " +
-                               ident.ToString() + ": " +
-                               (parsed.ok() ? "not a JSON object" : parsed.message()));
-    }
-    JsonWriter json;
-    json.StartObject();
-    json.Key("metadata-location").String(*location);
-    json.Key("metadata").Raw(metadata);
-    json.Key("config").StartObject().EndObject();
-    json.EndObject();
-    return JsonResponse(200, json.Take());
-  }
+  TableRoutes Tables() { return TableRoutes(request_, query_, session_); }
 
   const HttpRequest& request_;
   Catalog& catalog_;
@@ -424,20 +384,17 @@ const std::vector<std::string>& ServedEndpoints() {
       "DELETE /v1/{prefix}/namespaces/{namespace}",
       "POST /v1/{prefix}/namespaces/{namespace}/properties",
       "GET /v1/{prefix}/namespaces/{namespace}/tables",
+      "POST /v1/{prefix}/namespaces/{namespace}/tables",
       "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}",
       "HEAD /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+      "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+      "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+      "POST /v1/{prefix}/namespaces/{namespace}/register",
+      "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}/metrics",
+      "POST /v1/{prefix}/tables/rename",
+      "POST /v1/{prefix}/transactions/commit",
   };
   return endpoints;
-}
-
-HttpResponse ErrorResponse(int code, const std::string& type, const std::string& message) {
-  JsonWriter json;
-  json.StartObject().Key("error").StartObject();
-  json.Key("message").String(message);
-  json.Key("type").String(type);
-  json.Key("code").Int64(code);
-  json.EndObject().EndObject();
-  return JsonResponse(code, json.Take());
 }
 
 HttpResponse RestCatalog::Handle(const HttpRequest& request, sql::Session& session) {

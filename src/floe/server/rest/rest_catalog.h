@@ -11,8 +11,9 @@
 //   DELETE /v1/namespaces/{ns}                        204; 409 while it holds tables or namespaces
 //   POST   /v1/namespaces/{ns}/properties             UpdateNamespacePropertiesResponse
 //   GET    /v1/namespaces/{ns}/tables?pageToken=&pageSize=  ListTablesResponse
-//   GET    /v1/namespaces/{ns}/tables/{table}         LoadTableResult: the current metadata file
 //   HEAD   /v1/namespaces/{ns}/tables/{table}         204, or 404
+//   and the table routes of rest_tables.h (create, load, commit, drop, register, rename,
+//   metrics, transactions).
 //
 // {ns} is the namespace's levels joined by 0x1F, percent-encoded ("a%1Fb"). Errors are the
 // spec's ErrorModel, {"error": {"message", "type", "code"}}, with the type names of Iceberg's
@@ -35,8 +36,5 @@ class RestCatalog {
  public:
   http::HttpResponse Handle(const http::HttpRequest& request, sql::Session& session);
 };
-
-// The spec's ErrorModel as a response.
-http::HttpResponse ErrorResponse(int code, const std::string& type, const std::string& message);
 
 }  // namespace floe::server::rest

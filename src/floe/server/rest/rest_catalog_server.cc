@@ -2,6 +2,7 @@
 
 #include "floe/server/http/session_http_server.h"
 #include "floe/server/rest/rest_catalog.h"
+#include "floe/server/rest/rest_errors.h"
 
 namespace floe::server {
 

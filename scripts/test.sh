@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs every floe test: unit tests in the normal and the sanitizer
-# build, a short run of every fuzz target, the interop tests against PyIceberg, the Python
-# package's tests, the interop tests against Trino, then those against Spark 3.5 with
-# Iceberg 1.10, each also on a PostgreSQL catalog with its warehouse in an S3 bucket. Tests
-# that need PostgreSQL, an S3 server or Trino start their own servers on free loopback ports
-# and stop them. Each stage prints how long the run has taken so far.
+# build, a short run of every fuzz target, the interop tests against PyIceberg, Iceberg's REST
+# Compatibility Kit against `floe serve --rest`, the Python package's tests, the interop tests
+# against Trino, then those against Spark 3.5 with Iceberg 1.10, each also on a PostgreSQL
+# catalog with its warehouse in an S3 bucket. Tests that need PostgreSQL, an S3 server, Trino
+# or floe's own servers start them on free loopback ports and stop them. Each stage prints how
+# long the run has taken so far.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
@@ -12,9 +13,11 @@ stage() { printf '\n== test: %s (at %dm%02ds)\n' "$1" $(((SECONDS - start) / 60)
 
 stage "setup"
 scripts/setup.sh --no-wheel
-# Trino and Spark come from Maven Central and PyPI: fetched while floe compiles.
+# Trino, Spark and the REST kit come from Maven Central and PyPI: fetched while floe compiles,
+# one after the other, as each may install Java or Maven with apt.
 mkdir -p build-logs
-(scripts/setup-trino.sh && scripts/setup-spark.sh --no-wheel) >build-logs/peers-setup.log 2>&1 &
+(scripts/setup-trino.sh && scripts/setup-spark.sh --no-wheel && scripts/setup-rest-kit.sh) \
+  >build-logs/peers-setup.log 2>&1 &
 peers=$!
 
 stage "release build"
@@ -33,10 +36,13 @@ stage "fuzz targets (build-fuzz/: clang, one per core at a time)"
 FUZZ_SECONDS=45 scripts/fuzz.sh  # every libFuzzer target: its regression inputs, then 45 s of fuzzing
 
 stage "PyIceberg interop"
-.venv/bin/python -m pytest -q tests/interop --ignore=tests/interop/spark --ignore=tests/interop/trino
+.venv/bin/python -m pytest -q tests/interop --ignore=tests/interop/spark --ignore=tests/interop/trino \
+  --ignore=tests/interop/rest_kit
+wait "$peers" || { cat build-logs/peers-setup.log >&2; echo "test: setting up Trino, Spark or the REST kit failed" >&2; exit 1; }
+stage "Iceberg REST Compatibility Kit"
+.venv/bin/python -m pytest -q tests/interop/rest_kit  # Iceberg 1.10.0's 102 tests, one JVM; report in build-rest/reports
 stage "the Python package"
 .venv/bin/python -m pytest -q tests/python  # the Python package, installed into .venv by setup
-wait "$peers" || { cat build-logs/peers-setup.log >&2; echo "test: setting up Trino or Spark failed" >&2; exit 1; }
 stage "Trino interop"
 .venv/bin/python -m pytest -q tests/interop/trino  # Trino 476 on PostgreSQL (warehouses on local files and S3) and SQLite catalogs
 stage "Spark interop"

@@ -13,7 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 all=(metadata_json_fuzz audit_refs_fuzz avro_container_fuzz manifest_fuzz manifest_list_fuzz parquet_fuzz
-     sql_parser_fuzz sql_engine_fuzz pg_message_fuzz http_request_fuzz rest_request_fuzz)
+     sql_parser_fuzz sql_engine_fuzz pg_message_fuzz http_request_fuzz rest_request_fuzz
+     rest_catalog_fuzz)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all[@]}")
 seconds=${FUZZ_SECONDS:-60}
@@ -28,6 +29,8 @@ options_for() {
     # SQL stays short and keyword-rich; a statement over the tiny tables is quick, so a
     # few seconds is a hang.
     sql_engine_fuzz|sql_parser_fuzz) echo "-max_len=512 -dict=tests/fuzz/sql.dict -timeout=5" ;;
+    # One request against the restored catalog: a few tables' worth of metadata work.
+    rest_catalog_fuzz) echo "-max_len=4096 -dict=tests/fuzz/rest.dict -timeout=10" ;;
     *) echo "-max_len=65536 -timeout=10" ;;
   esac
 }

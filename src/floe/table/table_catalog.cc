@@ -227,7 +227,12 @@ Result<std::shared_ptr<Table>> TableCatalog::RegisterTable(const TableIdentifier
   ARROW_RETURN_NOT_OK(ident.ValidateNew());
   ARROW_ASSIGN_OR_RAISE(bool ns_exists, catalog_->NamespaceExists(ident.ns));
   if (!ns_exists) return NotFound("Namespace does not exist: ", ident.ns.ToString());
-  ARROW_ASSIGN_OR_RAISE(spec::TableMetadataPtr md, ReadMetadataFile(*io_, metadata_location));
+  auto read = ReadMetadataFile(*io_, metadata_location);
+  if (!read.ok()) {
+    return ValidationError("Cannot register table ", ident.ToString(), ": ",
+                           read.status().message());
+  }
+  const spec::TableMetadataPtr& md = *read;
   ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*catalog_));
   ARROW_RETURN_NOT_OK(policy.CheckTable(ident, *md));
   auto current = catalog_->LoadMetadataLocation(ident);

@@ -52,4 +52,16 @@ bool IsValidUtf8(std::string_view text, size_t* bad_offset) {
   return true;
 }
 
+std::string ToValidUtf8(std::string_view text) {
+  std::string out;
+  size_t bad = 0;
+  while (!IsValidUtf8(text, &bad)) {
+    out.append(text.substr(0, bad));
+    out.append("\xEF\xBF\xBD");
+    text.remove_prefix(bad + 1);
+  }
+  out.append(text);
+  return out;
+}
+
 }  // namespace floe

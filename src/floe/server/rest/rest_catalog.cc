@@ -17,6 +17,7 @@
 #include "floe/server/rest/rest_tables.h"
 #include "floe/spec/json_document.h"
 #include "floe/util/json_writer.h"
+#include "floe/util/utf8.h"
 
 namespace floe::server::rest {
 
@@ -89,6 +90,11 @@ class Handler {
   HttpResponse Run() {
     auto query = http::ParseQuery(request_.query);
     if (!query) return BadRequest("Malformed query string: " + request_.query);
+    for (const auto& [key, value] : *query) {
+      if (!IsValidUtf8(key) || !IsValidUtf8(value)) {
+        return BadRequest("Malformed query string: " + request_.query);
+      }
+    }
     query_ = std::move(*query);
     std::vector<std::string> segments;
     std::string_view path = request_.path;
@@ -98,7 +104,8 @@ class Handler {
       size_t end = path.find('/', start);
       if (end == std::string_view::npos) end = path.size();
       auto decoded = http::PercentDecode(path.substr(start, end - start));
-      if (!decoded) return BadRequest("Malformed path: " + request_.path);
+      // Names become JSON strings and file paths: only UTF-8 is taken.
+      if (!decoded || !IsValidUtf8(*decoded)) return BadRequest("Malformed path: " + request_.path);
       segments.push_back(std::move(*decoded));
       start = end + 1;
     }

@@ -1,13 +1,14 @@
 #include "floe/server/rest/rest_errors.h"
 
 #include "floe/util/json_writer.h"
+#include "floe/util/utf8.h"
 
 namespace floe::server::rest {
 
 http::HttpResponse ErrorResponse(int code, const std::string& type, const std::string& message) {
   JsonWriter json;
   json.StartObject().Key("error").StartObject();
-  json.Key("message").String(message);
+  json.Key("message").String(ToValidUtf8(message));
   json.Key("type").String(type);
   json.Key("code").Int64(code);
   json.EndObject().EndObject();

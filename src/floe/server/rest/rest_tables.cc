@@ -293,14 +293,7 @@ HttpResponse TableRoutes::Register(const Namespace& ns) {
   const TableIdentifier ident(ns, request->name);
   if (auto refused = CheckTableName(ident)) return *refused;
   auto registered = tables_.RegisterTable(ident, request->metadata_location, request->overwrite);
-  if (!registered.ok()) {
-    // A missing file is the request's fault, not a missing table.
-    if (IsNotFound(registered.status()) &&
-        registered.status().message().rfind("Namespace does not exist", 0) != 0) {
-      return BadRequest(registered.status().message());
-    }
-    return FromStatus(registered.status());
-  }
+  if (!registered.ok()) return FromStatus(registered.status());
   const auto& table = *registered;
   return http::JsonResponse(200, TableResult(table->metadata_location(),
                                              spec::WriteTableMetadata(*table->metadata()), true));

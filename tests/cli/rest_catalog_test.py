@@ -12,6 +12,7 @@ import re
 import subprocess
 import urllib.parse
 
+import pyarrow as pa
 import pytest
 from pyiceberg.catalog import load_catalog
 from pyiceberg.exceptions import (NamespaceAlreadyExistsError, NamespaceNotEmptyError,
@@ -216,9 +217,67 @@ def test_rest_alone_and_loopback_only(tmp_path):
                         str(tmp_path / "w"), "--rest", "0.0.0.0:0"],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode != 0
-    assert r.stderr == ("Error: Cannot listen on 0.0.0.0:0: the REST catalog has no "
-                        "authentication yet, so it serves only loopback addresses "
+    assert r.stderr == ("Error: Cannot listen on 0.0.0.0:0: the REST catalog runs without "
+                        "authentication (--auth password), so it serves only loopback addresses "
                         "(127.0.0.1, [::1])\n")
+
+
+def test_password_auth_takes_oauth2_client_credentials(tmp_path):
+    users = str(tmp_path / "users")
+    add = subprocess.run([BINARY, "serve", "--add-user", "ana", "--users", users],
+                         input="pa ss+word\n", capture_output=True, text=True, timeout=60)
+    assert add.returncode == 0, add.stderr
+    server = RestServe("--auth", "password", "--users", users)
+    try:
+        # Without a token nothing is answered and nothing changes.
+        status, headers, body = request(server, "POST", "/v1/namespaces", {"namespace": ["db"]})
+        assert status == 401 and headers["WWW-Authenticate"] == "Bearer"
+        assert body == {"error": {
+            "message": "Not authorized: this catalog needs a bearer token from /v1/oauth/tokens",
+            "type": "NotAuthorizedException", "code": 401}}
+        bogus = {"Authorization": "Bearer 0123"}
+        c = http.client.HTTPConnection("127.0.0.1", server.rest_port, timeout=30)
+        c.request("GET", "/v1/namespaces", headers=bogus)
+        r = c.getresponse()
+        assert r.status == 401 and json.loads(r.read())["error"]["message"] == (
+            "Not authorized: the bearer token is unknown or expired")
+
+        def token(form):
+            c.request("POST", "/v1/oauth/tokens", body=form,
+                      headers={"Content-Type": "application/x-www-form-urlencoded"})
+            r = c.getresponse()
+            return r.status, json.loads(r.read())
+
+        # A form's '+' is a space: the password's own plus must come as %2B.
+        status, issued = token("grant_type=client_credentials&client_id=ana&client_secret=pa+ss%2Bword")
+        assert status == 200 and issued["token_type"] == "bearer" and issued["expires_in"] == 3600
+        assert len(issued["access_token"]) == 64
+        for secret in ["wrong", "pa+ss+word"]:
+            assert token("grant_type=client_credentials&client_id=ana&client_secret=" + secret) == (
+                401, {"error": "invalid_client",
+                      "error_description": "Invalid client_id or client_secret"})
+        assert token("grant_type=client_credentials&client_id=bob&client_secret=x")[0] == 401
+        assert token("grant_type=password&username=ana")[1]["error"] == "unsupported_grant_type"
+        c.close()
+
+        # PyIceberg fetches a token with the credential and sends it with every request.
+        catalog = load_catalog("lakehouse", type="rest", uri=server.uri,
+                               credential="ana:pa ss+word")
+        catalog.create_namespace("db")
+        table = catalog.create_table("db.t", schema=pa.schema([("id", pa.int64())]))
+        table.append(pa.table({"id": [1, 2]}))
+        assert request(server, "GET", "/v1/namespaces")[0] == 401
+        audit = subprocess.run([BINARY, "audit", "--catalog", server.catalog, "--warehouse",
+                                server.warehouse, "--json"],
+                               capture_output=True, text=True, timeout=60)
+        assert audit.returncode == 0, audit.stderr
+        rows = json.loads(audit.stdout)["entries"]
+        assert [(r["table_name"], r["kind"], r["user_name"], r["client"]) for r in rows] == [
+            ("t", "commit", "ana", "rest (PyIceberg/0.12.0)"),
+            ("t", "create", "ana", "rest (PyIceberg/0.12.0)")]
+        assert rows[0]["client_address"].startswith("127.0.0.1:")
+    finally:
+        server.stop()
 
 
 def test_tables_floe_wrote_load_and_read_in_pyiceberg(server, catalog):

@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   floe::sql::Session& session = floe::fuzz::RestoreEngine();
   const std::string t_before = Location(session, "t"), u_before = Location(session, "u");
   floe::server::rest::RestCatalog catalog;
-  const http::HttpResponse response = catalog.Handle(request, session);
+  const http::HttpResponse response = catalog.Handle(request, session, "fuzz");
   if (response.status >= 500) {
     floe::fuzz::Die("answered " + std::to_string(response.status) + ": " + response.body);
   }

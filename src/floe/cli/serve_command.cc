@@ -105,7 +105,9 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
                     "HOST:PORT (port 0: any free port)");
   serve->add_option("--rest", args->rest_listen,
                     "Also serve the Iceberg REST catalog on HOST:PORT (port 0: any free port; "
-                    "loopback addresses only, as it has no authentication yet)");
+                    "loopback addresses only, as it has no TLS yet); with --auth password, "
+                    "clients authenticate with OAuth2 client credentials (a user and its "
+                    "password) at /v1/oauth/tokens");
   serve->add_option(
       "--add-user", args->add_user,
       "Store NAME with the password read from standard input in --users FILE (a SCRAM-SHA-256 "
@@ -132,6 +134,9 @@ int RunServeCommand(const ServeArgs& args) {
     if (!users.ok()) return ReportError(users.status(), std::cerr);
     options.users = std::move(*users);
   }
+  // The REST catalog authenticates the same users (OAuth2 client credentials).
+  std::optional<server::UserVerifiers> rest_users;
+  if (options.auth == server::AuthMethod::kPassword) rest_users = options.users;
   options.tls_cert_file = args.tls_cert;
   options.tls_key_file = args.tls_key;
   options.allow_trust_remote = args.allow_trust_remote;
@@ -167,7 +172,8 @@ int RunServeCommand(const ServeArgs& args) {
   std::unique_ptr<server::RestCatalogServer> rest;
   if (!args.rest_listen.empty()) {
     auto started = server::RestCatalogServer::Start(
-        args.rest_listen, [where] { return OpenSession(where, "floe serve --rest"); });
+        args.rest_listen, [where] { return OpenSession(where, "floe serve --rest"); },
+        std::move(rest_users));
     if (!started.ok()) return ReportError(started.status(), std::cerr);
     rest = std::move(*started);
   }

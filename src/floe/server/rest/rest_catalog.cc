@@ -84,8 +84,8 @@ std::vector<std::string> TakePage(const std::vector<std::string>& sorted_names, 
 
 class Handler {
  public:
-  Handler(const HttpRequest& request, sql::Session& session)
-      : request_(request), catalog_(*session.catalog()), session_(session) {}
+  Handler(const HttpRequest& request, sql::Session& session, const std::string& user)
+      : request_(request), catalog_(*session.catalog()), session_(session), user_(user) {}
 
   HttpResponse Run() {
     auto query = http::ParseQuery(request_.query);
@@ -372,11 +372,12 @@ class Handler {
     return http::NoContentResponse();
   }
 
-  TableRoutes Tables() { return TableRoutes(request_, query_, session_); }
+  TableRoutes Tables() { return TableRoutes(request_, query_, session_, user_); }
 
   const HttpRequest& request_;
   Catalog& catalog_;
   sql::Session& session_;
+  const std::string& user_;
   std::map<std::string, std::string> query_;
 };
 
@@ -404,8 +405,9 @@ const std::vector<std::string>& ServedEndpoints() {
   return endpoints;
 }
 
-HttpResponse RestCatalog::Handle(const HttpRequest& request, sql::Session& session) {
-  return Handler(request, session).Run();
+HttpResponse RestCatalog::Handle(const HttpRequest& request, sql::Session& session,
+                                 const std::string& user) {
+  return Handler(request, session, user).Run();
 }
 
 }  // namespace floe::server::rest

@@ -34,7 +34,9 @@ const std::vector<std::string>& ServedEndpoints();
 
 class RestCatalog {
  public:
-  http::HttpResponse Handle(const http::HttpRequest& request, sql::Session& session);
+  // `user` is who the request comes from (rest_auth.h); commits record it.
+  http::HttpResponse Handle(const http::HttpRequest& request, sql::Session& session,
+                            const std::string& user);
 };
 
 }  // namespace floe::server::rest

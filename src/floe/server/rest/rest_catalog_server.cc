@@ -1,6 +1,7 @@
 #include "floe/server/rest/rest_catalog_server.h"
 
 #include "floe/server/http/session_http_server.h"
+#include "floe/server/rest/rest_auth.h"
 #include "floe/server/rest/rest_catalog.h"
 #include "floe/server/rest/rest_errors.h"
 
@@ -8,19 +9,24 @@ namespace floe::server {
 
 class RestCatalogServer::Impl {
  public:
+  explicit Impl(std::optional<UserVerifiers> users) : auth_(std::move(users)) {}
+
   Status Start(const std::string& listen, SessionFactory open_session) {
     http::HttpServerOptions options;
     options.listen = listen;
     options.keep_alive = true;
     options.max_body_bytes = kMaxBodyBytes;
     options.loopback_only_reason =
-        "the REST catalog has no authentication yet, so it serves only loopback addresses "
-        "(127.0.0.1, [::1])";
+        auth_.required()
+            ? "the REST catalog serves no TLS yet, so tokens and secrets would cross the network "
+              "in clear; it serves only loopback addresses (127.0.0.1, [::1])"
+            : "the REST catalog runs without authentication (--auth password), so it serves "
+              "only loopback addresses (127.0.0.1, [::1])";
     ARROW_ASSIGN_OR_RAISE(
         server_, http::SessionHttpServer::Start(
                      options, std::move(open_session),
                      [this](const http::HttpRequest& request, sql::Session& session) {
-                       return catalog_.Handle(request, session);
+                       return Answer(request, session);
                      },
                      [](const Status& status) {
                        return rest::ErrorResponse(503, "ServiceUnavailableException",
@@ -31,18 +37,35 @@ class RestCatalogServer::Impl {
 
   int port() const { return server_->port(); }
 
+  http::HttpResponse Answer(const http::HttpRequest& request, sql::Session& session) {
+    if (request.path == rest::kTokenPath) {
+      if (request.method != "POST") {
+        http::HttpResponse refused = rest::ErrorResponse(
+            405, "MethodNotAllowedException",
+            "Method " + request.method + " is not allowed on " + request.path + "; allowed: POST");
+        refused.headers.emplace_back("Allow", "POST");
+        return refused;
+      }
+      return auth_.IssueToken(request);
+    }
+    rest::RestAuthenticator::Who who = auth_.Authenticate(request);
+    if (who.refused) return *who.refused;
+    return catalog_.Handle(request, session, who.user);
+  }
+
   void Stop() {
     if (server_) server_->Stop();
   }
 
  private:
+  rest::RestAuthenticator auth_;
   rest::RestCatalog catalog_;
   std::unique_ptr<http::SessionHttpServer> server_;
 };
 
-Result<std::unique_ptr<RestCatalogServer>> RestCatalogServer::Start(const std::string& listen,
-                                                                    SessionFactory open_session) {
-  auto impl = std::make_unique<Impl>();
+Result<std::unique_ptr<RestCatalogServer>> RestCatalogServer::Start(
+    const std::string& listen, SessionFactory open_session, std::optional<UserVerifiers> users) {
+  auto impl = std::make_unique<Impl>(std::move(users));
   ARROW_RETURN_NOT_OK(impl->Start(listen, std::move(open_session)));
   return std::unique_ptr<RestCatalogServer>(new RestCatalogServer(std::move(impl)));
 }

@@ -1,14 +1,16 @@
 #pragma once
 
 // `floe serve --rest`: the Iceberg REST catalog (rest_catalog.h) on floe's HTTP server, with
-// persistent connections and request bodies up to kMaxBodyBytes. Without authentication it
-// serves loopback addresses only. Each request borrows a session from a pool that
-// `open_session` fills.
+// persistent connections and request bodies up to kMaxBodyBytes, and OAuth2 bearer tokens
+// when it has users (rest_auth.h). It serves loopback addresses only: it has no TLS yet. Each
+// request borrows a session from a pool that `open_session` fills.
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "floe/server/user_file.h"
 #include "floe/sql/session.h"
 #include "floe/util/status.h"
 
@@ -22,10 +24,11 @@ class RestCatalogServer {
 
   // Listens on `listen`, "HOST:PORT" (port 0 picks a free one). Opens one session first, so a
   // catalog that cannot be opened fails here. Errors: those of HttpServer::Start, and `Cannot
-  // listen on HOST:PORT: the REST catalog has no authentication yet, so it serves only
-  // loopback addresses (127.0.0.1, [::1])`.
-  static Result<std::unique_ptr<RestCatalogServer>> Start(const std::string& listen,
-                                                          SessionFactory open_session);
+  // listen on HOST:PORT: ...` for an address that is not loopback.
+  // With `users`, every request needs a bearer token (rest_auth.h).
+  static Result<std::unique_ptr<RestCatalogServer>> Start(
+      const std::string& listen, SessionFactory open_session,
+      std::optional<UserVerifiers> users = std::nullopt);
   ~RestCatalogServer();
   RestCatalogServer(const RestCatalogServer&) = delete;
   RestCatalogServer& operator=(const RestCatalogServer&) = delete;

@@ -261,9 +261,8 @@ Result<table::MetadataUpdate> Update(const rapidjson::Value& v) {
   }
   if (action == "set-partition-statistics") {
     ARROW_ASSIGN_OR_RAISE(const rapidjson::Value* statistics, Required(v, "partition-statistics"));
-    ARROW_ASSIGN_OR_RAISE(
-        auto file,
-        AsInvalid(spec::PartitionStatisticsFromValue(*statistics), "partition statistics"));
+    ARROW_ASSIGN_OR_RAISE(auto file, AsInvalid(spec::PartitionStatisticsFromValue(*statistics),
+                                               "partition statistics"));
     return u::SetPartitionStatistics{std::move(file)};
   }
   if (action == "remove-partition-statistics") {

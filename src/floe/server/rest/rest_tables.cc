@@ -89,12 +89,12 @@ void KeepReferencedSnapshots(spec::TableMetadata* md) {
   md->IndexSnapshots();
 }
 
-std::shared_ptr<const table::CommitProvenance> Provenance(const http::HttpRequest& request) {
+std::shared_ptr<const table::CommitProvenance> Provenance(const http::HttpRequest& request,
+                                                          const std::string& user) {
   auto provenance = std::make_shared<table::CommitProvenance>();
   const auto agent = request.Header("user-agent");
   provenance->client = agent ? "rest (" + *agent + ")" : "rest";
-  // Nobody authenticated: the catalog serves loopback clients only.
-  provenance->user = "anonymous";
+  provenance->user = user;
   provenance->client_address = request.remote_address;
   return provenance;
 }
@@ -102,12 +102,13 @@ std::shared_ptr<const table::CommitProvenance> Provenance(const http::HttpReques
 }  // namespace
 
 TableRoutes::TableRoutes(const http::HttpRequest& request,
-                         const std::map<std::string, std::string>& query, sql::Session& session)
+                         const std::map<std::string, std::string>& query, sql::Session& session,
+                         const std::string& user)
     : request_(request),
       query_(query),
       session_(session),
       tables_(session.catalog(), session.io()) {
-  tables_.set_provenance(Provenance(request));
+  tables_.set_provenance(Provenance(request, user));
 }
 
 HttpResponse TableRoutes::Create(const Namespace& ns) {
@@ -123,6 +124,7 @@ HttpResponse TableRoutes::Create(const Namespace& ns) {
   }
   table::CreateTableOptions options;
   options.location = request->location;
+  options.location_as_given = true;
   options.properties = request->properties;
   // Iceberg reads the format version from this property and does not keep it.
   if (auto it = options.properties.find("format-version"); it != options.properties.end()) {

@@ -28,7 +28,7 @@ namespace floe::server::rest {
 class TableRoutes {
  public:
   TableRoutes(const http::HttpRequest& request, const std::map<std::string, std::string>& query,
-              sql::Session& session);
+              sql::Session& session, const std::string& user);
 
   http::HttpResponse Create(const Namespace& ns);
   http::HttpResponse Load(const TableIdentifier& ident);

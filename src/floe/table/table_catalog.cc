@@ -180,6 +180,10 @@ Result<std::shared_ptr<spec::TableMetadata>> TableCatalog::StageCreate(
   ARROW_ASSIGN_OR_RAISE(
       std::string location,
       canonical("Location", options.location.empty() ? DefaultLocation(ident) : options.location));
+  if (options.location_as_given && !options.location.empty()) {
+    location = options.location;
+    while (location.size() > 1 && location.back() == '/') location.pop_back();
+  }
   CreateTableOptions stored = options;
   for (const char* key : kLocationProperties) {
     auto it = stored.properties.find(key);

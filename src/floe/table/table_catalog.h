@@ -36,6 +36,9 @@ struct CreateTableOptions {
   std::vector<UnboundSortField> sort_by;
   std::map<std::string, std::string> properties;
   std::string location;  // empty: <warehouse>/<namespace levels>/<table>
+  // Keep `location` as written (trailing slashes aside), as Iceberg does, instead of its
+  // canonical form ("file:/w/t" rather than "file:///w/t"): for clients that compare it.
+  bool location_as_given = false;
   int32_t format_version = 2;
 };
 

@@ -152,7 +152,10 @@ int64_t TableMetadataBuilder::NextSequenceNumber() const {
 Status TableMetadataBuilder::AddSnapshot(spec::Snapshot snapshot) {
   const int64_t id = snapshot.snapshot_id;
   if (md_->SnapshotById(id)) return ValidationError("Snapshot already exists for id: ", id);
-  if (md_->format_version >= 2 && snapshot.sequence_number <= md_->last_sequence_number) {
+  // A snapshot without a parent starts a new line of history (a replace transaction's), so
+  // Iceberg takes it at any sequence number; last-sequence-number still never goes down.
+  if (md_->format_version >= 2 && snapshot.sequence_number <= md_->last_sequence_number &&
+      snapshot.parent_snapshot_id.has_value()) {
     return ValidationError("Cannot add snapshot with sequence number ", snapshot.sequence_number,
                            " older than last sequence number ", md_->last_sequence_number);
   }
@@ -166,7 +169,9 @@ Status TableMetadataBuilder::AddSnapshot(spec::Snapshot snapshot) {
                            ": before last snapshot timestamp ",
                            md_->snapshot_log.back().timestamp_ms);
   }
-  if (md_->format_version >= 2) md_->last_sequence_number = snapshot.sequence_number;
+  if (md_->format_version >= 2) {
+    md_->last_sequence_number = std::max(md_->last_sequence_number, snapshot.sequence_number);
+  }
   md_->snapshots.push_back(std::move(snapshot));
   md_->snapshot_index[id] = md_->snapshots.size() - 1;
   added_snapshot_ids_.insert(id);

@@ -56,7 +56,8 @@ class TableMetadataBuilder {
   // the table never runs backwards when the clock does.
   int64_t ChangeTime() const { return change_time_ms_; }
   // Errors: `Snapshot already exists for id: <id>`, `Cannot add snapshot with sequence number
-  // <n> older than last sequence number <last>`, `Cannot add snapshot <id>: parent snapshot
+  // <n> older than last sequence number <last>` (a snapshot without a parent, as a replace
+  // transaction adds, may reuse one), `Cannot add snapshot <id>: parent snapshot
   // <parent> does not exist`, `Invalid snapshot timestamp <ts>: before last snapshot
   // timestamp <last>` (more than a minute before the last history entry).
   Status AddSnapshot(spec::Snapshot snapshot);

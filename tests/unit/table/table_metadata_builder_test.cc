@@ -166,6 +166,11 @@ TEST(TableMetadataBuilderTest, SnapshotsTakeTheNextSequenceNumber) {
   EXPECT_EQ(builder.AddSnapshot(MakeSnapshot(13, 99, 2, now)).message(),
             "Cannot add snapshot 13: parent snapshot 99 does not exist");
   ASSERT_OK(builder.AddSnapshot(MakeSnapshot(13, 11, 2, now)));
+  // A replace transaction's snapshot has no parent and may carry a number already used; the
+  // table's last sequence number stays.
+  ASSERT_OK(builder.AddSnapshot(MakeSnapshot(14, std::nullopt, 1, now)));
+  EXPECT_EQ(builder.current().last_sequence_number, 2);
+  ASSERT_OK(builder.RemoveSnapshots({14}));
   auto md = builder.Build();
   EXPECT_EQ(md->snapshots.size(), 2u);
   EXPECT_EQ(md->last_sequence_number, 2);

@@ -1,0 +1,580 @@
+"""Spark 3.5 + Iceberg 1.10 with floe's Iceberg REST catalog (`floe serve --rest`) as its catalog.
+
+The suite's SparkSession gets a second catalog, `floe_rest` (Iceberg's RESTCatalog, `type=rest`),
+on a `floe serve --rest 127.0.0.1:0` over the suite's own catalog and warehouse (the SQLite file
+and directory, or with FLOE_SPARK_LAKEHOUSE=postgresql+s3 the PostgreSQL database and S3
+prefix), so floe's CLI reads what Spark commits through the server as lakehouse.<ns>.<table>.
+
+Every write goes through the server: CREATE TABLE (partitioned or not), INSERT, MERGE INTO in
+copy-on-write and then merge-on-read mode (with DELETE and UPDATE), a tag, time travel by
+snapshot id, by timestamp and by tag, rollback_to_snapshot and expire_snapshots; then CTAS
+(a staged create), RTAS, RENAME, register_table and DROP TABLE ... PURGE; and, through the
+Java RESTCatalog under the Spark catalog, a multi-table commit (POST /v1/transactions/commit)
+and a drop the server purges. At each step Spark's rows are the expected ones exactly, the
+snapshot ids are those the table's metadata tables list, and floe reads every snapshot (and
+the tag, and every point of the history by time) with the rows Spark read there; floe's
+history, metadata tables and audit log show every commit Spark made.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import re
+import signal
+import subprocess
+import threading
+
+import pytest
+from names import name_for_test
+
+from .support import (
+    COLUMNS,
+    DRIVER,
+    SPARK_DDL,
+    Floe,
+    as_floe_text,
+    make_rows,
+    plain,
+    rows_of,
+    to_spark,
+)
+
+CAT = "floe_rest"  # the Spark catalog on floe's REST server
+CLI = DRIVER.parent.parent / "floe"
+REST_LINE = re.compile(r"floe serve: Iceberg REST catalog on http://127\.0\.0\.1:(\d+) \(catalog (\S+)\)\n")
+
+
+class RestServer:
+    """`floe serve --rest 127.0.0.1:0` (the REST catalog alone) on the lakehouse's catalog and
+    warehouse; its port read from the line it prints when it listens."""
+
+    def __init__(self, floe: Floe):
+        self.proc = subprocess.Popen(
+            [str(CLI), "serve", "--catalog", str(floe.catalog), "--warehouse", str(floe.warehouse),
+             "--catalog-name", floe.catalog_name, "--rest", "127.0.0.1:0"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+            env=floe.env)
+        line = self.proc.stdout.readline()
+        m = REST_LINE.fullmatch(line)
+        if m is None:
+            self.proc.kill()
+            raise RuntimeError(f"floe serve --rest did not start: {line!r} {self.proc.stderr.read()}")
+        assert m.group(2) == floe.catalog_name, line
+        self.uri = f"http://127.0.0.1:{m.group(1)}"
+        # Keep draining stderr so the server never blocks on it.
+        self.stderr: list[str] = []
+        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        assert self.proc.returncode == 0, f"floe serve exited with {self.proc.returncode}: {''.join(self.stderr)}"
+        assert self.proc.stdout.read() == "floe serve: stopped\n"
+
+
+@pytest.fixture(scope="module")
+def rest(spark, lakehouse: Floe):
+    """floe's REST server on the lakehouse, and the Spark catalog `floe_rest` on it."""
+    server = RestServer(lakehouse)
+    conf = f"spark.sql.catalog.{CAT}"
+    settings = {
+        conf: "org.apache.iceberg.spark.SparkCatalog",
+        f"{conf}.type": "rest",
+        f"{conf}.uri": server.uri,
+        # Never serve a cached table: every read loads the table from the server.
+        f"{conf}.cache-enabled": "false",
+    }
+    if lakehouse.on_s3:
+        # The server sends no storage configuration: Spark writes the table's files through
+        # Iceberg's S3FileIO with the suite's S3 server, as its JDBC catalogs do.
+        settings.update({
+            f"{conf}.io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
+            f"{conf}.s3.endpoint": lakehouse.env["AWS_ENDPOINT_URL"],
+            f"{conf}.s3.path-style-access": "true",
+            f"{conf}.s3.access-key-id": lakehouse.env["AWS_ACCESS_KEY_ID"],
+            f"{conf}.s3.secret-access-key": lakehouse.env["AWS_SECRET_ACCESS_KEY"],
+            f"{conf}.client.region": lakehouse.env.get("AWS_REGION", "us-east-1"),
+        })
+    for key, value in settings.items():
+        spark.conf.set(key, value)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def rest_ns(rest, spark, request) -> str:
+    """A fresh namespace, created through the REST server."""
+    name = name_for_test(request, prefix="r")
+    spark.sql(f"CREATE NAMESPACE {CAT}.{name}")
+    return name
+
+
+# Spark through the server.
+
+
+def spark_rows(spark, sql: str) -> list[dict]:
+    df = spark.sql(sql)
+    assert df.columns == COLUMNS, f"{sql}: columns {df.columns}"
+    return rows_of(df)
+
+
+def snapshot_rows(spark, table: str) -> dict[int, object]:
+    return {r.snapshot_id: r for r in spark.sql(
+        f"SELECT snapshot_id, parent_id, operation, summary, committed_at FROM {CAT}.{table}.snapshots").collect()}
+
+
+def main_snapshot(spark, table: str) -> int | None:
+    refs = spark.sql(f"SELECT snapshot_id FROM {CAT}.{table}.refs WHERE name = 'main'").collect()
+    return refs[0].snapshot_id if refs else None
+
+
+def commit(spark, table: str, statement: str, operation: str) -> int:
+    """Runs a write; it must add exactly one snapshot, `operation`, on the current one, and make
+    it current. Returns its id."""
+    before, parent = snapshot_rows(spark, table), main_snapshot(spark, table)
+    spark.sql(statement)
+    after = snapshot_rows(spark, table)
+    new = sorted(set(after) - set(before))
+    assert len(new) == 1 and set(before) <= set(after), f"{statement}: snapshots {sorted(before)} -> {sorted(after)}"
+    s = after[new[0]]
+    assert (s.parent_id, s.operation) == (parent, operation), f"{statement}: snapshot {s}"
+    assert main_snapshot(spark, table) == s.snapshot_id, statement
+    return s.snapshot_id
+
+
+def insert(spark, table: str, rows: list[dict]) -> int:
+    to_spark(spark, rows).createOrReplaceTempView("rest_rows")
+    return commit(spark, table, f"INSERT INTO {CAT}.{table} SELECT * FROM rest_rows", "append")
+
+
+def millis_text(value: dt.datetime) -> str:
+    """A timestamp Spark returned (naive, UTC) as a literal to the millisecond."""
+    return value.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+
+
+def table_location(spark, table: str) -> str:
+    rows = spark.sql(f"DESCRIBE TABLE EXTENDED {CAT}.{table}").collect()
+    return next(r.data_type for r in rows if r.col_name == "Location")
+
+
+# floe through its CLI, on the same catalog.
+
+
+def floe_rows(rows: list[dict]) -> list[dict]:
+    """Rows as floe's JSON output writes them (timestamps and dates as text)."""
+    return [{k: as_floe_text(plain(v)) for k, v in r.items()} for r in rows_of(rows)]
+
+
+def floe_read(floe: Floe, table: str, as_of: str = "") -> list[dict]:
+    return floe_rows(floe.sql(f"SELECT * FROM lakehouse.{table} {as_of}", decimals=True))
+
+
+def check_floe_metadata(spark, floe: Floe, table: str) -> None:
+    """floe's snapshots, history and refs tables are Spark's, and `floe history` lists every
+    change of the current snapshot with the operation and counts of Spark's commit."""
+    snap_sql = f"SELECT snapshot_id, parent_id, operation, summary FROM {{c}}.{table}.snapshots"
+    theirs = sorted((r.snapshot_id, r.parent_id, r.operation, dict(r.summary))
+                    for r in spark.sql(snap_sql.format(c=CAT)).collect())
+    ours = sorted((r["snapshot_id"], r["parent_id"], r["operation"], r["summary"])
+                  for r in floe.sql(snap_sql.format(c="lakehouse")))
+    assert ours == theirs, f"{table}: floe's snapshots table"
+
+    hist_sql = f"SELECT made_current_at, snapshot_id, parent_id, is_current_ancestor FROM {{c}}.{table}.history"
+    history = spark.sql(hist_sql.format(c=CAT)).collect()
+    assert floe.sql(hist_sql.format(c="lakehouse")) == [
+        {k: as_floe_text(v) for k, v in h.asDict().items()} for h in history], f"{table}: floe's history table"
+
+    refs_sql = f"SELECT name, type, snapshot_id FROM {{c}}.{table}.refs"
+    assert sorted(tuple(r.values()) for r in floe.sql(refs_sql.format(c="lakehouse"))) == sorted(
+        tuple(r) for r in spark.sql(refs_sql.format(c=CAT)).collect()), f"{table}: floe's refs table"
+
+    proc = floe.cli("history", table, "--json")
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(proc.stdout)
+    snaps = snapshot_rows(spark, table)
+    assert doc["current_snapshot_id"] == main_snapshot(spark, table)
+
+    def count(summary, key):
+        return int(summary[key]) if key in summary else None
+
+    assert [(e["snapshot_id"], e["parent_id"], e["is_current_ancestor"], e["operation"], e["added_records"],
+             e["deleted_records"]) for e in doc["history"]] == [
+        (h.snapshot_id, h.parent_id, h.is_current_ancestor, snaps[h.snapshot_id].operation,
+         count(snaps[h.snapshot_id].summary, "added-records"), count(snaps[h.snapshot_id].summary, "deleted-records"))
+        for h in history], f"{table}: floe history"
+
+
+def reachable_files(spark, floe: Floe, table: str) -> dict[str, set[str]]:
+    """The files every snapshot the table keeps reaches, by kind, as `floe.location` names them."""
+    t = f"{CAT}.{table}"
+
+    def paths(sql: str) -> set[str]:
+        return {floe.location(r[0]) for r in spark.sql(sql).collect()}
+
+    return {
+        "data": paths(f"SELECT file_path FROM {t}.all_data_files"),
+        "position": paths(f"SELECT file_path FROM {t}.all_delete_files WHERE content = 1"),
+        "equality": paths(f"SELECT file_path FROM {t}.all_delete_files WHERE content = 2"),
+        "manifests": paths(f"SELECT path FROM {t}.all_manifests"),
+        "lists": paths(f"SELECT manifest_list FROM {t}.snapshots"),
+    }
+
+
+def audit_log(floe: Floe, table: str) -> list[tuple]:
+    """The table's audit log, oldest first: kind, operation, main's snapshot before and after,
+    and the refs moved."""
+    return [(e["kind"], e["operation"], e["previous_snapshot_id"], e["snapshot_id"],
+             [(r["name"], r["from_snapshot_id"], r["to_snapshot_id"]) for r in e["refs"]])
+            for e in floe.audit(table)]
+
+
+# The scenario's rows.
+
+
+def cow_merge(rows: dict[int, dict], source: list[dict]) -> dict[int, dict]:
+    """MERGE: matched ids divisible by 3 deleted, other matched ones updated, new ones inserted."""
+    out = dict(rows)
+    for s in source:
+        i = s["id"]
+        if i in out and i % 3 == 0:
+            del out[i]
+        elif i in out:
+            out[i] = out[i] | {"customer": "cow", "amount": out[i]["amount"] + 1}
+        else:
+            out[i] = s
+    return out
+
+
+COW_MERGE = (
+    "MERGE INTO {t} t USING rest_rows s ON t.id = s.id "
+    "WHEN MATCHED AND s.id % 3 = 0 THEN DELETE "
+    "WHEN MATCHED THEN UPDATE SET t.customer = 'cow', t.amount = t.amount + 1 "
+    "WHEN NOT MATCHED THEN INSERT *"
+)
+
+
+def mor_merge(rows: dict[int, dict], source: list[dict]) -> dict[int, dict]:
+    """MERGE: matched even ids deleted, other matched ones updated, new ones inserted."""
+    out = dict(rows)
+    for s in source:
+        i = s["id"]
+        if i in out and i % 2 == 0:
+            del out[i]
+        elif i in out:
+            out[i] = out[i] | {"customer": "mor", "score": 99.5}
+        else:
+            out[i] = s
+    return out
+
+
+MOR_MERGE = (
+    "MERGE INTO {t} t USING rest_rows s ON t.id = s.id "
+    "WHEN MATCHED AND s.id % 2 = 0 THEN DELETE "
+    "WHEN MATCHED THEN UPDATE SET t.customer = 'mor', t.score = 99.5 "
+    "WHEN NOT MATCHED THEN INSERT *"
+)
+
+
+@pytest.mark.parametrize("partitioned", [False, True], ids=["unpartitioned", "partitioned"])
+def test_spark_writes_and_travels_through_floe_rest(spark, lakehouse, rest, rest_ns, partitioned):
+    table = f"{rest_ns}.orders"
+    t = f"{CAT}.{table}"
+    spec = " PARTITIONED BY (days(ts), bucket(4, id))" if partitioned else ""
+    spark.sql(f"CREATE TABLE {t} ({SPARK_DDL}) USING iceberg{spec} TBLPROPERTIES ('format-version' = '2')")
+    assert spark.sql(f"SELECT * FROM {t}").collect() == []
+    assert snapshot_rows(spark, table) == {}
+    # floe sees the table the server created, empty, with Spark's columns and partitioning.
+    assert floe_read(lakehouse, table) == []
+    described = {r.col_name: r.data_type for r in spark.sql(f"DESCRIBE TABLE {t}").collect()}
+    assert [described[c] for c in COLUMNS] == [
+        "bigint", "string", "decimal(10,2)", "double", "timestamp", "timestamp_ntz", "date"]
+    if partitioned:
+        assert (described["Part 0"], described["Part 1"]) == ("days(ts)", "bucket(4, id)")
+
+    want: dict[int, dict[int, dict]] = {}  # snapshot id -> rows by id
+
+    # Appends, then a copy-on-write MERGE (the table's default write mode).
+    s1 = insert(spark, table, make_rows(1, 20))
+    want[s1] = {r["id"]: r for r in make_rows(1, 20)}
+    s2 = insert(spark, table, make_rows(21, 20))
+    want[s2] = want[s1] | {r["id"]: r for r in make_rows(21, 20)}
+    props = {r.key: r.value for r in spark.sql(f"SHOW TBLPROPERTIES {t}").collect()}
+    assert props["format-version"] == "2"
+    assert not {"write.merge.mode", "write.delete.mode", "write.update.mode"} & set(props)
+    to_spark(spark, make_rows(31, 20)).createOrReplaceTempView("rest_rows")
+    s3 = commit(spark, table, COW_MERGE.format(t=t), "overwrite")
+    want[s3] = cow_merge(want[s2], make_rows(31, 20))
+    assert snapshot_rows(spark, table)[s3].summary["total-delete-files"] == "0"
+
+    # Merge-on-read: a MERGE, a DELETE and an UPDATE write position delete files.
+    spark.sql(f"ALTER TABLE {t} SET TBLPROPERTIES ('write.merge.mode' = 'merge-on-read', "
+              "'write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read')")
+    props = {r.key: r.value for r in spark.sql(f"SHOW TBLPROPERTIES {t}").collect()}
+    assert [props[k] for k in ("write.merge.mode", "write.delete.mode", "write.update.mode")] == ["merge-on-read"] * 3
+    assert main_snapshot(spark, table) == s3  # a property change adds no snapshot
+    source = make_rows(1, 10) + make_rows(51, 5)
+    to_spark(spark, source).createOrReplaceTempView("rest_rows")
+    s4 = commit(spark, table, MOR_MERGE.format(t=t), "overwrite")
+    want[s4] = mor_merge(want[s3], source)
+    s5 = commit(spark, table, f"DELETE FROM {t} WHERE id BETWEEN 21 AND 25 OR customer IS NULL", "delete")
+    want[s5] = {i: r for i, r in want[s4].items() if not (21 <= i <= 25 or r["customer"] is None)}
+    s6 = commit(spark, table, f"UPDATE {t} SET score = -1.0, amount = amount * 2 WHERE customer = 'c1'", "overwrite")
+    want[s6] = {i: r | ({"score": -1.0, "amount": r["amount"] * 2} if r["customer"] == "c1" else {})
+                for i, r in want[s5].items()}
+    snaps = snapshot_rows(spark, table)
+    for s in (s4, s5, s6):
+        summary = snaps[s].summary
+        assert int(summary["added-position-delete-files"]) > 0, f"snapshot {s} wrote no position deletes: {summary}"
+        assert "added-equality-delete-files" not in summary
+
+    # Every snapshot read by id is exactly the rows expected there.
+    assert spark_rows(spark, f"SELECT * FROM {t}") == rows_of(want[s6].values())
+    for sid, rows in want.items():
+        assert spark_rows(spark, f"SELECT * FROM {t} VERSION AS OF {sid}") == rows_of(rows.values()), sid
+
+    # A tag on the copy-on-write MERGE's snapshot.
+    spark.sql(f"ALTER TABLE {t} CREATE TAG cow_merged AS OF VERSION {s3}")
+    assert spark_rows(spark, f"SELECT * FROM {t} VERSION AS OF 'cow_merged'") == rows_of(want[s3].values())
+    assert sorted(tuple(r) for r in spark.sql(f"SELECT name, type, snapshot_id FROM {t}.refs").collect()) == [
+        ("cow_merged", "TAG", s3), ("main", "BRANCH", s6)]
+    assert main_snapshot(spark, table) == s6
+
+    # Roll main back to the merge-on-read MERGE; append on it.
+    result = spark.sql(f"CALL {CAT}.system.rollback_to_snapshot('{table}', {s4})").collect()
+    assert [tuple(r) for r in result] == [(s6, s4)]
+    assert main_snapshot(spark, table) == s4
+    assert spark_rows(spark, f"SELECT * FROM {t}") == rows_of(want[s4].values())
+    s7 = insert(spark, table, make_rows(61, 5))
+    want[s7] = want[s4] | {r["id"]: r for r in make_rows(61, 5)}
+    assert spark_rows(spark, f"SELECT * FROM {t}") == rows_of(want[s7].values())
+
+    # The history: every change of main, the rollback included, in order.
+    history = spark.sql(f"SELECT * FROM {t}.history").collect()
+    assert [(h.snapshot_id, h.parent_id, h.is_current_ancestor) for h in history] == [
+        (s1, None, True), (s2, s1, True), (s3, s2, True), (s4, s3, True), (s5, s4, False), (s6, s5, False),
+        (s4, s3, True), (s7, s4, True)]
+    snaps = snapshot_rows(spark, table)
+    assert [h.made_current_at for h in history[:6]] == [snaps[s].committed_at for s in (s1, s2, s3, s4, s5, s6)]
+    assert [tuple(r) for r in spark.sql(f"SELECT snapshot_id, parent_id FROM {t}.snapshots").collect()] == [
+        (s1, None), (s2, s1), (s3, s2), (s4, s3), (s5, s4), (s6, s5), (s7, s4)]
+
+    # Time travel by timestamp follows the history: at each change's time, what it made current.
+    at_times = [(millis_text(h.made_current_at), h.snapshot_id) for h in history]
+    assert len({at for at, _ in at_times}) == len(at_times), at_times
+    for at, sid in at_times:
+        assert spark_rows(spark, f"SELECT * FROM {t} TIMESTAMP AS OF '{at}'") == rows_of(want[sid].values()), at
+
+    # floe reads every snapshot, the tag and every point in time as Spark did.
+    for sid, rows in want.items():
+        assert floe_read(lakehouse, table, f"VERSION AS OF {sid}") == floe_rows(rows.values()), f"snapshot {sid}"
+    assert floe_read(lakehouse, table, "VERSION AS OF 'cow_merged'") == floe_rows(want[s3].values())
+    for at, sid in at_times:
+        assert floe_read(lakehouse, table, f"TIMESTAMP AS OF '{at}'") == floe_rows(want[sid].values()), at
+    assert floe_read(lakehouse, table) == floe_rows(want[s7].values())
+    check_floe_metadata(spark, lakehouse, table)
+
+    # Expire: the snapshots before now but the last two of main and the tag's.
+    location = table_location(spark, table)
+    before = reachable_files(spark, lakehouse, table)
+    stored = lakehouse.files_under(location)
+    for kind, paths in before.items():
+        assert paths <= stored, f"{kind} files missing before the expiry: {sorted(paths - stored)}"
+    older_than = millis_text(snaps[s7].committed_at + dt.timedelta(milliseconds=1))
+    result = spark.sql(f"CALL {CAT}.system.expire_snapshots(table => '{table}', "
+                       f"older_than => TIMESTAMP '{older_than}', retain_last => 2)").collect()
+    after = reachable_files(spark, lakehouse, table)
+    gone = {kind: before[kind] - after[kind] for kind in before}
+    assert [tuple(r) for r in result] == [(len(gone["data"]), len(gone["position"]), len(gone["equality"]),
+                                           len(gone["manifests"]), len(gone["lists"]), 0)]
+    assert len(gone["lists"]) == 4 and gone["data"] and gone["position"]
+    assert sorted(snapshot_rows(spark, table)) == sorted([s3, s4, s7])
+    stored = lakehouse.files_under(location)
+    for kind in before:
+        assert not gone[kind] & stored, f"expired {kind} files left: {sorted(gone[kind] & stored)}"
+        assert after[kind] <= stored, f"{kind} files the table still reaches deleted: {sorted(after[kind] - stored)}"
+    # The history keeps what is still true after the expired snapshots: the rollback and the append.
+    history = spark.sql(f"SELECT * FROM {t}.history").collect()
+    assert [(h.snapshot_id, h.parent_id, h.is_current_ancestor) for h in history] == [(s4, s3, True), (s7, s4, True)]
+    assert [millis_text(h.made_current_at) for h in history] == [at for at, _ in at_times[-2:]]
+
+    # What is left reads as before, in both engines; the expired snapshots are gone for both.
+    for sid in (s3, s4, s7):
+        assert spark_rows(spark, f"SELECT * FROM {t} VERSION AS OF {sid}") == rows_of(want[sid].values())
+        assert floe_read(lakehouse, table, f"VERSION AS OF {sid}") == floe_rows(want[sid].values())
+    assert floe_read(lakehouse, table, "VERSION AS OF 'cow_merged'") == floe_rows(want[s3].values())
+    for sid in (s1, s2, s5, s6):
+        with pytest.raises(Exception, match=f"Cannot find snapshot with ID {sid}"):
+            spark.sql(f"SELECT * FROM {t} VERSION AS OF {sid}").collect()
+        with pytest.raises(RuntimeError, match=f"Cannot find matching snapshot ID or reference name for version {sid}"):
+            lakehouse.sql(f"SELECT * FROM lakehouse.{table} VERSION AS OF {sid}")
+    check_floe_metadata(spark, lakehouse, table)
+
+    # floe's audit log has every change Spark made through the server, the metadata-only ones
+    # (a property, a tag, the rollback, the expiry) included.
+    assert audit_log(lakehouse, table) == [
+        ("create", None, None, None, []),
+        ("commit", "append", None, s1, [("main", None, s1)]),
+        ("commit", "append", s1, s2, [("main", s1, s2)]),
+        ("commit", "overwrite", s2, s3, [("main", s2, s3)]),
+        ("properties", None, s3, s3, []),
+        ("commit", "overwrite", s3, s4, [("main", s3, s4)]),
+        ("commit", "delete", s4, s5, [("main", s4, s5)]),
+        ("commit", "overwrite", s5, s6, [("main", s5, s6)]),
+        ("ref-create", None, s6, s6, [("cow_merged", None, s3)]),
+        ("rollback", None, s6, s4, [("main", s6, s4)]),
+        ("commit", "append", s4, s7, [("main", s4, s7)]),
+        ("expire", None, s7, s7, []),
+    ]
+
+
+def test_ctas_rename_register_and_drop_purge_through_floe_rest(spark, lakehouse, rest, rest_ns):
+    source = f"{rest_ns}.source"
+    spark.sql(f"CREATE TABLE {CAT}.{source} ({SPARK_DDL}) USING iceberg PARTITIONED BY (bucket(2, id))")
+    s1 = insert(spark, source, make_rows(1, 12))
+    rows = rows_of(make_rows(1, 12))
+
+    # CTAS: Iceberg stages the create (stage-create) and commits it with its first snapshot.
+    copy = f"{rest_ns}.copy"
+    spark.sql(f"CREATE TABLE {CAT}.{copy} USING iceberg AS SELECT * FROM {CAT}.{source} WHERE id > 4")
+    assert spark_rows(spark, f"SELECT * FROM {CAT}.{copy}") == rows_of(make_rows(5, 8))
+    [(c1, parent, operation)] = [(r.snapshot_id, r.parent_id, r.operation) for r in snapshot_rows(spark, copy).values()]
+    assert (parent, operation) == (None, "append")
+    assert floe_read(lakehouse, copy) == floe_rows(make_rows(5, 8))
+    assert floe_read(lakehouse, copy, f"VERSION AS OF {c1}") == floe_rows(make_rows(5, 8))
+
+    # RTAS replaces it: a second snapshot, on the first.
+    spark.sql(f"CREATE OR REPLACE TABLE {CAT}.{copy} USING iceberg AS SELECT * FROM {CAT}.{source} WHERE id <= 3")
+    assert spark_rows(spark, f"SELECT * FROM {CAT}.{copy}") == rows_of(make_rows(1, 3))
+    c2 = main_snapshot(spark, copy)
+    snaps = snapshot_rows(spark, copy)
+    assert sorted(snaps) == sorted([c1, c2])
+    assert (snaps[c2].parent_id, snaps[c2].operation) == (None, "overwrite")  # a replace starts a new line
+    assert floe_read(lakehouse, copy) == floe_rows(make_rows(1, 3))
+    assert floe_read(lakehouse, copy, f"VERSION AS OF {c1}") == floe_rows(make_rows(5, 8))
+
+    # Rename: the same table under the new name, for both engines; the old name is free.
+    moved = f"{rest_ns}.moved"
+    spark.sql(f"ALTER TABLE {CAT}.{copy} RENAME TO {moved}")  # the new name is within the catalog
+    names = sorted(r.tableName for r in spark.sql(f"SHOW TABLES IN {CAT}.{rest_ns}").collect())
+    assert names == ["moved", "source"]
+    assert spark_rows(spark, f"SELECT * FROM {CAT}.{moved}") == rows_of(make_rows(1, 3))
+    assert main_snapshot(spark, moved) == c2
+    assert floe_read(lakehouse, moved, f"VERSION AS OF {c1}") == floe_rows(make_rows(5, 8))
+    with pytest.raises(RuntimeError, match=rf"TABLE_OR_VIEW_NOT_FOUND.*`{rest_ns}`\.`copy` cannot be found"):
+        lakehouse.sql(f"SELECT * FROM lakehouse.{copy}")
+
+    # Register the source's current metadata file as another table: the same snapshots.
+    metadata = spark.sql(f"SELECT file FROM {CAT}.{source}.metadata_log_entries "
+                         "ORDER BY timestamp DESC LIMIT 1").collect()[0].file
+    registered = f"{rest_ns}.registered"
+    result = spark.sql(f"CALL {CAT}.system.register_table('{registered}', '{metadata}')").collect()
+    assert [(r.current_snapshot_id, r.total_records_count, r.total_data_files_count) for r in result] == [
+        (s1, 12, 2)]
+    assert spark_rows(spark, f"SELECT * FROM {CAT}.{registered}") == rows
+    assert floe_read(lakehouse, registered, f"VERSION AS OF {s1}") == floe_rows(make_rows(1, 12))
+    # Dropped without PURGE: the entry goes, the files it shares with the source stay.
+    spark.sql(f"DROP TABLE {CAT}.{registered}")
+    assert spark_rows(spark, f"SELECT * FROM {CAT}.{source}") == rows
+
+    # DROP TABLE ... PURGE: Spark drops the table through the server without asking it to purge,
+    # then deletes every file the table reached itself.
+    location = table_location(spark, moved)
+    assert lakehouse.files_under(location)
+    spark.sql(f"DROP TABLE {CAT}.{moved} PURGE")
+    names = sorted(r.tableName for r in spark.sql(f"SHOW TABLES IN {CAT}.{rest_ns}").collect())
+    assert names == ["source"]
+    with pytest.raises(RuntimeError, match=rf"TABLE_OR_VIEW_NOT_FOUND.*`{rest_ns}`\.`moved` cannot be found"):
+        lakehouse.sql(f"SELECT * FROM lakehouse.{moved}")
+    assert lakehouse.files_under(location) == set()
+    assert floe_read(lakehouse, source) == floe_rows(make_rows(1, 12))
+
+    # floe's audit log: the staged create with its snapshot, the replace, the rename, the
+    # registration and the drops, each under the name the table had after it.
+    assert audit_log(lakehouse, source) == [("create", None, None, None, []),
+                                            ("commit", "append", None, s1, [("main", None, s1)])]
+    assert audit_log(lakehouse, copy) == [("create", None, None, c1, [("main", None, c1)]),
+                                          ("commit", "overwrite", c1, c2, [("main", c1, c2)])]
+    assert audit_log(lakehouse, moved) == [("rename", None, None, None, []), ("drop", None, None, None, [])]
+    assert [e["detail"] for e in lakehouse.audit(moved)] == [f"renamed from {copy}", None]
+    assert audit_log(lakehouse, registered) == [("register", None, None, s1, [("main", None, s1)]),
+                                                ("drop", None, None, None, [])]
+
+
+def test_java_client_multi_table_commit_and_server_side_purge(spark, lakehouse, rest, rest_ns):
+    """Iceberg's Java RESTCatalog, the one under the Spark catalog: a multi-table commit
+    (POST /v1/transactions/commit) that fails as a whole on a stale requirement and then succeeds
+    as a whole, and a drop with purgeRequested=true, which the server purges."""
+    jvm = spark._jvm
+    catalog = spark._jsparkSession.sessionState().catalogManager().catalog(CAT).icebergCatalog()
+    assert catalog.getClass().getName() == "org.apache.iceberg.rest.RESTCatalog"
+    a, b = f"{rest_ns}.a", f"{rest_ns}.b"
+    for table in (a, b):
+        spark.sql(f"CREATE TABLE {CAT}.{table} ({SPARK_DDL}) USING iceberg")
+    a1, a2 = insert(spark, a, make_rows(1, 5)), insert(spark, a, make_rows(6, 5))
+    b1, b2 = insert(spark, b, make_rows(11, 5)), insert(spark, b, make_rows(16, 5))
+
+    def table_commit(table: str, change):
+        """A TableCommit of `change` (on a TableMetadata.Builder) to the table as loaded now:
+        its requirements are those Iceberg derives (the table's uuid, each changed ref's snapshot)."""
+        ident = jvm.org.apache.iceberg.catalog.TableIdentifier.parse(table)
+        base = catalog.loadTable(ident).operations().current()
+        builder = jvm.org.apache.iceberg.TableMetadata.buildFrom(base)
+        change(builder)
+        return jvm.org.apache.iceberg.catalog.TableCommit.create(ident, base, builder.build())
+
+    def commit_transaction(*commits):
+        commit_list = jvm.java.util.ArrayList()
+        for c in commits:
+            commit_list.add(c)
+        catalog.commitTransaction(commit_list)
+
+    def tag(name: str, snapshot_id: int):
+        return lambda m: m.setRef(name, jvm.org.apache.iceberg.SnapshotRef.tagBuilder(snapshot_id).build())
+
+    # Roll both tables back, with a tag on each; b moves on before the commit, so none of it lands.
+    stale = [table_commit(a, lambda m: tag("tx", a2)(m.setBranchSnapshot(a1, "main"))),
+             table_commit(b, lambda m: tag("tx", b2)(m.setBranchSnapshot(b1, "main")))]
+    b3 = insert(spark, b, make_rows(21, 5))
+    with pytest.raises(Exception, match=rf"CommitFailedException: Commit failed: Requirement failed: branch main has changed: "
+                                        rf"expected id {b2} != {b3}"):
+        commit_transaction(*stale)
+    assert (main_snapshot(spark, a), main_snapshot(spark, b)) == (a2, b3)
+    for table in (a, b):
+        assert [r.name for r in spark.sql(f"SELECT name FROM {CAT}.{table}.refs").collect()] == ["main"]
+
+    commit_transaction(table_commit(a, lambda m: tag("tx", a2)(m.setBranchSnapshot(a1, "main"))),
+                       table_commit(b, lambda m: tag("tx", b3)(m.setBranchSnapshot(b1, "main"))))
+    for table, now, tagged, first, then in ((a, a1, a2, 1, 10), (b, b1, b3, 11, 15)):
+        assert sorted(tuple(r) for r in spark.sql(f"SELECT name, type, snapshot_id FROM {CAT}.{table}.refs").collect()) == [
+            ("main", "BRANCH", now), ("tx", "TAG", tagged)]
+        assert spark_rows(spark, f"SELECT * FROM {CAT}.{table}") == rows_of(make_rows(first, 5))
+        assert spark_rows(spark, f"SELECT * FROM {CAT}.{table} VERSION AS OF 'tx'") == rows_of(make_rows(first, then))
+        assert floe_read(lakehouse, table) == floe_rows(make_rows(first, 5))
+        assert floe_read(lakehouse, table, "VERSION AS OF 'tx'") == floe_rows(make_rows(first, then))
+    assert audit_log(lakehouse, a)[-1] == ("rollback", None, a2, a1, [("main", a2, a1), ("tx", None, a2)])
+    assert audit_log(lakehouse, b)[-1] == ("rollback", None, b3, b1, [("main", b3, b1), ("tx", None, b3)])
+
+    # dropTable(..., purge = true) asks the server to purge (purgeRequested=true): it deletes
+    # every file the table's metadata reaches; the other table keeps its own.
+    location = table_location(spark, a)
+    reached = set().union(*reachable_files(spark, lakehouse, a).values())
+    reached |= {lakehouse.location(r.file) for r in spark.sql(f"SELECT file FROM {CAT}.{a}.metadata_log_entries").collect()}
+    assert reached <= lakehouse.files_under(location)
+    assert catalog.dropTable(jvm.org.apache.iceberg.catalog.TableIdentifier.parse(a), True)
+    assert sorted(r.tableName for r in spark.sql(f"SHOW TABLES IN {CAT}.{rest_ns}").collect()) == ["b"]
+    left = lakehouse.files_under(location)
+    assert not left & reached, f"the purge left files the table reached: {sorted(left & reached)}"
+    # Nothing else is left but, on a local warehouse, the checksum files Hadoop wrote beside
+    # Spark's files (.NAME.crc), which no metadata names.
+    sidecars = {os.path.join(os.path.dirname(f), f".{os.path.basename(f)}.crc") for f in reached}
+    assert left <= sidecars, f"the purge left {sorted(left - sidecars)}"
+    newest = lakehouse.audit(a)[-1]
+    assert (newest["kind"], newest["detail"]) == ("drop", "purged")
+    assert floe_read(lakehouse, b, f"VERSION AS OF {b3}") == floe_rows(make_rows(11, 15))

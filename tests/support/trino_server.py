@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A Trino server (coordinator and worker in one JVM) on a free loopback port, whose catalogs
-are Iceberg JDBC catalogs on PostgreSQL databases or SQLite files, for the tests that need one.
+are Iceberg JDBC catalogs on PostgreSQL databases or SQLite files, or Iceberg REST catalogs,
+for the tests that need one.
 
     with TrinoServer(tmp_dir, catalogs={
             "lakehouse": JdbcCatalog("jdbc:postgresql://127.0.0.1:5432/lake", "floe",
@@ -15,12 +16,14 @@ are Iceberg JDBC catalogs on PostgreSQL databases or SQLite files, for the tests
 Each Trino catalog reads the JDBC catalog named `lakehouse` (the catalog_name column floe,
 Spark and PyIceberg write) in its own database. A SQLite file is opened with Xerial's driver
 (scripts/setup-trino.sh adds it to the Iceberg plugin) and no user; its connections wait up to
-SQLITE_BUSY_TIMEOUT_MS for a writer such as floe to finish. Trino comes from build-trino/
-(scripts/setup-trino.sh: Maven Central's trino-server with only its Iceberg plugin kept). It
-needs Java 24 or newer: FLOE_TRINO_JAVA_HOME, else the newest JDK under /usr/lib/jvm. Tables
-on local files are read through Trino's Hadoop file system (`fs.hadoop.enabled`), which reads
-the `file:` locations floe, Spark and PyIceberg write; s3:// ones through its native S3 file
-system, with path-style requests to the given endpoint.
+SQLITE_BUSY_TIMEOUT_MS for a writer such as floe to finish. A RestCatalog is Trino's REST
+catalog client on a server's base URI (`floe serve --rest`, say), which places new tables.
+Trino comes from build-trino/ (scripts/setup-trino.sh: Maven Central's trino-server with only
+its Iceberg plugin kept). It needs Java 24 or newer: FLOE_TRINO_JAVA_HOME, else the newest JDK
+under /usr/lib/jvm. Every catalog reads tables on local files through Trino's Hadoop file
+system (`fs.hadoop.enabled`), which reads the `file:` locations and the paths floe, Spark and
+PyIceberg write; s3:// ones through its native S3 file system, with path-style requests to the
+given endpoint.
 """
 
 import glob
@@ -51,6 +54,12 @@ class JdbcCatalog:
     @property
     def is_sqlite(self) -> bool:
         return self.jdbc_url.startswith("jdbc:sqlite:")
+
+
+@dataclass
+class RestCatalog:
+    """An Iceberg REST catalog at `uri` (http://HOST:PORT), Trino's `iceberg.catalog.type=rest`."""
+    uri: str
 
 
 @dataclass
@@ -89,7 +98,7 @@ def _free_port():
 
 
 class TrinoServer:
-    def __init__(self, directory, *, catalogs: dict[str, JdbcCatalog], s3: S3Access | None = None):
+    def __init__(self, directory, *, catalogs: dict[str, JdbcCatalog | RestCatalog], s3: S3Access | None = None):
         self.dir = Path(directory).resolve()
         self.catalogs = catalogs
         self.s3 = s3
@@ -120,27 +129,10 @@ class TrinoServer:
         for name, catalog in self.catalogs.items():
             (etc / "catalog" / f"{name}.properties").write_text("\n".join(self._catalog_config(catalog)))
 
-    def _catalog_config(self, catalog: JdbcCatalog):
-        if catalog.is_sqlite:
-            connection = [
-                "iceberg.jdbc-catalog.driver-class=org.sqlite.JDBC",
-                # Wait for another writer's lock (floe's, say) rather than fail at once.
-                f"iceberg.jdbc-catalog.connection-url={catalog.jdbc_url}"
-                f"?busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
-            ]
-        else:
-            connection = [
-                "iceberg.jdbc-catalog.driver-class=org.postgresql.Driver",
-                f"iceberg.jdbc-catalog.connection-url={catalog.jdbc_url}",
-                f"iceberg.jdbc-catalog.connection-user={catalog.jdbc_user}",
-                f"iceberg.jdbc-catalog.connection-password={catalog.jdbc_password}",
-            ]
-        lines = [
-            "connector.name=iceberg",
-            "iceberg.catalog.type=jdbc",
-            f"iceberg.jdbc-catalog.catalog-name={JDBC_CATALOG_NAME}",
-            *connection,
-            f"iceberg.jdbc-catalog.default-warehouse-dir={catalog.warehouse}",
+    def _catalog_config(self, catalog: JdbcCatalog | RestCatalog):
+        lines = ["connector.name=iceberg", *self._catalog_lines(catalog)] + [
+            # The same file systems for every catalog: `file:` locations and paths through
+            # Hadoop's, s3:// ones through Trino's native S3 file system (below).
             "fs.hadoop.enabled=true",
             # Expiry and orphan removal as the tests ask, without Trino's 7-day floor.
             "iceberg.expire-snapshots.min-retention=0s",
@@ -156,6 +148,31 @@ class TrinoServer:
                 f"s3.aws-secret-key={self.s3.secret_key}",
             ]
         return lines + [""]
+
+    @staticmethod
+    def _catalog_lines(catalog: JdbcCatalog | RestCatalog) -> list[str]:
+        if isinstance(catalog, RestCatalog):
+            return ["iceberg.catalog.type=rest", f"iceberg.rest-catalog.uri={catalog.uri}"]
+        if catalog.is_sqlite:
+            connection = [
+                "iceberg.jdbc-catalog.driver-class=org.sqlite.JDBC",
+                # Wait for another writer's lock (floe's, say) rather than fail at once.
+                f"iceberg.jdbc-catalog.connection-url={catalog.jdbc_url}"
+                f"?busy_timeout={SQLITE_BUSY_TIMEOUT_MS}",
+            ]
+        else:
+            connection = [
+                "iceberg.jdbc-catalog.driver-class=org.postgresql.Driver",
+                f"iceberg.jdbc-catalog.connection-url={catalog.jdbc_url}",
+                f"iceberg.jdbc-catalog.connection-user={catalog.jdbc_user}",
+                f"iceberg.jdbc-catalog.connection-password={catalog.jdbc_password}",
+            ]
+        return [
+            "iceberg.catalog.type=jdbc",
+            f"iceberg.jdbc-catalog.catalog-name={JDBC_CATALOG_NAME}",
+            *connection,
+            f"iceberg.jdbc-catalog.default-warehouse-dir={catalog.warehouse}",
+        ]
 
     def start(self):
         launcher = TRINO_HOME / "bin" / "launcher"

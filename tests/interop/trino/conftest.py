@@ -9,11 +9,18 @@ reading test, whose catalog plays no part, in the first two only):
           WAL mode, with floe's audit trigger), a warehouse on local files; Trino's catalog
           `lakehouse_sqlite`, through the SQLite JDBC driver scripts/setup-trino.sh adds
 floe (the floe CLI and floe_interop) runs on the same catalog and warehouse as Trino in each.
+One more lab, `rest`, is no parameter of these tests (test_trino_rest.py uses it): a fresh
+SQLite catalog and local warehouse that `floe serve --rest 127.0.0.1:0` serves as an Iceberg
+REST catalog, started before Trino, and Trino's catalog `rest` on that server.
 Run it after scripts/setup-trino.sh:
     .venv/bin/python -m pytest tests/interop/trino
 Nothing is skipped: a missing Trino, Java or PostgreSQL fails the run."""
 
+import re
+import signal
+import subprocess
 import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +34,43 @@ from floe_driver import CLI, DRIVER, Floe  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
 from names import name_for_test  # noqa: E402
 from s3_server import ACCESS_KEY, SECRET_KEY, TEST_BUCKET, S3Server  # noqa: E402
-from trino_server import TRINO_HOME, JdbcCatalog, S3Access, TrinoServer  # noqa: E402
+from trino_server import TRINO_HOME, JdbcCatalog, RestCatalog, S3Access, TrinoServer  # noqa: E402
+
+REST_LINE = re.compile(r"floe serve: Iceberg REST catalog on (http://127\.0\.0\.1:\d+) \(catalog (\S+)\)\n")
+
+
+class RestServer:
+    """`floe serve --rest 127.0.0.1:0` (the REST catalog alone) on a Floe's catalog and
+    warehouse, its URI read from the line it prints when it listens; its standard error kept
+    in `stderr`."""
+
+    def __init__(self, floe: Floe):
+        self.proc = subprocess.Popen(
+            [str(CLI), "serve", "--catalog", str(floe.catalog), "--warehouse", str(floe.warehouse),
+             "--catalog-name", floe.catalog_name, "--rest", "127.0.0.1:0"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+            env=floe.env)
+        line = self.proc.stdout.readline()
+        m = REST_LINE.fullmatch(line)
+        if m is None or m.group(2) != floe.catalog_name:
+            self.proc.kill()
+            raise RuntimeError(f"floe serve --rest did not start: {line!r} {self.proc.stderr.read()}")
+        self.uri = m.group(1)
+        self.stderr: list[str] = []
+        # Keep draining stderr so the server never blocks on it.
+        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
 
 
 @dataclass
@@ -35,6 +78,7 @@ class Lab:
     floe: Floe
     trino: TrinoServer
     catalog: str  # the Trino catalog on floe's catalog
+    server: RestServer | None = None  # the REST lab's floe serve
 
     def __iter__(self):
         return iter((self.floe, self.trino, self.catalog))
@@ -42,7 +86,7 @@ class Lab:
 
 @pytest.fixture(scope="session")
 def labs(tmp_path_factory):
-    """{"local": Lab, "s3": Lab, "sqlite": Lab}, sharing the servers."""
+    """{"local": Lab, "s3": Lab, "sqlite": Lab, "rest": Lab}, sharing the servers."""
     for needed in (DRIVER, CLI):
         if not needed.exists():
             pytest.fail(f"{needed} is missing; build it: scripts/build.sh release")
@@ -55,7 +99,11 @@ def labs(tmp_path_factory):
     sqlite_warehouse.mkdir()
     scratch = base / "scratch"
     scratch.mkdir()
-    with PostgresServer(base / "postgres", fsync=False) as pg, S3Server(base / "s3", bucket=TEST_BUCKET) as s3:
+    rest_warehouse = base / "rest-warehouse"
+    rest_warehouse.mkdir()
+    on_rest = Floe(base / "rest-catalog.db", rest_warehouse, scratch)
+    with (PostgresServer(base / "postgres", fsync=False) as pg, S3Server(base / "s3", bucket=TEST_BUCKET) as s3,
+          RestServer(on_rest) as rest):
         local = Floe(pg.create_database("lake"), warehouse, scratch)
         on_s3 = Floe(pg.create_database("lake_s3"), f"s3://{TEST_BUCKET}/warehouse", scratch,
                      env=s3.environment)
@@ -67,11 +115,13 @@ def labs(tmp_path_factory):
             "lakehouse_s3": JdbcCatalog(pg.jdbc_uri("lake_s3"), "floe", warehouse=on_s3.warehouse_uri),
             "lakehouse_sqlite": JdbcCatalog(f"jdbc:sqlite:{on_sqlite.catalog_path}", "",
                                             warehouse=on_sqlite.warehouse_uri),
+            "rest": RestCatalog(rest.uri),
         }
         access = S3Access(s3.endpoint, ACCESS_KEY, SECRET_KEY)
         with TrinoServer(base / "trino", catalogs=catalogs, s3=access) as trino:
             yield {"local": Lab(local, trino, "lakehouse"), "s3": Lab(on_s3, trino, "lakehouse_s3"),
-                   "sqlite": Lab(on_sqlite, trino, "lakehouse_sqlite")}
+                   "sqlite": Lab(on_sqlite, trino, "lakehouse_sqlite"),
+                   "rest": Lab(on_rest, trino, "rest", rest)}
 
 
 @pytest.fixture(params=["local", "s3", "sqlite"])

@@ -316,3 +316,55 @@ def test_tables_floe_wrote_load_and_read_in_pyiceberg(server, catalog):
     assert body == {"identifiers": [{"namespace": ["lake"], "name": "events"}],
                     "next-page-token": None}
     assert request(server, "HEAD", "/v1/namespaces/lake/tables/events")[0] == 204
+
+
+def test_idempotency_key_replays_the_first_answer(tmp_path):
+    server = RestServe(directory=str(tmp_path))
+    try:
+        catalog = load_catalog("lakehouse", type="rest", uri=server.uri)
+        catalog.create_namespace("db")
+        table = catalog.create_table("db.t", schema=pa.schema([("id", pa.int64())]))
+        location = table.metadata_location
+        commit = {"requirements": [], "updates": [
+            {"action": "set-properties", "updates": {"owner": "ana"}}]}
+
+        def send(body, key, path="/v1/namespaces/db/tables/t", method="POST"):
+            c = http.client.HTTPConnection("127.0.0.1", server.rest_port, timeout=30)
+            c.request(method, path, body=json.dumps(body) if body is not None else None,
+                      headers={"Content-Type": "application/json", "Idempotency-Key": key})
+            r = c.getresponse()
+            data = r.read()
+            c.close()
+            return r.status, json.loads(data) if data else None
+
+        status, first = send(commit, "0190b1b2-7a5e-7000-8000-000000000001")
+        assert status == 200 and first["metadata-location"] != location
+        # The same key: the first answer again, and no second commit, even with another body.
+        again = {"requirements": [], "updates": [
+            {"action": "set-properties", "updates": {"owner": "bob"}}]}
+        assert send(again, "0190b1b2-7a5e-7000-8000-000000000001") == (200, first)
+        assert catalog.load_table("db.t").metadata_location == first["metadata-location"]
+        assert catalog.load_table("db.t").properties["owner"] == "ana"
+        # Another key is another request.
+        status, second = send(again, "0190b1b2-7a5e-7000-8000-000000000002")
+        assert status == 200 and second["metadata"]["properties"]["owner"] == "bob"
+        assert send(None, "", "/v1/namespaces/db/tables/t", "DELETE")[0] == 400
+    finally:
+        server.stop()
+
+    # After a restart the key is still known: it was kept in the catalog with the commit.
+    server = RestServe(directory=str(tmp_path))
+    try:
+        status, replayed = send(commit, "0190b1b2-7a5e-7000-8000-000000000001")
+        assert (status, replayed["metadata-location"]) == (200, first["metadata-location"])
+        assert replayed["metadata"] == first["metadata"]
+        assert send(None, "drop-1", "/v1/namespaces/db/tables/t", "DELETE") == (204, None)
+        assert send(None, "drop-1", "/v1/namespaces/db/tables/t", "DELETE") == (204, None)
+        assert send(None, "drop-2", "/v1/namespaces/db/tables/t", "DELETE")[0] == 404
+        audit = subprocess.run([BINARY, "audit", "--catalog", server.catalog, "--warehouse",
+                                server.warehouse, "--json"],
+                               capture_output=True, text=True, timeout=60)
+        kinds = [e["kind"] for e in json.loads(audit.stdout)["entries"]]
+        assert kinds == ["drop", "properties", "properties", "create"]
+    finally:
+        server.stop()

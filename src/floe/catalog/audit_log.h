@@ -66,6 +66,9 @@ struct AuditRecord {
   std::string application_name;
   std::string statement;
   std::string detail;  // "renamed from db.a", ...
+  // The client's Idempotency-Key of the request that made the change (REST catalog); the
+  // catalog keeps it with the change, in the same transaction, so a retry can be answered.
+  std::string idempotency_key;
   // False for a row nobody has classified yet (the trigger's); floe classifies it when the
   // log is read.
   bool classified = true;

@@ -166,4 +166,26 @@ inline constexpr char kPostgresHasTrigger[] =
 #undef FLOE_SQLITE_NOW_MS
 #undef FLOE_SQLITE_TRIGGER_ROW
 
+// The Idempotency-Keys of REST requests, a row per table a keyed change touched, written in
+// the change's transaction beside its log row; rows older than a day go when new ones come.
+inline constexpr char kCreateKeys[] =
+    "CREATE TABLE floe_idempotency_keys(catalog_name VARCHAR(255) NOT NULL, "
+    "idempotency_key VARCHAR(255) NOT NULL, at_ms BIGINT NOT NULL, "
+    "table_namespace VARCHAR(255) NOT NULL, table_name VARCHAR(255) NOT NULL, "
+    "kind VARCHAR(32) NOT NULL, metadata_location VARCHAR(1000))";
+inline constexpr char kCreateKeysIndex[] =
+    "CREATE INDEX floe_idempotency_keys_key ON floe_idempotency_keys(catalog_name, "
+    "idempotency_key)";
+// ?1 catalog, ?2 key, ?3 at_ms, ?4 namespace, ?5 table, ?6 kind, ?7 metadata location.
+inline constexpr char kInsertKey[] =
+    "INSERT INTO floe_idempotency_keys VALUES (?1, ?2, CAST(?3 AS BIGINT), ?4, ?5, ?6, ?7)";
+// ?1 catalog, ?2 at_ms before which keys are forgotten.
+inline constexpr char kForgetKeys[] =
+    "DELETE FROM floe_idempotency_keys WHERE catalog_name = ?1 AND at_ms < CAST(?2 AS BIGINT)";
+// ?1 catalog, ?2 key, ?3 since at_ms.
+inline constexpr char kSelectKey[] =
+    "SELECT table_namespace, table_name, kind, metadata_location FROM floe_idempotency_keys "
+    "WHERE catalog_name = ?1 AND idempotency_key = ?2 AND at_ms >= CAST(?3 AS BIGINT) "
+    "ORDER BY at_ms";
+
 }  // namespace floe::audit_log_sql

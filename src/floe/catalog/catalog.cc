@@ -74,4 +74,9 @@ Status Catalog::SwapMetadataLocations(const std::vector<TableSwap>& swaps) {
   return Status::NotImplemented("Catalog ", name(), " cannot commit several tables at once");
 }
 
+Result<std::vector<Catalog::KeyedChange>> Catalog::FindIdempotencyKey(const std::string&,
+                                                                      int64_t) {
+  return std::vector<KeyedChange>{};
+}
+
 }  // namespace floe

@@ -135,6 +135,17 @@ class Catalog {
   // `metadata_location`. No-op where the catalog keeps no log.
   virtual Status RecordAuditEntry(const TableIdentifier& ident, const std::string& metadata_location,
                                   const AuditRecord& record);
+  // A change made under an Idempotency-Key (AuditRecord::idempotency_key).
+  struct KeyedChange {
+    TableIdentifier ident;
+    std::string kind;                              // as the audit log names it
+    std::optional<std::string> metadata_location;  // none: the table was dropped
+  };
+  // The changes made under `key` at or after `since_ms`, in the order they were made; empty
+  // when none (or the catalog keeps no keys, the default).
+  virtual Result<std::vector<KeyedChange>> FindIdempotencyKey(const std::string& key,
+                                                              int64_t since_ms);
+
   // Whether the catalog keeps an audit log at all.
   virtual bool HasAuditLog() const { return false; }
   // Rows newest first; empty without a log.

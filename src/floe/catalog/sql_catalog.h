@@ -104,6 +104,8 @@ class SqlCatalog : public Catalog {
   Status UndropTableEntry(const DroppedTable& dropped, const AuditRecord& record) override;
 
   bool HasAuditLog() const override { return audit_log_; }
+  Result<std::vector<KeyedChange>> FindIdempotencyKey(const std::string& key,
+                                                      int64_t since_ms) override;
   Status SwapMetadataLocations(const std::vector<TableSwap>& swaps) override;
   Result<std::vector<AuditEntry>> ReadAuditLog(const AuditQuery& query) override;
   Status ClassifyAuditEntry(int64_t seq, const AuditRecord& record) override;
@@ -156,6 +158,7 @@ class SqlCatalog : public Catalog {
   // Creates floe_audit_log and the trigger on a database that has no log yet. A database
   // user who may not create them leaves the catalog without a log, or without the trigger.
   Status InitAuditLog();
+  Status InitIdempotencyKeys();
   Status CreateAuditTrigger();
   // Writes `record` as the row of a move of `ident` from `previous` to `next` (nullopt: the
   // table did not exist / no longer does), inside the caller's transaction.
@@ -173,6 +176,7 @@ class SqlCatalog : public Catalog {
   bool has_dropped_tables_ = false;
   const bool postgres_;
   bool audit_log_ = false;
+  bool idempotency_keys_ = false;  // floe_idempotency_keys exists
   // Why the trigger could not be created on the first open, when it could not.
   std::string trigger_refused_;
   const std::string database_;

@@ -78,11 +78,30 @@ Status SqlCatalog::CreateAuditTrigger() {
   return driver_->Exec(audit_log_sql::kSqliteTriggers);
 }
 
+// Catalogs made before keys were kept get the table on their first open by a floe that keeps
+// them; without the right to create it, requests are not replayed (and nothing else changes).
+Status SqlCatalog::InitIdempotencyKeys() {
+  ARROW_ASSIGN_OR_RAISE(bool exists,
+                        Read([&] { return driver_->HasTable("floe_idempotency_keys"); }));
+  if (!exists) {
+    Status st = InWriteTransaction([&]() -> Status {
+      ARROW_RETURN_NOT_OK(driver_->LockSchema());
+      ARROW_ASSIGN_OR_RAISE(bool now, driver_->HasTable("floe_idempotency_keys"));
+      if (now) return Status::OK();
+      ARROW_RETURN_NOT_OK(driver_->Exec(audit_log_sql::kCreateKeys));
+      return driver_->Exec(audit_log_sql::kCreateKeysIndex);
+    });
+    if (!st.ok()) return IsPermissionRefusal(st) ? Status::OK() : st;
+  }
+  idempotency_keys_ = true;
+  return Status::OK();
+}
+
 Status SqlCatalog::InitAuditLog() {
   ARROW_ASSIGN_OR_RAISE(bool exists, Read([&] { return driver_->HasTable("floe_audit_log"); }));
   if (exists) {
     audit_log_ = true;
-    return Status::OK();
+    return InitIdempotencyKeys();
   }
   // The log and its trigger come together, so that no change is ever recorded by one half.
   auto create = [&](bool with_trigger) {
@@ -101,34 +120,64 @@ Status SqlCatalog::InitAuditLog() {
   Status st = create(true);
   if (st.ok()) {
     audit_log_ = true;
-    return st;
+    return InitIdempotencyKeys();
   }
   if (!IsPermissionRefusal(st)) return st;
   trigger_refused_ = st.message();
   st = create(false);
   if (st.ok()) {
     audit_log_ = true;
+    return InitIdempotencyKeys();
   } else if (!IsPermissionRefusal(st)) {
     return st;
   }
   return Status::OK();
 }
 
+Result<std::vector<Catalog::KeyedChange>> SqlCatalog::FindIdempotencyKey(const std::string& key,
+                                                                         int64_t since_ms) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<KeyedChange> out;
+  if (!idempotency_keys_) return out;
+  ARROW_ASSIGN_OR_RAISE(
+      auto rows, Read([&] {
+        return Query(audit_log_sql::kSelectKey, {name_, key, std::to_string(since_ms)});
+      }));
+  for (const auto& row : rows) {
+    KeyedChange change;
+    change.ident = TableIdentifier(Namespace(SplitDots(row[0].value_or(""))), row[1].value_or(""));
+    change.kind = row[2].value_or("");
+    change.metadata_location = row[3];
+    out.push_back(std::move(change));
+  }
+  return out;
+}
+
 Status SqlCatalog::RecordChange(const TableIdentifier& ident,
                                 const std::optional<std::string>& previous,
-                                const std::optional<std::string>& next,
-                                const AuditRecord& record) {
+                                const std::optional<std::string>& next, const AuditRecord& record) {
   if (!audit_log_) return Status::OK();
   const std::string at = std::to_string(NowMillis());
   const std::string ns = ident.ns.ToString();
   const std::string previous_id = IdText(record.previous_snapshot_id);
   const std::string id = IdText(record.snapshot_id);
   const std::string refs = record.refs.empty() ? std::string() : EncodeRefMoves(record.refs);
+  if (!record.idempotency_key.empty() && idempotency_keys_) {
+    constexpr int64_t kDayMs = 24 * 3600 * 1000;
+    ARROW_RETURN_NOT_OK(
+        Execute(audit_log_sql::kForgetKeys, {name_, std::to_string(NowMillis() - kDayMs)})
+            .status());
+    ARROW_RETURN_NOT_OK(
+        Execute(audit_log_sql::kInsertKey,
+                {name_, record.idempotency_key, at, ns, ident.name,
+                 record.kind.empty() ? std::string_view(audit_kind::kExternal) : record.kind,
+                 next ? SqlDriver::Arg(*next) : std::nullopt})
+            .status());
+  }
   return Execute(postgres_ ? audit_log_sql::kInsertPostgres : audit_log_sql::kInsertSqlite,
                  {at, name_, ns, ident.name,
                   record.kind.empty() ? std::string_view(audit_kind::kExternal) : record.kind,
-                  Text(record.operation),
-                  previous ? SqlDriver::Arg(*previous) : std::nullopt,
+                  Text(record.operation), previous ? SqlDriver::Arg(*previous) : std::nullopt,
                   next ? SqlDriver::Arg(*next) : std::nullopt, Text(previous_id), Text(id),
                   Text(refs), Text(record.user), Text(record.client), Text(record.client_address),
                   Text(record.application_name), Text(record.statement), Text(record.detail),
@@ -136,10 +185,12 @@ Status SqlCatalog::RecordChange(const TableIdentifier& ident,
       .status();
 }
 
-Status SqlCatalog::RecordAuditEntry(const TableIdentifier& ident, const std::string& metadata_location,
+Status SqlCatalog::RecordAuditEntry(const TableIdentifier& ident,
+                                    const std::string& metadata_location,
                                     const AuditRecord& record) {
   std::lock_guard<std::mutex> lock(mu_);
-  return InWriteTransaction([&] { return RecordChange(ident, metadata_location, metadata_location, record); });
+  return InWriteTransaction(
+      [&] { return RecordChange(ident, metadata_location, metadata_location, record); });
 }
 
 Status SqlCatalog::AuditedSwap(const TableIdentifier& ident, const std::string& expected_location,
@@ -149,9 +200,9 @@ Status SqlCatalog::AuditedSwap(const TableIdentifier& ident, const std::string& 
   Status st = InWriteTransaction(
       [&]() -> Status {
         ARROW_RETURN_NOT_OK(RecordChange(ident, expected_location, new_location, record));
-        ARROW_ASSIGN_OR_RAISE(int changes,
-                              Execute(SwapSql(), {new_location, expected_location, name_, ns,
-                                                  ident.name, expected_location}));
+        ARROW_ASSIGN_OR_RAISE(
+            int changes, Execute(SwapSql(), {new_location, expected_location, name_, ns, ident.name,
+                                             expected_location}));
         if (changes == 1) return Status::OK();
         if (changes > 1) {
           return CommitStateUnknown("Commit of table ", table, " changed ", changes,
@@ -198,14 +249,16 @@ Result<std::vector<AuditEntry>> SqlCatalog::ReadAuditLog(const AuditQuery& query
   const std::string since =
       std::to_string(query.since_ms.value_or(std::numeric_limits<int64_t>::min()));
   const std::string limit = std::to_string(query.limit > 0 ? query.limit : kMax);
-  ARROW_ASSIGN_OR_RAISE(auto rows, Read([&]() -> Result<std::vector<Row>> {
-    if (query.seq) return Query(audit_log_sql::kSelectSeq, {name_, std::to_string(*query.seq)});
-    if (query.table) {
-      return Query(audit_log_sql::kSelectTable, {name_, before, since, limit,
-                                                 query.table->ns.ToString(), query.table->name});
-    }
-    return Query(audit_log_sql::kSelectCatalog, {name_, before, since, limit});
-  }));
+  ARROW_ASSIGN_OR_RAISE(
+      auto rows, Read([&]() -> Result<std::vector<Row>> {
+        if (query.seq) return Query(audit_log_sql::kSelectSeq, {name_, std::to_string(*query.seq)});
+        if (query.table) {
+          return Query(
+              audit_log_sql::kSelectTable,
+              {name_, before, since, limit, query.table->ns.ToString(), query.table->name});
+        }
+        return Query(audit_log_sql::kSelectCatalog, {name_, before, since, limit});
+      }));
   out.reserve(rows.size());
   for (const auto& row : rows) {
     if (row.size() < 19) return Status::IOError("floe_audit_log has too few columns");
@@ -222,10 +275,10 @@ Status SqlCatalog::ClassifyAuditEntry(int64_t seq, const AuditRecord& record) {
   const std::string previous_id = IdText(record.previous_snapshot_id);
   const std::string id = IdText(record.snapshot_id);
   return InWriteTransaction([&]() -> Status {
-    return Execute(audit_log_sql::kClassify,
-                   {std::to_string(seq), record.kind, Text(record.operation), Text(previous_id),
-                    Text(id), Text(refs), Text(record.client), Text(record.user),
-                    Text(record.detail)})
+    return Execute(
+               audit_log_sql::kClassify,
+               {std::to_string(seq), record.kind, Text(record.operation), Text(previous_id),
+                Text(id), Text(refs), Text(record.client), Text(record.user), Text(record.detail)})
         .status();
   });
 }
@@ -236,10 +289,11 @@ Result<AuditTriggerState> SqlCatalog::AuditTrigger() {
     return AuditTriggerState{false, !trigger_refused_.empty(),
                              StrCat("catalog ", name_, " has no audit log: ", trigger_refused_)};
   }
-  ARROW_ASSIGN_OR_RAISE(auto rows, Read([&] {
-    return Query(postgres_ ? audit_log_sql::kPostgresHasTrigger : audit_log_sql::kSqliteHasTrigger,
-                 {});
-  }));
+  ARROW_ASSIGN_OR_RAISE(
+      auto rows, Read([&] {
+        return Query(
+            postgres_ ? audit_log_sql::kPostgresHasTrigger : audit_log_sql::kSqliteHasTrigger, {});
+      }));
   const std::string count = rows.empty() ? "0" : rows[0][0].value_or("0");
   if (count == (postgres_ ? "1" : "3")) return AuditTriggerState{true, false, ""};
   if (!trigger_refused_.empty()) {

@@ -107,6 +107,7 @@ void AddProvenance(const CommitProvenance& provenance, AuditRecord* record) {
   record->client = provenance.client;
   record->client_address = provenance.client_address;
   record->statement = TruncateStatement(provenance.statement);
+  record->idempotency_key = provenance.idempotency_key;
 }
 
 AuditRecord CatalogChange(const char* kind, const CommitProvenance& provenance) {

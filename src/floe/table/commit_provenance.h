@@ -25,6 +25,8 @@ struct CommitProvenance {
   std::string statement;  // empty: not recorded
   // The remote address of the client floe serve runs the statement for; empty in-process.
   std::string client_address;
+  // The Idempotency-Key of the REST request the change serves; empty otherwise.
+  std::string idempotency_key;
 };
 
 // The login name of the user running the process ($USER, else the password database,

@@ -4,6 +4,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "floe/io/object_store.h"
 #include "floe/table/audit_change.h"
 #include "floe/table/commit.h"
 #include "floe/table/location_policy.h"
@@ -322,6 +323,15 @@ Result<DropTableResult> TableCatalog::DropTable(const TableIdentifier& ident, bo
   auto remove = [&](const std::string& location, FileKind kind) {
     if (scope->Allows(location)) {
       (void)io_->DeleteFile(location, kind);
+      // Hadoop's local file system (Spark's, on a local warehouse) writes a checksum file
+      // beside each file; Iceberg's purge takes it along, and so does this one.
+      if (!IsObjectStoreLocation(location)) {
+        const size_t slash = location.rfind('/');
+        if (slash != std::string::npos) {
+          (void)io_->DeleteFile(
+              location.substr(0, slash + 1) + "." + location.substr(slash + 1) + ".crc", kind);
+        }
+      }
     } else {
       refused.insert(location);
     }

@@ -186,6 +186,7 @@ class Handler {
     json.Key("defaults").StartObject().EndObject();
     json.Key("overrides").StartObject().EndObject();
     json.Key("endpoints").Strings(ServedEndpoints());
+    json.Key("idempotency-key-lifetime").String(kIdempotencyKeyLifetime);
     json.EndObject();
     return JsonResponse(200, json.Take());
   }

@@ -14,6 +14,7 @@
 #include "floe/table/metadata_update.h"
 #include "floe/table/transaction_commit.h"
 #include "floe/util/ascii.h"
+#include "floe/util/clock.h"
 #include "floe/util/json_writer.h"
 
 namespace floe::server::rest {
@@ -95,6 +96,7 @@ std::shared_ptr<const table::CommitProvenance> Provenance(const http::HttpReques
   const auto agent = request.Header("user-agent");
   provenance->client = agent ? "rest (" + *agent + ")" : "rest";
   provenance->user = user;
+  provenance->idempotency_key = request.Header("idempotency-key").value_or("");
   provenance->client_address = request.remote_address;
   return provenance;
 }
@@ -111,11 +113,37 @@ TableRoutes::TableRoutes(const http::HttpRequest& request,
   tables_.set_provenance(Provenance(request, user));
 }
 
+std::optional<HttpResponse> TableRoutes::Replay(const std::optional<TableIdentifier>& table,
+                                                bool with_metadata, bool with_config) {
+  const auto key = request_.Header("idempotency-key");
+  if (!key) return std::nullopt;
+  if (key->empty() || key->size() > 255) {
+    return BadRequest("Invalid Idempotency-Key: expected 1 to 255 characters");
+  }
+  const int64_t since = NowMillis() - kIdempotencyKeyLifetimeMs;
+  auto changes = tables_.catalog()->FindIdempotencyKey(*key, since);
+  if (!changes.ok()) return FromStatus(changes.status());
+  if (changes->empty()) return std::nullopt;
+  if (!with_metadata) return http::NoContentResponse();
+  for (const auto& change : *changes) {
+    if (table && change.ident.ToString() != table->ToString()) continue;
+    if (!change.metadata_location) return http::NoContentResponse();
+    auto md = table::ReadMetadataFile(*session_.io(), *change.metadata_location);
+    if (!md.ok()) return FromStatus(md.status());
+    return http::JsonResponse(
+        200, TableResult(*change.metadata_location, spec::WriteTableMetadata(**md), with_config));
+  }
+  return BadRequest("Idempotency-Key " + *key + " was used for another request");
+}
+
 HttpResponse TableRoutes::Create(const Namespace& ns) {
   auto request = ParseCreateTableRequest(request_.body);
   if (!request.ok()) return BadRequest(request.status().message());
   const TableIdentifier ident(ns, request->name);
   if (auto refused = CheckTableName(ident)) return *refused;
+  if (!request->stage_create) {
+    if (auto replayed = Replay(ident, true)) return *replayed;
+  }
   auto ns_exists = tables_.catalog()->NamespaceExists(ns);
   if (!ns_exists.ok()) return FromStatus(ns_exists.status());
   if (!*ns_exists) {
@@ -224,6 +252,7 @@ HttpResponse TableRoutes::Commit(const TableIdentifier& ident) {
     return BadRequest("Invalid commit: the body names table " + request->identifier->ToString() +
                       " but the path names " + ident.ToString());
   }
+  if (auto replayed = Replay(ident, true, false)) return *replayed;
   bool creates = false;
   for (const auto& r : request->requirements) {
     creates |= r.kind == table::UpdateRequirement::Kind::kAssertCreate;
@@ -269,6 +298,7 @@ HttpResponse TableRoutes::Drop(const TableIdentifier& ident) {
     }
     purge = value == "true";
   }
+  if (auto replayed = Replay(ident, false)) return *replayed;
   auto exists = tables_.catalog()->TableExists(ident);
   if (!exists.ok()) return FromStatus(exists.status());
   if (!*exists) return NoSuchTable(ident);
@@ -294,6 +324,7 @@ HttpResponse TableRoutes::Register(const Namespace& ns) {
   if (!request.ok()) return BadRequest(request.status().message());
   const TableIdentifier ident(ns, request->name);
   if (auto refused = CheckTableName(ident)) return *refused;
+  if (auto replayed = Replay(ident, true)) return *replayed;
   auto registered = tables_.RegisterTable(ident, request->metadata_location, request->overwrite);
   if (!registered.ok()) return FromStatus(registered.status());
   const auto& table = *registered;
@@ -306,6 +337,7 @@ HttpResponse TableRoutes::Rename() {
   if (!request.ok()) return BadRequest(request.status().message());
   if (auto refused = CheckTableName(request->source)) return *refused;
   if (auto refused = CheckTableName(request->destination)) return *refused;
+  if (auto replayed = Replay(std::nullopt, false)) return *replayed;
   Status renamed = tables_.RenameTable(request->source, request->destination);
   if (!renamed.ok()) return FromStatus(renamed);
   return http::NoContentResponse();
@@ -314,6 +346,7 @@ HttpResponse TableRoutes::Rename() {
 HttpResponse TableRoutes::CommitTransaction() {
   auto request = ParseCommitTransactionRequest(request_.body);
   if (!request.ok()) return BadRequest(request.status().message());
+  if (auto replayed = Replay(std::nullopt, false)) return *replayed;
   std::vector<table::TableChange> changes;
   for (auto& change : *request) {
     if (auto refused = CheckTableName(*change.identifier)) return *refused;

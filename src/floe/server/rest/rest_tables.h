@@ -13,8 +13,13 @@
 //
 // Every change goes through floe's own commit path: updates applied by TableMetadataBuilder,
 // protection rules, location policy, retries and the audit log, stamped with the client.
+//
+// A change sent with an Idempotency-Key is kept with that key in its catalog transaction; the
+// same key sent again within kIdempotencyKeyLifetime gets the first answer and changes nothing
+// (a retry after a lost answer or a server restart). Refused requests are not kept.
 
 #include <map>
+#include <optional>
 #include <string>
 
 #include "floe/catalog/table_identifier.h"
@@ -24,6 +29,9 @@
 #include "floe/table/table_catalog.h"
 
 namespace floe::server::rest {
+
+inline constexpr int64_t kIdempotencyKeyLifetimeMs = 30 * 60 * 1000;
+inline constexpr char kIdempotencyKeyLifetime[] = "PT30M";  // as the config advertises it
 
 class TableRoutes {
  public:
@@ -40,6 +48,13 @@ class TableRoutes {
   http::HttpResponse CommitTransaction();
 
  private:
+  // The first answer to this request's Idempotency-Key, when one was given and used before;
+  // a malformed key is refused.
+  // `with_metadata`: a LoadTableResult (with `config`: a create's or register's) or a
+  // CommitTableResponse, else 204.
+  std::optional<http::HttpResponse> Replay(const std::optional<TableIdentifier>& table,
+                                           bool with_metadata, bool with_config = true);
+
   const http::HttpRequest& request_;
   const std::map<std::string, std::string>& query_;
   sql::Session& session_;

@@ -172,6 +172,16 @@ Status Apply(const MetadataUpdate& update, TableMetadataBuilder& builder) {
       update);
 }
 
+// A commit that adds several snapshots and moves main through them (an overwrite sent as a
+// delete and an append) made only the last one current: the others leave the history, as
+// Iceberg's builder drops such intermediate entries.
+void DropIntermediateSnapshots(const spec::TableMetadata* base, spec::TableMetadata* md) {
+  std::erase_if(md->snapshot_log, [&](const spec::SnapshotLogEntry& e) {
+    const bool added = base == nullptr || base->SnapshotById(e.snapshot_id) == nullptr;
+    return added && md->current_snapshot_id != e.snapshot_id;
+  });
+}
+
 }  // namespace
 
 Status CheckRequirement(const UpdateRequirement& requirement, const spec::TableMetadata* base) {
@@ -281,7 +291,9 @@ Result<std::shared_ptr<spec::TableMetadata>> ApplyTableChanges(
   TableMetadataBuilder builder(base);
   for (const auto& update : updates) ARROW_RETURN_NOT_OK(ApplyUpdate(update, builder));
   if (!builder.changed()) return std::shared_ptr<spec::TableMetadata>();
-  return builder.Build();
+  std::shared_ptr<spec::TableMetadata> md = builder.Build();
+  DropIntermediateSnapshots(base.get(), md.get());
+  return md;
 }
 
 Result<std::shared_ptr<spec::TableMetadata>> NewTableFromUpdates(
@@ -332,7 +344,9 @@ Result<std::shared_ptr<spec::TableMetadata>> NewTableFromUpdates(
     ARROW_RETURN_NOT_OK(builder.AddSortOrder(spec::SortOrder{}).status());
     ARROW_RETURN_NOT_OK(builder.SetDefaultSortOrder(TableMetadataBuilder::kLastAdded));
   }
-  return builder.Build();
+  std::shared_ptr<spec::TableMetadata> md = builder.Build();
+  DropIntermediateSnapshots(nullptr, md.get());
+  return md;
 }
 
 }  // namespace floe::table

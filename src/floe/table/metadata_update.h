@@ -132,7 +132,8 @@ const char* UpdateName(const MetadataUpdate& update);
 Status ApplyUpdate(const MetadataUpdate& update, TableMetadataBuilder& builder);
 
 // Every requirement against `base`, then every update on a builder started from it. Null when
-// nothing changes.
+// nothing changes. Snapshots the updates add and make current only on the way to another leave
+// the history (as Iceberg does), so one commit is one history entry.
 Result<std::shared_ptr<spec::TableMetadata>> ApplyTableChanges(
     const spec::TableMetadataPtr& base, const std::vector<UpdateRequirement>& requirements,
     const std::vector<MetadataUpdate>& updates);

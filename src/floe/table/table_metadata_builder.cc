@@ -366,12 +366,6 @@ std::shared_ptr<spec::TableMetadata> TableMetadataBuilder::Build() {
     if (const spec::Snapshot* s = md_->SnapshotById(id)) updated = std::max(updated, s->timestamp_ms);
   }
   md_->last_updated_ms = updated;
-  // A change that adds several snapshots and moves main through them (an overwrite sent as a
-  // delete and an append) made only the last one current: the others leave the history, as
-  // Iceberg's builder drops such intermediate entries.
-  std::erase_if(md_->snapshot_log, [&](const spec::SnapshotLogEntry& e) {
-    return added_snapshot_ids_.count(e.snapshot_id) > 0 && md_->current_snapshot_id != e.snapshot_id;
-  });
   return md_;
 }
 

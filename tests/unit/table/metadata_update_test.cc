@@ -131,6 +131,32 @@ TEST_F(MetadataUpdateTest, SchemaMayNotReuseAFieldIdForAnotherType) {
   EXPECT_EQ(added->schemas.size(), 3u);
 }
 
+TEST_F(MetadataUpdateTest, OneCommitOfTwoSnapshotsIsOneHistoryEntry) {
+  // A delete and an append in one commit, main moved to each in turn.
+  spec::Snapshot deleted = *table_->metadata()->SnapshotById(second_);
+  deleted.snapshot_id = 31;
+  deleted.parent_snapshot_id = second_;
+  deleted.sequence_number = 3;
+  spec::Snapshot appended = deleted;
+  appended.snapshot_id = 32;
+  appended.parent_snapshot_id = 31;
+  appended.sequence_number = 4;
+  spec::SnapshotRef main;
+  main.snapshot_id = 31;
+  spec::SnapshotRef main_again = main;
+  main_again.snapshot_id = 32;
+  ASSERT_OK_AND_ASSIGN(
+      auto md, ApplyTableChanges(
+                   table_->metadata(), {Ref("main", second_)},
+                   {update::AddSnapshot{deleted}, update::SetSnapshotRef{"main", main},
+                    update::AddSnapshot{appended}, update::SetSnapshotRef{"main", main_again}}));
+  std::vector<int64_t> history;
+  for (const auto& e : md->snapshot_log) history.push_back(e.snapshot_id);
+  EXPECT_EQ(history, (std::vector<int64_t>{first_, second_, 32}));
+  EXPECT_EQ(md->snapshots.size(), 4u);
+  EXPECT_EQ(md->last_sequence_number, 4);
+}
+
 TEST_F(MetadataUpdateTest, ACommitWithoutChangesChangesNothing) {
   ASSERT_OK_AND_ASSIGN(auto md, ApplyTableChanges(table_->metadata(), {Ref("main", second_)},
                                                   {update::SetProperties{{}}}));

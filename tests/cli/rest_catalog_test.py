@@ -15,8 +15,8 @@ import urllib.parse
 import pyarrow as pa
 import pytest
 from pyiceberg.catalog import load_catalog
-from pyiceberg.exceptions import (NamespaceAlreadyExistsError, NamespaceNotEmptyError,
-                                  NoSuchNamespaceError, NoSuchTableError)
+from pyiceberg.exceptions import (BadRequestError, NamespaceAlreadyExistsError,
+                                  NamespaceNotEmptyError, NoSuchNamespaceError, NoSuchTableError)
 
 from serve_support import Serve
 
@@ -368,3 +368,27 @@ def test_idempotency_key_replays_the_first_answer(tmp_path):
         assert kinds == ["drop", "properties", "properties", "create"]
     finally:
         server.stop()
+
+
+def test_protected_branches_refuse_rest_commits(server, catalog):
+    server.floe_sql("CREATE NAMESPACE guarded",
+                    "CREATE TABLE guarded.t (id bigint) USING iceberg",
+                    "INSERT INTO guarded.t VALUES (1)",
+                    "ALTER TABLE guarded.t SET PROTECTION ON BRANCH main")
+    table = catalog.load_table("guarded.t")
+    before = table.metadata_location
+    with pytest.raises(BadRequestError) as refused:
+        table.append(pa.table({"id": pa.array([2], pa.int64())}))
+    message = str(refused.value)
+    assert re.fullmatch(r"BadRequestException: Cannot write snapshot \d+ directly to branch 'main' "
+                        r"of lakehouse\.guarded\.t: branch 'main' is protected and allows no change "
+                        r"\(ALTER TABLE lakehouse\.guarded\.t UNSET PROTECTION ON BRANCH main lifts "
+                        r"the rule\)", message), message
+    assert catalog.load_table("guarded.t").metadata_location == before
+    audit = subprocess.run([BINARY, "audit", "guarded.t", "--catalog", server.catalog,
+                            "--warehouse", server.warehouse, "--json"],
+                           capture_output=True, text=True, timeout=60)
+    newest = json.loads(audit.stdout)["entries"][0]
+    assert (newest["kind"], newest["client"], newest["user_name"]) == (
+        "refused", "rest (PyIceberg/0.12.0)", "anonymous")
+    assert newest["detail"] == message.removeprefix("BadRequestException: ")

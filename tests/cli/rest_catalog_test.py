@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import re
+import ssl
 import subprocess
 import urllib.parse
 
@@ -392,3 +393,55 @@ def test_protected_branches_refuse_rest_commits(server, catalog):
     assert (newest["kind"], newest["client"], newest["user_name"]) == (
         "refused", "rest (PyIceberg/0.12.0)", "anonymous")
     assert newest["detail"] == message.removeprefix("BadRequestException: ")
+
+
+def test_https_with_auth_serves_other_addresses(tmp_path, monkeypatch):
+    # requests prefers these to the catalog's own CA bundle.
+    monkeypatch.delenv("REQUESTS_CA_BUNDLE", raising=False)
+    monkeypatch.delenv("CURL_CA_BUNDLE", raising=False)
+    cert, key = str(tmp_path / "cert.pem"), str(tmp_path / "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key,
+                    "-out", cert, "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True, timeout=60)
+    users = str(tmp_path / "users")
+    subprocess.run([BINARY, "serve", "--add-user", "ana", "--users", users], input="secret\n",
+                   check=True, capture_output=True, text=True, timeout=60)
+    args = ["--catalog", str(tmp_path / "c.db"), "--warehouse", str(tmp_path / "w")]
+    # Authentication without TLS stays on loopback: tokens would cross the network in clear.
+    r = subprocess.run([BINARY, "serve", *args, "--auth", "password", "--users", users,
+                        "--rest", "0.0.0.0:0"], capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0
+    assert r.stderr == ("Error: Cannot listen on 0.0.0.0:0: the REST catalog serves no TLS "
+                        "without --tls-cert and --tls-key, and tokens and secrets must not cross "
+                        "the network in clear; it serves only loopback addresses (127.0.0.1, "
+                        "[::1])\n")
+    proc = subprocess.Popen([BINARY, "serve", *args, "--auth", "password", "--users", users,
+                             "--tls-cert", cert, "--tls-key", key, "--rest", "0.0.0.0:0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        m = re.fullmatch(r"floe serve: Iceberg REST catalog on https://0\.0\.0\.0:(\d+) "
+                         r"\(catalog lakehouse\)\n", line)
+        assert m, line + proc.stderr.read()
+        port = int(m.group(1))
+        context = ssl.create_default_context(cafile=cert)
+        c = http.client.HTTPSConnection("127.0.0.1", port, timeout=30, context=context)
+        c.request("GET", "/v1/namespaces")
+        r = c.getresponse()
+        assert r.status == 401 and json.loads(r.read())["error"]["type"] == "NotAuthorizedException"
+        # PyIceberg over HTTPS, trusting the certificate: a token, then a table.
+        catalog = load_catalog("lakehouse", type="rest", uri=f"https://127.0.0.1:{port}",
+                               credential="ana:secret", ssl={"cabundle": cert})
+        catalog.create_namespace("db")
+        table = catalog.create_table("db.t", schema=pa.schema([("id", pa.int64())]))
+        table.append(pa.table({"id": pa.array([1, 2], pa.int64())}))
+        assert catalog.load_table("db.t").scan().to_arrow().column("id").to_pylist() == [1, 2]
+        # Plain HTTP to the TLS port gets no answer.
+        plain = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        plain.request("GET", "/v1/config")
+        with pytest.raises((http.client.RemoteDisconnected, ConnectionResetError)):
+            plain.getresponse()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

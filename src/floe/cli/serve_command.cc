@@ -14,6 +14,7 @@
 #include "floe/server/http/metadata_http_server.h"
 #include "floe/server/rest/rest_catalog_server.h"
 #include "floe/server/server.h"
+#include "floe/server/tls_context.h"
 #include "floe/server/user_file.h"
 
 namespace floe::cli {
@@ -104,10 +105,10 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
                     "Also serve read-only metadata pages (lineage graph, snapshots, diffs) on "
                     "HOST:PORT (port 0: any free port)");
   serve->add_option("--rest", args->rest_listen,
-                    "Also serve the Iceberg REST catalog on HOST:PORT (port 0: any free port; "
-                    "loopback addresses only, as it has no TLS yet); with --auth password, "
-                    "clients authenticate with OAuth2 client credentials (a user and its "
-                    "password) at /v1/oauth/tokens");
+                    "Also serve the Iceberg REST catalog on HOST:PORT (port 0: any free port); "
+                    "with --auth password, clients authenticate with OAuth2 client credentials "
+                    "(a user and its password) at /v1/oauth/tokens; with --tls-cert, over HTTPS. "
+                    "Other than loopback addresses only with both");
   serve->add_option(
       "--add-user", args->add_user,
       "Store NAME with the password read from standard input in --users FILE (a SCRAM-SHA-256 "
@@ -170,10 +171,23 @@ int RunServeCommand(const ServeArgs& args) {
     pages = std::move(*started);
   }
   std::unique_ptr<server::RestCatalogServer> rest;
+  bool rest_https = false;
   if (!args.rest_listen.empty()) {
+    // The wire server's certificate serves HTTPS too.
+    std::shared_ptr<server::TlsContext> rest_tls;
+    if (!args.tls_cert.empty() || !args.tls_key.empty()) {
+      if (args.tls_cert.empty() || args.tls_key.empty()) {
+        std::cerr << "Error: --tls-cert and --tls-key go together\n";
+        return kExitUsage;
+      }
+      auto tls = server::TlsContext::Make(args.tls_cert, args.tls_key);
+      if (!tls.ok()) return ReportError(tls.status(), std::cerr);
+      rest_tls = std::move(*tls);
+    }
+    rest_https = rest_tls != nullptr;
     auto started = server::RestCatalogServer::Start(
         args.rest_listen, [where] { return OpenSession(where, "floe serve --rest"); },
-        std::move(rest_users));
+        std::move(rest_users), std::move(rest_tls));
     if (!started.ok()) return ReportError(started.status(), std::cerr);
     rest = std::move(*started);
   }
@@ -206,8 +220,9 @@ int RunServeCommand(const ServeArgs& args) {
               << pages->port() << std::endl;
   }
   if (rest) {
-    std::cout << "floe serve: Iceberg REST catalog on http://" << HostOf(args.rest_listen) << ":"
-              << rest->port() << " (catalog " << args.where.catalog_name << ")" << std::endl;
+    std::cout << "floe serve: Iceberg REST catalog on " << (rest_https ? "https://" : "http://")
+              << HostOf(args.rest_listen) << ":" << rest->port() << " (catalog "
+              << args.where.catalog_name << ")" << std::endl;
   }
 
   if (server) {

@@ -1,8 +1,8 @@
 #include "floe/server/http/http_server.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
 #include <netdb.h>
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -18,6 +18,9 @@
 #include <set>
 #include <thread>
 #include <vector>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 
 #include "floe/server/http/loopback_host.h"
 
@@ -104,6 +107,56 @@ void DrainAndClose(int fd) {
     total += static_cast<size_t>(n);
   }
 }
+
+// One client connection's bytes, in the clear or through TLS (with a tls_context).
+class Link {
+ public:
+  Link(int fd, SSL* ssl) : fd_(fd), ssl_(ssl) {}
+
+  int fd() const { return fd_; }
+
+  // As recv: bytes read, 0 when the client closed, -1 with errno (EAGAIN on a timeout).
+  ssize_t Recv(char* buffer, size_t size) {
+    if (ssl_ == nullptr) return recv(fd_, buffer, size, 0);
+    const int n = SSL_read(ssl_, buffer, static_cast<int>(size));
+    if (n > 0) return n;
+    const int error = SSL_get_error(ssl_, n);
+    ERR_clear_error();
+    if (error == SSL_ERROR_ZERO_RETURN) return 0;
+    // The socket's receive timeout surfaces as a read to retry.
+    errno = error == SSL_ERROR_WANT_READ ? EAGAIN : (errno ? errno : ECONNRESET);
+    return -1;
+  }
+
+  // Whether TLS holds bytes already read from the socket, which poll cannot see.
+  bool Pending() const { return ssl_ != nullptr && SSL_pending(ssl_) > 0; }
+
+  bool SendAll(const std::string& bytes) {
+    if (ssl_ == nullptr) return http::SendAll(fd_, bytes);
+    size_t sent = 0;
+    while (sent < bytes.size()) {
+      const int n = SSL_write(ssl_, bytes.data() + sent, static_cast<int>(bytes.size() - sent));
+      if (n <= 0) {
+        ERR_clear_error();
+        return false;
+      }
+      sent += static_cast<size_t>(n);
+    }
+    return true;
+  }
+
+  void DrainAndClose() {
+    if (ssl_ != nullptr) {
+      (void)SSL_shutdown(ssl_);  // close_notify; the client's answer is not awaited
+      ERR_clear_error();
+    }
+    http::DrainAndClose(fd_);
+  }
+
+ private:
+  int fd_;
+  SSL* ssl_;
+};
 
 }  // namespace
 
@@ -247,15 +300,30 @@ class HttpServer::Impl {
     return stopping_;
   }
 
-  // Serves the requests of one connection until it closes.
+  // Serves the requests of one connection until it closes; with TLS, after the handshake.
   void Serve(int fd, const std::string& remote_address) {
+    SSL* ssl = nullptr;
+    if (options_.tls_context != nullptr) {
+      ssl = SSL_new(options_.tls_context);
+      if (ssl == nullptr || SSL_set_fd(ssl, fd) != 1 || SSL_accept(ssl) != 1) {
+        ERR_clear_error();
+        if (ssl != nullptr) SSL_free(ssl);
+        return;  // not TLS, or a failed handshake: nothing to answer in
+      }
+    }
+    Link link(fd, ssl);
+    ServeRequests(link, remote_address);
+    if (ssl != nullptr) SSL_free(ssl);
+  }
+
+  void ServeRequests(Link& link, const std::string& remote_address) {
     HttpRequestReader reader(options_.max_body_bytes);
     for (int served = 0;; ++served) {
-      HttpRequestReader::Step step = ReadRequest(fd, reader, served == 0);
+      HttpRequestReader::Step step = ReadRequest(link, reader, served == 0);
       if (step.state == HttpRequestReader::State::kNeedMore) return;  // closed or idle
       if (step.state == HttpRequestReader::State::kError) {
-        SendAll(fd, SerializeResponse(TextResponse(step.error->status, step.error->reason)));
-        DrainAndClose(fd);
+        link.SendAll(SerializeResponse(TextResponse(step.error->status, step.error->reason)));
+        link.DrainAndClose();
         return;
       }
       HttpRequest& request = *step.request;
@@ -263,17 +331,17 @@ class HttpServer::Impl {
       HttpResponse response = Respond(request);
       const bool keep_alive = options_.keep_alive && request.KeepAlive() && !stopping();
       const bool sent =
-          SendAll(fd, SerializeResponse(response, {keep_alive, request.method == "HEAD"}));
+          link.SendAll(SerializeResponse(response, {keep_alive, request.method == "HEAD"}));
       if (!keep_alive || !sent) {
-        if (sent) DrainAndClose(fd);
+        if (sent) link.DrainAndClose();
         return;
       }
     }
   }
 
-  // The next request on `fd`. kNeedMore when the client closed the connection or, between
+  // The next request on `link`. kNeedMore when the client closed the connection or, between
   // requests, stayed idle for the idle timeout; kError (408) when a request took too long.
-  HttpRequestReader::Step ReadRequest(int fd, HttpRequestReader& reader, bool first) {
+  HttpRequestReader::Step ReadRequest(Link& link, HttpRequestReader& reader, bool first) {
     std::optional<std::chrono::steady_clock::time_point> deadline;
     if (first) deadline = std::chrono::steady_clock::now() + kRequestDeadline;
     char buffer[16 * 1024];
@@ -286,9 +354,9 @@ class HttpServer::Impl {
     while (true) {
       HttpRequestReader::Step step = reader.Next();
       if (step.state != HttpRequestReader::State::kNeedMore) return step;
-      if (!first && !reader.InRequest()) {
+      if (!first && !reader.InRequest() && !link.Pending()) {
         // Between requests: wait for the next one as long as the idle timeout allows.
-        pollfd pfd{fd, POLLIN, 0};
+        pollfd pfd{link.fd(), POLLIN, 0};
         int rc;
         do {
           rc = poll(&pfd, 1, options_.idle_timeout_seconds * 1000);
@@ -298,7 +366,7 @@ class HttpServer::Impl {
         deadline = std::chrono::steady_clock::now() + kRequestDeadline;
       }
       if (deadline && std::chrono::steady_clock::now() > *deadline) return timed_out();
-      const ssize_t n = recv(fd, buffer, sizeof(buffer), 0);
+      const ssize_t n = link.Recv(buffer, sizeof(buffer));
       if (n < 0 && errno == EINTR) continue;
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
         if (!first && !reader.InRequest()) return HttpRequestReader::Step{};

@@ -16,6 +16,8 @@
 #include "floe/server/http/http_response.h"
 #include "floe/util/status.h"
 
+typedef struct ssl_ctx_st SSL_CTX;
+
 namespace floe::server::http {
 
 struct HttpServerOptions {
@@ -28,6 +30,8 @@ struct HttpServerOptions {
   int idle_timeout_seconds = 30;
   // Refuse to start unless `listen` is a loopback address; the message says why.
   std::string loopback_only_reason;
+  // Serve HTTPS: every connection starts with a TLS handshake (its owner keeps it alive).
+  SSL_CTX* tls_context = nullptr;
 };
 
 class HttpServer {

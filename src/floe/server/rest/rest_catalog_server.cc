@@ -9,19 +9,25 @@ namespace floe::server {
 
 class RestCatalogServer::Impl {
  public:
-  explicit Impl(std::optional<UserVerifiers> users) : auth_(std::move(users)) {}
+  Impl(std::optional<UserVerifiers> users, std::shared_ptr<TlsContext> tls)
+      : auth_(std::move(users)), tls_(std::move(tls)) {}
 
   Status Start(const std::string& listen, SessionFactory open_session) {
     http::HttpServerOptions options;
     options.listen = listen;
     options.keep_alive = true;
     options.max_body_bytes = kMaxBodyBytes;
-    options.loopback_only_reason =
-        auth_.required()
-            ? "the REST catalog serves no TLS yet, so tokens and secrets would cross the network "
-              "in clear; it serves only loopback addresses (127.0.0.1, [::1])"
-            : "the REST catalog runs without authentication (--auth password), so it serves "
-              "only loopback addresses (127.0.0.1, [::1])";
+    if (!auth_.required()) {
+      options.loopback_only_reason =
+          "the REST catalog runs without authentication (--auth password), so it serves only "
+          "loopback addresses (127.0.0.1, [::1])";
+    } else if (!tls_) {
+      options.loopback_only_reason =
+          "the REST catalog serves no TLS without --tls-cert and --tls-key, and tokens and "
+          "secrets must not cross the network in clear; it serves only loopback addresses "
+          "(127.0.0.1, [::1])";
+    }
+    if (tls_) options.tls_context = tls_->get();
     ARROW_ASSIGN_OR_RAISE(
         server_, http::SessionHttpServer::Start(
                      options, std::move(open_session),
@@ -59,13 +65,15 @@ class RestCatalogServer::Impl {
 
  private:
   rest::RestAuthenticator auth_;
+  std::shared_ptr<TlsContext> tls_;
   rest::RestCatalog catalog_;
   std::unique_ptr<http::SessionHttpServer> server_;
 };
 
 Result<std::unique_ptr<RestCatalogServer>> RestCatalogServer::Start(
-    const std::string& listen, SessionFactory open_session, std::optional<UserVerifiers> users) {
-  auto impl = std::make_unique<Impl>(std::move(users));
+    const std::string& listen, SessionFactory open_session, std::optional<UserVerifiers> users,
+    std::shared_ptr<TlsContext> tls) {
+  auto impl = std::make_unique<Impl>(std::move(users), std::move(tls));
   ARROW_RETURN_NOT_OK(impl->Start(listen, std::move(open_session)));
   return std::unique_ptr<RestCatalogServer>(new RestCatalogServer(std::move(impl)));
 }

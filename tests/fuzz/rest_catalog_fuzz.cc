@@ -2,11 +2,13 @@
 // on the first line and the body after it, against the SQL engine target's catalog (db.t with
 // snapshots, a tag and a branch; db.u), restored before each input. Every answer is a status
 // the catalog sends with an ErrorModel or JSON body; none is a 5xx (nothing here can leave a
-// commit's outcome unknown); and a refused request leaves both tables as they were.
+// commit's outcome unknown); and a refused request leaves both tables as they were. Requests to
+// the OAuth2 token endpoint go to an authenticator with one user instead.
 #include <string>
 
 #include <rapidjson/document.h>
 
+#include "floe/server/rest/rest_auth.h"
 #include "floe/server/rest/rest_catalog.h"
 #include "floe/spec/json_document.h"
 #include "floe/sql/session.h"
@@ -44,6 +46,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (line_end != std::string_view::npos) request.body = std::string(in.substr(line_end + 1));
   request.remote_address = "127.0.0.1:1";
 
+  if (request.path == floe::server::rest::kTokenPath) {
+    // One user, "ana" with password "secret"; one PBKDF2 round keeps the fuzzer fast.
+    static floe::server::rest::RestAuthenticator auth(floe::server::UserVerifiers{
+        {"ana", floe::fuzz::Check(floe::server::ScramVerifier::FromPassword("secret", "salt", 1),
+                                  "verifier")}});
+    const http::HttpResponse answer = auth.IssueToken(request);
+    if (answer.status != 200 && answer.status != 400 && answer.status != 401) {
+      floe::fuzz::Die("the token endpoint answered " + std::to_string(answer.status));
+    }
+    return 0;
+  }
   floe::sql::Session& session = floe::fuzz::RestoreEngine();
   const std::string t_before = Location(session, "t"), u_before = Location(session, "u");
   floe::server::rest::RestCatalog catalog;

@@ -243,17 +243,17 @@ Result<std::shared_ptr<Table>> TableCatalog::RegisterTable(const TableIdentifier
   auto current = catalog_->LoadMetadataLocation(ident);
   if (current.ok() && !overwrite) return AlreadyExists("Table already exists: ", ident.ToString());
   if (!current.ok() && !IsNotFound(current.status())) return current.status();
+  spec::TableMetadataPtr before;
   if (current.ok()) {
-    ARROW_ASSIGN_OR_RAISE(spec::TableMetadataPtr before, ReadMetadataFile(*io_, *current));
-    AuditRecord record = DescribeChange(before.get(), *md);
-    AddProvenance(provenance(), &record);
-    record.detail = "registered " + metadata_location;
+    ARROW_ASSIGN_OR_RAISE(before, ReadMetadataFile(*io_, *current));
+  }
+  AuditRecord record = DescribeChange(before.get(), *md);
+  AddProvenance(provenance(), &record);
+  record.detail = "registered " + metadata_location;
+  if (current.ok()) {
     ARROW_RETURN_NOT_OK(
         catalog_->SwapMetadataLocation(ident, *current, metadata_location, record));
   } else {
-    AuditRecord record = DescribeChange(nullptr, *md);
-    AddProvenance(provenance(), &record);
-    record.detail = "registered " + metadata_location;
     ARROW_RETURN_NOT_OK(catalog_->CreateTableEntry(ident, metadata_location, record));
   }
   auto table = std::make_shared<Table>(ident, catalog_, io_, md, metadata_location);

@@ -30,10 +30,6 @@ using http::JsonResponse;
 // Iceberg's own Namespace.toString joins levels with dots, as floe names them.
 std::string Name(const Namespace& ns) { return ns.ToString(); }
 
-HttpResponse NoSuchNamespace(const Namespace& ns) {
-  return ErrorResponse(404, "NoSuchNamespaceException", "Namespace does not exist: " + Name(ns));
-}
-
 void WriteNamespace(JsonWriter& json, const Namespace& ns) { json.Strings(ns.levels); }
 
 void WriteProperties(JsonWriter& json, const NamespaceProperties& properties) {
@@ -164,7 +160,7 @@ class Handler {
           if (auto refused = route({"GET", "HEAD", "POST", "DELETE"})) return *refused;
           const TableIdentifier ident(ns, segments[4]);
           if (method == "GET") return Tables().Load(ident);
-          if (method == "HEAD") return TableExists(ident);
+          if (method == "HEAD") return Tables().Exists(ident);
           if (method == "POST") return Tables().Commit(ident);
           return Tables().Drop(ident);
         }
@@ -350,27 +346,6 @@ class Handler {
     if (page->token) json.Key("next-page-token").OptionalString(next);
     json.EndObject();
     return JsonResponse(200, json.Take());
-  }
-
-  // Ok when `ident` names a table; otherwise the response to send.
-  std::optional<HttpResponse> RequireTableName(const TableIdentifier& ident) {
-    Status valid = ident.Validate();
-    if (!valid.ok()) return BadRequest(valid.message());
-    if (ident.ns.empty())
-      return BadRequest("Invalid table identifier " + ident.ToString() +
-                        ": a table needs a namespace");
-    return std::nullopt;
-  }
-
-  HttpResponse TableExists(const TableIdentifier& ident) {
-    if (auto refused = RequireTableName(ident)) return *refused;
-    auto exists = catalog_.TableExists(ident);
-    if (!exists.ok()) return FromStatus(exists.status());
-    if (!*exists) {
-      return ErrorResponse(404, "NoSuchTableException",
-                           "Table does not exist: " + ident.ToString());
-    }
-    return http::NoContentResponse();
   }
 
   TableRoutes Tables() { return TableRoutes(request_, query_, session_, user_); }

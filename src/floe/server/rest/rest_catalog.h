@@ -11,8 +11,7 @@
 //   DELETE /v1/namespaces/{ns}                        204; 409 while it holds tables or namespaces
 //   POST   /v1/namespaces/{ns}/properties             UpdateNamespacePropertiesResponse
 //   GET    /v1/namespaces/{ns}/tables?pageToken=&pageSize=  ListTablesResponse
-//   HEAD   /v1/namespaces/{ns}/tables/{table}         204, or 404
-//   and the table routes of rest_tables.h (create, load, commit, drop, register, rename,
+//   and the table routes of rest_tables.h (create, load, HEAD, commit, drop, register, rename,
 //   metrics, transactions).
 //
 // {ns} is the namespace's levels joined by 0x1F, percent-encoded ("a%1Fb"). Errors are the

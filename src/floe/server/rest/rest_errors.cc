@@ -19,6 +19,15 @@ http::HttpResponse BadRequest(const std::string& message) {
   return ErrorResponse(400, "BadRequestException", message);
 }
 
+http::HttpResponse NoSuchNamespace(const Namespace& ns) {
+  return ErrorResponse(404, "NoSuchNamespaceException",
+                       "Namespace does not exist: " + ns.ToString());
+}
+
+http::HttpResponse NoSuchTable(const TableIdentifier& ident) {
+  return ErrorResponse(404, "NoSuchTableException", "Table does not exist: " + ident.ToString());
+}
+
 http::HttpResponse FromStatus(const Status& status) {
   const std::string& message = status.message();
   switch (KindOf(status)) {

@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "floe/catalog/table_identifier.h"
 #include "floe/server/http/http_response.h"
 #include "floe/util/status.h"
 
@@ -14,6 +15,10 @@ http::HttpResponse ErrorResponse(int code, const std::string& type, const std::s
 
 // 400 BadRequestException.
 http::HttpResponse BadRequest(const std::string& message);
+
+// 404 NoSuchNamespaceException / NoSuchTableException in Iceberg's words.
+http::HttpResponse NoSuchNamespace(const Namespace& ns);
+http::HttpResponse NoSuchTable(const TableIdentifier& ident);
 
 // A failed catalog or table call: the kinds callers act on keep their meaning (404 for a
 // missing table or namespace, 409 for one that exists or a commit that lost), malformed or

@@ -23,10 +23,6 @@ namespace {
 
 using http::HttpResponse;
 
-HttpResponse NoSuchTable(const TableIdentifier& ident) {
-  return ErrorResponse(404, "NoSuchTableException", "Table does not exist: " + ident.ToString());
-}
-
 // Ok when `ident` can name a table; otherwise the response to send.
 std::optional<HttpResponse> CheckTableName(const TableIdentifier& ident) {
   Status valid = ident.Validate();
@@ -146,10 +142,7 @@ HttpResponse TableRoutes::Create(const Namespace& ns) {
   }
   auto ns_exists = tables_.catalog()->NamespaceExists(ns);
   if (!ns_exists.ok()) return FromStatus(ns_exists.status());
-  if (!*ns_exists) {
-    return ErrorResponse(404, "NoSuchNamespaceException",
-                         "Namespace does not exist: " + ns.ToString());
-  }
+  if (!*ns_exists) return NoSuchNamespace(ns);
   table::CreateTableOptions options;
   options.location = request->location;
   options.location_as_given = true;
@@ -285,6 +278,14 @@ HttpResponse TableRoutes::Commit(const TableIdentifier& ident) {
   if (!committed.ok()) return FromStatus(committed);
   return http::JsonResponse(200, TableResult(table->metadata_location(),
                                              spec::WriteTableMetadata(*table->metadata()), false));
+}
+
+HttpResponse TableRoutes::Exists(const TableIdentifier& ident) {
+  if (auto refused = CheckTableName(ident)) return *refused;
+  auto exists = tables_.catalog()->TableExists(ident);
+  if (!exists.ok()) return FromStatus(exists.status());
+  if (!*exists) return NoSuchTable(ident);
+  return http::NoContentResponse();
 }
 
 HttpResponse TableRoutes::Drop(const TableIdentifier& ident) {

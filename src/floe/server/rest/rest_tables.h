@@ -4,6 +4,7 @@
 //
 //   POST   /v1/namespaces/{ns}/tables                 create (stage-create: metadata only)
 //   GET    /v1/namespaces/{ns}/tables/{table}         load; snapshots=all|refs, ETag / 304
+//   HEAD   /v1/namespaces/{ns}/tables/{table}         204, or 404
 //   POST   /v1/namespaces/{ns}/tables/{table}         commit requirements and updates
 //   DELETE /v1/namespaces/{ns}/tables/{table}         drop; purgeRequested=true deletes files
 //   POST   /v1/namespaces/{ns}/tables/{table}/metrics accepted and dropped
@@ -40,6 +41,7 @@ class TableRoutes {
 
   http::HttpResponse Create(const Namespace& ns);
   http::HttpResponse Load(const TableIdentifier& ident);
+  http::HttpResponse Exists(const TableIdentifier& ident);
   http::HttpResponse Commit(const TableIdentifier& ident);
   http::HttpResponse Drop(const TableIdentifier& ident);
   http::HttpResponse ReportMetrics(const TableIdentifier& ident);

@@ -2,6 +2,9 @@
 
 #include <sqlite3.h>
 
+#include <chrono>
+#include <filesystem>
+#include <map>
 #include <utility>
 
 namespace floe {
@@ -68,6 +71,23 @@ int BindAll(sqlite3_stmt* stmt, std::initializer_list<SqlDriver::Arg> args) {
   return SQLITE_OK;
 }
 
+// One writer lock per database file of this process, shared by its connections.
+std::shared_ptr<std::timed_mutex> WriterLockFor(const std::string& path) {
+  if (path == ":memory:" || path.empty()) return nullptr;
+  static std::mutex mu;
+  static std::map<std::string, std::weak_ptr<std::timed_mutex>> locks;
+  std::lock_guard<std::mutex> guard(mu);
+  std::error_code ec;
+  std::filesystem::path key = std::filesystem::weakly_canonical(path, ec);
+  auto& slot = locks[ec ? path : key.string()];
+  auto lock = slot.lock();
+  if (!lock) {
+    lock = std::make_shared<std::timed_mutex>();
+    slot = lock;
+  }
+  return lock;
+}
+
 }  // namespace
 
 Result<std::string> SqliteDatabasePath(std::string_view uri) {
@@ -105,9 +125,13 @@ Result<std::string> SqliteDatabasePath(std::string_view uri) {
 }
 
 SqliteDriver::SqliteDriver(sqlite3* db, std::string path)
-    : db_(db), path_(std::move(path)), description_("catalog database " + path_) {}
+    : db_(db),
+      path_(std::move(path)),
+      description_("catalog database " + path_),
+      writer_(WriterLockFor(path_)) {}
 
 SqliteDriver::~SqliteDriver() {
+  if (writing_.owns_lock()) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
   for (auto& [sql, stmt] : statements_) sqlite3_finalize(stmt);
   sqlite3_close_v2(db_);
 }
@@ -238,15 +262,32 @@ Result<std::vector<SqlDriver::Row>> SqliteDriver::Query(std::string_view sql,
 Status SqliteDriver::Begin() {
   // Its failure is the database's state (locked), not the statement's: said without it.
   last_failure_ = SqlFailure::kNone;
+  if (writer_ && !writing_.owns_lock()) {
+    writing_ = std::unique_lock<std::timed_mutex>(*writer_, std::defer_lock);
+    if (!writing_.try_lock_for(std::chrono::milliseconds(kBusyTimeoutMs))) {
+      return Fail(SQLITE_BUSY, "database is locked");
+    }
+  }
   int rc = sqlite3_exec(db_, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr);
   if (rc == SQLITE_OK) return Status::OK();
-  return Fail(rc, sqlite3_errmsg(db_));
+  Status st = Fail(rc, sqlite3_errmsg(db_));
+  ReleaseWriterIfDone();
+  return st;
 }
 
-Status SqliteDriver::Commit() { return Exec("COMMIT"); }
+void SqliteDriver::ReleaseWriterIfDone() {
+  if (writing_.owns_lock() && sqlite3_get_autocommit(db_)) writing_.unlock();
+}
+
+Status SqliteDriver::Commit() {
+  Status st = Exec("COMMIT");
+  ReleaseWriterIfDone();
+  return st;
+}
 
 void SqliteDriver::Rollback() {
   if (!sqlite3_get_autocommit(db_)) (void)sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  ReleaseWriterIfDone();
 }
 
 Result<bool> SqliteDriver::HasTable(std::string_view table) {

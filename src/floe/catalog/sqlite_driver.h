@@ -3,6 +3,7 @@
 // The SQL catalog's driver for a SQLite file (the default catalog), opened in WAL mode.
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -53,12 +54,18 @@ class SqliteDriver : public SqlDriver {
   Status Bind(sqlite3_stmt* stmt, std::initializer_list<Arg> args);
   Status Fail(int rc, std::string_view what);
   std::string BusyHint(int rc) const;
+  // Lets go of the file's writer lock once SQLite has no transaction open.
+  void ReleaseWriterIfDone();
 
   sqlite3* db_;
   std::unordered_map<std::string, sqlite3_stmt*> statements_;
   std::string journal_mode_;  // as SQLite reported it when the file was opened
   const std::string path_;
   const std::string description_;
+  // Connections of this process to the same file take turns at writing here first: a waiting
+  // writer wakes the moment the last one commits, where SQLite's busy handler would sleep.
+  std::shared_ptr<std::timed_mutex> writer_;  // null for in-memory databases
+  std::unique_lock<std::timed_mutex> writing_;
 };
 
 }  // namespace floe

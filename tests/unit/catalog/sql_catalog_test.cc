@@ -1,4 +1,5 @@
 #include "floe/catalog/sql_catalog.h"
+#include "floe/catalog/sqlite_driver.h"
 
 #include <atomic>
 #include <barrier>
@@ -560,6 +561,32 @@ TEST_F(SqliteCatalogTest, ABusyCatalogNamesItsFile) {
                               "for 10 s); /v2.json was not committed");
   ASSERT_OK_AND_ASSIGN(auto loc, catalog_->LoadMetadataLocation(Tbl("db.t")));
   EXPECT_EQ(loc, "/v1.json");
+}
+
+// Connections of one process to one file take turns at a lock of their own before SQLite's:
+// each way a transaction ends hands it on, or the next writer would wait out the busy timeout.
+TEST_F(SqliteCatalogTest, EveryEndOfAWriteLetsTheNextWriterIn) {
+  ASSERT_OK_AND_ASSIGN(auto first, SqliteDriver::Open(path_));
+  ASSERT_OK_AND_ASSIGN(auto second, SqliteDriver::Open("sqlite:///" + path_));
+  ASSERT_OK(first->Begin());
+  ASSERT_OK(first->Exec("CREATE TABLE turns (n INTEGER)"));
+  ASSERT_OK(first->Commit());
+  ASSERT_OK(second->Begin());
+  ASSERT_OK(second->Exec("INSERT INTO turns VALUES (1)"));
+  second->Rollback();
+  ASSERT_OK(first->Begin());
+  EXPECT_FALSE(first->Begin().ok());  // already in a transaction: it keeps its turn
+  ASSERT_OK(first->Exec("INSERT INTO turns VALUES (2)"));
+  first.reset();  // a connection closed mid-transaction rolls back
+  std::thread other([&] {
+    ASSERT_OK(second->Begin());
+    ASSERT_OK(second->Exec("INSERT INTO turns VALUES (3)"));
+    ASSERT_OK(second->Commit());
+  });
+  other.join();
+  ASSERT_OK_AND_ASSIGN(auto rows, second->Query("SELECT n FROM turns", {}));
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0][0], "3");
 }
 
 TEST_P(SqlCatalogTest, DropsAreRecordedBesideTheIcebergTables) {

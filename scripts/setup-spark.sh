@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Spark interop peer: Spark 3.5 (pyspark) with Iceberg 1.10, the SQLite and
 # PostgreSQL JDBC drivers and Iceberg's AWS bundle (S3FileIO), for tests/interop/spark. Everything lands in build-spark/ (git-ignored):
-#   build-spark/venv/   pyspark, pyarrow and pytest from requirements-spark.txt (apart from
-#                       .venv: pyspark pins its own py4j), and the floe package's wheel
+#   build-spark/venv/   pyspark, pyarrow, pytest, duckdb and the rest of requirements-spark.txt
+#                       (apart from .venv: pyspark pins its own py4j), and the floe package's wheel
 #   build-spark/jars/   the jars below, fetched from Maven Central with mvn, checked by SHA-256
 # Safe to run again: each step is skipped when already done (a few milliseconds then).
 # Fails loudly when something cannot be installed; the suite never skips for a missing Spark.
@@ -53,7 +53,7 @@ if [ ! -x $DIR/venv/bin/python ] || [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]
   python3 -m venv $DIR/venv
   $DIR/venv/bin/pip install -q --upgrade pip==24.3.1
   $DIR/venv/bin/pip install -q -r requirements-spark.txt
-  $DIR/venv/bin/python -c 'import pyspark, pyarrow, pytest' || die "the Spark virtualenv does not import"
+  $DIR/venv/bin/python -c 'import pyspark, pyarrow, pytest, duckdb' || die "the Spark virtualenv does not import"
   echo "$want" > "$stamp"
 fi
 

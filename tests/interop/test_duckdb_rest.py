@@ -17,155 +17,26 @@ secret of its own, as floe's REST answers vend no credentials.
 
 from __future__ import annotations
 
-import collections
 import datetime as dt
 import json
 import re
 import signal
-import socket
 import subprocess
 import threading
 import time
-from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path
 
 import duckdb
-import duckdb_extension_avro
-import duckdb_extension_httpfs
-import duckdb_extension_iceberg
 import pytest
 
 from floe_driver import CLI, Floe
-from names import name_for_test  # tests/support, on the path floe_driver sets
+from duckdb_rest import Duck, Relay  # tests/support, on the path floe_driver sets
+from names import name_for_test
 
 REST_LINE = re.compile(r"floe serve: Iceberg REST catalog on http://127\.0\.0\.1:(\d+) \(catalog (\S+)\)\n")
 UTC = dt.timezone.utc
 # What DuckDB's requests say they are (User-Agent), as floe's audit log names the client.
 DUCKDB_CLIENT = re.compile(rf"rest \(duckdb/v{re.escape(duckdb.__version__)}\(\w+\) python/[\d.]+ [0-9a-f]+\)")
-
-
-@dataclass
-class Exchange:
-    """One request through the relay and floe's answer to it."""
-    method: str
-    path: str
-    body: bytes  # the request's
-    status: int | None = None  # None: not answered (yet)
-    answer: str = ""  # floe's body, kept for errors (status 400 and up)
-
-    def __str__(self):
-        return " ".join(str(x) for x in (self.method, self.path, self.status, self.answer) if x not in (None, ""))
-
-
-class Relay:
-    """A TCP relay in front of floe's REST port that follows the HTTP/1.1 exchanges through it
-    (persistent connections too): `exchanges` in the order DuckDB sent them. It shows what a
-    DuckDB statement asked of floe and, when a step fails, what floe answered. Bodies are
-    Content-Length bytes: floe refuses chunked requests and answers none."""
-
-    def __init__(self, upstream_port: int):
-        self.upstream_port = upstream_port
-        self.exchanges: list[Exchange] = []
-        self.lock = threading.Lock()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        threading.Thread(target=self._accept, daemon=True).start()
-
-    def mark(self) -> int:
-        with self.lock:
-            return len(self.exchanges)
-
-    def since(self, mark: int) -> list[Exchange]:
-        with self.lock:
-            return self.exchanges[mark:]
-
-    def log(self) -> str:
-        with self.lock:
-            return "\n".join(map(str, self.exchanges))
-
-    def _accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return  # closed
-            threading.Thread(target=self._connection, args=(client,), daemon=True).start()
-
-    def _connection(self, client):
-        waiting = collections.deque()  # this connection's exchanges not answered yet
-        with client, socket.create_connection(("127.0.0.1", self.upstream_port)) as server:
-            back = threading.Thread(target=self._pump, args=(server, client, self._answers(waiting)))
-            back.start()
-            self._pump(client, server, self._requests(waiting))
-            back.join()
-
-    @staticmethod
-    def _pump(src, dst, parser):
-        next(parser)
-        try:
-            while data := src.recv(65536):
-                if parser is not None:
-                    try:
-                        parser.send(data)  # before passing it on: a request is noted before its answer
-                    except Exception:  # not HTTP as expected: relay on without following it
-                        parser = None
-                dst.sendall(data)
-            dst.shutdown(socket.SHUT_WR)
-        except OSError:
-            for s in (src, dst):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
-
-    def _requests(self, waiting):
-        buf = b""
-        while True:
-            buf += yield
-            while (end := buf.find(b"\r\n\r\n")) >= 0:
-                start, headers = _head(buf[:end])
-                length = int(headers.get("content-length", "0"))
-                if len(buf) < end + 4 + length:
-                    break
-                method, path = start.split(" ")[:2]
-                exchange = Exchange(method, path, buf[end + 4:end + 4 + length])
-                buf = buf[end + 4 + length:]
-                with self.lock:
-                    self.exchanges.append(exchange)
-                waiting.append(exchange)
-
-    def _answers(self, waiting):
-        buf = b""
-        while True:
-            buf += yield
-            while (end := buf.find(b"\r\n\r\n")) >= 0:
-                start, headers = _head(buf[:end])
-                status = int(start.split(" ")[1])
-                exchange = waiting[0]
-                bodiless = exchange.method == "HEAD" or status in (204, 304) or status < 200
-                length = 0 if bodiless else int(headers.get("content-length", "0"))
-                if len(buf) < end + 4 + length:
-                    break
-                body = buf[end + 4:end + 4 + length]
-                buf = buf[end + 4 + length:]
-                waiting.popleft()
-                with self.lock:
-                    exchange.status = status
-                    if status >= 400:
-                        exchange.answer = body.decode("utf-8", "replace")[:1000]
-
-    def close(self):
-        self.listener.close()
-
-
-def _head(raw: bytes) -> tuple[str, dict[str, str]]:
-    lines = raw.decode("latin-1").split("\r\n")
-    headers = {}
-    for line in lines[1:]:
-        name, _, value = line.partition(":")
-        headers[name.strip().lower()] = value.strip()
-    return lines[0], headers
 
 
 class RestServer:
@@ -187,7 +58,7 @@ class RestServer:
         self.stderr: list[str] = []  # drained, so the server never blocks on it
         threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
         self.relay = Relay(int(m.group(1)))
-        self.uri = f"http://127.0.0.1:{self.relay.port}"
+        self.uri = self.relay.uri
 
     def stop(self) -> None:
         self.relay.close()
@@ -202,54 +73,6 @@ class RestServer:
         assert self.proc.stdout.read() == "floe serve: stopped\n"
 
 
-def extension_path(module) -> str:
-    """The extension binary a duckdb-extension-* wheel ships for this duckdb version."""
-    name = module.__name__.removeprefix("duckdb_extension_")
-    path = Path(module.__file__).parent / "extensions" / f"v{duckdb.__version__}" / f"{name}.duckdb_extension"
-    assert path.is_file(), f"{path} is missing: requirements.txt pins duckdb and its extensions together"
-    return str(path)
-
-
-class Duck:
-    """A DuckDB connection with floe's REST catalog attached as `lake`. `sql` runs a statement
-    and returns its rows; on an error it raises with the relay's log of requests and answers and
-    the server's stderr, which say what floe made of it."""
-
-    def __init__(self, floe: Floe, server: RestServer):
-        self.server = server
-        self.con = duckdb.connect()
-        # Offline: only the wheels' binaries, never a download or a guess at a local install.
-        self.con.execute("SET autoinstall_known_extensions = false")
-        self.con.execute("SET autoload_known_extensions = false")
-        for module in (duckdb_extension_httpfs, duckdb_extension_avro, duckdb_extension_iceberg):
-            self.con.execute(f"LOAD '{extension_path(module)}'")
-        self.con.execute("SET TimeZone = 'UTC'")  # AT (TIMESTAMP => ...) and TIMESTAMPTZ in UTC, as floe's
-        if floe.on_s3:
-            # floe's REST answers vend no credentials: DuckDB reads and writes the bucket itself.
-            endpoint = floe.env["AWS_ENDPOINT_URL"].removeprefix("http://")
-            self.sql(f"CREATE SECRET s3 (TYPE s3, KEY_ID '{floe.env['AWS_ACCESS_KEY_ID']}', "
-                     f"SECRET '{floe.env['AWS_SECRET_ACCESS_KEY']}', REGION '{floe.env['AWS_REGION']}', "
-                     f"ENDPOINT '{endpoint}', URL_STYLE 'path', USE_SSL false)")
-        self.sql(f"ATTACH '{floe.catalog_name}' AS lake "
-                 f"(TYPE iceberg, ENDPOINT '{server.uri}', AUTHORIZATION_TYPE 'none')")
-
-    def sql(self, statement: str) -> list[tuple]:
-        try:
-            return self.con.execute(statement).fetchall()
-        except duckdb.Error as e:
-            raise AssertionError(
-                f"DuckDB: {statement}\n{type(e).__name__}: {e}\n--- requests through the relay:\n"
-                f"{self.server.relay.log()}\n--- floe serve stderr:\n{''.join(self.server.stderr)}") from e
-
-    def snapshots(self, table: str) -> list[tuple[int, dt.datetime, str]]:
-        """(snapshot id, timestamp (UTC), operation) of each snapshot, oldest first."""
-        return self.sql(f"SELECT snapshot_id, timestamp_ms, operation FROM iceberg_snapshots({table}) "
-                        "ORDER BY sequence_number")
-
-    def close(self):
-        self.con.close()
-
-
 @pytest.fixture
 def server(floe):
     s = RestServer(floe)
@@ -261,7 +84,7 @@ def server(floe):
 
 @pytest.fixture
 def duck(floe, server):
-    d = Duck(floe, server)
+    d = Duck(floe, server.relay, server.stderr)
     yield d
     d.close()
 

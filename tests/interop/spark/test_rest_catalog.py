@@ -14,6 +14,10 @@ and a drop the server purges. At each step Spark's rows are the expected ones ex
 snapshot ids are those the table's metadata tables list, and floe reads every snapshot (and
 the tag, and every point of the history by time) with the rows Spark read there; floe's
 history, metadata tables and audit log show every commit Spark made.
+
+The other way round, DuckDB 1.5 (tests/support/duckdb_rest.py) attaches the same server and
+creates, inserts into, updates and deletes from a table (merge-on-read: position delete files);
+Spark lists DuckDB's snapshots and reads each by id with the rows DuckDB read there.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import subprocess
 import threading
 
 import pytest
+from duckdb_rest import Duck, Relay
 from names import name_for_test
 
 from .support import (
@@ -38,6 +43,7 @@ from .support import (
     make_rows,
     plain,
     rows_of,
+    to_arrow,
     to_spark,
 )
 
@@ -62,7 +68,8 @@ class RestServer:
             self.proc.kill()
             raise RuntimeError(f"floe serve --rest did not start: {line!r} {self.proc.stderr.read()}")
         assert m.group(2) == floe.catalog_name, line
-        self.uri = f"http://127.0.0.1:{m.group(1)}"
+        self.port = int(m.group(1))
+        self.uri = f"http://127.0.0.1:{self.port}"
         # Keep draining stderr so the server never blocks on it.
         self.stderr: list[str] = []
         threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
@@ -114,6 +121,19 @@ def rest_ns(rest, spark, request) -> str:
     name = name_for_test(request, prefix="r")
     spark.sql(f"CREATE NAMESPACE {CAT}.{name}")
     return name
+
+
+@pytest.fixture
+def duck(lakehouse: Floe, rest):
+    """DuckDB with the same REST server attached as `lake`, through a relay that notes its
+    requests and floe's answers."""
+    relay = Relay(rest.port)
+    d = Duck(lakehouse, relay, rest.stderr)
+    yield d
+    d.close()
+    relay.close()
+    # floe answered every request DuckDB made, none with a server error.
+    assert [str(e) for e in relay.exchanges if e.status is None or e.status >= 500] == []
 
 
 # Spark through the server.
@@ -578,3 +598,88 @@ def test_java_client_multi_table_commit_and_server_side_purge(spark, lakehouse, 
     newest = lakehouse.audit(a)[-1]
     assert (newest["kind"], newest["detail"]) == ("drop", "purged")
     assert floe_read(lakehouse, b, f"VERSION AS OF {b3}") == floe_rows(make_rows(11, 15))
+
+
+def test_spark_reads_every_snapshot_duckdb_wrote_through_floe_rest(spark, lakehouse, rest, rest_ns, duck):
+    """DuckDB 1.5 (its iceberg extension) creates an unpartitioned table through the same
+    server, inserts twice, updates twice and deletes, merge-on-read: its updates and delete
+    write position delete files. Spark lists exactly the snapshots DuckDB made, reads each by
+    id with the rows DuckDB reads there, reads the current state and sees DuckDB's data and
+    delete files."""
+    table = f"{rest_ns}.duck"
+    t, lt = f"{CAT}.{table}", f"lake.{table}"
+    duck.sql(f"CREATE TABLE {lt} (id BIGINT, customer VARCHAR, amount DECIMAL(10, 2), score DOUBLE, "
+             "ts TIMESTAMPTZ, local_ts TIMESTAMP, day DATE)")
+    assert duck.sql(f"SELECT * FROM {lt}") == []
+    assert duck.snapshots(lt) == []
+    assert spark.sql(f"SELECT * FROM {t}").collect() == []
+    assert snapshot_rows(spark, table) == {}
+    described = {r.col_name: r.data_type for r in spark.sql(f"DESCRIBE TABLE {t}").collect()}
+    assert [described[c] for c in COLUMNS] == [
+        "bigint", "string", "decimal(10,2)", "double", "timestamp", "timestamp_ntz", "date"]
+
+    def duck_rows(sql: str) -> list[dict]:
+        result = duck.table(sql)
+        assert result.column_names == COLUMNS, f"{sql}: columns {result.column_names}"
+        return rows_of(result)
+
+    states: list[dict[int, dict]] = []  # the rows after each of DuckDB's commits, by id
+
+    def write(statement: str, count: int, change) -> None:
+        assert duck.sql(statement) == [(count,)], statement
+        states.append(change(dict(states[-1]) if states else {}))
+        assert duck_rows(f"SELECT * FROM {lt}") == rows_of(states[-1].values()), statement
+
+    duck.con.register("duck_rows", to_arrow(make_rows(1, 20)))
+    write(f"INSERT INTO {lt} SELECT * FROM duck_rows", 20, lambda rows: {r["id"]: r for r in make_rows(1, 20)})
+    duck.con.register("duck_rows", to_arrow(make_rows(21, 10)))
+    write(f"INSERT INTO {lt} SELECT * FROM duck_rows", 10,
+          lambda rows: rows | {r["id"]: r for r in make_rows(21, 10)})
+    c1 = [r for r in states[-1].values() if r["customer"] == "c1"]
+    write(f"UPDATE {lt} SET customer = 'duck', amount = amount + 1 WHERE customer = 'c1'", len(c1),
+          lambda rows: rows | {r["id"]: r | {"customer": "duck", "amount": r["amount"] + 1} for r in c1})
+    gone = [i for i, r in states[-1].items() if 5 <= i <= 12 or r["customer"] is None]
+    write(f"DELETE FROM {lt} WHERE id BETWEEN 5 AND 12 OR customer IS NULL", len(gone),
+          lambda rows: {i: r for i, r in rows.items() if i not in gone})
+    some = [i for i in states[-1] if i % 3 == 0 or i == 16]  # in the inserts' files and the update's
+    write(f"UPDATE {lt} SET score = -1.5 WHERE id % 3 = 0 OR id = 16", len(some),
+          lambda rows: rows | {i: rows[i] | {"score": -1.5} for i in some})
+
+    snaps = duck.snapshots(lt)
+    assert [op for _, _, op in snaps] == ["append", "append", "overwrite", "delete", "overwrite"]
+    ids = [s for s, _, _ in snaps]
+    assert len(set(ids)) == len(ids), snaps
+    # DuckDB reads each of its snapshots with the rows it had written there.
+    for sid, rows in zip(ids, states):
+        assert duck_rows(f"SELECT * FROM {lt} AT (VERSION => {sid})") == rows_of(rows.values()), sid
+
+    # Spark lists the same snapshots, one line of history from the first, main at the last.
+    assert [tuple(r) for r in spark.sql(f"SELECT snapshot_id, parent_id, operation FROM {t}.snapshots").collect()] == [
+        (sid, ids[i - 1] if i else None, op) for i, (sid, _, op) in enumerate(snaps)]
+    assert [tuple(r) for r in spark.sql(f"SELECT snapshot_id, parent_id, is_current_ancestor FROM {t}.history")
+            .collect()] == [(sid, ids[i - 1] if i else None, True) for i, sid in enumerate(ids)]
+    assert main_snapshot(spark, table) == ids[-1]
+    assert [plain(r.committed_at) for r in spark.sql(f"SELECT committed_at FROM {t}.snapshots").collect()] == \
+        [plain(at) for _, at, _ in snaps]
+
+    # Spark reads every snapshot by id with the rows DuckDB read there, and the current state.
+    for sid, rows in zip(ids, states):
+        assert spark_rows(spark, f"SELECT * FROM {t} VERSION AS OF {sid}") == rows_of(rows.values()), sid
+    assert spark_rows(spark, f"SELECT * FROM {t}") == rows_of(states[-1].values())
+
+    # Merge-on-read: each update and the delete added a position delete file per data file it
+    # touched (the second update the first one's file too), each insert and update one data
+    # file; Spark's entries carry each file's snapshot and sequence number, and its files table
+    # lists the files DuckDB lists.
+    s1, s2, s3, s4, s5 = ids
+    entries = spark.sql(f"SELECT status, snapshot_id, sequence_number, data_file.content, data_file.record_count "
+                        f"FROM {t}.entries").collect()
+    assert sorted(tuple(e) for e in entries) == sorted([
+        (1, s1, 1, 0, 20), (1, s2, 2, 0, 10),
+        (1, s3, 3, 0, 5), (1, s3, 3, 1, 4), (1, s3, 3, 1, 1),
+        (1, s4, 4, 1, 7), (1, s4, 4, 1, 2), (1, s4, 4, 1, 2),
+        (1, s5, 5, 0, 7), (1, s5, 5, 1, 3), (1, s5, 5, 1, 3), (1, s5, 5, 1, 1)])
+    files = duck.sql(f"SELECT content, file_path, record_count FROM iceberg_metadata({lt})")
+    content = {"EXISTING": 0, "POSITION_DELETES": 1}
+    assert sorted(tuple(r) for r in spark.sql(f"SELECT content, file_path, record_count FROM {t}.files").collect()) == \
+        sorted((content[c], p, n) for c, p, n in files)

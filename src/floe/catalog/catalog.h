@@ -162,7 +162,7 @@ class Catalog {
   virtual Status RemoveAuditTrigger();
 
   // Where a new table's files go when the user gives no location: <warehouse>/a/b/t, as
-  // Iceberg's JdbcCatalog lays tables out.
+  // Iceberg's JdbcCatalog lays tables out, each name as its LocationSegment.
   virtual std::string DefaultTableLocation(const TableIdentifier& ident) const;
 };
 

@@ -103,8 +103,8 @@ const std::vector<std::string>& Catalog::allowed_roots() const {
 
 std::string Catalog::DefaultTableLocation(const TableIdentifier& ident) const {
   std::string out = warehouse();
-  for (const auto& level : ident.ns.levels) out += "/" + level;
-  return out + "/" + ident.name;
+  for (const auto& level : ident.ns.levels) out += "/" + LocationSegment(level);
+  return out + "/" + LocationSegment(ident.name);
 }
 
 SqlCatalog::SqlCatalog(std::unique_ptr<SqlDriver> driver, std::string database, std::string name,
@@ -391,7 +391,7 @@ Result<NamespaceProperties> SqlCatalog::LoadNamespaceProperties(const Namespace&
     }
     if (!properties.count("location") && !warehouse_.empty()) {
       std::string location = warehouse_;
-      for (const auto& level : ns.levels) location += "/" + level;
+      for (const auto& level : ns.levels) location += "/" + LocationSegment(level);
       properties["location"] = location;
     }
     return properties;

@@ -73,8 +73,6 @@ Status CheckNewName(std::string_view kind, std::string_view name) {
     rule = "a name must not be empty";
   } else if (name == "." || name == "..") {
     rule = "a name must not be '.' or '..'";
-  } else if (name.find('/') != std::string_view::npos) {
-    rule = "a name must not contain '/'";
   } else if (name.find('\\') != std::string_view::npos) {
     rule = "a name must not contain '\\'";
   } else {
@@ -88,6 +86,22 @@ Status CheckNewName(std::string_view kind, std::string_view name) {
   }
   if (rule == nullptr) return Status::OK();
   return ValidationError("Invalid ", kind, " name '", Printable(name), "': ", rule);
+}
+
+std::string LocationSegment(std::string_view name) {
+  if (name.find_first_of("/~") == std::string_view::npos) return std::string(name);
+  std::string out;
+  out.reserve(name.size() + 4);
+  for (char c : name) {
+    if (c == '~') {
+      out += "~~";
+    } else if (c == '/') {
+      out += "~s";
+    } else {
+      out += c;
+    }
+  }
+  return out;
 }
 
 Status Namespace::ValidateNew() const {

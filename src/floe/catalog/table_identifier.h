@@ -66,10 +66,16 @@ struct TableIdentifier {
 };
 
 // The rules for a new table or namespace name, which becomes a directory of the warehouse:
-// not empty, not "." or "..", no '/', backslash, NUL or other control characters. `kind` is
+// not empty, not "." or "..", no backslash, NUL or other control characters. `kind` is
 // "table" or "namespace"; the error quotes the name (control characters escaped) and the rule,
-// e.g. "Invalid table name 'b/t': a name must not contain '/'".
+// e.g. "Invalid table name '..': a name must not be '.' or '..'".
 Status CheckNewName(std::string_view kind, std::string_view name);
+
+// The directory a table name or namespace level becomes: the name itself, unless it holds '/'
+// (a separator to every file system and object store) or '~' (the escape). Then '~' is
+// written "~~" and '/' "~s", so "tab/le" lives in "tab~sle": no two names share a directory
+// and no name reaches into another's.
+std::string LocationSegment(std::string_view name);
 
 std::ostream& operator<<(std::ostream& out, const Namespace& ns);
 std::ostream& operator<<(std::ostream& out, const TableIdentifier& ident);

@@ -290,6 +290,34 @@ TEST_P(SqlCatalogTest, TablesInMultiLevelNamespaces) {
   EXPECT_EQ(catalog_->DefaultTableLocation(Tbl("a.b.t")), "file:" + dir_.str() + "/wh/a/b/t");
 }
 
+// A namespace "new/db" and a table "tab/le" are one level each, stored as named, and each is
+// one directory of the warehouse, apart from the namespace new.db and its table tab.le.
+TEST_P(SqlCatalogTest, NamesWithSlashesAreOneLevelAndOneDirectory) {
+  const Namespace slashed({"new/db"});
+  ASSERT_OK(catalog_->CreateNamespace(slashed, {}));
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"new", "db"}), {}));
+  const TableIdentifier table(slashed, "tab/le");
+  ASSERT_OK(catalog_->CreateTableEntry(table, "/m1.json"));
+  ASSERT_OK_AND_ASSIGN(auto tables, catalog_->ListTables(slashed));
+  EXPECT_THAT(tables, ::testing::ElementsAre(table));
+  ASSERT_OK_AND_ASSIGN(auto loc, catalog_->LoadMetadataLocation(table));
+  EXPECT_EQ(loc, "/m1.json");
+  ASSERT_OK_AND_ASSIGN(auto none, catalog_->ListTables(Ns({"new", "db"})));
+  EXPECT_TRUE(none.empty());
+  const std::string wh = "file:" + dir_.str() + "/wh";
+  EXPECT_EQ(catalog_->DefaultTableLocation(table), wh + "/new~sdb/tab~sle");
+  EXPECT_EQ(catalog_->DefaultTableLocation(TableIdentifier(Ns({"new", "db"}), "tab/le")),
+            wh + "/new/db/tab~sle");
+  ASSERT_OK_AND_ASSIGN(auto props, catalog_->LoadNamespaceProperties(slashed));
+  EXPECT_EQ(props.at("location"), wh + "/new~sdb");
+  ASSERT_OK(catalog_->DropTableEntry(table).status());
+  ASSERT_OK(catalog_->DropNamespace(slashed));
+  ASSERT_OK_AND_ASSIGN(bool exists, catalog_->NamespaceExists(slashed));
+  EXPECT_FALSE(exists);
+  ASSERT_OK_AND_ASSIGN(exists, catalog_->NamespaceExists(Ns({"new", "db"})));
+  EXPECT_TRUE(exists);
+}
+
 TEST_P(SqlCatalogTest, ViewsAreNotTables) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
   auto raw = Raw();
@@ -453,12 +481,10 @@ TEST_P(SqlCatalogTest, AddsIcebergTypeToAV0Catalog) {
 
 TEST_P(SqlCatalogTest, NewNamesAreValidatedLookupsAreNot) {
   ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
-  EXPECT_EQ(catalog_->CreateNamespace(Ns({"a/b"}), {}).message(),
-            "Invalid namespace name 'a/b': a name must not contain '/'");
   EXPECT_EQ(catalog_->CreateNamespace(Ns({"ok", ".."}), {}).message(),
             "Invalid namespace name '..': a name must not be '.' or '..'");
-  EXPECT_EQ(catalog_->CreateTableEntry(TableIdentifier(Ns({"db"}), "b/t"), "/m.json").message(),
-            "Invalid table name 'b/t': a name must not contain '/'");
+  EXPECT_EQ(catalog_->CreateTableEntry(TableIdentifier(Ns({"db"}), "a\\b"), "/m.json").message(),
+            "Invalid table name 'a\\b': a name must not contain '\\'");
   EXPECT_EQ(
       catalog_->CreateTableEntry(TableIdentifier(Ns({"db"}), std::string("x\0", 2)), "/m.json")
           .message(),

@@ -82,6 +82,13 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
                                                     const spec::TableMetadata& metadata,
                                                     const ReadManifestOptions& options) {
   const std::string& path = manifest.manifest_path;
+  // v3 files may hold deletion vectors and row lineage, which a reader must not skip.
+  if (metadata.format_version >= 3) {
+    return Status::NotImplemented("Cannot read manifest ", path, " of a format-version ",
+                                  metadata.format_version,
+                                  " table: floe reads the metadata and history of v3 tables, "
+                                  "not yet their files");
+  }
   ARROW_ASSIGN_OR_RAISE(auto buffer, io.ReadFile(path, FileKind::kManifest));
   ARROW_ASSIGN_OR_RAISE(auto reader, avro::ContainerReader::Open(buffer, path));
   const avro::Schema& schema = *reader->schema();

@@ -19,6 +19,11 @@ struct Snapshot {
   std::string operation;                  // append | replace | overwrite | delete
   std::map<std::string, std::string> summary;  // everything but "operation"
   std::optional<int32_t> schema_id;
+  // v3 row lineage: the first row id this snapshot assigns, and how many rows it added
+  // (its range of ids is [first_row_id, first_row_id + added_rows)).
+  std::optional<int64_t> first_row_id;
+  std::optional<int64_t> added_rows;
+  std::optional<std::string> key_id;  // v3: the encryption key of its manifest list
 
   bool operator==(const Snapshot& other) const = default;
 };

@@ -84,7 +84,8 @@ bool TableMetadata::operator==(const TableMetadata& other) const {
          snapshots == other.snapshots && snapshot_log == other.snapshot_log &&
          metadata_log == other.metadata_log && sort_orders == other.sort_orders &&
          default_sort_order_id == other.default_sort_order_id && refs == other.refs &&
-         statistics == other.statistics && partition_statistics == other.partition_statistics;
+         statistics == other.statistics && partition_statistics == other.partition_statistics &&
+         next_row_id == other.next_row_id && encryption_keys_json == other.encryption_keys_json;
 }
 
 }  // namespace floe::spec

@@ -16,6 +16,9 @@
 
 namespace floe::spec {
 
+// The newest format version whose metadata floe reads.
+inline constexpr int32_t kMaxReadableFormatVersion = 3;
+
 // Spec: "Table Metadata". One in-memory model for v1 and v2 files; a loaded TableMetadata
 // is shared immutably (std::shared_ptr<const TableMetadata>), changes build a new one.
 struct TableMetadata {
@@ -40,6 +43,10 @@ struct TableMetadata {
   std::map<std::string, SnapshotRef> refs;
   std::vector<StatisticsFile> statistics;
   std::vector<PartitionStatisticsFile> partition_statistics;
+  // v3: the first row id the next snapshot may assign.
+  int64_t next_row_id = 0;
+  // v3: the `encryption-keys` array as it was read, kept so a rewrite loses none.
+  std::string encryption_keys_json;
 
   SchemaPtr current_schema() const { return SchemaById(current_schema_id); }
   SchemaPtr SchemaById(int32_t schema_id) const;  // nullptr when absent
@@ -65,7 +72,7 @@ struct TableMetadata {
 
 using TableMetadataPtr = std::shared_ptr<const TableMetadata>;
 
-// Reads table metadata JSON (format v1 or v2). `location` names the file in errors.
+// Reads table metadata JSON (format v1, v2 or v3). `location` names the file in errors.
 Result<std::shared_ptr<TableMetadata>> ParseTableMetadata(std::string_view json,
                                                           const std::string& location = "");
 // Writes metadata JSON exactly in the spec's field names and shapes.

@@ -447,6 +447,20 @@ Status SnapshotFromValue(const Value& json, Snapshot* out) {
       if (v.IsNull()) continue;
       if (!v.IsInt()) return NotInt("schema-id", v);
       out->schema_id = v.GetInt();
+    } else if (key == "first-row-id") {
+      if (v.IsNull()) continue;
+      if (!v.IsInt64()) return NotLong("first-row-id", v);
+      out->first_row_id = v.GetInt64();
+    } else if (key == "added-rows") {
+      if (v.IsNull()) continue;
+      if (!v.IsInt64()) return NotLong("added-rows", v);
+      out->added_rows = v.GetInt64();
+    } else if (key == "key-id") {
+      if (v.IsNull()) continue;
+      if (!v.IsString()) {
+        return ValidationError("Cannot parse to a string value: key-id: ", Describe(v));
+      }
+      out->key_id = std::string(Str(v));
     }
   }
   if (!has_id) return ValidationError("Cannot parse missing long: snapshot-id");
@@ -565,7 +579,9 @@ Result<std::shared_ptr<TableMetadata>> MetadataFromValue(const Value& node) {
   auto md = std::make_shared<TableMetadata>();
   ARROW_ASSIGN_OR_RAISE(md->format_version, GetInt(node, "format-version"));
   const int v = md->format_version;
-  if (v < 1 || v > 2) return ValidationError("Cannot read unsupported version ", v);
+  if (v < 1 || v > kMaxReadableFormatVersion) {
+    return ValidationError("Cannot read unsupported version ", v);
+  }
 
   // table-uuid is optional in v1 and required from v2 (spec: "Table Metadata").
   if (v == 1) {
@@ -666,6 +682,17 @@ Result<std::shared_ptr<TableMetadata>> MetadataFromValue(const Value& node) {
   if (current && *current != -1) md->current_snapshot_id = *current;
 
   ARROW_ASSIGN_OR_RAISE(md->last_updated_ms, GetLong(node, "last-updated-ms"));
+  if (v >= 3) {
+    ARROW_ASSIGN_OR_RAISE(md->next_row_id, GetLong(node, "next-row-id"));
+    if (const Value* keys = FindNonNull(node, "encryption-keys")) {
+      if (!keys->IsArray()) {
+        return ValidationError("Cannot parse encryption-keys from non-array: ", Describe(*keys));
+      }
+      if (keys->Size() > 0) {
+        ARROW_ASSIGN_OR_RAISE(md->encryption_keys_json, RawJson(*keys));
+      }
+    }
+  }
 
   if (const Value* refs = Find(node, "refs")) {
     if (!refs->IsObject()) {

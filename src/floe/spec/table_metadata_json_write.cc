@@ -206,6 +206,18 @@ void WriteSnapshot(JsonWriter* w, const Snapshot& s) {
     w->Key("schema-id");
     w->Int(*s.schema_id);
   }
+  if (s.first_row_id) {
+    w->Key("first-row-id");
+    w->Int64(*s.first_row_id);
+  }
+  if (s.added_rows) {
+    w->Key("added-rows");
+    w->Int64(*s.added_rows);
+  }
+  if (s.key_id) {
+    w->Key("key-id");
+    WriteString(w, *s.key_id);
+  }
   w->EndObject();
 }
 
@@ -328,6 +340,15 @@ void WriteMetadata(JsonWriter* w, const TableMetadata& md) {
     w->Null();
   } else {
     w->Int64(-1);  // what Java 1.10 writes for v1 and v2 tables without a snapshot
+  }
+  if (md.format_version >= 3) {
+    w->Key("next-row-id");
+    w->Int64(md.next_row_id);
+  }
+  if (!md.encryption_keys_json.empty()) {
+    w->Key("encryption-keys");
+    w->RawValue(md.encryption_keys_json.data(), md.encryption_keys_json.size(),
+                rapidjson::kArrayType);
   }
   w->Key("refs");
   w->StartObject();

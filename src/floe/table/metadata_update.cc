@@ -279,6 +279,7 @@ const char* UpdateName(const MetadataUpdate& update) {
 Status ApplyUpdate(const MetadataUpdate& update, TableMetadataBuilder& builder) {
   Status st = Apply(update, builder);
   if (st.ok()) return st;
+  if (IsCommitConflict(st)) return st;  // the table moved under the update: 409, retryable
   return ValidationError("Invalid update ", UpdateName(update), ": ", st.message());
 }
 

@@ -19,8 +19,9 @@
 
 namespace floe::table {
 
-// The newest format version floe writes.
-inline constexpr int32_t kMaxWritableFormatVersion = 2;
+// The newest format version a table may be created at or upgraded to by a commit: the newest
+// whose metadata floe reads (its own data writes on v3 tables wait for row lineage).
+inline constexpr int32_t kMaxWritableFormatVersion = spec::kMaxReadableFormatVersion;
 
 struct UpdateRequirement {
   enum class Kind {

@@ -99,7 +99,7 @@ std::string DefaultPartitionFieldName(const std::string& column, const spec::Tra
 Result<std::shared_ptr<spec::TableMetadata>> NewTableMetadata(const spec::Schema& schema,
                                                               const CreateTableOptions& options,
                                                               const std::string& location) {
-  if (options.format_version < 1 || options.format_version > 2) {
+  if (options.format_version < 1 || options.format_version > spec::kMaxReadableFormatVersion) {
     return ValidationError("Unsupported format version: ", options.format_version);
   }
   FreshIds fresh;

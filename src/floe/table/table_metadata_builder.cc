@@ -169,8 +169,26 @@ Status TableMetadataBuilder::AddSnapshot(spec::Snapshot snapshot) {
                            ": before last snapshot timestamp ",
                            md_->snapshot_log.back().timestamp_ms);
   }
+  if (md_->format_version >= 3) {
+    // Row lineage: each snapshot takes the next range of row ids.
+    if (!snapshot.first_row_id) {
+      return ValidationError("Cannot add a snapshot: first-row-id is null");
+    }
+    if (*snapshot.first_row_id < md_->next_row_id) {
+      // Another commit took these ids first: the writer may assign new ones and retry.
+      return CommitConflict("Cannot add a snapshot, first-row-id is behind table next-row-id: ",
+                             *snapshot.first_row_id, " < ", md_->next_row_id);
+    }
+    if (!snapshot.added_rows || *snapshot.added_rows < 0) {
+      return ValidationError("Cannot add a snapshot: added-rows is ",
+                             snapshot.added_rows ? std::to_string(*snapshot.added_rows) : "null");
+    }
+  }
   if (md_->format_version >= 2) {
     md_->last_sequence_number = std::max(md_->last_sequence_number, snapshot.sequence_number);
+  }
+  if (md_->format_version >= 3) {
+    md_->next_row_id = *snapshot.first_row_id + *snapshot.added_rows;
   }
   md_->snapshots.push_back(std::move(snapshot));
   md_->snapshot_index[id] = md_->snapshots.size() - 1;

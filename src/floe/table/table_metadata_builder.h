@@ -86,7 +86,7 @@ class TableMetadataBuilder {
   // A table's uuid is given once: `Cannot reassign uuid`.
   Status AssignUuid(const std::string& uuid);
   // Up to `max_supported`: `Cannot downgrade v2 table to v1`, `Cannot upgrade table to
-  // unsupported format version: v3 (supported: v2)`.
+  // unsupported format version: v4 (supported: v3)`.
   Status UpgradeFormatVersion(int32_t format_version, int32_t max_supported);
   void SetLocation(const std::string& location);
   // Replaces the statistics file of the same snapshot; `Cannot set statistics for unknown

@@ -44,8 +44,6 @@ EMPTY_NAMESPACE = ("aborted by the kit, as for any REST server: RESTCompatibilit
                    "declares no support for the empty namespace (floe refuses to create it too)")
 DOTS = ("aborted: names with a dot are tested only with rck.supports-names-with-dot=true, which "
         "the run leaves unset because floe refuses '.' in a namespace level ")
-FORMAT_V3 = ("floe creates tables of format versions 1 and 2 only: a create with format-version 3 "
-             "is refused (400 'Unsupported format version: 3')")
 EXPECTED_NOT_PASSED = {
     "createAndDropEmptyNamespace()": EMPTY_NAMESPACE,
     "listNamespacesWithEmptyNamespace()": EMPTY_NAMESPACE,
@@ -56,14 +54,6 @@ EXPECTED_NOT_PASSED = {
         "support for nested namespaces and has no setting for it, though floe serves them"),
     "testNamespaceWithDot()": DOTS + "(with it set, this test fails with a 400)",
     "testTableNameWithDot()": DOTS + "(with it set, this test passes: table names may hold '.')",
-    "testNamespaceWithSlash()": (
-        "floe refuses '/' in a namespace name, which becomes a directory of the warehouse (400 "
-        "\"Invalid namespace name 'new/db': a name must not contain '/'\")"),
-    "testTableNameWithSlash()": (
-        "floe refuses '/' in a table name, which becomes a directory of the warehouse (400 "
-        "\"Invalid table name 'tab/le': a name must not contain '/'\")"),
-    "createTableTransaction(int)[3]": FORMAT_V3,
-    "testCreateTableWithDefaultColumnValue()": FORMAT_V3,
 }
 
 

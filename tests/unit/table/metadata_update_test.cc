@@ -94,9 +94,9 @@ TEST_F(MetadataUpdateTest, InvalidUpdatesAreRefusedNamingThem) {
   EXPECT_EQ(Apply({update::RemoveSnapshots{{second_}}}).message(),
             "Invalid update remove-snapshots: Cannot expire " + std::to_string(second_) +
                 ". Still referenced by refs: [main]");
-  EXPECT_EQ(Apply({update::UpgradeFormatVersion{3}}).message(),
+  EXPECT_EQ(Apply({update::UpgradeFormatVersion{4}}).message(),
             "Invalid update upgrade-format-version: Cannot upgrade table to unsupported format "
-            "version: v3 (supported: v2)");
+            "version: v4 (supported: v3)");
   EXPECT_EQ(Apply({update::UpgradeFormatVersion{1}}).message(),
             "Invalid update upgrade-format-version: Cannot downgrade v2 table to v1");
   EXPECT_EQ(Apply({update::AssignUuid{"another"}}).message(),
@@ -189,6 +189,48 @@ TEST(NewTableFromUpdatesTest, AStagedCreateBecomesATable) {
   EXPECT_EQ(md->properties.at("owner"), "ana");
   EXPECT_EQ(NewTableFromUpdates({}, {update::SetLocation{"/w"}}, "/w").status().message(),
             "Cannot create a table without a schema: no add-schema and set-current-schema");
+}
+
+// A staged v3 create, as Java's createTransaction sends it, then appends: each snapshot must
+// carry row ids past the table's next-row-id; one that is behind is a conflict (409, retry).
+TEST(NewTableFromUpdatesTest, AV3TableTakesSnapshotsWithRowIds) {
+  auto schema = std::make_shared<const spec::Schema>(
+      0, std::vector<spec::NestedField>{{1, "id", spec::Type::Int(), true, "", "12", "10"}});
+  ASSERT_OK_AND_ASSIGN(
+      auto md,
+      NewTableFromUpdates({Id(Kind::kAssertCreate, 0)},
+                          {update::AssignUuid{"5b3c9f2e-0000-4000-8000-000000000003"},
+                           update::UpgradeFormatVersion{3}, update::AddSchema{schema},
+                           update::SetCurrentSchema{-1}, update::SetLocation{"/w/db/v3"}},
+                          "/w/default"));
+  EXPECT_EQ(md->format_version, 3);
+  EXPECT_EQ(md->next_row_id, 0);
+  EXPECT_EQ(md->current_schema()->FindFieldById(1)->initial_default_json, "12");
+  EXPECT_EQ(md->current_schema()->FindFieldById(1)->write_default_json, "10");
+
+  spec::Snapshot append;
+  append.snapshot_id = 5;
+  append.sequence_number = 1;
+  append.timestamp_ms = md->last_updated_ms;
+  append.operation = "append";
+  append.manifest_list = "/w/db/v3/metadata/snap-5.avro";
+  spec::SnapshotRef main_ref;
+  main_ref.snapshot_id = 5;
+  EXPECT_EQ(ApplyTableChanges(md, {}, {update::AddSnapshot{append}}).status().message(),
+            "Invalid update add-snapshot: Cannot add a snapshot: first-row-id is null");
+  append.first_row_id = 0;
+  append.added_rows = 3;
+  ASSERT_OK_AND_ASSIGN(auto after, ApplyTableChanges(md, {}, {update::AddSnapshot{append},
+                                                              update::SetSnapshotRef{"main", main_ref}}));
+  EXPECT_EQ(after->next_row_id, 3);
+  spec::Snapshot stale = append;
+  stale.snapshot_id = 6;
+  stale.parent_snapshot_id = 5;
+  stale.sequence_number = 2;
+  stale.first_row_id = 2;
+  Status st = ApplyTableChanges(after, {}, {update::AddSnapshot{stale}}).status();
+  EXPECT_TRUE(IsCommitConflict(st)) << st.ToString();
+  EXPECT_EQ(st.message(), "Cannot add a snapshot, first-row-id is behind table next-row-id: 2 < 3");
 }
 
 class CommitTableChangesTest : public MetadataUpdateTest {

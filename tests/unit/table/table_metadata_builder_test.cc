@@ -181,6 +181,46 @@ TEST(TableMetadataBuilderTest, SnapshotsTakeTheNextSequenceNumber) {
   EXPECT_EQ(md->SnapshotById(13)->parent_snapshot_id, 11);
 }
 
+// Format v3 row lineage: every snapshot names the first row id it assigns and how many rows it
+// added; the table's next-row-id moves past them. Upgrading a v2 table starts at row id 0.
+TEST(TableMetadataBuilderTest, V3SnapshotsTakeTheNextRowIds) {
+  TableMetadataBuilder upgrade(Base());
+  ASSERT_OK(upgrade.UpgradeFormatVersion(3, 3));
+  auto v3 = upgrade.Build();
+  EXPECT_EQ(v3->format_version, 3);
+  EXPECT_EQ(v3->next_row_id, 0);
+
+  TableMetadataBuilder builder(v3);
+  const int64_t now = builder.ChangeTime();
+  Snapshot first = MakeSnapshot(21, std::nullopt, 1, now);
+  EXPECT_EQ(builder.AddSnapshot(first).message(), "Cannot add a snapshot: first-row-id is null");
+  first.first_row_id = 0;
+  EXPECT_EQ(builder.AddSnapshot(first).message(), "Cannot add a snapshot: added-rows is null");
+  first.added_rows = 10;
+  ASSERT_OK(builder.AddSnapshot(first));
+  EXPECT_EQ(builder.current().next_row_id, 10);
+  Snapshot behind = MakeSnapshot(22, 21, 2, now);
+  behind.first_row_id = 9;
+  behind.added_rows = 1;
+  Status st = builder.AddSnapshot(behind);
+  EXPECT_TRUE(IsCommitConflict(st)) << st.ToString();  // another writer took the ids: retry
+  EXPECT_EQ(st.message(), "Cannot add a snapshot, first-row-id is behind table next-row-id: 9 < 10");
+  Snapshot deletes = MakeSnapshot(22, 21, 2, now);
+  deletes.first_row_id = 10;
+  deletes.added_rows = 0;
+  ASSERT_OK(builder.AddSnapshot(deletes));
+  Snapshot gap = MakeSnapshot(23, 22, 3, now);
+  gap.first_row_id = 15;  // ids may be skipped, never reused
+  gap.added_rows = 5;
+  ASSERT_OK(builder.AddSnapshot(gap));
+  auto md = builder.Build();
+  EXPECT_EQ(md->next_row_id, 20);
+  // A v2 table's snapshots carry no row ids.
+  TableMetadataBuilder v2(Base());
+  ASSERT_OK(v2.AddSnapshot(MakeSnapshot(31, std::nullopt, 1, now)));
+  EXPECT_EQ(v2.Build()->next_row_id, 0);
+}
+
 TEST(TableMetadataBuilderTest, SnapshotTimestampsMayNotRunBackwardsMoreThanAMinute) {
   auto base = WithHistory();
   const int64_t last = base->snapshot_log.back().timestamp_ms;

@@ -153,7 +153,7 @@ HttpResponse TableRoutes::Create(const Namespace& ns) {
     const std::string& text = it->second;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), version);
     if (ec != std::errc() || end != text.data() + text.size()) {
-      return BadRequest("Invalid format-version '" + text + "': expected 1 or 2");
+      return BadRequest("Invalid format-version '" + text + "': expected 1, 2 or 3");
     }
     options.format_version = version;
     options.properties.erase(it);

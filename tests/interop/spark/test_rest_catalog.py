@@ -18,19 +18,29 @@ history, metadata tables and audit log show every commit Spark made.
 The other way round, DuckDB 1.5 (tests/support/duckdb_rest.py) attaches the same server and
 creates, inserts into, updates and deletes from a table (merge-on-read: position delete files);
 Spark lists DuckDB's snapshots and reads each by id with the rows DuckDB read there.
+
+A format-version 3 table, written by Spark through the server (inserts, a DELETE that writes
+deletion vectors, an UPDATE, a MERGE), reads back with Iceberg's row lineage (row ids, last
+updated sequence numbers) at every snapshot; the metadata floe stores gives each snapshot its
+range of row ids, and floe refuses a snapshot without one, or with one already taken.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import http.client
 import json
 import os
 import re
 import signal
 import subprocess
 import threading
+import time
+import urllib.parse
+from pathlib import Path
 
 import pytest
+import s3_server
 from duckdb_rest import Duck, Relay
 from names import name_for_test
 
@@ -683,3 +693,199 @@ def test_spark_reads_every_snapshot_duckdb_wrote_through_floe_rest(spark, lakeho
     content = {"EXISTING": 0, "POSITION_DELETES": 1}
     assert sorted(tuple(r) for r in spark.sql(f"SELECT content, file_path, record_count FROM {t}.files").collect()) == \
         sorted((content[c], p, n) for c, p, n in files)
+
+
+# A format-version 3 table: row lineage.
+
+V3_UNREADABLE = (r"Cannot read manifest (\S+) of a format-version 3 table: floe reads the metadata and history "
+                 r"of v3 tables, not yet their files")
+# Iceberg's Java client sends its HTTP library's User-Agent.
+JAVA_CLIENT = r"rest \(Apache-HttpClient/[\d.]+ \(Java/[\w.]+\)\)"
+
+
+def stored_metadata(floe: Floe, table: str) -> tuple[str, dict]:
+    """The table's metadata location in floe's catalog, and the metadata file there."""
+    ns, name = table.split(".")
+    [(location,)] = floe.catalog_rows(
+        f"SELECT metadata_location FROM iceberg_tables WHERE catalog_name = '{floe.catalog_name}' "
+        f"AND table_namespace = '{ns}' AND table_name = '{name}'")
+    path = floe.location(location)
+    if path.startswith("s3://"):
+        bucket, _, key = path.removeprefix("s3://").partition("/")
+        text = s3_server.client(floe.env["AWS_ENDPOINT_URL"]).get_object(Bucket=bucket, Key=key)["Body"].read()
+    else:
+        text = Path(path).read_bytes()
+    return location, json.loads(text)
+
+
+def rest_post(server: RestServer, path: str, body: dict) -> tuple[int, dict]:
+    """POSTs a JSON body to the server; its status and JSON answer."""
+    con = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    try:
+        con.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
+        answer = con.getresponse()
+        return answer.status, json.loads(answer.read())
+    finally:
+        con.close()
+
+
+def test_spark_writes_and_reads_a_v3_table_through_floe_rest(spark, lakehouse, rest, rest_ns):
+    """A format-version 3 table, merge-on-read, written and read by Spark through the server:
+    two inserts, a DELETE (a deletion vector per data file it touches), an UPDATE and a MERGE.
+    After each write and at every snapshot, Spark reads exactly the expected rows, with the row
+    ids and last-updated sequence numbers of Iceberg's row lineage: each snapshot takes the
+    next range of row ids, as many as the rows of the data files it adds; a new row's id is its
+    file's first row id plus its position, an updated row keeps its id and takes the update's
+    sequence number. The metadata floe stores is format-version 3 with Spark's snapshots, each
+    with that first-row-id and added-rows, and the table's next-row-id after the last; floe's
+    audit log has each write as a commit by Iceberg's Java client; floe lists the snapshots and
+    history but refuses to read the table's files, naming a manifest. A commit whose snapshot has
+    no first-row-id is refused (400), one whose first-row-id is behind the table's next-row-id
+    conflicts (409), and neither changes the table."""
+    table = f"{rest_ns}.lineage"
+    t = f"{CAT}.{table}"
+    spark.sql(f"CREATE TABLE {t} ({SPARK_DDL}) USING iceberg TBLPROPERTIES ('format-version' = '3', "
+              "'write.delete.mode' = 'merge-on-read', 'write.update.mode' = 'merge-on-read', "
+              "'write.merge.mode' = 'merge-on-read')")
+    props = {r.key: r.value for r in spark.sql(f"SHOW TBLPROPERTIES {t}").collect()}
+    assert props["format-version"] == "3"
+    assert [props[k] for k in ("write.merge.mode", "write.delete.mode", "write.update.mode")] == ["merge-on-read"] * 3
+    assert spark.sql(f"SELECT * FROM {t}").collect() == []
+    _, md = stored_metadata(lakehouse, table)
+    assert (md["format-version"], md["next-row-id"], md.get("snapshots", [])) == (3, 0, [])
+
+    # The rows after each snapshot, by id: (row, its row id, the sequence number that last wrote it).
+    want: dict[int, dict[int, tuple[dict, int, int]]] = {}
+    ranges: dict[int, tuple[int, int]] = {}  # snapshot id -> (first-row-id, added-rows)
+    next_row_id = 0
+
+    def check(sid: int, as_of: str = "") -> None:
+        rows = want[sid]
+        assert spark_rows(spark, f"SELECT * FROM {t} {as_of}") == rows_of(r for r, _, _ in rows.values()), sid
+        lineage = spark.sql(f"SELECT id, _row_id, _last_updated_sequence_number FROM {t} {as_of}").collect()
+        assert sorted(tuple(r) for r in lineage) == sorted((i, rid, seq) for i, (_, rid, seq) in rows.items()), sid
+
+    def wrote(sid: int, added: int, rows: dict[int, tuple[dict, int, int]]) -> None:
+        """Snapshot `sid` added data files of `added` rows, leaving `rows`."""
+        nonlocal next_row_id
+        ranges[sid] = (next_row_id, added)
+        next_row_id += added
+        want[sid] = rows
+        check(sid)
+
+    # Two appends: each row's id is its snapshot's first row id plus its position in the one
+    # data file the snapshot adds (one Spark task writes it, rows in order).
+    def appended(before: dict, first: int, rows: list[dict], seq: int) -> dict:
+        return before | {r["id"]: (r, first + n, seq) for n, r in enumerate(rows)}
+
+    s1 = insert(spark, table, make_rows(1, 10))
+    wrote(s1, 10, appended({}, 0, make_rows(1, 10), 1))
+    s2 = insert(spark, table, make_rows(11, 10))
+    wrote(s2, 10, appended(want[s1], 10, make_rows(11, 10), 2))
+
+    # DELETE: a deletion vector for each of the two data files; no rows added.
+    s3 = commit(spark, table, f"DELETE FROM {t} WHERE id BETWEEN 4 AND 6 OR id = 15", "delete")
+    wrote(s3, 0, {i: v for i, v in want[s2].items() if not (4 <= i <= 6 or i == 15)})
+    summary = snapshot_rows(spark, table)[s3].summary
+    assert (summary["added-dvs"], summary["added-position-deletes"], summary.get("added-records")) == ("2", "4", None)
+
+    # UPDATE: the updated rows (in both files) go to a new data file, keeping their ids; the
+    # deletion vectors of both files are replaced by ones that also drop the old versions.
+    c1 = [i for i, (r, _, _) in want[s3].items() if r["customer"] == "c1"]
+    assert c1 == [1, 11, 16]
+    s4 = commit(spark, table, f"UPDATE {t} SET score = -1.0, amount = amount * 2 WHERE customer = 'c1'", "overwrite")
+    wrote(s4, len(c1), want[s3] | {i: (r | {"score": -1.0, "amount": r["amount"] * 2}, rid, 4)
+                                   for i, (r, rid, _) in want[s3].items() if i in c1})
+    summary = snapshot_rows(spark, table)[s4].summary
+    assert (summary["added-records"], summary["added-dvs"], summary["removed-dvs"]) == ("3", "2", "2")
+
+    # MERGE: matched even ids deleted, matched odd ones updated (keeping their ids), new ones
+    # inserted; the updated and inserted rows share one new data file, where an inserted row's
+    # id is the snapshot's first row id plus its position in that file.
+    source = make_rows(7, 6) + make_rows(21, 3)
+    to_spark(spark, source).createOrReplaceTempView("rest_rows")
+    s5 = commit(spark, table, MOR_MERGE.format(t=t), "overwrite")
+    [(merged_file, merged_count)] = [
+        (lakehouse.location(r.file_path), r.record_count) for r in spark.sql(
+            f"SELECT data_file.file_path, data_file.record_count FROM {t}.entries "
+            f"WHERE snapshot_id = {s5} AND status = 1 AND data_file.content = 0").collect()]
+    assert merged_count == 6  # 7, 9 and 11 updated, 21, 22 and 23 inserted
+    placed = {r.id: (lakehouse.location(r._file), r._pos) for r in spark.sql(
+        f"SELECT id, _file, _pos FROM {t} WHERE id IN (7, 9, 11, 21, 22, 23)").collect()}
+    assert {f for f, _ in placed.values()} == {merged_file}
+    assert sorted(pos for _, pos in placed.values()) == list(range(6))
+    rows = dict(want[s4])
+    for s in source:
+        i = s["id"]
+        if i in rows and i % 2 == 0:
+            del rows[i]
+        elif i in rows:
+            r, rid, _ = rows[i]
+            rows[i] = (r | {"customer": "mor", "score": 99.5}, rid, 5)
+        else:
+            rows[i] = (s, next_row_id + placed[i][1], 5)
+    wrote(s5, merged_count, rows)
+
+    # Every snapshot, read by id, has exactly its rows, row ids and sequence numbers.
+    for sid in want:
+        check(sid, f"VERSION AS OF {sid}")
+    snaps = snapshot_rows(spark, table)
+    assert [tuple(r) for r in spark.sql(f"SELECT snapshot_id, parent_id FROM {t}.snapshots").collect()] == [
+        (s1, None), (s2, s1), (s3, s2), (s4, s3), (s5, s4)]
+    # Each snapshot's added rows are the records its data files added.
+    assert [ranges[s][1] for s in want] == [int(snaps[s].summary.get("added-records", "0")) for s in want]
+    assert [ranges[s] for s in want] == [(0, 10), (10, 10), (20, 0), (20, 3), (23, 6)]
+
+    # The metadata floe stored: format-version 3, Spark's snapshots with their row id ranges,
+    # the table's next row id after the last.
+    location, md = stored_metadata(lakehouse, table)
+    assert (md["format-version"], md["current-snapshot-id"], md["last-sequence-number"]) == (3, s5, 5)
+    assert [(s["snapshot-id"], s.get("parent-snapshot-id"), s["sequence-number"], s["first-row-id"], s["added-rows"])
+            for s in md["snapshots"]] == [
+        (sid, snaps[sid].parent_id, seq, *ranges[sid]) for seq, sid in enumerate(want, start=1)]
+    last = md["snapshots"][-1]
+    assert md["next-row-id"] == last["first-row-id"] + last["added-rows"] == 29
+    assert [s["manifest-list"] for s in md["snapshots"]] == [
+        r.manifest_list for r in spark.sql(f"SELECT manifest_list FROM {t}.snapshots").collect()]
+
+    # floe's audit log: the create, then each of Spark's writes as a commit by its client.
+    entries = lakehouse.audit(table)
+    chain = [None, s1, s2, s3, s4, s5]
+    assert audit_log(lakehouse, table) == [("create", None, None, None, [])] + [
+        ("commit", snaps[b].operation, a, b, [("main", a, b)]) for a, b in zip(chain, chain[1:])]
+    for e in entries[1:]:
+        assert re.fullmatch(JAVA_CLIENT, e["client"] or ""), e
+    assert entries[-1]["metadata_location"] == location
+
+    # floe lists the snapshots and history as Spark does, but does not read the table's files.
+    check_floe_metadata(spark, lakehouse, table)
+    for sid, as_of in ((s5, ""), (s1, f"VERSION AS OF {s1}")):
+        with pytest.raises(RuntimeError) as failed:
+            floe_read(lakehouse, table, as_of)
+        m = re.fullmatch(rf"floe sql '.*' failed: Error: {V3_UNREADABLE}", str(failed.value))
+        assert m, str(failed.value)
+        manifests = {lakehouse.location(r.path) for r in spark.sql(
+            f"SELECT path FROM {t}.all_manifests WHERE reference_snapshot_id = {sid}").collect()}
+        assert lakehouse.location(m.group(1)) in manifests, (m.group(1), manifests)
+
+    # A snapshot without a first-row-id, or with one behind the table's next-row-id, is refused;
+    # the table is as it was.
+    path = f"/v1/namespaces/{urllib.parse.quote(rest_ns)}/tables/lineage"
+    snapshot = {"snapshot-id": 123, "timestamp-ms": int(time.time() * 1000), "sequence-number": 6,
+                "manifest-list": f"{table_location(spark, table)}/metadata/x.avro", "summary": {"operation": "append"}}
+
+    def add_snapshot(body: dict) -> tuple[int, dict]:
+        return rest_post(rest, path, {"requirements": [], "updates": [{"action": "add-snapshot", "snapshot": body}]})
+
+    status, answer = add_snapshot(snapshot)
+    assert (status, answer["error"]["code"], answer["error"]["type"], answer["error"]["message"]) == (
+        400, 400, "BadRequestException",
+        "Invalid update add-snapshot: Cannot add a snapshot: first-row-id is null"), answer
+    status, answer = add_snapshot(snapshot | {"first-row-id": 28, "added-rows": 1})
+    assert (status, answer["error"]["code"], answer["error"]["type"], answer["error"]["message"]) == (
+        409, 409, "CommitFailedException",
+        "Cannot add a snapshot, first-row-id is behind table next-row-id: 28 < 29"), answer
+    assert stored_metadata(lakehouse, table) == (location, md)
+    assert snapshot_rows(spark, table) == snaps and main_snapshot(spark, table) == s5
+    assert lakehouse.audit(table) == entries
+    check(s5)

@@ -482,24 +482,39 @@ Status SqlCatalog::CreateTableEntry(const TableIdentifier& ident,
   }
   std::lock_guard<std::mutex> lock(mu_);
   return InWriteTransaction(
-      [&]() -> Status {
-        ARROW_RETURN_NOT_OK(RequireNamespace(ident.ns));
-        ARROW_ASSIGN_OR_RAISE(auto existing, FindEntry(ident));
-        if (existing) {
-          if (existing->is_view) {
-            return AlreadyExists("View with same name already exists: ", ident.ToString());
-          }
-          return AlreadyExists("Table already exists: ", ident.ToString());
-        }
-        ARROW_RETURN_NOT_OK(RecordChange(ident, std::nullopt, metadata_location, record));
-        ARROW_RETURN_NOT_OK(
-            Execute(kInsertTableSql, {name_, ident.ns.ToString(), ident.name, metadata_location}));
-        return Status::OK();
-      },
+      [&]() -> Status { return InsertEntry(ident, metadata_location, record); },
       [&]() -> Result<bool> {
         ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(ident));
         return entry.has_value() && entry->metadata_location == metadata_location;
       });
+}
+
+Status SqlCatalog::InsertEntry(const TableIdentifier& ident, const std::string& location,
+                               const AuditRecord& record) {
+  ARROW_RETURN_NOT_OK(RequireNamespace(ident.ns));
+  ARROW_ASSIGN_OR_RAISE(auto existing, FindEntry(ident));
+  if (existing) {
+    if (existing->is_view) {
+      return AlreadyExists("View with same name already exists: ", ident.ToString());
+    }
+    return AlreadyExists("Table already exists: ", ident.ToString());
+  }
+  ARROW_RETURN_NOT_OK(RecordChange(ident, std::nullopt, location, record));
+  return Execute(kInsertTableSql, {name_, ident.ns.ToString(), ident.name, location}).status();
+}
+
+Status SqlCatalog::SwapEntry(const TableIdentifier& ident, const std::string& expected_location,
+                             const std::string& new_location, const AuditRecord& record) {
+  ARROW_RETURN_NOT_OK(RecordChange(ident, expected_location, new_location, record));
+  ARROW_ASSIGN_OR_RAISE(
+      int changes, Execute(SwapSql(), {new_location, expected_location, name_, ident.ns.ToString(),
+                                       ident.name, expected_location}));
+  if (changes == 1) return Status::OK();
+  if (changes > 1) {
+    return CommitStateUnknown("Commit of table ", ident.ToString(), " changed ", changes,
+                              " catalog rows; the primary key of iceberg_tables is violated");
+  }
+  return SwapConflict(ident, expected_location, new_location);
 }
 
 Result<std::string> SqlCatalog::LoadMetadataLocation(const TableIdentifier& ident) {
@@ -646,31 +661,19 @@ Status SqlCatalog::SwapMetadataLocations(const std::vector<TableSwap>& swaps) {
       [&]() -> Status {
         for (const auto& swap : swaps) {
           const TableIdentifier& ident = swap.ident;
-          if (swap.expected_location.empty()) {
-            ARROW_RETURN_NOT_OK(ident.ValidateNew());
-            ARROW_RETURN_NOT_OK(RequireNamespace(ident.ns));
-            ARROW_ASSIGN_OR_RAISE(auto existing, FindEntry(ident));
-            if (existing) {
-              return CommitConflict("Cannot commit ", ident.ToString(), ": ",
-                                    existing->is_view ? "a view" : "a table",
-                                    " of that name was created concurrently");
-            }
-            if (audit_log_) {
-              ARROW_RETURN_NOT_OK(RecordChange(ident, std::nullopt, swap.new_location, swap.record));
-            }
-            ARROW_RETURN_NOT_OK(Execute(
-                kInsertTableSql, {name_, ident.ns.ToString(), ident.name, swap.new_location}));
+          if (!swap.expected_location.empty()) {
+            ARROW_RETURN_NOT_OK(
+                SwapEntry(ident, swap.expected_location, swap.new_location, swap.record));
             continue;
           }
-          if (audit_log_) {
-            ARROW_RETURN_NOT_OK(
-                RecordChange(ident, swap.expected_location, swap.new_location, swap.record));
+          ARROW_RETURN_NOT_OK(ident.ValidateNew());
+          Status inserted = InsertEntry(ident, swap.new_location, swap.record);
+          // The create's requirement held when the commit was prepared.
+          if (IsAlreadyExists(inserted)) {
+            return CommitConflict("Cannot commit ", ident.ToString(), ": ", inserted.message(),
+                                  " (created concurrently)");
           }
-          ARROW_ASSIGN_OR_RAISE(
-              int changes,
-              Execute(SwapSql(), {swap.new_location, swap.expected_location, name_,
-                                  ident.ns.ToString(), ident.name, swap.expected_location}));
-          if (changes != 1) return SwapConflict(ident, swap.expected_location, swap.new_location);
+          ARROW_RETURN_NOT_OK(inserted);
         }
         return Status::OK();
       },

@@ -164,6 +164,12 @@ class SqlCatalog : public Catalog {
   // table did not exist / no longer does), inside the caller's transaction.
   Status RecordChange(const TableIdentifier& ident, const std::optional<std::string>& previous,
                       const std::optional<std::string>& next, const AuditRecord& record);
+  // Inside the caller's transaction, with the audit row: a new entry for `ident`
+  // (AlreadyExists when a table or view has the name), and the compare-and-swap of one.
+  Status InsertEntry(const TableIdentifier& ident, const std::string& location,
+                     const AuditRecord& record);
+  Status SwapEntry(const TableIdentifier& ident, const std::string& expected_location,
+                   const std::string& new_location, const AuditRecord& record);
   // SwapMetadataLocation inside a transaction that also writes the audit row.
   Status AuditedSwap(const TableIdentifier& ident, const std::string& expected_location,
                      const std::string& new_location, const AuditRecord& record);

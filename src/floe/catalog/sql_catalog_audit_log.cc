@@ -198,18 +198,7 @@ Status SqlCatalog::AuditedSwap(const TableIdentifier& ident, const std::string& 
   const std::string table = ident.ToString();
   const std::string ns = ident.ns.ToString();
   Status st = InWriteTransaction(
-      [&]() -> Status {
-        ARROW_RETURN_NOT_OK(RecordChange(ident, expected_location, new_location, record));
-        ARROW_ASSIGN_OR_RAISE(
-            int changes, Execute(SwapSql(), {new_location, expected_location, name_, ns, ident.name,
-                                             expected_location}));
-        if (changes == 1) return Status::OK();
-        if (changes > 1) {
-          return CommitStateUnknown("Commit of table ", table, " changed ", changes,
-                                    " catalog rows; the primary key of iceberg_tables is violated");
-        }
-        return SwapConflict(ident, expected_location, new_location);
-      },
+      [&]() -> Status { return SwapEntry(ident, expected_location, new_location, record); },
       // The answer to COMMIT was lost: the audit row, written in the same transaction, says
       // whether it happened.
       [&]() -> Result<bool> {

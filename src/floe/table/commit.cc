@@ -96,6 +96,23 @@ CommitCounters GlobalCommitCounters() {
   return {commits_done.load(), commit_attempts.load(), commit_conflicts.load()};
 }
 
+Result<WrittenMetadata> WriteNextMetadata(FileIO& io, const CommitProvenance& provenance,
+                                          const spec::TableMetadata* base,
+                                          const std::string& base_location,
+                                          spec::TableMetadata* updated) {
+  const spec::TableMetadata none;
+  const spec::TableMetadata& from = base ? *base : none;
+  TableMetadataBuilder::RecordCommit(from, base_location, updated);
+  StampProvenance(provenance, from, updated);
+  WrittenMetadata written;
+  written.location = NextMetadataLocation(*updated, base_location);
+  ARROW_RETURN_NOT_OK(
+      io.WriteFile(written.location, FileKind::kMetadata, spec::WriteTableMetadata(*updated)));
+  written.record = DescribeChange(base, *updated);
+  AddProvenance(provenance, &written.record);
+  return written;
+}
+
 Status Commit(Table& table, const ApplyFn& apply, const AuditNote& note) {
   FileIO& io = *table.io();
   const int64_t start = NowMillis();
@@ -124,19 +141,17 @@ Status Commit(Table& table, const ApplyFn& apply, const AuditNote& note) {
       RecordRefusal(table, allowed);
       return allowed;
     }
-    TableMetadataBuilder::RecordCommit(*base, base_location, metadata.get());
-    StampProvenance(table.provenance(), *base, metadata.get());
-    std::string location = NextMetadataLocation(*metadata, base_location);
-    Status st = io.WriteFile(location, FileKind::kMetadata, spec::WriteTableMetadata(*metadata));
-    if (!st.ok()) {
+    auto written =
+        WriteNextMetadata(io, table.provenance(), base.get(), base_location, metadata.get());
+    if (!written.ok()) {
       RemoveFiles(io, attempt_files);
-      return WithContext(st, "Cannot commit " + table.name());
+      return WithContext(written.status(), "Cannot commit " + table.name());
     }
-    AuditRecord record = DescribeChange(base.get(), *metadata);
+    auto& [location, record] = *written;
     if (!note.kind.empty()) record.kind = note.kind;
     if (!note.detail.empty()) record.detail = note.detail;
-    AddProvenance(table.provenance(), &record);
-    st = table.catalog()->SwapMetadataLocation(table.ident(), base_location, location, record);
+    Status st =
+        table.catalog()->SwapMetadataLocation(table.ident(), base_location, location, record);
     if (st.ok()) {
       commits_done.fetch_add(1, std::memory_order_relaxed);
       RemoveDroppedMetadataFiles(table, *base, base_location, *metadata);

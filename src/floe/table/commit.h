@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "floe/spec/table_metadata.h"
+#include "floe/table/audit_change.h"
 #include "floe/table/table.h"
 #include "floe/table/table_metadata_builder.h"
 
@@ -44,6 +45,19 @@ struct AuditNote {
 };
 
 Status Commit(Table& table, const ApplyFn& apply, const AuditNote& note = {});
+
+// The metadata file every commit writes, floe's own and other engines' alike: `base` (read
+// from `base_location`; null and empty for a new table) joins `updated`'s metadata log, the
+// provenance is stamped, and the file is written beside the base's. Its location, and the
+// audit record of the change from `base` to `updated`.
+struct WrittenMetadata {
+  std::string location;
+  AuditRecord record;
+};
+Result<WrittenMetadata> WriteNextMetadata(FileIO& io, const CommitProvenance& provenance,
+                                          const spec::TableMetadata* base,
+                                          const std::string& base_location,
+                                          spec::TableMetadata* updated);
 
 // Process-wide counts of commits, for benchmarks and diagnostics: `attempts` counts every
 // try (a commit that retried twice adds 3), `conflicts` the tries another writer beat.

@@ -202,7 +202,7 @@ Result<std::shared_ptr<Table>> TableCatalog::CreateTable(const TableIdentifier& 
                                                          const spec::Schema& schema,
                                                          const CreateTableOptions& options) {
   ARROW_ASSIGN_OR_RAISE(auto md, StageCreate(ident, schema, options));
-  return CreateTableFromMetadata(ident, std::move(md));
+  return WriteNewTable(ident, std::move(md));
 }
 
 Result<std::shared_ptr<Table>> TableCatalog::CreateTableFromMetadata(
@@ -210,13 +210,14 @@ Result<std::shared_ptr<Table>> TableCatalog::CreateTableFromMetadata(
   ARROW_RETURN_NOT_OK(ident.ValidateNew());
   ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*catalog_));
   ARROW_RETURN_NOT_OK(policy.CheckTable(ident, *md));
-  StampProvenance(provenance(), spec::TableMetadata{}, md.get());
-  std::string metadata_location = NextMetadataLocation(*md, "");
-  ARROW_RETURN_NOT_OK(
-      io_->WriteFile(metadata_location, FileKind::kMetadata, spec::WriteTableMetadata(*md)));
-  AuditRecord record = DescribeChange(nullptr, *md);
-  AddProvenance(provenance(), &record);
-  Status st = catalog_->CreateTableEntry(ident, metadata_location, record);
+  return WriteNewTable(ident, std::move(md));
+}
+
+Result<std::shared_ptr<Table>> TableCatalog::WriteNewTable(const TableIdentifier& ident,
+                                                           std::shared_ptr<spec::TableMetadata> md) {
+  ARROW_ASSIGN_OR_RAISE(auto written, WriteNextMetadata(*io_, provenance(), nullptr, "", md.get()));
+  std::string& metadata_location = written.location;
+  Status st = catalog_->CreateTableEntry(ident, metadata_location, written.record);
   if (!st.ok()) {
     (void)io_->DeleteFile(metadata_location, FileKind::kMetadata);
     return st;

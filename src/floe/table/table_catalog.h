@@ -111,6 +111,10 @@ class TableCatalog {
                                                bool overwrite);
 
  private:
+  // Writes the first metadata file of checked metadata and adds the catalog entry.
+  Result<std::shared_ptr<Table>> WriteNewTable(const TableIdentifier& ident,
+                                               std::shared_ptr<spec::TableMetadata> md);
+
   std::shared_ptr<Catalog> catalog_;
   std::shared_ptr<FileIO> io_;
   std::shared_ptr<const CommitProvenance> provenance_;

@@ -50,17 +50,11 @@ Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPo
                                                        tables.DefaultLocation(change.ident)));
   }
   ARROW_RETURN_NOT_OK(policy.CheckTable(change.ident, *updated));
-  const spec::TableMetadata empty;
-  TableMetadataBuilder::RecordCommit(base ? *base : empty, base_location, updated.get());
-  StampProvenance(tables.provenance(), base ? *base : empty, updated.get());
-  std::string new_location = NextMetadataLocation(*updated, base_location);
-  ARROW_RETURN_NOT_OK(
-      io.WriteFile(new_location, FileKind::kMetadata, spec::WriteTableMetadata(*updated)));
-  attempt->written.push_back(new_location);
-  AuditRecord record = DescribeChange(base.get(), *updated);
-  AddProvenance(tables.provenance(), &record);
+  ARROW_ASSIGN_OR_RAISE(auto written, WriteNextMetadata(io, tables.provenance(), base.get(),
+                                                        base_location, updated.get()));
+  attempt->written.push_back(written.location);
   attempt->swaps.push_back(
-      {change.ident, base_location, std::move(new_location), std::move(record)});
+      {change.ident, base_location, std::move(written.location), std::move(written.record)});
   return Status::OK();
 }
 
@@ -83,15 +77,17 @@ Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& 
       st = Prepare(tables, change, policy, &attempt);
       if (!st.ok()) break;
     }
+    bool swapped = false;
     if (st.ok() && !attempt.swaps.empty()) {
       st = tables.catalog()->SwapMetadataLocations(attempt.swaps);
+      swapped = true;
     }
     if (st.ok() || IsCommitStateUnknown(st)) return st;  // unknown: the files may be live
     for (const auto& file : attempt.written)
       (void)tables.io()->DeleteFile(file, FileKind::kMetadata);
-    // A requirement that failed does not change on retry; a table that moved under a
-    // swap may leave every requirement holding on fresh metadata.
-    const bool swap_lost = IsCommitConflict(st) && st.message().rfind("Requirement failed", 0) != 0;
+    // A requirement that failed, or an update the metadata refused, fails again on retry; a
+    // table that moved under a swap may leave every requirement holding on fresh metadata.
+    const bool swap_lost = swapped && IsCommitConflict(st);
     if (!swap_lost || attempt_number >= retry.num_retries) return st;
     std::this_thread::sleep_for(std::chrono::milliseconds(RetryBackoffMs(retry, attempt_number)));
   }

@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import re
+import socket
 import ssl
 import subprocess
 import urllib.parse
@@ -442,6 +443,18 @@ def test_https_with_auth_serves_other_addresses(tmp_path, monkeypatch):
         plain.request("GET", "/v1/config")
         with pytest.raises((http.client.RemoteDisconnected, ConnectionResetError)):
             plain.getresponse()
+        # Beyond the connections it serves at once, a client gets nothing in clear either: the
+        # connection is closed (a plain port answers 503 there).
+        held = [socket.create_connection(("127.0.0.1", port), timeout=30) for _ in range(32)]
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as extra:
+                try:
+                    assert extra.recv(64) == b""
+                except ConnectionResetError:
+                    pass
+        finally:
+            for s in held:
+                s.close()
     finally:
         proc.terminate()
         proc.wait(timeout=30)

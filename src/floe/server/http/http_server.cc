@@ -278,9 +278,13 @@ class HttpServer::Impl {
         }
       }
       if (busy) {
-        SetTimeouts(fd, 1);
-        SendAll(fd, SerializeResponse(TextResponse(503, "Too many connections; try again")));
-        DrainAndClose(fd);
+        // Told in clear to come back; a TLS port says nothing rather than speak in clear (a
+        // handshake here would hold up every other client's accept).
+        if (options_.tls_context == nullptr) {
+          SetTimeouts(fd, 1);
+          SendAll(fd, SerializeResponse(TextResponse(503, "Too many connections; try again")));
+          DrainAndClose(fd);
+        }
         close(fd);
         continue;
       }

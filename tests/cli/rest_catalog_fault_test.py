@@ -32,7 +32,6 @@ import http.client
 import json
 import os
 import random
-import re
 import signal
 import subprocess
 import threading
@@ -52,7 +51,6 @@ from pyiceberg.types import LongType, NestedField, StringType
 from serve_support import Serve
 
 BINARY = os.environ.get("FLOE_BINARY", "build/floe")
-REST_LINE = r"floe serve: Iceberg REST catalog on http://127\.0\.0\.1:(\d+) \(catalog lakehouse\)\n"
 KILLS = ["mid-request", "in-flight", "after-commit", "at-random", "in-flight"]
 SEED = int(os.environ.get("FLOE_FAULT_SEED", "7"))
 MAX_REQUESTS = 400
@@ -62,15 +60,9 @@ SCHEMA = Schema(NestedField(1, "id", LongType()), NestedField(2, "key", StringTy
 LOST = (ConnectionError, http.client.HTTPException, TimeoutError, OSError)
 
 
-class RestServe(Serve):
+def rest_serve(directory):
     """`floe serve --rest` on the catalog and warehouse of `directory`."""
-
-    def __init__(self, directory):
-        super().__init__(BINARY, "--rest", "127.0.0.1:0", directory=directory)
-        line = self.proc.stdout.readline()
-        m = re.fullmatch(REST_LINE, line)
-        assert m, line
-        self.rest_port = int(m.group(1))
+    return Serve(BINARY, directory=directory, rest=True)
 
 
 class Server:
@@ -80,7 +72,7 @@ class Server:
     def __init__(self, directory):
         self.directory = directory
         self.cond = threading.Condition()
-        self.serve = RestServe(directory)
+        self.serve = rest_serve(directory)
         self.generation = 0
         self.windows = []  # (killed at, back at), monotonic
         self.killed_at = []  # wall clock, ms
@@ -100,7 +92,7 @@ class Server:
             self.killed_at.append(time.time() * 1000)
             self.serve.proc.send_signal(signal.SIGKILL)
             assert self.serve.proc.wait(timeout=30) == -signal.SIGKILL
-            self.serve = RestServe(self.directory)
+            self.serve = rest_serve(self.directory)
             self.generation += 1
             self.windows.append((killed, time.monotonic()))
             self.cond.notify_all()

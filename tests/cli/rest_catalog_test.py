@@ -20,22 +20,16 @@ from pyiceberg.catalog import load_catalog
 from pyiceberg.exceptions import (BadRequestError, NamespaceAlreadyExistsError,
                                   NamespaceNotEmptyError, NoSuchNamespaceError, NoSuchTableError)
 
-from serve_support import Serve
+from serve_support import FloeServe, Serve
 
 BINARY = os.environ.get("FLOE_BINARY", "build/floe")
-REST_LINE = r"floe serve: Iceberg REST catalog on http://127\.0\.0\.1:(\d+) \(catalog lakehouse\)\n"
 
 
 class RestServe(Serve):
     """`floe serve` with the wire protocol and the REST catalog beside it."""
 
     def __init__(self, *args, **kwargs):
-        super().__init__(BINARY, "--rest", "127.0.0.1:0", *args, **kwargs)
-        line = self.proc.stdout.readline()
-        m = re.fullmatch(REST_LINE, line)
-        assert m, line
-        self.rest_port = int(m.group(1))
-        self.uri = f"http://127.0.0.1:{self.rest_port}"
+        super().__init__(BINARY, *args, rest=True, **kwargs)
 
     def floe_sql(self, *statements):
         args = [self.binary, "sql", "--catalog", self.catalog, "--warehouse", self.warehouse, "-q"]
@@ -196,24 +190,16 @@ def test_one_connection_serves_many_requests(server):
 
 
 def test_rest_alone_and_loopback_only(tmp_path):
-    proc = subprocess.Popen([BINARY, "serve", "--catalog", str(tmp_path / "c.db"), "--warehouse",
-                             str(tmp_path / "w"), "--rest", "127.0.0.1:0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    server = FloeServe(BINARY, "--catalog", str(tmp_path / "c.db"), "--warehouse",
+                       str(tmp_path / "w"), rest=True)
     try:
-        line = proc.stdout.readline()
-        m = re.fullmatch(REST_LINE, line)
-        assert m, line + proc.stderr.read()
-        c = http.client.HTTPConnection("127.0.0.1", int(m.group(1)), timeout=30)
+        c = http.client.HTTPConnection("127.0.0.1", server.rest_port, timeout=30)
         c.request("GET", "/v1/namespaces")
         assert json.loads(c.getresponse().read()) == {"namespaces": []}
         c.close()
-        proc.terminate()
-        assert proc.wait(timeout=30) == 0
-        assert proc.stdout.read() == "floe serve: stopped\n"
+        server.stop(check=True)  # SIGTERM: exit 0 within 30 s, `floe serve: stopped` last
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        server.stop()
 
     r = subprocess.run([BINARY, "serve", "--catalog", str(tmp_path / "c.db"), "--warehouse",
                         str(tmp_path / "w"), "--rest", "0.0.0.0:0"],

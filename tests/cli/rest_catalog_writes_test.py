@@ -30,7 +30,6 @@ from pyiceberg.types import LongType, NestedField, StringType
 from serve_support import Serve
 
 BINARY = os.environ.get("FLOE_BINARY", "build/floe")
-REST_LINE = r"floe serve: Iceberg REST catalog on http://127\.0\.0\.1:(\d+) \(catalog lakehouse\)\n"
 
 SCHEMA = Schema(NestedField(1, "id", LongType()), NestedField(2, "region", StringType()),
                 NestedField(3, "amount", LongType()))
@@ -40,20 +39,10 @@ ORDER = SortOrder(SortField(source_id=1, transform=IdentityTransform(),
                             direction=SortDirection.ASC, null_order=NullOrder.NULLS_FIRST))
 
 
-class RestServe(Serve):
-    """`floe serve` with the REST catalog beside the wire protocol."""
-
-    def __init__(self):
-        super().__init__(BINARY, "--rest", "127.0.0.1:0")
-        line = self.proc.stdout.readline()
-        m = re.fullmatch(REST_LINE, line)
-        assert m, line
-        self.uri = f"http://127.0.0.1:{m.group(1)}"
-
-
 @pytest.fixture(scope="module")
 def server():
-    s = RestServe()
+    """`floe serve` with the REST catalog beside the wire protocol."""
+    s = Serve(BINARY, rest=True)
     yield s
     s.stop()
 

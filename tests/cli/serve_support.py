@@ -1,17 +1,17 @@
 """Starting `floe serve` for the tests: a fresh catalog and warehouse in a temp directory,
-port 0, and the port read from the line the server prints when it listens."""
+port 0, and the port read from the line the server prints when it listens; with rest=True the
+Iceberg REST catalog beside it, on a loopback port of its own (tests/support/floe_serve.py)."""
 
 import os
-import re
-import signal
-import subprocess
+import sys
 import tempfile
-import threading
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from floe_serve import FloeServe  # noqa: E402
 
 
-class Serve:
-    def __init__(self, binary, *args, directory=None, env=None):
-        self.binary = os.path.realpath(binary)
+class Serve(FloeServe):
+    def __init__(self, binary, *args, directory=None, env=None, rest=False):
         self.own_dir = directory is None
         self.tmp = tempfile.TemporaryDirectory(prefix="floe-serve-") if directory is None else None
         self.dir = directory or self.tmp.name
@@ -20,20 +20,8 @@ class Serve:
         full_env = dict(os.environ)
         full_env.update(env or {})
         listen = [] if any(a == "--listen" for a in args) else ["--listen", "127.0.0.1:0"]
-        self.proc = subprocess.Popen(
-            [self.binary, "serve", "--catalog", self.catalog, "--warehouse", self.warehouse, *listen, *args],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=full_env)
-        line = self.proc.stdout.readline()
-        m = re.fullmatch(r"floe serve: listening on (\S+):(\d+) \(catalog (\S+)\)\n", line)
-        if m is None:
-            err = self.proc.stderr.read()
-            raise RuntimeError(f"floe serve did not start: {line!r} {err}")
-        self.host = m.group(1).strip("[]")
-        self.port = int(m.group(2))
-        self.line = line
-        # Keep draining stderr so the server never blocks on it.
-        self.stderr = []
-        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
+        super().__init__(os.path.realpath(binary), "--catalog", self.catalog, "--warehouse",
+                         self.warehouse, *listen, *args, rest=rest, env=full_env)
 
     def dsn(self, user="tester", dbname="lakehouse", **extra):
         parts = [f"host={self.host}", f"port={self.port}", f"user={user}", f"dbname={dbname}",
@@ -49,16 +37,7 @@ class Serve:
                     return int(line.split()[1])
         return 0
 
-    def alive(self):
-        return self.proc.poll() is None
-
     def stop(self):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        super().stop()
         if self.tmp is not None:
             self.tmp.cleanup()

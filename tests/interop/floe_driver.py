@@ -18,6 +18,7 @@ import pyarrow as pa
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests" / "support"))
 import s3_server  # noqa: E402
+from floe_serve import FloeServe  # noqa: E402
 BUILD = Path(os.environ.get("FLOE_BUILD_DIR", ROOT / "build"))
 DRIVER = BUILD / "tests" / "floe_interop"
 CLI = BUILD / "floe"
@@ -87,6 +88,13 @@ class Floe:
         bucket, _, prefix = directory.removeprefix("s3://").partition("/")
         objects = s3_server.list_objects(self.env["AWS_ENDPOINT_URL"], bucket, prefix.rstrip("/") + "/")
         return {f"s3://{bucket}/{key}" for key, _ in objects if not key.endswith("/")}
+
+    def serve_rest(self) -> FloeServe:
+        """`floe serve --rest 127.0.0.1:0` on this catalog and warehouse, under this catalog
+        name and with this environment: the Iceberg REST catalog alone, no wire protocol."""
+        return FloeServe(CLI, "--catalog", str(self.catalog), "--warehouse", str(self.warehouse),
+                         "--catalog-name", self.catalog_name, rest=True,
+                         catalog_name=self.catalog_name, env=self.env)
 
     def run(self, *args: str) -> str:
         cmd = [str(DRIVER), "--catalog-name", self.catalog_name]

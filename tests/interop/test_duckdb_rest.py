@@ -20,64 +20,30 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-import signal
-import subprocess
-import threading
 import time
 from decimal import Decimal
 
 import duckdb
 import pytest
 
-from floe_driver import CLI, Floe
+from floe_driver import Floe
 from duckdb_rest import Duck, Relay  # tests/support, on the path floe_driver sets
 from names import name_for_test
 
-REST_LINE = re.compile(r"floe serve: Iceberg REST catalog on http://127\.0\.0\.1:(\d+) \(catalog (\S+)\)\n")
 UTC = dt.timezone.utc
 # What DuckDB's requests say they are (User-Agent), as floe's audit log names the client.
 DUCKDB_CLIENT = re.compile(rf"rest \(duckdb/v{re.escape(duckdb.__version__)}\(\w+\) python/[\d.]+ [0-9a-f]+\)")
 
 
-class RestServer:
-    """`floe serve --rest 127.0.0.1:0` (the REST catalog alone) on the test's catalog and
-    warehouse, its stderr kept, with a Relay in front; `uri` is the relay's."""
-
-    def __init__(self, floe: Floe):
-        self.proc = subprocess.Popen(
-            [str(CLI), "serve", "--catalog", str(floe.catalog), "--warehouse", str(floe.warehouse),
-             "--catalog-name", floe.catalog_name, "--rest", "127.0.0.1:0"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-            env=floe.env)
-        line = self.proc.stdout.readline()
-        m = REST_LINE.fullmatch(line)
-        if m is None:
-            self.proc.kill()
-            raise RuntimeError(f"floe serve --rest did not start: {line!r} {self.proc.stderr.read()}")
-        assert m.group(2) == floe.catalog_name, line
-        self.stderr: list[str] = []  # drained, so the server never blocks on it
-        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
-        self.relay = Relay(int(m.group(1)))
-        self.uri = self.relay.uri
-
-    def stop(self) -> None:
-        self.relay.close()
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        assert self.proc.returncode == 0, f"floe serve exited with {self.proc.returncode}: {''.join(self.stderr)}"
-        assert self.proc.stdout.read() == "floe serve: stopped\n"
-
-
 @pytest.fixture
 def server(floe):
-    s = RestServer(floe)
+    """`floe serve --rest 127.0.0.1:0` (the REST catalog alone) on the test's catalog and
+    warehouse, its stderr kept, with a Relay in front: `server.relay`, where DuckDB attaches."""
+    s = floe.serve_rest()
+    s.relay = Relay(s.rest_port)
     yield s
-    s.stop()
+    s.relay.close()
+    s.stop(check=True)
     # floe answered every request DuckDB made, none with a server error.
     assert [str(e) for e in s.relay.exchanges if e.status is None or e.status >= 500] == []
 

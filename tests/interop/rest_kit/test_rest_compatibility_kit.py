@@ -9,7 +9,6 @@ Run it after scripts/setup-rest-kit.sh:
 Without build-rest/classpath it is skipped, unless CI=true: then it fails."""
 
 import os
-import re
 import shutil
 import socket
 import subprocess
@@ -33,7 +32,6 @@ CLASSPATH = ROOT / "build-rest" / "classpath"
 REPORTS = ROOT / "build-rest" / "reports"
 KIT_CLASS = "org.apache.iceberg.rest.RESTCompatibilityKitCatalogTests"
 KIT_TESTS = 102  # what RESTCompatibilityKitCatalogTests of Iceberg 1.10.0 runs
-REST_LINE = r"floe serve: Iceberg REST catalog on http://127\.0\.0\.1:(\d+) \(catalog lakehouse\)\n"
 # The kit puts some tables at file:/tmp/<namespace>/<table> (CatalogTests' baseTableLocation),
 # outside any warehouse, in these namespaces of its own.
 KIT_TABLE_ROOTS = [Path("/tmp/newdb"), Path("/tmp/ns")]
@@ -176,13 +174,10 @@ def kit(tmp_path_factory):
     existed = {root for root in KIT_TABLE_ROOTS if root.exists()}
     before = files_under(KIT_TABLE_ROOTS) | existed
     allow = [arg for root in KIT_TABLE_ROOTS for arg in ("--allow-root", str(root))]
-    serve = Serve(CLI, "--rest", "127.0.0.1:0", *allow, directory=str(base))
+    serve = Serve(CLI, *allow, directory=str(base), rest=True)
     relay = None
     try:
-        line = serve.proc.stdout.readline()
-        m = re.fullmatch(REST_LINE, line)
-        assert m, f"floe serve did not serve REST: {line!r}"
-        relay = Relay(int(m.group(1)))
+        relay = Relay(serve.rest_port)
         # The kit reads every CATALOG_* variable as catalog configuration: only ours.
         env = {k: v for k, v in os.environ.items() if not k.startswith("CATALOG_")}
         env.update(CATALOG_URI=f"http://127.0.0.1:{relay.port}",

@@ -32,9 +32,6 @@ import http.client
 import json
 import os
 import re
-import signal
-import subprocess
-import threading
 import time
 import urllib.parse
 from pathlib import Path
@@ -42,11 +39,11 @@ from pathlib import Path
 import pytest
 import s3_server
 from duckdb_rest import Duck, Relay
+from floe_serve import FloeServe
 from names import name_for_test
 
 from .support import (
     COLUMNS,
-    DRIVER,
     SPARK_DDL,
     Floe,
     as_floe_text,
@@ -58,48 +55,12 @@ from .support import (
 )
 
 CAT = "floe_rest"  # the Spark catalog on floe's REST server
-CLI = DRIVER.parent.parent / "floe"
-REST_LINE = re.compile(r"floe serve: Iceberg REST catalog on http://127\.0\.0\.1:(\d+) \(catalog (\S+)\)\n")
-
-
-class RestServer:
-    """`floe serve --rest 127.0.0.1:0` (the REST catalog alone) on the lakehouse's catalog and
-    warehouse; its port read from the line it prints when it listens."""
-
-    def __init__(self, floe: Floe):
-        self.proc = subprocess.Popen(
-            [str(CLI), "serve", "--catalog", str(floe.catalog), "--warehouse", str(floe.warehouse),
-             "--catalog-name", floe.catalog_name, "--rest", "127.0.0.1:0"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-            env=floe.env)
-        line = self.proc.stdout.readline()
-        m = REST_LINE.fullmatch(line)
-        if m is None:
-            self.proc.kill()
-            raise RuntimeError(f"floe serve --rest did not start: {line!r} {self.proc.stderr.read()}")
-        assert m.group(2) == floe.catalog_name, line
-        self.port = int(m.group(1))
-        self.uri = f"http://127.0.0.1:{self.port}"
-        # Keep draining stderr so the server never blocks on it.
-        self.stderr: list[str] = []
-        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        assert self.proc.returncode == 0, f"floe serve exited with {self.proc.returncode}: {''.join(self.stderr)}"
-        assert self.proc.stdout.read() == "floe serve: stopped\n"
 
 
 @pytest.fixture(scope="module")
 def rest(spark, lakehouse: Floe):
     """floe's REST server on the lakehouse, and the Spark catalog `floe_rest` on it."""
-    server = RestServer(lakehouse)
+    server = lakehouse.serve_rest()
     conf = f"spark.sql.catalog.{CAT}"
     settings = {
         conf: "org.apache.iceberg.spark.SparkCatalog",
@@ -122,7 +83,7 @@ def rest(spark, lakehouse: Floe):
     for key, value in settings.items():
         spark.conf.set(key, value)
     yield server
-    server.stop()
+    server.stop(check=True)
 
 
 @pytest.fixture
@@ -137,7 +98,7 @@ def rest_ns(rest, spark, request) -> str:
 def duck(lakehouse: Floe, rest):
     """DuckDB with the same REST server attached as `lake`, through a relay that notes its
     requests and floe's answers."""
-    relay = Relay(rest.port)
+    relay = Relay(rest.rest_port)
     d = Duck(lakehouse, relay, rest.stderr)
     yield d
     d.close()
@@ -718,9 +679,9 @@ def stored_metadata(floe: Floe, table: str) -> tuple[str, dict]:
     return location, json.loads(text)
 
 
-def rest_post(server: RestServer, path: str, body: dict) -> tuple[int, dict]:
+def rest_post(server: FloeServe, path: str, body: dict) -> tuple[int, dict]:
     """POSTs a JSON body to the server; its status and JSON answer."""
-    con = http.client.HTTPConnection("127.0.0.1", server.port, timeout=60)
+    con = http.client.HTTPConnection("127.0.0.1", server.rest_port, timeout=60)
     try:
         con.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
         answer = con.getresponse()

@@ -48,6 +48,7 @@ import time
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from floe_serve import FloeServe
 from names import name_for_test
 from pyiceberg.catalog import load_catalog
 from pyiceberg.expressions import EqualTo
@@ -55,7 +56,6 @@ from pyiceberg.manifest import ManifestEntryStatus
 from pyiceberg.table import StaticTable
 
 from .support import Floe
-from .test_rest_catalog import RestServer
 
 CAT = "floe_rest_race"  # a Spark catalog of its own: Spark keeps a catalog once it opened it
 RUN_SECONDS = 20  # writers start no write after this
@@ -107,7 +107,7 @@ def s3_properties(floe: Floe) -> dict[str, str]:
 def race_rest(spark, lakehouse: Floe):
     """floe's REST server on the lakehouse, and the Spark catalog `floe_rest_race` on it, as
     test_rest_catalog.py sets up `floe_rest`."""
-    server = RestServer(lakehouse)
+    server = lakehouse.serve_rest()
     conf = f"spark.sql.catalog.{CAT}"
     settings = {
         conf: "org.apache.iceberg.spark.SparkCatalog",
@@ -127,7 +127,7 @@ def race_rest(spark, lakehouse: Floe):
     for key, value in settings.items():
         spark.conf.set(key, value)
     yield server
-    server.stop()
+    server.stop(check=True)
 
 
 def values(rows) -> str:
@@ -144,7 +144,7 @@ def plan(rnd: random.Random, engine: str, thread: int, k: int, overwrites: bool)
 class Race:
     """The writers, their writes and what the PyIceberg clients saw of their commits."""
 
-    def __init__(self, spark, floe: Floe, server: RestServer, ns: str):
+    def __init__(self, spark, floe: Floe, server: FloeServe, ns: str):
         self.spark, self.floe, self.server, self.ns = spark, floe, server, ns
         self.writes: list[Write] = []
         self.lock = threading.Lock()

@@ -16,11 +16,7 @@ Run it after scripts/setup-trino.sh:
     .venv/bin/python -m pytest tests/interop/trino
 Nothing is skipped: a missing Trino, Java or PostgreSQL fails the run."""
 
-import re
-import signal
-import subprocess
 import sys
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,46 +27,11 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE.parents[1] / "support"))
 
 from floe_driver import CLI, DRIVER, Floe  # noqa: E402
+from floe_serve import FloeServe  # noqa: E402
 from postgres_server import PostgresServer  # noqa: E402
 from names import name_for_test  # noqa: E402
 from s3_server import ACCESS_KEY, SECRET_KEY, TEST_BUCKET, S3Server  # noqa: E402
 from trino_server import TRINO_HOME, JdbcCatalog, RestCatalog, S3Access, TrinoServer  # noqa: E402
-
-REST_LINE = re.compile(r"floe serve: Iceberg REST catalog on (http://127\.0\.0\.1:\d+) \(catalog (\S+)\)\n")
-
-
-class RestServer:
-    """`floe serve --rest 127.0.0.1:0` (the REST catalog alone) on a Floe's catalog and
-    warehouse, its URI read from the line it prints when it listens; its standard error kept
-    in `stderr`."""
-
-    def __init__(self, floe: Floe):
-        self.proc = subprocess.Popen(
-            [str(CLI), "serve", "--catalog", str(floe.catalog), "--warehouse", str(floe.warehouse),
-             "--catalog-name", floe.catalog_name, "--rest", "127.0.0.1:0"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
-            env=floe.env)
-        line = self.proc.stdout.readline()
-        m = REST_LINE.fullmatch(line)
-        if m is None or m.group(2) != floe.catalog_name:
-            self.proc.kill()
-            raise RuntimeError(f"floe serve --rest did not start: {line!r} {self.proc.stderr.read()}")
-        self.uri = m.group(1)
-        self.stderr: list[str] = []
-        # Keep draining stderr so the server never blocks on it.
-        threading.Thread(target=lambda: self.stderr.extend(self.proc.stderr), daemon=True).start()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
 
 
 @dataclass
@@ -78,7 +39,7 @@ class Lab:
     floe: Floe
     trino: TrinoServer
     catalog: str  # the Trino catalog on floe's catalog
-    server: RestServer | None = None  # the REST lab's floe serve
+    server: FloeServe | None = None  # the REST lab's floe serve
 
     def __iter__(self):
         return iter((self.floe, self.trino, self.catalog))
@@ -103,7 +64,7 @@ def labs(tmp_path_factory):
     rest_warehouse.mkdir()
     on_rest = Floe(base / "rest-catalog.db", rest_warehouse, scratch)
     with (PostgresServer(base / "postgres", fsync=False) as pg, S3Server(base / "s3", bucket=TEST_BUCKET) as s3,
-          RestServer(on_rest) as rest):
+          on_rest.serve_rest() as rest):
         local = Floe(pg.create_database("lake"), warehouse, scratch)
         on_s3 = Floe(pg.create_database("lake_s3"), f"s3://{TEST_BUCKET}/warehouse", scratch,
                      env=s3.environment)

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import collections
 import datetime as dt
-import socket
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,6 +16,7 @@ import duckdb_extension_avro
 import duckdb_extension_httpfs
 import duckdb_extension_iceberg
 import pyarrow
+from tcp_relay import TcpRelay
 
 
 @dataclass
@@ -33,7 +32,7 @@ class Exchange:
         return " ".join(str(x) for x in (self.method, self.path, self.status, self.answer) if x not in (None, ""))
 
 
-class Relay:
+class Relay(TcpRelay):
     """A TCP relay in front of floe's REST port that follows the HTTP/1.1 exchanges through it
     (persistent connections too): `exchanges` in the order DuckDB sent them; `uri` is where
     DuckDB attaches. It shows what a
@@ -41,13 +40,9 @@ class Relay:
     Content-Length bytes: floe refuses chunked requests and answers none."""
 
     def __init__(self, upstream_port: int):
-        self.upstream_port = upstream_port
         self.exchanges: list[Exchange] = []
-        self.lock = threading.Lock()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
+        super().__init__(upstream_port)
         self.uri = f"http://127.0.0.1:{self.port}"
-        threading.Thread(target=self._accept, daemon=True).start()
 
     def mark(self) -> int:
         with self.lock:
@@ -61,40 +56,12 @@ class Relay:
         with self.lock:
             return "\n".join(map(str, self.exchanges))
 
-    def _accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return  # closed
-            threading.Thread(target=self._connection, args=(client,), daemon=True).start()
-
-    def _connection(self, client):
+    def watchers(self):
         waiting = collections.deque()  # this connection's exchanges not answered yet
-        with client, socket.create_connection(("127.0.0.1", self.upstream_port)) as server:
-            back = threading.Thread(target=self._pump, args=(server, client, self._answers(waiting)))
-            back.start()
-            self._pump(client, server, self._requests(waiting))
-            back.join()
-
-    @staticmethod
-    def _pump(src, dst, parser):
-        next(parser)
-        try:
-            while data := src.recv(65536):
-                if parser is not None:
-                    try:
-                        parser.send(data)  # before passing it on: a request is noted before its answer
-                    except Exception:  # not HTTP as expected: relay on without following it
-                        parser = None
-                dst.sendall(data)
-            dst.shutdown(socket.SHUT_WR)
-        except OSError:
-            for s in (src, dst):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
+        requests, answers = self._requests(waiting), self._answers(waiting)
+        next(requests)
+        next(answers)
+        return requests.send, answers.send
 
     def _requests(self, waiting):
         buf = b""
@@ -131,9 +98,6 @@ class Relay:
                     exchange.status = status
                     if status >= 400:
                         exchange.answer = body.decode("utf-8", "replace")[:1000]
-
-    def close(self):
-        self.listener.close()
 
 
 def _head(raw: bytes) -> tuple[str, dict[str, str]]:

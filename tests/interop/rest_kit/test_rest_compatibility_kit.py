@@ -10,10 +10,8 @@ Without build-rest/classpath it is skipped, unless CI=true: then it fails."""
 
 import os
 import shutil
-import socket
 import subprocess
 import sys
-import threading
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -27,6 +25,7 @@ sys.path.insert(0, str(HERE.parents[1] / "cli"))
 
 from floe_driver import CLI, ROOT  # noqa: E402
 from serve_support import Serve  # noqa: E402
+from tcp_relay import TcpRelay  # noqa: E402
 
 CLASSPATH = ROOT / "build-rest" / "classpath"
 REPORTS = ROOT / "build-rest" / "reports"
@@ -55,58 +54,34 @@ EXPECTED_NOT_PASSED = {
 }
 
 
-class Relay:
+class Relay(TcpRelay):
     """A byte-for-byte TCP relay in front of floe's REST port. It notes the first request line
     of each connection and whether floe answered: the proof that the kit talked to floe, not to
     a server of its own (it starts one on port 8181 unless told rck.local=false)."""
 
     def __init__(self, upstream_port):
-        self.upstream_port = upstream_port
         self.first_lines = []  # the first request line of each connection
         self.answered = 0  # connections floe answered
-        self.lock = threading.Lock()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.port = self.listener.getsockname()[1]
-        threading.Thread(target=self._accept, daemon=True).start()
+        super().__init__(upstream_port)
 
-    def _accept(self):
-        while True:
-            try:
-                client, _ = self.listener.accept()
-            except OSError:
-                return  # closed
-            threading.Thread(target=self._connection, args=(client,), daemon=True).start()
+    def watchers(self):
+        """The first chunk each way: the request line the kit sent, and whether floe answered."""
+        seen = {"request": False, "answer": False}
 
-    def _connection(self, client):
-        with client, socket.create_connection(("127.0.0.1", self.upstream_port)) as server:
-            back = threading.Thread(target=self._pump, args=(server, client, False))
-            back.start()
-            self._pump(client, server, True)
-            back.join()
+        def request(data):
+            if not seen["request"]:
+                seen["request"] = True
+                with self.lock:
+                    self.first_lines.append(data.split(b"\r\n", 1)[0].decode("latin-1"))
 
-    def _pump(self, src, dst, from_client):
-        first = True
-        try:
-            while data := src.recv(65536):
-                if first:
-                    first = False
+        def answer(data):
+            if not seen["answer"]:
+                seen["answer"] = True
+                if data.startswith(b"HTTP/1.1 "):
                     with self.lock:
-                        if from_client:
-                            self.first_lines.append(data.split(b"\r\n", 1)[0].decode("latin-1"))
-                        elif data.startswith(b"HTTP/1.1 "):
-                            self.answered += 1
-                dst.sendall(data)
-            dst.shutdown(socket.SHUT_WR)  # pass the end of this direction on
-        except OSError:
-            # A reset: end both directions, so the other pump does not wait forever.
-            for s in (src, dst):
-                try:
-                    s.shutdown(socket.SHUT_RDWR)
-                except OSError:
-                    pass
+                        self.answered += 1
 
-    def close(self):
-        self.listener.close()
+        return request, answer
 
 
 @dataclass

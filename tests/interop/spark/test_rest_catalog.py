@@ -50,6 +50,7 @@ from .support import (
     make_rows,
     plain,
     rows_of,
+    spark_rest_catalog,
     to_arrow,
     to_spark,
 )
@@ -60,28 +61,7 @@ CAT = "floe_rest"  # the Spark catalog on floe's REST server
 @pytest.fixture(scope="module")
 def rest(spark, lakehouse: Floe):
     """floe's REST server on the lakehouse, and the Spark catalog `floe_rest` on it."""
-    server = lakehouse.serve_rest()
-    conf = f"spark.sql.catalog.{CAT}"
-    settings = {
-        conf: "org.apache.iceberg.spark.SparkCatalog",
-        f"{conf}.type": "rest",
-        f"{conf}.uri": server.uri,
-        # Never serve a cached table: every read loads the table from the server.
-        f"{conf}.cache-enabled": "false",
-    }
-    if lakehouse.on_s3:
-        # The server sends no storage configuration: Spark writes the table's files through
-        # Iceberg's S3FileIO with the suite's S3 server, as its JDBC catalogs do.
-        settings.update({
-            f"{conf}.io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
-            f"{conf}.s3.endpoint": lakehouse.env["AWS_ENDPOINT_URL"],
-            f"{conf}.s3.path-style-access": "true",
-            f"{conf}.s3.access-key-id": lakehouse.env["AWS_ACCESS_KEY_ID"],
-            f"{conf}.s3.secret-access-key": lakehouse.env["AWS_SECRET_ACCESS_KEY"],
-            f"{conf}.client.region": lakehouse.env.get("AWS_REGION", "us-east-1"),
-        })
-    for key, value in settings.items():
-        spark.conf.set(key, value)
+    server = spark_rest_catalog(spark, lakehouse, CAT)
     yield server
     server.stop(check=True)
 

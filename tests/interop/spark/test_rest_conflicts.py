@@ -55,7 +55,7 @@ from pyiceberg.expressions import EqualTo
 from pyiceberg.manifest import ManifestEntryStatus
 from pyiceberg.table import StaticTable
 
-from .support import Floe
+from .support import Floe, spark_rest_catalog
 
 CAT = "floe_rest_race"  # a Spark catalog of its own: Spark keeps a catalog once it opened it
 RUN_SECONDS = 20  # writers start no write after this
@@ -107,25 +107,7 @@ def s3_properties(floe: Floe) -> dict[str, str]:
 def race_rest(spark, lakehouse: Floe):
     """floe's REST server on the lakehouse, and the Spark catalog `floe_rest_race` on it, as
     test_rest_catalog.py sets up `floe_rest`."""
-    server = lakehouse.serve_rest()
-    conf = f"spark.sql.catalog.{CAT}"
-    settings = {
-        conf: "org.apache.iceberg.spark.SparkCatalog",
-        f"{conf}.type": "rest",
-        f"{conf}.uri": server.uri,
-        f"{conf}.cache-enabled": "false",
-    }
-    if lakehouse.on_s3:
-        settings.update({
-            f"{conf}.io-impl": "org.apache.iceberg.aws.s3.S3FileIO",
-            f"{conf}.s3.endpoint": lakehouse.env["AWS_ENDPOINT_URL"],
-            f"{conf}.s3.path-style-access": "true",
-            f"{conf}.s3.access-key-id": lakehouse.env["AWS_ACCESS_KEY_ID"],
-            f"{conf}.s3.secret-access-key": lakehouse.env["AWS_SECRET_ACCESS_KEY"],
-            f"{conf}.client.region": lakehouse.env.get("AWS_REGION", "us-east-1"),
-        })
-    for key, value in settings.items():
-        spark.conf.set(key, value)
+    server = spark_rest_catalog(spark, lakehouse, CAT)
     yield server
     server.stop(check=True)
 

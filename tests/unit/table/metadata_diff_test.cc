@@ -1,6 +1,7 @@
-#include "floe/table/metadata_diff.h"
+#include "floe/spec/metadata_diff.h"
 
 #include "floe/table/expire_snapshots.h"
+#include "floe/table/metadata_update.h"
 #include "floe/table/snapshot_management.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/table/update_partition_spec.h"
@@ -13,6 +14,8 @@ namespace {
 
 using floe::testing::People;
 using Kind = UpdateRequirement::Kind;
+using spec::DiffTableMetadata;
+using spec::TableChanges;
 
 std::vector<int64_t> SnapshotIds(const spec::TableMetadata& md) {
   std::vector<int64_t> ids;

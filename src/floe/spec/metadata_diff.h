@@ -7,10 +7,10 @@
 #include <vector>
 
 #include "floe/spec/table_metadata.h"
-#include "floe/table/metadata_update.h"
+#include "floe/spec/table_update.h"
 #include "floe/util/status.h"
 
-namespace floe::table {
+namespace floe::spec {
 
 struct TableChanges {
   std::vector<UpdateRequirement> requirements;
@@ -27,7 +27,6 @@ struct TableChanges {
 // and every branch other than main unchanged when schemas or specs are removed.
 // Refused, naming the field, when `updated` is not a change of `base` an update can state (another
 // table's uuid, a changed snapshot, a lower format version).
-Result<TableChanges> DiffTableMetadata(const spec::TableMetadata& base,
-                                       const spec::TableMetadata& updated);
+Result<TableChanges> DiffTableMetadata(const TableMetadata& base, const TableMetadata& updated);
 
-}  // namespace floe::table
+}  // namespace floe::spec

@@ -1,9 +1,9 @@
-#include "floe/table/metadata_diff.h"
+#include "floe/spec/metadata_diff.h"
 
 #include <map>
 #include <set>
 
-namespace floe::table {
+namespace floe::spec {
 
 namespace {
 
@@ -16,7 +16,7 @@ UpdateRequirement AssertId(RequirementKind kind, int64_t id) {
   return r;
 }
 
-UpdateRequirement AssertRef(const std::string& name, const spec::TableMetadata& base) {
+UpdateRequirement AssertRef(const std::string& name, const TableMetadata& base) {
   UpdateRequirement r;
   r.kind = RequirementKind::kAssertRefSnapshotId;
   r.ref = name;
@@ -27,7 +27,7 @@ UpdateRequirement AssertRef(const std::string& name, const spec::TableMetadata& 
 // The requirements of Iceberg's UpdateRequirements.forUpdateTable, each stated once.
 class Requirements {
  public:
-  explicit Requirements(const spec::TableMetadata& base) : base_(base) {
+  explicit Requirements(const TableMetadata& base) : base_(base) {
     UpdateRequirement uuid;
     uuid.kind = RequirementKind::kAssertTableUuid;
     uuid.uuid = base.table_uuid;
@@ -70,11 +70,11 @@ class Requirements {
   // Old schemas and specs may still be written by a branch that moved meanwhile.
   void BranchesUnchanged() {
     for (const auto& [name, ref] : base_.refs) {
-      if (ref.is_branch() && name != spec::kMainBranch) Ref(name);
+      if (ref.is_branch() && name != kMainBranch) Ref(name);
     }
   }
 
-  const spec::TableMetadata& base_;
+  const TableMetadata& base_;
   std::vector<UpdateRequirement> out_;
   std::set<std::string> refs_;
   std::set<RequirementKind> kinds_;
@@ -82,8 +82,7 @@ class Requirements {
 
 }  // namespace
 
-Result<TableChanges> DiffTableMetadata(const spec::TableMetadata& base,
-                                       const spec::TableMetadata& updated) {
+Result<TableChanges> DiffTableMetadata(const TableMetadata& base, const TableMetadata& updated) {
   if (updated.table_uuid != base.table_uuid) {
     return ValidationError("Cannot state the change of table ", base.table_uuid,
                            " as updates: the new metadata is of table ", updated.table_uuid);
@@ -146,7 +145,7 @@ Result<TableChanges> DiffTableMetadata(const spec::TableMetadata& base,
   if (!removed.empty()) updates.push_back(update::RemoveProperties{std::move(removed)});
 
   for (const auto& snapshot : updated.snapshots) {
-    const spec::Snapshot* known = base.SnapshotById(snapshot.snapshot_id);
+    const Snapshot* known = base.SnapshotById(snapshot.snapshot_id);
     if (known == nullptr) {
       updates.push_back(update::AddSnapshot{snapshot});
     } else if (!(*known == snapshot)) {
@@ -158,16 +157,16 @@ Result<TableChanges> DiffTableMetadata(const spec::TableMetadata& base,
     if (!updated.refs.count(name)) updates.push_back(update::RemoveSnapshotRef{name});
   }
   // Main last, so that a branch made from it is set first, as floe's builder does.
-  auto set_ref = [&](const std::string& name, const spec::SnapshotRef& ref) {
+  auto set_ref = [&](const std::string& name, const SnapshotRef& ref) {
     auto it = base.refs.find(name);
     if (it == base.refs.end() || !(it->second == ref)) {
       updates.push_back(update::SetSnapshotRef{name, ref});
     }
   };
   for (const auto& [name, ref] : updated.refs) {
-    if (name != spec::kMainBranch) set_ref(name, ref);
+    if (name != kMainBranch) set_ref(name, ref);
   }
-  if (auto main = updated.refs.find(spec::kMainBranch); main != updated.refs.end()) {
+  if (auto main = updated.refs.find(kMainBranch); main != updated.refs.end()) {
     set_ref(main->first, main->second);
   }
   std::set<int64_t> gone;
@@ -224,4 +223,4 @@ Result<TableChanges> DiffTableMetadata(const spec::TableMetadata& base,
   return TableChanges{requirements.Take(), std::move(updates)};
 }
 
-}  // namespace floe::table
+}  // namespace floe::spec

@@ -1,0 +1,97 @@
+#include "floe/catalog/rest_oauth2.h"
+
+#include <rapidjson/document.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace floe {
+
+namespace {
+
+// application/x-www-form-urlencoded: unreserved bytes as they are, the rest as %XX.
+std::string FormValue(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : text) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+std::string StringMember(const rapidjson::Value& v, const char* name) {
+  auto it = v.FindMember(name);
+  if (it == v.MemberEnd() || !it->value.IsString()) return "";
+  return std::string(it->value.GetString(), it->value.GetStringLength());
+}
+
+}  // namespace
+
+OAuth2Credential ParseOAuth2Credential(std::string_view text) {
+  OAuth2Credential credential;
+  const size_t colon = text.find(':');
+  if (colon == std::string_view::npos) {
+    credential.client_secret = std::string(text);
+  } else {
+    credential.client_id = std::string(text.substr(0, colon));
+    credential.client_secret = std::string(text.substr(colon + 1));
+  }
+  return credential;
+}
+
+OAuth2Session::OAuth2Session(RestHttpClient& http, OAuth2Credential credential, Clock now)
+    : http_(http), credential_(std::move(credential)), now_(std::move(now)) {}
+
+Result<std::string> OAuth2Session::Token() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (token_.empty() || now_() >= refresh_at_ms_) {
+    ARROW_ASSIGN_OR_RAISE(token_, Fetch());
+  }
+  return token_;
+}
+
+void OAuth2Session::Invalidate() {
+  std::lock_guard<std::mutex> lock(mu_);
+  token_.clear();
+}
+
+Result<std::string> OAuth2Session::Fetch() {
+  const std::string& uri = credential_.token_uri;
+  std::string form = "grant_type=client_credentials";
+  if (!credential_.client_id.empty()) form += "&client_id=" + FormValue(credential_.client_id);
+  form += "&client_secret=" + FormValue(credential_.client_secret);
+  if (!credential_.scope.empty()) form += "&scope=" + FormValue(credential_.scope);
+  const int64_t asked_at = now_();
+  ARROW_ASSIGN_OR_RAISE(
+      auto reply,
+      http_.Send("POST", uri, {{"Content-Type", "application/x-www-form-urlencoded"}}, form));
+  rapidjson::Document doc;
+  doc.Parse(reply.body.c_str(), reply.body.size());
+  const bool object = !doc.HasParseError() && doc.IsObject();
+  if (reply.status != 200) {
+    std::string why = object ? StringMember(doc, "error") : "";
+    const std::string description = object ? StringMember(doc, "error_description") : "";
+    if (!description.empty()) why += (why.empty() ? "" : ": ") + description;
+    return Status::IOError("Cannot get a token from ", uri, ": ", reply.status,
+                           why.empty() ? "" : " " + why);
+  }
+  const std::string token = object ? StringMember(doc, "access_token") : "";
+  if (token.empty()) {
+    return Status::IOError("Cannot get a token from ", uri, ": the answer has no access_token");
+  }
+  // Without expires_in the token is taken to last an hour, as Iceberg's clients assume.
+  int64_t lifetime_ms = 3600 * 1000;
+  if (auto it = doc.FindMember("expires_in"); it != doc.MemberEnd() && it->value.IsInt64()) {
+    lifetime_ms = std::max<int64_t>(0, it->value.GetInt64()) * 1000;
+  }
+  refresh_at_ms_ = asked_at + lifetime_ms - std::min<int64_t>(60 * 1000, lifetime_ms / 10);
+  return token;
+}
+
+}  // namespace floe

@@ -19,6 +19,10 @@ namespace floe {
 
 using HttpHeaders = std::vector<std::pair<std::string, std::string>>;
 
+// Every byte but the unreserved ones (letters, digits, - . _ ~) as %XX: a URI path segment, a
+// query value or a form value.
+std::string PercentEncodeComponent(std::string_view text);
+
 struct RestHttpOptions {
   std::string ca_file;  // empty: the system's trust store
   bool verify_tls = true;

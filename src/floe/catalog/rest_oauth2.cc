@@ -3,27 +3,10 @@
 #include <rapidjson/document.h>
 
 #include <algorithm>
-#include <cctype>
 
 namespace floe {
 
 namespace {
-
-// application/x-www-form-urlencoded: unreserved bytes as they are, the rest as %XX.
-std::string FormValue(std::string_view text) {
-  static constexpr char kHex[] = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : text) {
-    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += kHex[c >> 4];
-      out += kHex[c & 15];
-    }
-  }
-  return out;
-}
 
 std::string StringMember(const rapidjson::Value& v, const char* name) {
   auto it = v.FindMember(name);
@@ -64,9 +47,9 @@ void OAuth2Session::Invalidate() {
 Result<std::string> OAuth2Session::Fetch() {
   const std::string& uri = credential_.token_uri;
   std::string form = "grant_type=client_credentials";
-  if (!credential_.client_id.empty()) form += "&client_id=" + FormValue(credential_.client_id);
-  form += "&client_secret=" + FormValue(credential_.client_secret);
-  if (!credential_.scope.empty()) form += "&scope=" + FormValue(credential_.scope);
+  if (!credential_.client_id.empty()) form += "&client_id=" + PercentEncodeComponent(credential_.client_id);
+  form += "&client_secret=" + PercentEncodeComponent(credential_.client_secret);
+  if (!credential_.scope.empty()) form += "&scope=" + PercentEncodeComponent(credential_.scope);
   const int64_t asked_at = now_();
   ARROW_ASSIGN_OR_RAISE(
       auto reply,

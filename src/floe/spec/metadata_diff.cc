@@ -223,4 +223,23 @@ Result<TableChanges> DiffTableMetadata(const TableMetadata& base, const TableMet
   return TableChanges{requirements.Take(), std::move(updates)};
 }
 
+Result<TableChanges> CreateTableChanges(const TableMetadata& created) {
+  // Nothing yet: no current schema, spec or order for the updates to keep.
+  TableMetadata empty;
+  empty.table_uuid = created.table_uuid;
+  empty.format_version = created.format_version;
+  empty.current_schema_id = -1;
+  empty.default_spec_id = -1;
+  empty.default_sort_order_id = -1;
+  ARROW_ASSIGN_OR_RAISE(TableChanges changes, DiffTableMetadata(empty, created));
+  changes.requirements.assign(1, UpdateRequirement{});  // kAssertCreate
+  std::vector<MetadataUpdate> updates = {update::AssignUuid{created.table_uuid},
+                                         update::UpgradeFormatVersion{created.format_version}};
+  for (auto& u : changes.updates) {
+    if (!std::holds_alternative<update::UpgradeFormatVersion>(u)) updates.push_back(std::move(u));
+  }
+  changes.updates = std::move(updates);
+  return changes;
+}
+
 }  // namespace floe::spec

@@ -29,4 +29,9 @@ struct TableChanges {
 // table's uuid, a changed snapshot, a lower format version).
 Result<TableChanges> DiffTableMetadata(const TableMetadata& base, const TableMetadata& updated);
 
+// A new table stated as a commit request, as Iceberg's clients commit a create transaction: the
+// requirement that the table not exist, and the updates that build `created` from nothing
+// (its uuid, format version, schemas, specs, orders, location, properties, snapshots, refs).
+Result<TableChanges> CreateTableChanges(const TableMetadata& created);
+
 }  // namespace floe::spec

@@ -35,10 +35,11 @@ stage "sanitizer tests"
 stage "fuzz targets (build-fuzz/: clang, one per core at a time)"
 FUZZ_SECONDS=45 scripts/fuzz.sh  # every libFuzzer target: its regression inputs, then 45 s of fuzzing
 
-stage "PyIceberg interop"
+wait "$peers" || { cat build-logs/peers-setup.log >&2; echo "test: setting up Trino, Spark or the REST kit failed" >&2; exit 1; }
+# floe as a REST catalog's client runs against Iceberg's reference server there, from the kit.
+stage "PyIceberg interop, and floe on Iceberg's reference REST catalog"
 .venv/bin/python -m pytest -q tests/interop --ignore=tests/interop/spark --ignore=tests/interop/trino \
   --ignore=tests/interop/rest_kit
-wait "$peers" || { cat build-logs/peers-setup.log >&2; echo "test: setting up Trino, Spark or the REST kit failed" >&2; exit 1; }
 stage "Iceberg REST Compatibility Kit"
 .venv/bin/python -m pytest -q tests/interop/rest_kit  # Iceberg 1.10.0's 102 tests, one JVM; report in build-rest/reports
 stage "the Python package"

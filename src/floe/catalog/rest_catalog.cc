@@ -346,6 +346,7 @@ Result<std::unique_ptr<RestCatalog>> RestCatalog::Open(const std::string& catalo
   http.ca_file = options.ca_file;
   http.timeout_ms = options.timeout_ms;
   http.headers = options.headers;
+  if (!options.user_agent.empty()) http.headers.emplace_back("User-Agent", options.user_agent);
   ARROW_ASSIGN_OR_RAISE(auto client, RestHttpClient::Make(std::move(http)));
   std::string warehouse = options.warehouse;
   auto impl = std::make_unique<Impl>(catalog_uri, std::move(base), std::move(options),

@@ -25,6 +25,7 @@ struct RestCatalogOptions {
   std::string oauth2_uri;  // the token endpoint; empty: <base>/v1/oauth/tokens
   std::string scope = "catalog";
   HttpHeaders headers;     // sent with every request
+  std::string user_agent = "floe";  // the User-Agent (a server's audit names the client by it)
   std::string ca_file;     // empty: the system's trust store
   // Ask for the credentials of each table's files (X-Iceberg-Access-Delegation).
   bool vended_credentials = true;

@@ -20,8 +20,9 @@ void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
   command->add_option("--catalog", args->catalog,
                       "Catalog: a SQLite file path or URI (sqlite:///path, jdbc:sqlite:path) or a "
                       "PostgreSQL database (postgresql://user@host:port/db, "
-                      "jdbc:postgresql://host:port/db?user=u); default $FLOE_CATALOG, else "
-                      "./warehouse/catalog.db");
+                      "jdbc:postgresql://host:port/db?user=u) or an Iceberg REST catalog "
+                      "(rest+http://host:port/path, rest+https://...); default $FLOE_CATALOG, "
+                      "else ./warehouse/catalog.db");
   command->add_option("--warehouse", args->warehouse,
                       "Warehouse directory for new tables; default $FLOE_WAREHOUSE, else "
                       "./warehouse (created when missing)");

@@ -148,7 +148,8 @@ def connect(
     `catalog` may be an Iceberg REST catalog, ``rest+http://host:port[/path]`` or
     ``rest+https://...``; `rest` then says how to reach it: ``warehouse``, ``token`` (a bearer
     token), ``credential`` (``CLIENT_ID:SECRET`` for OAuth2 client credentials), ``oauth2_uri``,
-    ``scope``, ``ca_file``, ``vended_credentials`` (bool; default on) and ``headers`` (a dict).
+    ``scope``, ``ca_file``, ``vended_credentials`` (bool; default on), ``request_timeout``
+    (seconds; default 120) and ``headers`` (a dict).
     Without a token or credential, $FLOE_REST_TOKEN and $FLOE_REST_CREDENTIAL apply."""
     settings = None
     if s3 is not None:

@@ -40,11 +40,12 @@ std::string QuoteIdentifier(const std::string& name) {
   return out + "`";
 }
 
-Result<double> ParseSeconds(const std::string& key, const std::string& value) {
+Result<double> ParseSeconds(const std::string& key, const std::string& value,
+                            std::string_view what = "S3") {
   char* end = nullptr;
   double seconds = std::strtod(value.c_str(), &end);
   if (value.empty() || end != value.c_str() + value.size() || !(seconds >= 0) || seconds > 86400) {
-    return Status::Invalid("S3 option '", key,
+    return Status::Invalid(what, " option '", key,
                            "' must be a number of seconds from 0 to 86400, not '", value, "'");
   }
   return seconds;
@@ -117,12 +118,15 @@ Result<RestCatalogOptions> RestFromSettings(const std::map<std::string, std::str
                                value, "'");
       }
       options.vended_credentials = value == "true";
+    } else if (key == "request_timeout") {
+      ARROW_ASSIGN_OR_RAISE(double seconds, ParseSeconds(key, value, "REST"));
+      options.timeout_ms = std::max<int64_t>(1, static_cast<int64_t>(seconds * 1000));
     } else if (key.rfind("header.", 0) == 0 && key.size() > 7) {
       options.headers.emplace_back(key.substr(7), value);
     } else {
       return Status::Invalid("Unknown REST option '", key,
                              "'; expected warehouse, token, credential, oauth2_uri, scope, "
-                             "ca_file, vended_credentials or header.NAME");
+                             "ca_file, vended_credentials, request_timeout or header.NAME");
     }
   }
   return options;

@@ -1,9 +1,5 @@
 #include "floe/catalog/rest_catalog.h"
 
-#include <rapidjson/document.h>
-#include <rapidjson/stringbuffer.h>
-#include <rapidjson/writer.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cctype>
@@ -11,6 +7,7 @@
 #include <set>
 #include <thread>
 
+#include "floe/catalog/rest_answers.h"
 #include "floe/spec/metadata_diff.h"
 #include "floe/spec/table_update_json.h"
 #include "floe/util/clock.h"
@@ -25,47 +22,6 @@ constexpr char kUndropRefusal[] =
 constexpr char kAuditRefusal[] =
     "The audit log needs a catalog that keeps one; this REST catalog does not (floe keeps it in "
     "the SQL catalogs it opens directly: SQLite, PostgreSQL)";
-
-std::string Member(const rapidjson::Value& v, const char* name) {
-  if (!v.IsObject()) return "";
-  auto it = v.FindMember(name);
-  if (it == v.MemberEnd() || !it->value.IsString()) return "";
-  return std::string(it->value.GetString(), it->value.GetStringLength());
-}
-
-std::string ToJsonText(const rapidjson::Value& value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  value.Accept(writer);
-  return std::string(buffer.GetString(), buffer.GetSize());
-}
-
-Result<std::vector<std::string>> StringList(const rapidjson::Value& v, std::string_view what) {
-  if (!v.IsArray()) return ValidationError("Invalid REST catalog answer: ", what, " is not a list");
-  std::vector<std::string> out;
-  for (const auto& e : v.GetArray()) {
-    if (!e.IsString()) {
-      return ValidationError("Invalid REST catalog answer: ", what, " holds a non-string");
-    }
-    out.emplace_back(e.GetString(), e.GetStringLength());
-  }
-  return out;
-}
-
-Result<std::map<std::string, std::string>> StringMap(const rapidjson::Value& v,
-                                                     std::string_view what) {
-  std::map<std::string, std::string> out;
-  if (v.IsNull()) return out;
-  if (!v.IsObject()) {
-    return ValidationError("Invalid REST catalog answer: ", what, " is not an object");
-  }
-  for (const auto& m : v.GetObject()) {
-    if (!m.value.IsString()) continue;  // a null value: no value
-    out.emplace(std::string(m.name.GetString(), m.name.GetStringLength()),
-                std::string(m.value.GetString(), m.value.GetStringLength()));
-  }
-  return out;
-}
 
 void WriteNamespace(JsonWriter& json, const Namespace& ns) { json.Strings(ns.levels); }
 
@@ -221,37 +177,19 @@ class RestCatalog::Impl {
     }
   }
 
-  static std::string ErrorMessage(const RestHttpReply& reply) {
-    rapidjson::Document doc;
-    doc.Parse(reply.body.c_str(), reply.body.size());
-    if (!doc.HasParseError() && doc.IsObject()) {
-      auto error = doc.FindMember("error");
-      if (error != doc.MemberEnd()) {
-        std::string message = Member(error->value, "message");
-        if (!message.empty()) return message;
-        std::string type = Member(error->value, "type");
-        if (!type.empty()) return type;
-      }
-    }
-    if (reply.body.empty()) return "(no message)";
-    return reply.body.size() > 300 ? reply.body.substr(0, 300) + "..." : reply.body;
+  static std::string ErrorMessage(const RestHttpReply& reply) { return RestErrorMessage(reply.body); }
+
+  // An answer that did not read as the spec says, named.
+  Status Unreadable(const Status& st, std::string_view endpoint) const {
+    return WithContext(st, StrCat("The REST catalog at ", uri_, " answered ", endpoint));
   }
 
-  Result<rapidjson::Document> ParseJson(const RestHttpReply& reply, std::string_view endpoint) {
-    rapidjson::Document doc;
-    doc.Parse(reply.body.c_str(), reply.body.size());
-    if (doc.HasParseError() || !doc.IsObject()) {
-      return ValidationError("Invalid answer of the REST catalog at ", uri_, " to ", endpoint,
-                             ": not a JSON object");
-    }
-    return doc;
-  }
-
-  // Every page of a list (next-page-token), the values of `field` on each.
-  Result<std::vector<rapidjson::Document>> Pages(const std::string& url, std::string_view endpoint) {
-    std::vector<rapidjson::Document> pages;
+  // Every page of a list (next-page-token).
+  Result<std::vector<RestListPage>> Pages(const std::string& url, std::string_view endpoint,
+                                          RestListKind kind) {
+    std::vector<RestListPage> pages;
     std::string token;
-    for (int page = 0;; ++page) {
+    for (;;) {
       std::string paged = url;
       if (!token.empty()) {
         paged += (url.find('?') == std::string::npos ? "?" : "&");
@@ -259,11 +197,12 @@ class RestCatalog::Impl {
       }
       ARROW_ASSIGN_OR_RAISE(auto reply, Call("GET", paged, "", endpoint));
       if (reply.status != 200) return ErrorOf(reply, endpoint);
-      ARROW_ASSIGN_OR_RAISE(auto doc, ParseJson(reply, endpoint));
-      std::string next = Member(doc, "next-page-token");
-      pages.push_back(std::move(doc));
+      auto page = ParseRestListPage(reply.body, kind);
+      if (!page.ok()) return Unreadable(page.status(), endpoint);
+      std::string next = page->next_page_token;
+      pages.push_back(std::move(*page));
       if (next.empty()) break;
-      if (next == token || page > 100000) {
+      if (next == token) {
         return ValidationError("The REST catalog at ", uri_, " pages ", endpoint,
                                " without end (page token ", next, " again)");
       }
@@ -395,18 +334,10 @@ Result<std::vector<Namespace>> RestCatalog::ListNamespaces(const Namespace& pare
   ARROW_RETURN_NOT_OK(impl_->Require(kRestListNamespaces));
   std::string url = impl_->Url("namespaces");
   if (!parent.empty()) url += "?parent=" + impl_->NamespacePath(parent);
-  ARROW_ASSIGN_OR_RAISE(auto pages, impl_->Pages(url, kRestListNamespaces));
+  ARROW_ASSIGN_OR_RAISE(auto pages, impl_->Pages(url, kRestListNamespaces, RestListKind::kNamespaces));
   std::vector<Namespace> out;
-  for (const auto& page : pages) {
-    auto it = page.FindMember("namespaces");
-    if (it == page.MemberEnd() || !it->value.IsArray()) {
-      return ValidationError("Invalid answer of the REST catalog at ", impl_->uri(), " to ",
-                             kRestListNamespaces, ": no namespaces list");
-    }
-    for (const auto& ns : it->value.GetArray()) {
-      ARROW_ASSIGN_OR_RAISE(auto levels, StringList(ns, "a namespace"));
-      out.emplace_back(std::move(levels));
-    }
+  for (auto& page : pages) {
+    for (auto& ns : page.namespaces) out.push_back(std::move(ns));
   }
   std::sort(out.begin(), out.end(),
             [](const Namespace& a, const Namespace& b) { return a.levels < b.levels; });
@@ -420,10 +351,9 @@ Result<NamespaceProperties> RestCatalog::LoadNamespaceProperties(const Namespace
                                                 "", kEndpoint));
   if (reply.status == 404) return NotFound("Namespace does not exist: ", ns.ToString());
   if (reply.status != 200) return impl_->ErrorOf(reply, kEndpoint);
-  ARROW_ASSIGN_OR_RAISE(auto doc, impl_->ParseJson(reply, kEndpoint));
-  auto it = doc.FindMember("properties");
-  if (it == doc.MemberEnd()) return NamespaceProperties{};
-  return StringMap(it->value, "properties");
+  auto properties = ParseNamespaceProperties(reply.body);
+  if (!properties.ok()) return impl_->Unreadable(properties.status(), kEndpoint);
+  return properties;
 }
 
 Status RestCatalog::UpdateNamespaceProperties(const Namespace& ns, const NamespaceProperties& set,
@@ -473,45 +403,12 @@ Status Register(RestCatalog::Impl& impl, const TableIdentifier& ident, const std
   return impl.ErrorOf(reply, kEndpoint);
 }
 
-// A LoadTableResult (or a commit's answer): the metadata and its location, and the settings
-// for the table's files: `config`, then the storage credentials whose prefix covers the
-// table's location (the longest).
+// A LoadTableResult (or a commit's answer), named when it does not read.
 Result<CatalogTable> ReadLoadedTable(RestCatalog::Impl& impl, const RestHttpReply& reply,
                                      std::string_view endpoint, const TableIdentifier& ident) {
-  ARROW_ASSIGN_OR_RAISE(auto doc, impl.ParseJson(reply, endpoint));
-  CatalogTable table;
-  table.metadata_location = Member(doc, "metadata-location");
-  auto metadata = doc.FindMember("metadata");
-  if (metadata == doc.MemberEnd() || !metadata->value.IsObject()) {
-    return ValidationError("Invalid answer of the REST catalog at ", impl.uri(), " to ", endpoint,
-                           " for table ", ident.ToString(), ": no metadata");
-  }
-  auto parsed = spec::ParseTableMetadata(ToJsonText(metadata->value), table.metadata_location);
-  if (!parsed.ok()) {
-    return WithContext(parsed.status(), StrCat("Invalid metadata of table ", ident.ToString(),
-                                               " from the REST catalog at ", impl.uri()));
-  }
-  table.metadata = std::move(*parsed);
-  if (auto config = doc.FindMember("config"); config != doc.MemberEnd()) {
-    ARROW_ASSIGN_OR_RAISE(table.config, StringMap(config->value, "config"));
-  }
-  if (auto creds = doc.FindMember("storage-credentials");
-      creds != doc.MemberEnd() && creds->value.IsArray()) {
-    size_t best = 0;
-    const rapidjson::Value* chosen = nullptr;
-    for (const auto& c : creds->value.GetArray()) {
-      const std::string prefix = Member(c, "prefix");
-      if (table.metadata->location.rfind(prefix, 0) == 0 && (!chosen || prefix.size() > best)) {
-        best = prefix.size();
-        chosen = &c;
-      }
-    }
-    if (chosen) {
-      if (auto config = chosen->FindMember("config"); config != chosen->MemberEnd()) {
-        ARROW_ASSIGN_OR_RAISE(auto vended, StringMap(config->value, "storage-credentials"));
-        for (auto& [key, value] : vended) table.config[key] = std::move(value);
-      }
-    }
+  auto table = ParseLoadTableResult(reply.body);
+  if (!table.ok()) {
+    return impl.Unreadable(table.status(), StrCat(endpoint, " for table ", ident.ToString()));
   }
   return table;
 }
@@ -565,27 +462,15 @@ Result<bool> RestCatalog::TableExists(const TableIdentifier& ident) {
 Result<std::vector<TableIdentifier>> RestCatalog::ListTables(const Namespace& ns) {
   constexpr char kEndpoint[] = "GET /v1/{prefix}/namespaces/{namespace}/tables";
   ARROW_RETURN_NOT_OK(impl_->Require(kEndpoint));
-  auto pages = impl_->Pages(impl_->Url("namespaces/" + impl_->NamespacePath(ns) + "/tables"), kEndpoint);
+  auto pages = impl_->Pages(impl_->Url("namespaces/" + impl_->NamespacePath(ns) + "/tables"),
+                            kEndpoint, RestListKind::kTables);
   if (!pages.ok() && IsNotFound(pages.status())) {
     return NotFound("Namespace does not exist: ", ns.ToString());
   }
   ARROW_RETURN_NOT_OK(pages.status());
   std::vector<TableIdentifier> out;
-  for (const auto& page : *pages) {
-    auto it = page.FindMember("identifiers");
-    if (it == page.MemberEnd() || !it->value.IsArray()) {
-      return ValidationError("Invalid answer of the REST catalog at ", impl_->uri(), " to ",
-                             kEndpoint, ": no identifiers list");
-    }
-    for (const auto& id : it->value.GetArray()) {
-      auto levels = id.IsObject() ? id.FindMember("namespace") : id.MemberEnd();
-      if (!id.IsObject() || levels == id.MemberEnd()) {
-        return ValidationError("Invalid answer of the REST catalog at ", impl_->uri(), " to ",
-                               kEndpoint, ": an identifier without namespace");
-      }
-      ARROW_ASSIGN_OR_RAISE(auto ns_levels, StringList(levels->value, "a namespace"));
-      out.emplace_back(Namespace(std::move(ns_levels)), Member(id, "name"));
-    }
+  for (auto& page : *pages) {
+    for (auto& ident : page.tables) out.push_back(std::move(ident));
   }
   std::sort(out.begin(), out.end(), [](const TableIdentifier& a, const TableIdentifier& b) {
     return a.ToString() < b.ToString();
@@ -709,13 +594,9 @@ Result<std::string> RestCatalog::NewTableLocation(const TableIdentifier& ident) 
   if (reply.status == 409) return AlreadyExists("Table already exists: ", ident.ToString());
   if (reply.status == 404) return NotFound("Namespace does not exist: ", ident.ns.ToString());
   if (reply.status != 200) return impl_->ErrorOf(reply, kEndpoint);
-  ARROW_ASSIGN_OR_RAISE(auto doc, impl_->ParseJson(reply, kEndpoint));
-  auto metadata = doc.FindMember("metadata");
-  std::string location =
-      metadata == doc.MemberEnd() ? "" : Member(metadata->value, "location");
-  if (location.empty()) {
-    return ValidationError("The REST catalog at ", impl_->uri(), " gave table ", ident.ToString(),
-                           " no location");
+  auto location = ParseStagedTableLocation(reply.body);
+  if (!location.ok()) {
+    return impl_->Unreadable(location.status(), StrCat(kEndpoint, " for table ", ident.ToString()));
   }
   return location;
 }

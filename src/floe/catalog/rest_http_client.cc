@@ -111,6 +111,10 @@ Result<RestHttpReply> RestHttpClient::Send(std::string_view method, const std::s
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, verb.c_str());
   if (verb == "HEAD") curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+  // libcurl sends a request again, unasked, when a kept-alive connection turns out dead before
+  // any answer; a change (a commit) the server took from the first send would then be made
+  // twice, or refused as a conflict with itself. A change gets a connection of its own.
+  if (verb != "GET" && verb != "HEAD") curl_easy_setopt(curl, CURLOPT_FRESH_CONNECT, 1L);
   if (!body.empty() || verb == "POST") {
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body.data());
     curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(body.size()));

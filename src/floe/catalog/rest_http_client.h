@@ -1,7 +1,7 @@
 #pragma once
 
 // The HTTP client of the REST catalogs floe opens: libcurl, one persistent connection per
-// client (requests take turns), TLS verified against the system's trust store or a given CA
+// client for reads (requests take turns; a change is sent on a new connection, never resent), TLS verified against the system's trust store or a given CA
 // file, timeouts on connecting and on the whole exchange.
 
 #include <cstdint>

@@ -16,6 +16,30 @@ std::string StringMember(const rapidjson::Value& v, const char* name) {
 
 }  // namespace
 
+Result<OAuth2Token> ParseOAuth2TokenAnswer(int status, std::string_view body, std::string_view uri) {
+  rapidjson::Document doc;
+  doc.Parse(body.data(), body.size());
+  const bool object = !doc.HasParseError() && doc.IsObject();
+  if (status != 200) {
+    std::string why = object ? StringMember(doc, "error") : "";
+    const std::string description = object ? StringMember(doc, "error_description") : "";
+    if (!description.empty()) why += (why.empty() ? "" : ": ") + description;
+    return Status::IOError("Cannot get a token from ", uri, ": ", status,
+                           why.empty() ? "" : " " + why);
+  }
+  OAuth2Token token;
+  token.access_token = object ? StringMember(doc, "access_token") : "";
+  if (token.access_token.empty()) {
+    return Status::IOError("Cannot get a token from ", uri, ": the answer has no access_token");
+  }
+  // Without expires_in the token is taken to last an hour, as Iceberg's clients assume.
+  token.lifetime_ms = 3600 * 1000;
+  if (auto it = doc.FindMember("expires_in"); it != doc.MemberEnd() && it->value.IsInt64()) {
+    token.lifetime_ms = std::clamp<int64_t>(it->value.GetInt64(), 0, int64_t{1} << 40) * 1000;
+  }
+  return token;
+}
+
 OAuth2Credential ParseOAuth2Credential(std::string_view text) {
   OAuth2Credential credential;
   const size_t colon = text.find(':');
@@ -54,27 +78,10 @@ Result<std::string> OAuth2Session::Fetch() {
   ARROW_ASSIGN_OR_RAISE(
       auto reply,
       http_.Send("POST", uri, {{"Content-Type", "application/x-www-form-urlencoded"}}, form));
-  rapidjson::Document doc;
-  doc.Parse(reply.body.c_str(), reply.body.size());
-  const bool object = !doc.HasParseError() && doc.IsObject();
-  if (reply.status != 200) {
-    std::string why = object ? StringMember(doc, "error") : "";
-    const std::string description = object ? StringMember(doc, "error_description") : "";
-    if (!description.empty()) why += (why.empty() ? "" : ": ") + description;
-    return Status::IOError("Cannot get a token from ", uri, ": ", reply.status,
-                           why.empty() ? "" : " " + why);
-  }
-  const std::string token = object ? StringMember(doc, "access_token") : "";
-  if (token.empty()) {
-    return Status::IOError("Cannot get a token from ", uri, ": the answer has no access_token");
-  }
-  // Without expires_in the token is taken to last an hour, as Iceberg's clients assume.
-  int64_t lifetime_ms = 3600 * 1000;
-  if (auto it = doc.FindMember("expires_in"); it != doc.MemberEnd() && it->value.IsInt64()) {
-    lifetime_ms = std::max<int64_t>(0, it->value.GetInt64()) * 1000;
-  }
+  ARROW_ASSIGN_OR_RAISE(OAuth2Token token, ParseOAuth2TokenAnswer(reply.status, reply.body, uri));
+  const int64_t lifetime_ms = token.lifetime_ms;
   refresh_at_ms_ = asked_at + lifetime_ms - std::min<int64_t>(60 * 1000, lifetime_ms / 10);
-  return token;
+  return token.access_token;
 }
 
 }  // namespace floe

@@ -25,6 +25,14 @@ struct OAuth2Credential {
 // "CLIENT_ID:SECRET", or a secret alone (an empty client id), as Iceberg's `credential`.
 OAuth2Credential ParseOAuth2Credential(std::string_view text);
 
+// A token endpoint's answer: the token and its lifetime (an hour when the answer gives none);
+// a refusal names `uri` with the status and the answer's error and error_description.
+struct OAuth2Token {
+  std::string access_token;
+  int64_t lifetime_ms = 0;
+};
+Result<OAuth2Token> ParseOAuth2TokenAnswer(int status, std::string_view body, std::string_view uri);
+
 class OAuth2Session {
  public:
   using Clock = std::function<int64_t()>;  // milliseconds

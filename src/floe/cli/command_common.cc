@@ -1,11 +1,13 @@
 #include "floe/cli/command_common.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string_view>
 
+#include "floe/catalog/rest_answers.h"
 #include "floe/cli/sql_command.h"
 
 namespace floe::cli {
@@ -84,6 +86,10 @@ void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
   command->add_option("--rest-header", args->rest_headers,
                       "Extra header for every request to a REST catalog, 'Name: value' "
                       "(repeatable)");
+  command->add_option("--rest-request-timeout", args->rest_timeout_seconds,
+                      "Seconds a request to a REST catalog may take before it fails (default "
+                      "120)")
+      ->check(CLI::Range(0.001, 86400.0));
   command->add_flag("--no-vended-credentials", args->rest_no_vended,
                     "Do not ask a REST catalog for the credentials of each table's files; "
                     "floe's own S3 options apply");
@@ -181,15 +187,14 @@ Result<RestCatalogOptions> RestOptions(const CatalogArgs& args,
     rest.credential = env("FLOE_REST_CREDENTIAL");
   }
   for (const std::string& header : args.rest_headers) {
-    const size_t colon = header.find(':');
-    if (colon == std::string::npos || colon == 0) {
-      return Status::Invalid("Invalid --rest-header ", header, ": expected 'Name: value'");
-    }
-    std::string value = header.substr(colon + 1);
-    value.erase(0, value.find_first_not_of(" \t"));
-    rest.headers.emplace_back(header.substr(0, colon), std::move(value));
+    auto parsed = ParseHeaderLine(header);
+    if (!parsed.ok()) return Status::Invalid("--rest-header: ", parsed.status().message());
+    rest.headers.push_back(std::move(*parsed));
   }
   if (args.rest_no_vended) rest.vended_credentials = false;
+  if (args.rest_timeout_seconds > 0) {
+    rest.timeout_ms = std::max<int64_t>(1, static_cast<int64_t>(args.rest_timeout_seconds * 1000));
+  }
   return rest;
 }
 

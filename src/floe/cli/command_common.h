@@ -41,6 +41,7 @@ struct CatalogArgs {
   std::string rest_secret_file;    // --rest-credential-secret-file
   std::vector<std::string> rest_headers;
   bool rest_no_vended = false;
+  double rest_timeout_seconds = 0;  // --rest-request-timeout; 0 keeps RestCatalogOptions'.
 };
 
 // Adds --catalog, --warehouse, --catalog-name, --allow-root, --tz, the --s3-* and the --rest-*

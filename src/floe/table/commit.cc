@@ -112,8 +112,11 @@ std::optional<bool> CommittedPerReload(Table& table, const spec::TableMetadata& 
 // catalog writes the metadata file; floe's provenance rides in the new snapshots' summaries.
 // CommitStateUnknown only when a reload cannot tell; a commit the reload shows lost to
 // another is a CommitConflict, to be retried.
+// `reloaded` tells whether the table was loaded again after the attempt (it then need not be
+// before the next).
 Status CommitByRequest(Table& table, const spec::TableMetadata& base,
-                       std::shared_ptr<spec::TableMetadata> updated) {
+                       std::shared_ptr<spec::TableMetadata> updated, bool* reloaded) {
+  *reloaded = false;
   StampProvenance(table.provenance(), base, updated.get());
   auto committed = table.catalog()->CommitTable(table.ident(), &base, *updated);
   if (committed.ok()) {
@@ -122,8 +125,19 @@ Status CommitByRequest(Table& table, const spec::TableMetadata& base,
     return Status::OK();
   }
   Status st = committed.status();
+  // A conflict may be the request meeting itself (sent twice by a proxy or a load balancer):
+  // the attempt's files must not be removed while the table holds its snapshot.
+  const bool adds_snapshot =
+      std::any_of(updated->snapshots.begin(), updated->snapshots.end(),
+                  [&](const spec::Snapshot& s) { return base.SnapshotById(s.snapshot_id) == nullptr; });
+  if (IsCommitConflict(st) && adds_snapshot) {
+    const std::optional<bool> done = CommittedPerReload(table, base, *updated);
+    *reloaded = done.has_value();
+    return done == true ? Status::OK() : st;
+  }
   if (!IsCommitStateUnknown(st)) return st;
   const std::optional<bool> done = CommittedPerReload(table, base, *updated);
+  *reloaded = done.has_value();
   if (done == true) return Status::OK();
   if (!done.has_value()) return WithContext(st, "Commit state of " + table.name() + " is unknown");
   return CommitConflict("Cannot commit ", table.name(), ": the answer was lost and the table ",
@@ -182,8 +196,9 @@ Status Commit(Table& table, const ApplyFn& apply, const AuditNote& note) {
       return allowed;
     }
     Status st;
+    bool reloaded = false;
     if (table.catalog()->CommitsMetadata()) {
-      st = CommitByRequest(table, *base, std::move(metadata));
+      st = CommitByRequest(table, *base, std::move(metadata), &reloaded);
       if (st.ok()) {
         commits_done.fetch_add(1, std::memory_order_relaxed);
         return st;
@@ -239,7 +254,7 @@ Status Commit(Table& table, const ApplyFn& apply, const AuditNote& note) {
                             "); last conflict: ", st.message());
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(RetryBackoffMs(policy, attempt)));
-    ARROW_RETURN_NOT_OK(table.Refresh());
+    if (!reloaded) ARROW_RETURN_NOT_OK(table.Refresh());
   }
 }
 

@@ -94,6 +94,8 @@ class FileIO : public std::enable_shared_from_this<FileIO> {
   // s3.path-style-access, client.region), as a catalog vends them for one table; this FileIO
   // itself when `config` names none.
   Result<std::shared_ptr<FileIO>> ForTable(const std::map<std::string, std::string>& config);
+  // The object-store options as given to Make().
+  const ObjectStoreOptions& object_store() const { return *options_; }
 
   FileIO(const FileIO&) = delete;
   FileIO& operator=(const FileIO&) = delete;

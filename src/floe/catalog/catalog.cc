@@ -14,6 +14,10 @@ Result<CatalogTable> Catalog::CommitTable(const TableIdentifier& ident, const sp
                                 " by its metadata location, not by request");
 }
 
+Status Catalog::CommitTables(const std::vector<TableCommit>&) {
+  return Status::NotImplemented("Catalog ", name(), " cannot commit several tables as one request");
+}
+
 Result<std::string> Catalog::NewTableLocation(const TableIdentifier& ident) {
   if (warehouse().empty()) {
     return ValidationError("Cannot create table ", ident.ToString(), ": catalog ", name(),

@@ -186,6 +186,15 @@ class Catalog {
   virtual Result<CatalogTable> CommitTable(const TableIdentifier& ident,
                                            const spec::TableMetadata* base,
                                            const spec::TableMetadata& updated);
+  // One table's part of CommitTables: `updated` to replace `base` (null: create the table).
+  struct TableCommit {
+    TableIdentifier ident;
+    spec::TableMetadataPtr base;
+    spec::TableMetadataPtr updated;
+  };
+  // Only where CommitsMetadata(): every table's change or none, as one request. CommitConflict
+  // when any table moved; CommitStateUnknown as CommitTable. The default refuses.
+  virtual Status CommitTables(const std::vector<TableCommit>& commits);
   // Where a new table goes when the user gives no location: DefaultTableLocation, refused
   // when the catalog has no warehouse; a REST catalog asks the server.
   virtual Result<std::string> NewTableLocation(const TableIdentifier& ident);

@@ -576,6 +576,31 @@ Result<CatalogTable> RestCatalog::CommitTable(const TableIdentifier& ident,
   return committed;
 }
 
+Status RestCatalog::CommitTables(const std::vector<TableCommit>& commits) {
+  ARROW_RETURN_NOT_OK(impl_->Require(kRestCommitTransaction));
+  std::string body = "{\"table-changes\":[";
+  std::string what;
+  for (size_t i = 0; i < commits.size(); ++i) {
+    const TableCommit& c = commits[i];
+    ARROW_ASSIGN_OR_RAISE(spec::TableChanges changes,
+                          c.base ? spec::DiffTableMetadata(*c.base, *c.updated)
+                                 : spec::CreateTableChanges(*c.updated));
+    if (i > 0) body += ",";
+    body += spec::CommitRequestToJson(changes.requirements, changes.updates,
+                                      spec::CommitTarget{c.ident.ns.levels, c.ident.name});
+    what += (i > 0 ? ", " : "") + c.ident.ToString();
+  }
+  body += "]}";
+  what = StrCat("the transaction of ", name(), " (", what, ")");
+  ARROW_ASSIGN_OR_RAISE(auto reply, impl_->CallCommit(impl_->Url("transactions/commit"), body,
+                                                      kRestCommitTransaction, what));
+  if (reply.status == 200 || reply.status == 204) return Status::OK();
+  if (reply.status == 409) {
+    return CommitConflict("Cannot commit ", what, ": ", Impl::ErrorMessage(reply));
+  }
+  return impl_->ErrorOf(reply, kRestCommitTransaction);
+}
+
 Result<std::string> RestCatalog::NewTableLocation(const TableIdentifier& ident) {
   constexpr char kEndpoint[] = "POST /v1/{prefix}/namespaces/{namespace}/tables";
   ARROW_RETURN_NOT_OK(impl_->Require(kEndpoint));

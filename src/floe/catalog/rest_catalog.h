@@ -81,6 +81,8 @@ class RestCatalog : public Catalog {
   Result<CatalogTable> LoadTable(const TableIdentifier& ident) override;
   Result<CatalogTable> CommitTable(const TableIdentifier& ident, const spec::TableMetadata* base,
                                    const spec::TableMetadata& updated) override;
+  // POST /transactions/commit, when the server serves it.
+  Status CommitTables(const std::vector<TableCommit>& commits) override;
   // The location the server gives a staged create of the table.
   Result<std::string> NewTableLocation(const TableIdentifier& ident) override;
 

@@ -84,3 +84,43 @@ def test_what_a_rest_catalog_does_not_keep_is_said_plainly(server):
                        capture_output=True, text=True, timeout=120)
     assert r.stderr == ("Error: Cannot undo a change of lakehouse.kept.u: catalog lakehouse is a "
                         "REST catalog, which keeps no audit log\n")
+
+
+def test_transactions_go_to_the_rest_catalog_as_one(server, tmp_path):
+    """floe serve --rest over the reference server: a transaction a client commits to floe is
+    sent on as one POST /transactions/commit; both tables move, or (a requirement failing on
+    one) neither does."""
+    import http.client
+    import json
+    import sys
+
+    sys.path.insert(0, str(ROOT / "tests" / "support"))
+    from floe_serve import FloeServe
+
+    r = floe_sql(server, "CREATE NAMESPACE IF NOT EXISTS tx", "CREATE TABLE tx.a (id BIGINT) USING iceberg",
+                 "CREATE TABLE tx.b (id BIGINT) USING iceberg")
+    assert r.returncode == 0, r.stderr
+    front = FloeServe(FLOE, "--catalog", server.catalog_uri, rest=True)
+    try:
+        def post(body):
+            c = http.client.HTTPConnection("127.0.0.1", front.rest_port, timeout=60)
+            c.request("POST", "/v1/transactions/commit", body=json.dumps(body),
+                      headers={"Content-Type": "application/json"})
+            resp = c.getresponse()
+            return resp.status, resp.read()
+
+        def change(name, value, uuid=None):
+            requirements = [] if uuid is None else [{"type": "assert-table-uuid", "uuid": uuid}]
+            return {"identifier": {"namespace": ["tx"], "name": name}, "requirements": requirements,
+                    "updates": [{"action": "set-properties", "updates": {"owner": value}}]}
+
+        status, _ = post({"table-changes": [change("a", "ops"), change("b", "ops")]})
+        assert status == 204
+        status, body = post({"table-changes": [change("a", "finance"),
+                                               change("b", "finance", uuid="00000000-0000-0000-0000-000000000000")]})
+        assert status == 409, body
+    finally:
+        front.stop()
+    r = floe_sql(server, "SHOW TBLPROPERTIES tx.a ('owner')", "SHOW TBLPROPERTIES tx.b ('owner')")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("|owner|  ops|") == 2, r.stdout

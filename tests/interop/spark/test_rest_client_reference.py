@@ -35,11 +35,6 @@ from reference_rest_server import ReferenceRestServer
 
 from .support import COLUMNS, SPARK_DDL, as_floe_text, make_rows, plain
 
-pytestmark = pytest.mark.skipif(
-    os.environ.get("FLOE_SPARK_LAKEHOUSE", "sqlite") != "sqlite",
-    reason="the reference REST server has its own SQLite catalog and local warehouse, whatever "
-           "FLOE_SPARK_LAKEHOUSE is: the default run already covers it",
-)
 
 CAT = "ref_rest"  # the Spark catalog on the reference server
 NOTE_COLUMNS = [*COLUMNS, "note"]  # after ALTER TABLE ... ADD COLUMN note STRING

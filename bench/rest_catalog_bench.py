@@ -15,39 +15,21 @@ import argparse
 import http.client
 import json
 import multiprocessing
-import os
 import re
-import socket
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-REFERENCE_JAR = ROOT / "build-rest" / "jars" / "iceberg-open-api-1.10.0.jar"
+sys.path.insert(0, str(ROOT / "tests" / "support"))
+from reference_rest_server import REFERENCE_JAR, ReferenceRestServer  # noqa: E402
+
 SCHEMA = {"type": "struct", "schema-id": 0, "fields": [
     {"id": 1, "name": "id", "required": False, "type": "long"},
     {"id": 2, "name": "name", "required": False, "type": "string"}]}
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for(port, deadline=60):
-    end = time.time() + deadline
-    while time.time() < end:
-        try:
-            c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-            c.request("GET", "/v1/config")
-            if c.getresponse().status == 200:
-                return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"no REST catalog on port {port}")
 
 
 def start_floe(binary, directory):
@@ -58,17 +40,6 @@ def start_floe(binary, directory):
     m = re.search(r"http://127\.0\.0\.1:(\d+) ", proc.stdout.readline())
     assert m, "floe serve did not start"
     return proc, int(m.group(1))
-
-
-def start_reference(directory):
-    port = free_port()
-    env = dict(os.environ, CATALOG_REST_PORT=str(port),
-               CATALOG_URI=f"jdbc:sqlite:{directory}/catalog.db",
-               CATALOG_WAREHOUSE=f"{directory}/warehouse")
-    proc = subprocess.Popen(["java", "-jar", str(REFERENCE_JAR)], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wait_for(port)
-    return proc, port
 
 
 def call(conn, method, path, body=None):
@@ -139,15 +110,22 @@ def main():
     results = {}
     for name in ["floe", "reference"]:
         with tempfile.TemporaryDirectory(prefix=f"rest-bench-{name}-") as d:
-            proc, port = start_floe(args.floe, d) if name == "floe" else start_reference(d)
+            if name == "floe":
+                proc, port = start_floe(args.floe, d)
+            else:
+                reference = ReferenceRestServer(Path(d)).start()
+                port = reference.port
             try:
                 prepare(port, max(clients))
                 for n in clients:
                     results[(name, "load", n)] = measure(port, "load", n, args.seconds)
                     results[(name, "commit", n)] = measure(port, "commit", n, args.seconds)
             finally:
-                proc.terminate()
-                proc.wait(timeout=60)
+                if name == "floe":
+                    proc.terminate()
+                    proc.wait(timeout=60)
+                else:
+                    reference.stop()
     print("| clients | floe loads/s | reference loads/s | floe load p50 / p99 ms | "
           "reference load p50 / p99 ms | floe commits/s | reference commits/s | "
           "floe commit p50 / p99 ms | reference commit p50 / p99 ms |")

@@ -6,6 +6,10 @@
 #                                       and docs/benchmarks.png (options: scripts/bench.sh --help)
 #   scripts/bench.sh micro [args]       the Google Benchmark programs build/bench/*_bench; JSON
 #                                       results in build/bench-results/<name>.json
+#   scripts/bench.sh rest-client [args] time travel and rollback, whole `floe` processes, through
+#                                       floe serve --rest and Iceberg's reference REST server beside
+#                                       the SQLite catalog (bench/rest_client_bench.py: --runs 20,
+#                                       --snapshots 200); build/bench-results/rest_client.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -25,6 +29,13 @@ if [ "${1:-}" = "micro" ]; then
     "$b" --benchmark_out="build/bench-results/$name.json" --benchmark_out_format=json "$@"
   done
   exit 0
+fi
+
+if [ "${1:-}" = "rest-client" ]; then
+  shift
+  scripts/setup-rest-kit.sh
+  scripts/build.sh release --target floe >/dev/null
+  exec .venv/bin/python bench/rest_client_bench.py build/floe "$@"
 fi
 
 scripts/build.sh release --target floe >/dev/null

@@ -11,7 +11,8 @@ case "$mode" in all|--build-only|--no-wheel) ;; *) echo "setup: unknown option $
 
 BUILD_PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3-venv
   rapidjson-dev libdeflate-dev libsqlite3-dev sqlite3 libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev libhowardhinnant-date-dev tzdata libedit-dev libpq-dev libssl-dev openssl)
+  libcli11-dev libhowardhinnant-date-dev tzdata libedit-dev libpq-dev libssl-dev openssl
+  libcurl4-openssl-dev)
 TEST_PACKAGES=(chromium  # the browser the metadata page tests drive through Playwright
   postgresql clang-format
   clang libclang-rt-14-dev)  # clang and its sanitizer and libFuzzer runtimes: build-fuzz/

@@ -129,6 +129,7 @@ def connect(
     catalog_name: str = "lakehouse",
     time_zone: str | None = None,
     s3: dict | None = None,
+    rest: dict | None = None,
 ) -> Connection:
     """Opens the catalog `catalog` (a SQLite file path, ``sqlite:///...`` or
     ``jdbc:sqlite:...``, or a PostgreSQL database, ``postgresql://user@host:port/db`` or
@@ -142,16 +143,32 @@ def connect(
     ``path_style`` (bool; default: on when an endpoint is given), ``access_key_id`` and
     ``secret_access_key`` (together), ``session_token``, ``connect_timeout`` and
     ``request_timeout`` (seconds), ``max_attempts``. What it leaves out comes from
-    $AWS_ENDPOINT_URL, $AWS_REGION, $AWS_ACCESS_KEY_ID, ... and then ~/.aws."""
+    $AWS_ENDPOINT_URL, $AWS_REGION, $AWS_ACCESS_KEY_ID, ... and then ~/.aws.
+
+    `catalog` may be an Iceberg REST catalog, ``rest+http://host:port[/path]`` or
+    ``rest+https://...``; `rest` then says how to reach it: ``warehouse``, ``token`` (a bearer
+    token), ``credential`` (``CLIENT_ID:SECRET`` for OAuth2 client credentials), ``oauth2_uri``,
+    ``scope``, ``ca_file``, ``vended_credentials`` (bool; default on), ``request_timeout``
+    (seconds; default 120) and ``headers`` (a dict).
+    Without a token or credential, $FLOE_REST_TOKEN and $FLOE_REST_CREDENTIAL apply."""
     settings = None
     if s3 is not None:
         settings = {str(k): _s3_value(v) for k, v in dict(s3).items()}
+    rest_settings = None
+    if rest is not None:
+        rest_settings = {}
+        for k, v in dict(rest).items():
+            if k == "headers":
+                rest_settings.update({f"header.{h}": str(hv) for h, hv in dict(v).items()})
+            else:
+                rest_settings[str(k)] = _s3_value(v)
     session = _floe.Session(
         catalog=None if catalog is None else os.fspath(catalog),
         warehouse=None if warehouse is None else os.fspath(warehouse),
         catalog_name=catalog_name,
         time_zone=time_zone,
         s3=settings,
+        rest=rest_settings,
     )
     return Connection(session)
 

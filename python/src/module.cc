@@ -96,9 +96,11 @@ NB_MODULE(_floe, m) {
           [](SessionHandle* self, std::optional<std::string> catalog,
              std::optional<std::string> warehouse, std::string catalog_name,
              std::optional<std::string> time_zone,
-             std::optional<std::map<std::string, std::string>> s3) {
+             std::optional<std::map<std::string, std::string>> s3,
+             std::optional<std::map<std::string, std::string>> rest) {
             ConnectOptions options;
             if (s3) options.object_store = ValueOrRaise(ObjectStoreFromSettings(*s3));
+            if (rest) options.rest = ValueOrRaise(RestFromSettings(*rest));
             options.catalog = catalog.value_or("");
             options.warehouse = warehouse.value_or("");
             options.catalog_name = std::move(catalog_name);
@@ -111,7 +113,7 @@ NB_MODULE(_floe, m) {
             new (self) SessionHandle{ValueOrRaise(std::move(opened))};
           },
           "catalog"_a = nb::none(), "warehouse"_a = nb::none(), "catalog_name"_a = "lakehouse",
-          "time_zone"_a = nb::none(), "s3"_a = nb::none())
+          "time_zone"_a = nb::none(), "s3"_a = nb::none(), "rest"_a = nb::none())
       .def("execute", &Execute, "sql"_a)
       .def(
           "setting",

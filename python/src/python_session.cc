@@ -40,11 +40,12 @@ std::string QuoteIdentifier(const std::string& name) {
   return out + "`";
 }
 
-Result<double> ParseSeconds(const std::string& key, const std::string& value) {
+Result<double> ParseSeconds(const std::string& key, const std::string& value,
+                            std::string_view what = "S3") {
   char* end = nullptr;
   double seconds = std::strtod(value.c_str(), &end);
   if (value.empty() || end != value.c_str() + value.size() || !(seconds >= 0) || seconds > 86400) {
-    return Status::Invalid("S3 option '", key,
+    return Status::Invalid(what, " option '", key,
                            "' must be a number of seconds from 0 to 86400, not '", value, "'");
   }
   return seconds;
@@ -96,6 +97,41 @@ Result<ObjectStoreOptions> ObjectStoreFromSettings(
   return options;
 }
 
+Result<RestCatalogOptions> RestFromSettings(const std::map<std::string, std::string>& settings) {
+  RestCatalogOptions options;
+  for (const auto& [key, value] : settings) {
+    if (key == "warehouse") {
+      options.warehouse = value;
+    } else if (key == "token") {
+      options.token = value;
+    } else if (key == "credential") {
+      options.credential = value;
+    } else if (key == "oauth2_uri") {
+      options.oauth2_uri = value;
+    } else if (key == "scope") {
+      options.scope = value;
+    } else if (key == "ca_file") {
+      options.ca_file = value;
+    } else if (key == "vended_credentials") {
+      if (value != "true" && value != "false") {
+        return Status::Invalid("REST option 'vended_credentials' must be true or false, not '",
+                               value, "'");
+      }
+      options.vended_credentials = value == "true";
+    } else if (key == "request_timeout") {
+      ARROW_ASSIGN_OR_RAISE(double seconds, ParseSeconds(key, value, "REST"));
+      options.timeout_ms = std::max<int64_t>(1, static_cast<int64_t>(seconds * 1000));
+    } else if (key.rfind("header.", 0) == 0 && key.size() > 7) {
+      options.headers.emplace_back(key.substr(7), value);
+    } else {
+      return Status::Invalid("Unknown REST option '", key,
+                             "'; expected warehouse, token, credential, oauth2_uri, scope, "
+                             "ca_file, vended_credentials, request_timeout or header.NAME");
+    }
+  }
+  return options;
+}
+
 Result<std::unique_ptr<PythonSession>> PythonSession::Open(const ConnectOptions& options) {
   cli::CatalogArgs args;
   args.catalog = options.catalog;
@@ -103,6 +139,7 @@ Result<std::unique_ptr<PythonSession>> PythonSession::Open(const ConnectOptions&
   args.catalog_name = options.catalog_name;
   args.time_zone = options.time_zone;
   args.object_store = options.object_store;
+  args.rest = options.rest;
   ARROW_ASSIGN_OR_RAISE(std::unique_ptr<sql::Session> session,
                         cli::OpenSession(args, "floe python"));
   return std::unique_ptr<PythonSession>(new PythonSession(std::move(session)));

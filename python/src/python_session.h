@@ -26,6 +26,8 @@ struct ConnectOptions {
   // How to reach s3:// locations; empty fields come from the environment (AWS_*), as in
   // the CLI. See ObjectStoreFromSettings.
   ObjectStoreOptions object_store;
+  // How to reach a REST catalog (catalog rest+http://...); see RestFromSettings.
+  RestCatalogOptions rest;
 };
 
 // The object-store options of floe.connect(s3={...}): endpoint, region, path_style
@@ -34,6 +36,11 @@ struct ConnectOptions {
 // is an error naming it.
 Result<ObjectStoreOptions> ObjectStoreFromSettings(
     const std::map<std::string, std::string>& settings);
+
+// The REST catalog options of floe.connect(rest={...}): warehouse, token, credential
+// (CLIENT_ID:SECRET), oauth2_uri, scope, ca_file, vended_credentials ("true"/"false") and
+// header.NAME for each extra header. Any other key is an error naming it.
+Result<RestCatalogOptions> RestFromSettings(const std::map<std::string, std::string>& settings);
 
 // A recorded source of a run manifest, resolved: the table's full name and the snapshot.
 struct ManifestSource {

@@ -2,6 +2,30 @@
 
 namespace floe {
 
+Result<CatalogTable> Catalog::LoadTable(const TableIdentifier& ident) {
+  CatalogTable table;
+  ARROW_ASSIGN_OR_RAISE(table.metadata_location, LoadMetadataLocation(ident));
+  return table;
+}
+
+Result<CatalogTable> Catalog::CommitTable(const TableIdentifier& ident, const spec::TableMetadata*,
+                                          const spec::TableMetadata&) {
+  return Status::NotImplemented("Catalog ", name(), " commits ", ident.ToString(),
+                                " by its metadata location, not by request");
+}
+
+Status Catalog::CommitTables(const std::vector<TableCommit>&) {
+  return Status::NotImplemented("Catalog ", name(), " cannot commit several tables as one request");
+}
+
+Result<std::string> Catalog::NewTableLocation(const TableIdentifier& ident) {
+  if (warehouse().empty()) {
+    return ValidationError("Cannot create table ", ident.ToString(), ": catalog ", name(),
+                           " has no warehouse; give the table a LOCATION");
+  }
+  return DefaultTableLocation(ident);
+}
+
 Result<std::string> Catalog::DropTableEntry(const TableIdentifier& ident, DropRecord) {
   return DropTableEntry(ident);
 }

@@ -12,6 +12,7 @@
 
 #include "floe/catalog/audit_log.h"
 #include "floe/catalog/table_identifier.h"
+#include "floe/spec/table_metadata.h"
 #include "floe/util/status.h"
 
 namespace floe {
@@ -24,6 +25,15 @@ enum class DropRecord {
   kNone,    // nothing, as Iceberg
   kKeep,    // the table's last metadata location, for UndropTableEntry
   kPurged,  // that the table was purged: its files are being deleted, it cannot come back
+};
+
+// A table as the catalog hands it out: where its current metadata is and, from a catalog that
+// serves metadata itself (an Iceberg REST catalog), the metadata and settings for its files.
+struct CatalogTable {
+  std::string metadata_location;
+  spec::TableMetadataPtr metadata;  // null: read it from metadata_location
+  // FileIO settings for this table's files (vended credentials: s3.access-key-id, ...).
+  std::map<std::string, std::string> config;
 };
 
 // A drop the catalog recorded.
@@ -146,8 +156,10 @@ class Catalog {
   virtual Result<std::vector<KeyedChange>> FindIdempotencyKey(const std::string& key,
                                                               int64_t since_ms);
 
-  // Whether the catalog keeps an audit log at all.
+  // Whether the catalog keeps an audit log at all, and if not, why, for an error text:
+  // "catalog lakehouse keeps no audit log".
   virtual bool HasAuditLog() const { return false; }
+  virtual std::string NoAuditLog() const { return "catalog " + name() + " keeps no audit log"; }
   // Rows newest first; empty without a log.
   virtual Result<std::vector<AuditEntry>> ReadAuditLog(const AuditQuery& query);
   // Names what an unclassified row was (kind, operation, snapshots, refs; client, user and
@@ -160,6 +172,35 @@ class Catalog {
   virtual std::string AuditTriggerRefusal() const { return ""; }
   virtual Status InstallAuditTrigger();
   virtual Status RemoveAuditTrigger();
+
+  // Catalogs that hold table metadata themselves (an Iceberg REST catalog) commit by request:
+  // the catalog writes the metadata file. The others (the default) point at files floe wrote.
+  virtual bool CommitsMetadata() const { return false; }
+  // The table's current metadata location and, where the catalog serves it, its metadata.
+  // NotFound "Table does not exist: a.t".
+  virtual Result<CatalogTable> LoadTable(const TableIdentifier& ident);
+  // Only where CommitsMetadata(): makes `updated` the table's metadata, if the table still
+  // is at `base` (null: creates the table). CommitConflict when another writer moved it (or,
+  // for a create, the table exists); CommitStateUnknown when the answer was lost after the
+  // request was sent. Returns the table as committed.
+  virtual Result<CatalogTable> CommitTable(const TableIdentifier& ident,
+                                           const spec::TableMetadata* base,
+                                           const spec::TableMetadata& updated);
+  // One table's part of CommitTables: `updated` to replace `base` (null: create the table).
+  struct TableCommit {
+    TableIdentifier ident;
+    spec::TableMetadataPtr base;
+    spec::TableMetadataPtr updated;
+  };
+  // Only where CommitsMetadata(): every table's change or none, as one request. CommitConflict
+  // when any table moved; CommitStateUnknown as CommitTable. The default refuses.
+  virtual Status CommitTables(const std::vector<TableCommit>& commits);
+  // Where a new table goes when the user gives no location: DefaultTableLocation, refused
+  // when the catalog has no warehouse; a REST catalog asks the server.
+  virtual Result<std::string> NewTableLocation(const TableIdentifier& ident);
+  // Whether table files may live anywhere the catalog places them (a REST catalog decides
+  // locations; floe then writes and purges only under each table's own location).
+  virtual bool PlacesTables() const { return false; }
 
   // Where a new table's files go when the user gives no location: <warehouse>/a/b/t, as
   // Iceberg's JdbcCatalog lays tables out, each name as its LocationSegment.

@@ -207,18 +207,6 @@ Result<bool> SqlCatalog::ResolveLostCommit(const Status& lost,
   return applied();
 }
 
-template <typename F>
-auto SqlCatalog::Read(F&& read) -> decltype(read()) {
-  for (int attempt = 1;; ++attempt) {
-    auto result = read();
-    if (result.ok() || driver_->last_failure() != SqlFailure::kConnectionLost ||
-        attempt >= kMaxAttempts) {
-      return result;
-    }
-    ARROW_RETURN_NOT_OK(driver_->Reconnect());
-  }
-}
-
 Status SqlCatalog::InitSchema() {
   auto inspect = [&](bool* has_tables, bool* has_type, bool* has_props) -> Status {
     ARROW_ASSIGN_OR_RAISE(*has_tables, driver_->HasTable("iceberg_tables"));

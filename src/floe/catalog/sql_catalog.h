@@ -142,7 +142,17 @@ class SqlCatalog : public Catalog {
   Result<bool> ResolveLostCommit(const Status& lost, const std::function<Result<bool>()>& applied);
   // Runs a read, again on a new connection when the connection was lost.
   template <typename F>
-  auto Read(F&& read) -> decltype(read());
+  auto Read(F&& read) -> decltype(read()) {
+    for (int attempt = 1;; ++attempt) {
+      auto result = read();
+      if (result.ok() || driver_->last_failure() != SqlFailure::kConnectionLost ||
+          attempt >= kMaxReadAttempts) {
+        return result;
+      }
+      ARROW_RETURN_NOT_OK(driver_->Reconnect());
+    }
+  }
+  static constexpr int kMaxReadAttempts = 12;
   // The compare-and-swap of a table's pointer: ?1 new, ?2 expected, ?3 catalog, ?4 namespace,
   // ?5 table, ?6 expected.
   static const std::string& SwapSql();

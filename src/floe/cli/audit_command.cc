@@ -201,7 +201,7 @@ int RunAuditCommand(const AuditArgs& args, std::ostream& out, std::ostream& err)
   query.limit = args.limit;
   Catalog& catalog = *(*session)->catalog();
   if (!catalog.HasAuditLog()) {
-    return ReportError(Status::Invalid("Catalog ", catalog.name(), " keeps no audit log"), err);
+    return ReportError(Status::Invalid("Cannot read the audit log: ", catalog.NoAuditLog()), err);
   }
   auto rows = table::ReadAuditLog(catalog, *(*session)->io(), query);
   if (!rows.ok()) return ReportError(rows.status(), err);

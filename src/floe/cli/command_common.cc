@@ -1,11 +1,13 @@
 #include "floe/cli/command_common.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string_view>
 
+#include "floe/catalog/rest_answers.h"
 #include "floe/cli/sql_command.h"
 
 namespace floe::cli {
@@ -20,8 +22,9 @@ void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
   command->add_option("--catalog", args->catalog,
                       "Catalog: a SQLite file path or URI (sqlite:///path, jdbc:sqlite:path) or a "
                       "PostgreSQL database (postgresql://user@host:port/db, "
-                      "jdbc:postgresql://host:port/db?user=u); default $FLOE_CATALOG, else "
-                      "./warehouse/catalog.db");
+                      "jdbc:postgresql://host:port/db?user=u) or an Iceberg REST catalog "
+                      "(rest+http://host:port/path, rest+https://...); default $FLOE_CATALOG, "
+                      "else ./warehouse/catalog.db");
   command->add_option("--warehouse", args->warehouse,
                       "Warehouse directory for new tables; default $FLOE_WAREHOUSE, else "
                       "./warehouse (created when missing)");
@@ -60,6 +63,36 @@ void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
                       "Attempts per S3 request for retryable errors (500, 503, throttling, lost "
                       "connections), the first included (default: retry connection errors "
                       "only)");
+  // An Iceberg REST catalog (--catalog rest+http://HOST:PORT[/PATH] or rest+https://...).
+  // Secrets come from files or the environment, never from the command line.
+  command->add_option("--rest-warehouse", args->rest.warehouse,
+                      "Warehouse to ask a REST catalog for (GET /v1/config?warehouse=...)");
+  command->add_option("--rest-token-file", args->rest_token_file,
+                      "File holding the bearer token for a REST catalog (its first line); "
+                      "default $FLOE_REST_TOKEN");
+  command->add_option("--rest-credential", args->rest_client_id,
+                      "OAuth2 client id for a REST catalog, with --rest-credential-secret-file; "
+                      "default $FLOE_REST_CREDENTIAL (CLIENT_ID:SECRET)");
+  command->add_option("--rest-credential-secret-file", args->rest_secret_file,
+                      "File holding the OAuth2 client secret of --rest-credential (its first "
+                      "line)");
+  command->add_option("--rest-oauth2-uri", args->rest.oauth2_uri,
+                      "OAuth2 token endpoint of a REST catalog (default: its /v1/oauth/tokens)");
+  command->add_option("--rest-scope", args->rest.scope, "OAuth2 scope to ask for")
+      ->capture_default_str();
+  command->add_option("--rest-ca-file", args->rest.ca_file,
+                      "CA certificates (PEM) to verify a rest+https:// catalog with (default: "
+                      "the system's)");
+  command->add_option("--rest-header", args->rest_headers,
+                      "Extra header for every request to a REST catalog, 'Name: value' "
+                      "(repeatable)");
+  command->add_option("--rest-request-timeout", args->rest_timeout_seconds,
+                      "Seconds a request to a REST catalog may take before it fails (default "
+                      "120)")
+      ->check(CLI::Range(0.001, 86400.0));
+  command->add_flag("--no-vended-credentials", args->rest_no_vended,
+                    "Do not ask a REST catalog for the credentials of each table's files; "
+                    "floe's own S3 options apply");
 }
 
 std::vector<std::string> AllowedRoots(const std::vector<std::string>& flags) {
@@ -93,6 +126,18 @@ std::vector<std::string> AllowedRoots(const std::vector<std::string>& flags) {
 
 namespace {
 
+// The first line of a file holding a secret, without its line end; `what` names the secret.
+Result<std::string> ReadSecretFile(const std::string& path, std::string_view what) {
+  std::ifstream in(path, std::ios::binary);
+  std::string secret;
+  if (!in || !std::getline(in, secret)) {
+    return Status::IOError("Cannot read the ", what, " from ", path);
+  }
+  if (!secret.empty() && secret.back() == '\r') secret.pop_back();
+  if (secret.empty()) return Status::Invalid("The ", what, " file ", path, " is empty");
+  return secret;
+}
+
 // The secret of --s3-secret-access-key-file: the file's first line, without its line end.
 Result<std::string> ReadS3Secret(const CatalogArgs& args) {
   const std::string& key_id = args.object_store.access_key_id;
@@ -106,19 +151,52 @@ Result<std::string> ReadS3Secret(const CatalogArgs& args) {
   if (key_id.empty()) {
     return Status::Invalid("--s3-secret-access-key-file needs --s3-access-key-id");
   }
-  std::ifstream in(args.s3_secret_file, std::ios::binary);
-  std::string secret;
-  if (!in || !std::getline(in, secret)) {
-    return Status::IOError("Cannot read the S3 secret access key from ", args.s3_secret_file);
-  }
-  if (!secret.empty() && secret.back() == '\r') secret.pop_back();
-  if (secret.empty()) {
-    return Status::Invalid("The S3 secret access key file ", args.s3_secret_file, " is empty");
-  }
-  return secret;
+  return ReadSecretFile(args.s3_secret_file, "S3 secret access key");
 }
 
 }  // namespace
+
+Result<RestCatalogOptions> RestOptions(const CatalogArgs& args,
+                                       const std::function<const char*(const char*)>& get_env) {
+  RestCatalogOptions rest = args.rest;
+  auto env = [&](const char* name) {
+    const char* value = get_env(name);
+    return std::string(value == nullptr ? "" : value);
+  };
+  if (!args.rest_token_file.empty()) {
+    ARROW_ASSIGN_OR_RAISE(rest.token, ReadSecretFile(args.rest_token_file, "REST catalog token"));
+  } else if (rest.token.empty()) {
+    rest.token = env("FLOE_REST_TOKEN");
+  }
+  if (args.rest_client_id.find(':') != std::string::npos) {
+    return Status::Invalid(
+        "--rest-credential takes the client id alone: a secret on the command line shows in "
+        "every process listing; put it in a file for --rest-credential-secret-file, or give "
+        "CLIENT_ID:SECRET in $FLOE_REST_CREDENTIAL");
+  }
+  if (!args.rest_client_id.empty()) {
+    if (args.rest_secret_file.empty()) {
+      return Status::Invalid("--rest-credential needs --rest-credential-secret-file");
+    }
+    ARROW_ASSIGN_OR_RAISE(std::string secret,
+                          ReadSecretFile(args.rest_secret_file, "OAuth2 client secret"));
+    rest.credential = args.rest_client_id + ":" + secret;
+  } else if (!args.rest_secret_file.empty()) {
+    return Status::Invalid("--rest-credential-secret-file needs --rest-credential");
+  } else if (rest.credential.empty()) {
+    rest.credential = env("FLOE_REST_CREDENTIAL");
+  }
+  for (const std::string& header : args.rest_headers) {
+    auto parsed = ParseHeaderLine(header);
+    if (!parsed.ok()) return Status::Invalid("--rest-header: ", parsed.status().message());
+    rest.headers.push_back(std::move(*parsed));
+  }
+  if (args.rest_no_vended) rest.vended_credentials = false;
+  if (args.rest_timeout_seconds > 0) {
+    rest.timeout_ms = std::max<int64_t>(1, static_cast<int64_t>(args.rest_timeout_seconds * 1000));
+  }
+  return rest;
+}
 
 Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args,
                                                   const std::string& client) {
@@ -133,6 +211,9 @@ Result<std::unique_ptr<sql::Session>> OpenSession(const CatalogArgs& args,
   if (args.s3_path_style) options.object_store.path_style = true;
   ARROW_ASSIGN_OR_RAISE(options.object_store.secret_access_key, ReadS3Secret(args));
   options.client = client;
+  if (IsRestCatalogUri(options.catalog_uri)) {
+    ARROW_ASSIGN_OR_RAISE(options.rest, RestOptions(args));
+  }
   ARROW_ASSIGN_OR_RAISE(std::unique_ptr<sql::Session> session, sql::Session::Make(options));
   // Said once, by the process whose first open of the catalog could not install the trigger.
   const std::string refusal = session->catalog()->AuditTriggerRefusal();

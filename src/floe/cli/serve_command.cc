@@ -109,6 +109,9 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
                     "with --auth password, clients authenticate with OAuth2 client credentials "
                     "(a user and its password) at /v1/oauth/tokens; with --tls-cert, over HTTPS. "
                     "Other than loopback addresses only with both");
+  serve->add_flag("--vend-credentials", args->vend_credentials,
+                  "With --rest, give clients that ask (X-Iceberg-Access-Delegation: "
+                  "vended-credentials) this server's S3 settings for the s3:// tables they load");
   serve->add_option(
       "--add-user", args->add_user,
       "Store NAME with the password read from standard input in --users FILE (a SCRAM-SHA-256 "
@@ -187,7 +190,7 @@ int RunServeCommand(const ServeArgs& args) {
     rest_https = rest_tls != nullptr;
     auto started = server::RestCatalogServer::Start(
         args.rest_listen, [where] { return OpenSession(where, "floe serve --rest"); },
-        std::move(rest_users), std::move(rest_tls));
+        std::move(rest_users), std::move(rest_tls), args.vend_credentials);
     if (!started.ok()) return ReportError(started.status(), std::cerr);
     rest = std::move(*started);
   }

@@ -25,6 +25,7 @@ struct ServeArgs {
   std::string add_user;
   std::string http_listen;    // --http HOST:PORT: the read-only metadata pages
   std::string rest_listen;    // --rest HOST:PORT: the Iceberg REST catalog
+  bool vend_credentials = false;  // --vend-credentials
   bool listen_given = false;  // --listen was on the command line
 };
 

@@ -53,6 +53,8 @@ CatalogLocation ResolveCatalogLocation(const std::string& catalog_flag,
 
 Status PrepareCatalogLocation(const CatalogLocation& location) {
   std::error_code ec;
+  // A REST catalog places its tables itself: no local warehouse.
+  if (IsRestCatalogUri(location.catalog_uri)) return Status::OK();
   if (!HasScheme(location.warehouse)) {
     std::filesystem::create_directories(location.warehouse, ec);
     if (ec) {

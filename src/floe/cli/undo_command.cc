@@ -15,8 +15,8 @@ namespace {
 // The newest change of the table that can be undone; refused changes moved nothing.
 Result<AuditEntry> LastChange(const table::Table& table) {
   if (!table.catalog()->HasAuditLog()) {
-    return Status::Invalid("Cannot undo a change of ", table.name(), ": catalog ",
-                           table.catalog()->name(), " keeps no audit log");
+    return Status::Invalid("Cannot undo a change of ", table.name(), ": ",
+                           table.catalog()->NoAuditLog());
   }
   AuditQuery query;
   query.table = table.ident();

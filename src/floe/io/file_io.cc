@@ -487,12 +487,49 @@ Result<ObjectStoreLocation> ParseObjectStoreLocation(std::string_view location) 
   return out;
 }
 
-FileIO::FileIO(std::shared_ptr<arrow::fs::FileSystem> fs) : fs_(std::move(fs)) {}
+FileIO::FileIO(std::shared_ptr<arrow::fs::FileSystem> fs,
+               std::shared_ptr<const ObjectStoreOptions> options)
+    : fs_(std::move(fs)), options_(std::move(options)) {}
 FileIO::~FileIO() = default;
 
 Result<std::shared_ptr<FileIO>> FileIO::Make(const ObjectStoreOptions& options) {
   return std::shared_ptr<FileIO>(
-      new FileIO(std::make_shared<RoutingFileSystem>(WithEnvironment(options))));
+      new FileIO(std::make_shared<RoutingFileSystem>(WithEnvironment(options)),
+                 std::make_shared<const ObjectStoreOptions>(options)));
+}
+
+Result<std::shared_ptr<FileIO>> FileIO::ForTable(const std::map<std::string, std::string>& config) {
+  ObjectStoreOptions options = *options_;
+  bool changed = false;
+  auto take = [&](const char* key, std::string* field) {
+    auto it = config.find(key);
+    if (it == config.end() || it->second.empty()) return;
+    *field = it->second;
+    changed = true;
+  };
+  take("s3.access-key-id", &options.access_key_id);
+  take("s3.secret-access-key", &options.secret_access_key);
+  take("s3.session-token", &options.session_token);
+  take("s3.endpoint", &options.endpoint);
+  take("client.region", &options.region);
+  if (auto it = config.find("s3.path-style-access"); it != config.end()) {
+    options.path_style = it->second == "true";
+    changed = true;
+  }
+  if (!changed) return shared_from_this();
+  return Make(options);
+}
+
+std::string HadoopChecksumOf(const std::string& location) {
+  const size_t slash = location.rfind('/');
+  if (slash == std::string::npos) return "." + location + ".crc";
+  return location.substr(0, slash + 1) + "." + location.substr(slash + 1) + ".crc";
+}
+
+bool IsHadoopChecksum(std::string_view path) {
+  const size_t slash = path.rfind('/');
+  const std::string_view name = path.substr(slash == std::string_view::npos ? 0 : slash + 1);
+  return name.size() > 5 && name.front() == '.' && name.substr(name.size() - 4) == ".crc";
 }
 
 Result<std::shared_ptr<FileIO>> FileIO::MakeLocal() { return Make(ObjectStoreOptions{}); }

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -76,13 +77,25 @@ Result<std::string> ToLocalPath(std::string_view location);
 
 struct ObjectStoreOptions;
 
-class FileIO {
+// Hadoop's local file system (Spark's and Iceberg's Java servers', on a local warehouse) writes a
+// checksum ".x.crc" beside each file x: its location, and whether a path names one.
+std::string HadoopChecksumOf(const std::string& location);
+bool IsHadoopChecksum(std::string_view path);
+
+class FileIO : public std::enable_shared_from_this<FileIO> {
  public:
   // Local files, and the object store `options` describe (completed from the environment;
   // object_store.h). The S3 client is made on first use of an s3:// location.
   static Result<std::shared_ptr<FileIO>> Make(const ObjectStoreOptions& options);
   // Make() with no options: local files, and object storage configured by the environment.
   static Result<std::shared_ptr<FileIO>> MakeLocal();
+  // This FileIO's object-store options with those of Iceberg's FileIO properties in `config`
+  // (s3.access-key-id, s3.secret-access-key, s3.session-token, s3.endpoint,
+  // s3.path-style-access, client.region), as a catalog vends them for one table; this FileIO
+  // itself when `config` names none.
+  Result<std::shared_ptr<FileIO>> ForTable(const std::map<std::string, std::string>& config);
+  // The object-store options as given to Make().
+  const ObjectStoreOptions& object_store() const { return *options_; }
 
   FileIO(const FileIO&) = delete;
   FileIO& operator=(const FileIO&) = delete;
@@ -122,7 +135,7 @@ class FileIO {
   void SetFaultInjector(FaultInjector injector);
 
  private:
-  explicit FileIO(std::shared_ptr<arrow::fs::FileSystem> fs);
+  FileIO(std::shared_ptr<arrow::fs::FileSystem> fs, std::shared_ptr<const ObjectStoreOptions> options);
 
   Result<std::string> Resolve(const std::string& location) const;
   Status Inject(FileOp op, const std::string& location, FileKind kind) const;
@@ -130,6 +143,7 @@ class FileIO {
   static void Bump(std::array<std::atomic<int64_t>, kNumFileKinds>& counter, FileKind kind);
 
   std::shared_ptr<arrow::fs::FileSystem> fs_;
+  std::shared_ptr<const ObjectStoreOptions> options_;  // as given to Make()
   std::array<std::atomic<int64_t>, kNumFileKinds> reads_{};
   std::array<std::atomic<int64_t>, kNumFileKinds> creates_{};
   std::array<std::atomic<int64_t>, kNumFileKinds> deletes_{};

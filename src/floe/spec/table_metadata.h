@@ -86,5 +86,11 @@ std::string PartitionSpecToJson(const PartitionSpec& spec);
 // The `partition-spec` manifest key holds only the fields array.
 std::string PartitionFieldsToJson(const PartitionSpec& spec);
 Result<PartitionSpec> PartitionSpecFromJson(std::string_view json);
+// The other parts of metadata on their own, as REST commit requests carry them.
+std::string SortOrderToJson(const SortOrder& order);
+std::string SnapshotToJson(const Snapshot& snapshot);
+std::string RefToJson(const SnapshotRef& ref);
+std::string StatisticsToJson(const StatisticsFile& file);
+std::string PartitionStatisticsToJson(const PartitionStatisticsFile& file);
 
 }  // namespace floe::spec

@@ -280,6 +280,17 @@ void WriteStatistics(JsonWriter* w, const StatisticsFile& f) {
   w->EndObject();
 }
 
+void WritePartitionStatistics(JsonWriter* w, const PartitionStatisticsFile& f) {
+  w->StartObject();
+  w->Key("snapshot-id");
+  w->Int64(f.snapshot_id);
+  w->Key("statistics-path");
+  WriteString(w, f.statistics_path);
+  w->Key("file-size-in-bytes");
+  w->Int64(f.file_size_in_bytes);
+  w->EndObject();
+}
+
 void WriteMetadata(JsonWriter* w, const TableMetadata& md) {
   w->StartObject();
   w->Key("format-version");
@@ -367,16 +378,7 @@ void WriteMetadata(JsonWriter* w, const TableMetadata& md) {
   w->EndArray();
   w->Key("partition-statistics");
   w->StartArray();
-  for (const auto& s : md.partition_statistics) {
-    w->StartObject();
-    w->Key("snapshot-id");
-    w->Int64(s.snapshot_id);
-    w->Key("statistics-path");
-    WriteString(w, s.statistics_path);
-    w->Key("file-size-in-bytes");
-    w->Int64(s.file_size_in_bytes);
-    w->EndObject();
-  }
+  for (const auto& s : md.partition_statistics) WritePartitionStatistics(w, s);
   w->EndArray();
   w->Key("snapshot-log");
   w->StartArray();
@@ -523,6 +525,26 @@ std::string PartitionSpecToJson(const PartitionSpec& spec) {
 
 std::string PartitionFieldsToJson(const PartitionSpec& spec) {
   return Render([&](JsonWriter* w) { WritePartitionFields(w, spec); });
+}
+
+std::string SortOrderToJson(const SortOrder& order) {
+  return Render([&](JsonWriter* w) { WriteSortOrder(w, order); });
+}
+
+std::string SnapshotToJson(const Snapshot& snapshot) {
+  return Render([&](JsonWriter* w) { WriteSnapshot(w, snapshot); });
+}
+
+std::string RefToJson(const SnapshotRef& ref) {
+  return Render([&](JsonWriter* w) { WriteRef(w, ref); });
+}
+
+std::string StatisticsToJson(const StatisticsFile& file) {
+  return Render([&](JsonWriter* w) { WriteStatistics(w, file); });
+}
+
+std::string PartitionStatisticsToJson(const PartitionStatisticsFile& file) {
+  return Render([&](JsonWriter* w) { WritePartitionStatistics(w, file); });
 }
 
 }  // namespace floe::spec

@@ -13,6 +13,7 @@
 #include <arrow/type_fwd.h>
 
 #include "floe/catalog/catalog.h"
+#include "floe/catalog/rest_catalog.h"
 #include "floe/io/file_io.h"
 #include "floe/io/object_store.h"
 #include "floe/util/status.h"
@@ -21,8 +22,11 @@ namespace floe::sql {
 
 struct SessionOptions {
   // A SQLite file path or URI (sqlite:///..., jdbc:sqlite:...; see SqliteDatabasePath) or
-  // a PostgreSQL database (postgresql://..., jdbc:postgresql://...); see SqlCatalog::Open.
+  // a PostgreSQL database (postgresql://..., jdbc:postgresql://...); see SqlCatalog::Open; or
+  // an Iceberg REST catalog (rest+http://host:port/path, rest+https://...; see RestCatalog).
   std::string catalog_uri = "warehouse/catalog.db";
+  // How to reach a REST catalog: warehouse, credentials, TLS (unused by the others).
+  RestCatalogOptions rest;
   std::string warehouse = "warehouse";
   std::string catalog_name = "lakehouse";
   // Absolute roots besides the warehouse where tables may live (SqlCatalog::Open).

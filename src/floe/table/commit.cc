@@ -9,6 +9,7 @@
 #include <set>
 #include <thread>
 
+#include "floe/spec/metadata_diff.h"
 #include "floe/table/audit_change.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
@@ -90,6 +91,59 @@ std::optional<bool> CommittedPerMetadataLog(Table& table, const std::string& bas
   return std::nullopt;
 }
 
+// After a catalog that commits by request lost its answer: reloads the table and looks for
+// what the commit added. A commit that added snapshots happened exactly when the first of them
+// is in the table; one that added none (a schema or property change) happened when nothing
+// is left to change. nullopt when the table cannot be read.
+std::optional<bool> CommittedPerReload(Table& table, const spec::TableMetadata& base,
+                                       const spec::TableMetadata& updated) {
+  if (!table.Refresh().ok()) return std::nullopt;
+  auto current = table.metadata();
+  for (const auto& snapshot : updated.snapshots) {
+    if (base.SnapshotById(snapshot.snapshot_id) != nullptr) continue;
+    return current->SnapshotById(snapshot.snapshot_id) != nullptr;
+  }
+  auto left = spec::DiffTableMetadata(*current, updated);
+  if (!left.ok()) return false;
+  return left->updates.empty();
+}
+
+// One attempt through a catalog that commits by request (an Iceberg REST catalog): the
+// catalog writes the metadata file; floe's provenance rides in the new snapshots' summaries.
+// CommitStateUnknown only when a reload cannot tell; a commit the reload shows lost to
+// another is a CommitConflict, to be retried.
+// `reloaded` tells whether the table was loaded again after the attempt (it then need not be
+// before the next).
+Status CommitByRequest(Table& table, const spec::TableMetadata& base,
+                       std::shared_ptr<spec::TableMetadata> updated, bool* reloaded) {
+  *reloaded = false;
+  StampProvenance(table.provenance(), base, updated.get());
+  auto committed = table.catalog()->CommitTable(table.ident(), &base, *updated);
+  if (committed.ok()) {
+    spec::TableMetadataPtr metadata = committed->metadata ? committed->metadata : updated;
+    table.SetCurrent(std::move(metadata), std::move(committed->metadata_location));
+    return Status::OK();
+  }
+  Status st = committed.status();
+  // A conflict may be the request meeting itself (sent twice by a proxy or a load balancer):
+  // the attempt's files must not be removed while the table holds its snapshot.
+  const bool adds_snapshot =
+      std::any_of(updated->snapshots.begin(), updated->snapshots.end(),
+                  [&](const spec::Snapshot& s) { return base.SnapshotById(s.snapshot_id) == nullptr; });
+  if (IsCommitConflict(st) && adds_snapshot) {
+    const std::optional<bool> done = CommittedPerReload(table, base, *updated);
+    *reloaded = done.has_value();
+    return done == true ? Status::OK() : st;
+  }
+  if (!IsCommitStateUnknown(st)) return st;
+  const std::optional<bool> done = CommittedPerReload(table, base, *updated);
+  *reloaded = done.has_value();
+  if (done == true) return Status::OK();
+  if (!done.has_value()) return WithContext(st, "Commit state of " + table.name() + " is unknown");
+  return CommitConflict("Cannot commit ", table.name(), ": the answer was lost and the table ",
+                        "does not hold the change (", st.message(), ")");
+}
+
 }  // namespace
 
 CommitCounters GlobalCommitCounters() {
@@ -141,37 +195,48 @@ Status Commit(Table& table, const ApplyFn& apply, const AuditNote& note) {
       RecordRefusal(table, allowed);
       return allowed;
     }
-    auto written =
-        WriteNextMetadata(io, table.provenance(), base.get(), base_location, metadata.get());
-    if (!written.ok()) {
-      RemoveFiles(io, attempt_files);
-      return WithContext(written.status(), "Cannot commit " + table.name());
-    }
-    auto& [location, record] = *written;
-    if (!note.kind.empty()) record.kind = note.kind;
-    if (!note.detail.empty()) record.detail = note.detail;
-    Status st =
-        table.catalog()->SwapMetadataLocation(table.ident(), base_location, location, record);
-    if (st.ok()) {
-      commits_done.fetch_add(1, std::memory_order_relaxed);
-      RemoveDroppedMetadataFiles(table, *base, base_location, *metadata);
-      table.SetCurrent(std::move(metadata), std::move(location));
-      return Status::OK();
-    }
-    if (IsCommitStateUnknown(st)) {
-      const std::optional<bool> committed = CommittedPerMetadataLog(table, base_location, location);
-      if (committed == true) {
+    Status st;
+    bool reloaded = false;
+    if (table.catalog()->CommitsMetadata()) {
+      st = CommitByRequest(table, *base, std::move(metadata), &reloaded);
+      if (st.ok()) {
         commits_done.fetch_add(1, std::memory_order_relaxed);
-        return Status::OK();  // table.Refresh() loaded our commit or one on top of it
+        return st;
       }
-      // The new metadata may be live: removing anything could corrupt the table.
-      if (!committed.has_value()) {
-        return WithContext(st, "Commit state of " + table.name() + " is unknown");
+      if (IsCommitStateUnknown(st)) return st;  // the files may be live
+    } else {
+      auto written =
+          WriteNextMetadata(io, table.provenance(), base.get(), base_location, metadata.get());
+      if (!written.ok()) {
+        RemoveFiles(io, attempt_files);
+        return WithContext(written.status(), "Cannot commit " + table.name());
       }
-      st = CommitConflict("Cannot commit ", table.name(), ": another commit won from ",
-                          base_location, " (", st.message(), ")");
+      auto& [location, record] = *written;
+      if (!note.kind.empty()) record.kind = note.kind;
+      if (!note.detail.empty()) record.detail = note.detail;
+      st = table.catalog()->SwapMetadataLocation(table.ident(), base_location, location, record);
+      if (st.ok()) {
+        commits_done.fetch_add(1, std::memory_order_relaxed);
+        RemoveDroppedMetadataFiles(table, *base, base_location, *metadata);
+        table.SetCurrent(std::move(metadata), std::move(location));
+        return Status::OK();
+      }
+      if (IsCommitStateUnknown(st)) {
+        const std::optional<bool> committed =
+            CommittedPerMetadataLog(table, base_location, location);
+        if (committed == true) {
+          commits_done.fetch_add(1, std::memory_order_relaxed);
+          return Status::OK();  // table.Refresh() loaded our commit or one on top of it
+        }
+        // The new metadata may be live: removing anything could corrupt the table.
+        if (!committed.has_value()) {
+          return WithContext(st, "Commit state of " + table.name() + " is unknown");
+        }
+        st = CommitConflict("Cannot commit ", table.name(), ": another commit won from ",
+                            base_location, " (", st.message(), ")");
+      }
+      (void)io.DeleteFile(location, FileKind::kMetadata);
     }
-    (void)io.DeleteFile(location, FileKind::kMetadata);
     RemoveFiles(io, attempt_files);
     if (!IsCommitConflict(st)) return st;
     commit_conflicts.fetch_add(1, std::memory_order_relaxed);
@@ -189,7 +254,7 @@ Status Commit(Table& table, const ApplyFn& apply, const AuditNote& note) {
                             "); last conflict: ", st.message());
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(RetryBackoffMs(policy, attempt)));
-    ARROW_RETURN_NOT_OK(table.Refresh());
+    if (!reloaded) ARROW_RETURN_NOT_OK(table.Refresh());
   }
 }
 

@@ -111,12 +111,18 @@ Result<LocationPolicy> LocationPolicy::Make(const std::string& warehouse,
 }
 
 Result<LocationPolicy> LocationPolicy::ForCatalog(const Catalog& catalog) {
+  if (catalog.PlacesTables()) {
+    LocationPolicy policy;
+    policy.anywhere_ = true;
+    return policy;
+  }
   return Make(catalog.warehouse(), catalog.allowed_roots());
 }
 
 bool LocationPolicy::Allows(std::string_view location) const {
   auto resolved = ResolveLocation(location);
   if (!resolved) return false;
+  if (anywhere_) return true;
   for (const auto& root : resolved_roots_) {
     if (IsUnder(*resolved, root)) return true;
   }

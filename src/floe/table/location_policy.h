@@ -40,6 +40,7 @@ class LocationPolicy {
   // must be absolute.
   static Result<LocationPolicy> Make(const std::string& warehouse,
                                      const std::vector<std::string>& allowed_roots);
+  // A catalog that places tables itself (Catalog::PlacesTables) allows any location.
   static Result<LocationPolicy> ForCatalog(const Catalog& catalog);
 
   // True when `location` is the warehouse or an allowed root or lies below one.
@@ -58,6 +59,7 @@ class LocationPolicy {
   std::string warehouse_;                    // as configured, for messages
   std::vector<std::string> allowed_roots_;   // as configured, for messages
   std::vector<std::string> resolved_roots_;  // local paths with symlinks resolved, s3:// URIs
+  bool anywhere_ = false;                    // the catalog places tables
 };
 
 // The check made before floe writes anything for `table` under `metadata` (each commit, each

@@ -205,6 +205,9 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table,
     ARROW_ASSIGN_OR_RAISE(auto listed, table.io()->ListFiles(*root));
     for (const auto& f : listed) {
       if (f.last_modified_ms >= older_than) continue;
+      // Hadoop's checksum beside a file a Java engine wrote (".x.crc" for x): Hadoop's listing
+      // hides them, and each goes with its file below.
+      if (IsHadoopChecksum(f.path)) continue;
       std::string listed_location = f.path;
       if (as_uri && !in_object_store) listed_location = "file://" + f.path;
       candidates.push_back(ListedFile{std::move(listed_location), f.last_modified_ms});
@@ -300,6 +303,9 @@ Result<RemoveOrphanFilesResult> RemoveOrphanFiles(Table& table,
     auto worker = [&] {
       for (size_t i = next++; i < orphans.size(); i = next++) {
         (void)table.io()->DeleteFile(orphans[i], FileKind::kOther);
+        if (!IsObjectStoreLocation(orphans[i])) {
+          (void)table.io()->DeleteFile(HadoopChecksumOf(orphans[i]), FileKind::kOther);
+        }
       }
     };
     size_t threads =

@@ -140,7 +140,7 @@ Result<RestoreTarget> ResolveRestorePoint(Table& table, const RestorePoint& poin
     }
   } else {
     target.point = "audit log entry " + std::to_string(*point.audit_seq);
-    if (!table.catalog()->HasAuditLog()) return fail("the catalog keeps no audit log");
+    if (!table.catalog()->HasAuditLog()) return fail(table.catalog()->NoAuditLog());
     AuditQuery query;
     query.seq = *point.audit_seq;
     ARROW_ASSIGN_OR_RAISE(auto entries, table.catalog()->ReadAuditLog(query));

@@ -24,10 +24,14 @@ Table::Table(TableIdentifier ident, std::shared_ptr<Catalog> catalog,
 Result<std::shared_ptr<Table>> Table::Load(std::shared_ptr<Catalog> catalog,
                                            std::shared_ptr<FileIO> io,
                                            const TableIdentifier& ident) {
-  ARROW_ASSIGN_OR_RAISE(std::string location, catalog->LoadMetadataLocation(ident));
-  ARROW_ASSIGN_OR_RAISE(auto metadata, ReadMetadataFile(*io, location));
-  return std::make_shared<Table>(ident, std::move(catalog), std::move(io), std::move(metadata),
-                                 std::move(location));
+  ARROW_ASSIGN_OR_RAISE(CatalogTable loaded, catalog->LoadTable(ident));
+  // A catalog may vend the credentials for this table's files.
+  ARROW_ASSIGN_OR_RAISE(io, io->ForTable(loaded.config));
+  if (!loaded.metadata) {
+    ARROW_ASSIGN_OR_RAISE(loaded.metadata, ReadMetadataFile(*io, loaded.metadata_location));
+  }
+  return std::make_shared<Table>(ident, std::move(catalog), std::move(io),
+                                 std::move(loaded.metadata), std::move(loaded.metadata_location));
 }
 
 const CommitProvenance& Table::provenance() const {
@@ -48,10 +52,12 @@ std::string Table::metadata_location() const {
 }
 
 Status Table::Refresh() {
-  ARROW_ASSIGN_OR_RAISE(std::string location, catalog_->LoadMetadataLocation(ident_));
-  if (location == metadata_location()) return Status::OK();
-  ARROW_ASSIGN_OR_RAISE(auto metadata, ReadMetadataFile(*io_, location));
-  SetCurrent(std::move(metadata), std::move(location));
+  ARROW_ASSIGN_OR_RAISE(CatalogTable loaded, catalog_->LoadTable(ident_));
+  if (loaded.metadata_location == metadata_location()) return Status::OK();
+  if (!loaded.metadata) {
+    ARROW_ASSIGN_OR_RAISE(loaded.metadata, ReadMetadataFile(*io_, loaded.metadata_location));
+  }
+  SetCurrent(std::move(loaded.metadata), std::move(loaded.metadata_location));
   return Status::OK();
 }
 

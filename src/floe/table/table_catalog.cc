@@ -7,6 +7,7 @@
 #include "floe/io/object_store.h"
 #include "floe/table/audit_change.h"
 #include "floe/table/commit.h"
+#include "floe/table/commit_provenance.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/table/reachable_files.h"
@@ -166,10 +167,6 @@ Result<std::shared_ptr<spec::TableMetadata>> TableCatalog::StageCreate(
   if (exists) return AlreadyExists("Table already exists: ", ident.ToString());
   ARROW_ASSIGN_OR_RAISE(bool ns_exists, catalog_->NamespaceExists(ident.ns));
   if (!ns_exists) return NotFound("Namespace does not exist: ", ident.ns.ToString());
-  if (options.location.empty() && catalog_->warehouse().empty()) {
-    return ValidationError("Cannot create table ", ident.ToString(), ": catalog ",
-                           catalog_->name(), " has no warehouse; give the table a LOCATION");
-  }
   auto canonical = [&](std::string_view what, const std::string& given) -> Result<std::string> {
     auto out = CanonicalLocation(given);
     if (!out.ok()) {
@@ -178,9 +175,11 @@ Result<std::shared_ptr<spec::TableMetadata>> TableCatalog::StageCreate(
     }
     return out;
   };
-  ARROW_ASSIGN_OR_RAISE(
-      std::string location,
-      canonical("Location", options.location.empty() ? DefaultLocation(ident) : options.location));
+  std::string location = options.location;
+  if (location.empty()) {
+    ARROW_ASSIGN_OR_RAISE(location, catalog_->NewTableLocation(ident));
+  }
+  ARROW_ASSIGN_OR_RAISE(location, canonical("Location", location));
   if (options.location_as_given && !options.location.empty()) {
     location = options.location;
     while (location.size() > 1 && location.back() == '/') location.pop_back();
@@ -215,6 +214,16 @@ Result<std::shared_ptr<Table>> TableCatalog::CreateTableFromMetadata(
 
 Result<std::shared_ptr<Table>> TableCatalog::WriteNewTable(const TableIdentifier& ident,
                                                            std::shared_ptr<spec::TableMetadata> md) {
+  if (catalog_->CommitsMetadata()) {
+    StampProvenance(provenance(), spec::TableMetadata{}, md.get());
+    ARROW_ASSIGN_OR_RAISE(CatalogTable created, catalog_->CommitTable(ident, nullptr, *md));
+    ARROW_ASSIGN_OR_RAISE(auto io, io_->ForTable(created.config));
+    spec::TableMetadataPtr metadata = created.metadata ? created.metadata : md;
+    auto table = std::make_shared<Table>(ident, catalog_, std::move(io), std::move(metadata),
+                                         std::move(created.metadata_location));
+    table->set_provenance(provenance_);
+    return table;
+  }
   ARROW_ASSIGN_OR_RAISE(auto written, WriteNextMetadata(*io_, provenance(), nullptr, "", md.get()));
   std::string& metadata_location = written.location;
   Status st = catalog_->CreateTableEntry(ident, metadata_location, written.record);
@@ -326,13 +335,7 @@ Result<DropTableResult> TableCatalog::DropTable(const TableIdentifier& ident, bo
       (void)io_->DeleteFile(location, kind);
       // Hadoop's local file system (Spark's, on a local warehouse) writes a checksum file
       // beside each file; Iceberg's purge takes it along, and so does this one.
-      if (!IsObjectStoreLocation(location)) {
-        const size_t slash = location.rfind('/');
-        if (slash != std::string::npos) {
-          (void)io_->DeleteFile(
-              location.substr(0, slash + 1) + "." + location.substr(slash + 1) + ".crc", kind);
-        }
-      }
+      if (!IsObjectStoreLocation(location)) (void)io_->DeleteFile(HadoopChecksumOf(location), kind);
     } else {
       refused.insert(location);
     }

@@ -6,6 +6,7 @@
 
 #include "floe/table/audit_change.h"
 #include "floe/table/commit.h"
+#include "floe/table/commit_provenance.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/table/protection.h"
@@ -14,10 +15,12 @@ namespace floe::table {
 
 namespace {
 
-// One attempt: the swaps to make and the files written for them.
+// One attempt: the swaps to make and the files written for them; or, where the catalog
+// commits by request, the changes to send.
 struct Attempt {
   std::vector<Catalog::TableSwap> swaps;
   std::vector<std::string> written;
+  std::vector<Catalog::TableCommit> commits;
 };
 
 Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPolicy& policy,
@@ -27,10 +30,13 @@ Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPo
   const std::string name = catalog.name() + "." + change.ident.ToString();
   spec::TableMetadataPtr base;
   std::string base_location;
-  auto location = catalog.LoadMetadataLocation(change.ident);
+  auto location = catalog.LoadTable(change.ident);
   if (location.ok()) {
-    base_location = *location;
-    ARROW_ASSIGN_OR_RAISE(base, ReadMetadataFile(io, base_location));
+    base_location = location->metadata_location;
+    base = location->metadata;
+    if (!base) {
+      ARROW_ASSIGN_OR_RAISE(base, ReadMetadataFile(io, base_location));
+    }
   } else if (!IsNotFound(location.status())) {
     return location.status();
   }
@@ -46,10 +52,16 @@ Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPo
     }
     if (!creates) return location.status();
     ARROW_RETURN_NOT_OK(change.ident.ValidateNew());
+    ARROW_ASSIGN_OR_RAISE(std::string default_location, catalog.NewTableLocation(change.ident));
     ARROW_ASSIGN_OR_RAISE(updated, NewTableFromUpdates(change.requirements, change.updates,
-                                                       tables.DefaultLocation(change.ident)));
+                                                       default_location));
   }
   ARROW_RETURN_NOT_OK(policy.CheckTable(change.ident, *updated));
+  if (catalog.CommitsMetadata()) {
+    StampProvenance(tables.provenance(), base ? *base : spec::TableMetadata{}, updated.get());
+    attempt->commits.push_back({change.ident, base, std::move(updated)});
+    return Status::OK();
+  }
   ARROW_ASSIGN_OR_RAISE(auto written, WriteNextMetadata(io, tables.provenance(), base.get(),
                                                         base_location, updated.get()));
   attempt->written.push_back(written.location);
@@ -80,6 +92,9 @@ Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& 
     bool swapped = false;
     if (st.ok() && !attempt.swaps.empty()) {
       st = tables.catalog()->SwapMetadataLocations(attempt.swaps);
+      swapped = true;
+    } else if (st.ok() && !attempt.commits.empty()) {
+      st = tables.catalog()->CommitTables(attempt.commits);
       swapped = true;
     }
     if (st.ok() || IsCommitStateUnknown(st)) return st;  // unknown: the files may be live

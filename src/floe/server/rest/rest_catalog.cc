@@ -80,8 +80,13 @@ std::vector<std::string> TakePage(const std::vector<std::string>& sorted_names, 
 
 class Handler {
  public:
-  Handler(const HttpRequest& request, sql::Session& session, const std::string& user)
-      : request_(request), catalog_(*session.catalog()), session_(session), user_(user) {}
+  Handler(const HttpRequest& request, sql::Session& session, const std::string& user,
+          bool vend_credentials)
+      : request_(request),
+        catalog_(*session.catalog()),
+        session_(session),
+        user_(user),
+        vend_credentials_(vend_credentials) {}
 
   HttpResponse Run() {
     auto query = http::ParseQuery(request_.query);
@@ -348,12 +353,13 @@ class Handler {
     return JsonResponse(200, json.Take());
   }
 
-  TableRoutes Tables() { return TableRoutes(request_, query_, session_, user_); }
+  TableRoutes Tables() { return TableRoutes(request_, query_, session_, user_, vend_credentials_); }
 
   const HttpRequest& request_;
   Catalog& catalog_;
   sql::Session& session_;
   const std::string& user_;
+  const bool vend_credentials_;
   std::map<std::string, std::string> query_;
 };
 
@@ -383,7 +389,7 @@ const std::vector<std::string>& ServedEndpoints() {
 
 HttpResponse RestCatalog::Handle(const HttpRequest& request, sql::Session& session,
                                  const std::string& user) {
-  return Handler(request, session, user).Run();
+  return Handler(request, session, user, vend_credentials_).Run();
 }
 
 }  // namespace floe::server::rest

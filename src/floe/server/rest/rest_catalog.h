@@ -33,9 +33,18 @@ const std::vector<std::string>& ServedEndpoints();
 
 class RestCatalog {
  public:
+  // With `vend_credentials`, a loadTable (or create, register) that asks for them with
+  // X-Iceberg-Access-Delegation: vended-credentials gets the server's own S3 settings for an
+  // s3:// table in its `config` (s3.access-key-id, s3.secret-access-key, s3.session-token,
+  // s3.endpoint, s3.path-style-access, client.region).
+  explicit RestCatalog(bool vend_credentials = false) : vend_credentials_(vend_credentials) {}
+
   // `user` is who the request comes from (rest_auth.h); commits record it.
   http::HttpResponse Handle(const http::HttpRequest& request, sql::Session& session,
                             const std::string& user);
+
+ private:
+  bool vend_credentials_;
 };
 
 }  // namespace floe::server::rest

@@ -9,8 +9,8 @@ namespace floe::server {
 
 class RestCatalogServer::Impl {
  public:
-  Impl(std::optional<UserVerifiers> users, std::shared_ptr<TlsContext> tls)
-      : auth_(std::move(users)), tls_(std::move(tls)) {}
+  Impl(std::optional<UserVerifiers> users, std::shared_ptr<TlsContext> tls, bool vend_credentials)
+      : auth_(std::move(users)), tls_(std::move(tls)), catalog_(vend_credentials) {}
 
   Status Start(const std::string& listen, SessionFactory open_session) {
     http::HttpServerOptions options;
@@ -72,8 +72,8 @@ class RestCatalogServer::Impl {
 
 Result<std::unique_ptr<RestCatalogServer>> RestCatalogServer::Start(
     const std::string& listen, SessionFactory open_session, std::optional<UserVerifiers> users,
-    std::shared_ptr<TlsContext> tls) {
-  auto impl = std::make_unique<Impl>(std::move(users), std::move(tls));
+    std::shared_ptr<TlsContext> tls, bool vend_credentials) {
+  auto impl = std::make_unique<Impl>(std::move(users), std::move(tls), vend_credentials);
   ARROW_RETURN_NOT_OK(impl->Start(listen, std::move(open_session)));
   return std::unique_ptr<RestCatalogServer>(new RestCatalogServer(std::move(impl)));
 }

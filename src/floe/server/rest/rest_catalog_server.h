@@ -28,11 +28,12 @@ class RestCatalogServer {
   // catalog that cannot be opened fails here. Errors: those of HttpServer::Start, and `Cannot
   // listen on HOST:PORT: ...` for an address that is not loopback.
   // With `users`, every request needs a bearer token (rest_auth.h); with `tls`, it serves
-  // HTTPS. Only with both may it listen on an address that is not loopback.
+  // HTTPS. Only with both may it listen on an address that is not loopback. With
+  // `vend_credentials`, clients that ask get the server's S3 settings (rest::RestCatalog).
   static Result<std::unique_ptr<RestCatalogServer>> Start(
       const std::string& listen, SessionFactory open_session,
       std::optional<UserVerifiers> users = std::nullopt,
-      std::shared_ptr<TlsContext> tls = nullptr);
+      std::shared_ptr<TlsContext> tls = nullptr, bool vend_credentials = false);
   ~RestCatalogServer();
   RestCatalogServer(const RestCatalogServer&) = delete;
   RestCatalogServer& operator=(const RestCatalogServer&) = delete;

@@ -6,6 +6,7 @@
 
 #include <rapidjson/document.h>
 
+#include "floe/io/object_store.h"
 #include "floe/server/rest/rest_errors.h"
 #include "floe/server/rest/rest_json.h"
 #include "floe/spec/json_document.h"
@@ -36,13 +37,14 @@ std::optional<HttpResponse> CheckTableName(const TableIdentifier& ident) {
 
 // LoadTableResult and CommitTableResponse: the metadata and where it is (nothing for a staged
 // table, which has no file yet).
-std::string TableResult(const std::string& metadata_location, std::string_view metadata_json,
-                        bool with_config) {
+// `config_json` empty: no config (a CommitTableResponse).
+std::string TableResultJson(const std::string& metadata_location, std::string_view metadata_json,
+                            std::string_view config_json) {
   JsonWriter json;
   json.StartObject();
   if (!metadata_location.empty()) json.Key("metadata-location").String(metadata_location);
   json.Key("metadata").Raw(metadata_json);
-  if (with_config) json.Key("config").StartObject().EndObject();
+  if (!config_json.empty()) json.Key("config").Raw(config_json);
   json.EndObject();
   return json.Take();
 }
@@ -101,12 +103,42 @@ std::shared_ptr<const table::CommitProvenance> Provenance(const http::HttpReques
 
 TableRoutes::TableRoutes(const http::HttpRequest& request,
                          const std::map<std::string, std::string>& query, sql::Session& session,
-                         const std::string& user)
+                         const std::string& user, bool vend_credentials)
     : request_(request),
       query_(query),
       session_(session),
-      tables_(session.catalog(), session.io()) {
+      tables_(session.catalog(), session.io()),
+      vend_credentials_(vend_credentials) {
   tables_.set_provenance(Provenance(request, user));
+}
+
+std::string TableRoutes::Config(const std::string& location) const {
+  const auto asked = request_.Header("x-iceberg-access-delegation");
+  if (!vend_credentials_ || !asked || asked->find("vended-credentials") == std::string::npos ||
+      !IsObjectStoreLocation(location)) {
+    return "{}";
+  }
+  const ObjectStoreOptions options = WithEnvironment(session_.io()->object_store());
+  JsonWriter json;
+  json.StartObject();
+  auto put = [&](const char* key, const std::string& value) {
+    if (!value.empty()) json.Key(key).String(value);
+  };
+  put("s3.access-key-id", options.access_key_id);
+  put("s3.secret-access-key", options.secret_access_key);
+  put("s3.session-token", options.session_token);
+  put("s3.endpoint", options.endpoint);
+  put("client.region", options.region);
+  const bool path_style = options.path_style.value_or(!options.endpoint.empty());
+  json.Key("s3.path-style-access").String(path_style ? "true" : "false");
+  json.EndObject();
+  return json.Take();
+}
+
+std::string TableRoutes::TableResult(const std::string& metadata_location,
+                                     std::string_view metadata_json, bool with_config,
+                                     const std::string& location) const {
+  return TableResultJson(metadata_location, metadata_json, with_config ? Config(location) : "");
 }
 
 std::optional<HttpResponse> TableRoutes::Replay(const std::optional<TableIdentifier>& table,
@@ -127,7 +159,8 @@ std::optional<HttpResponse> TableRoutes::Replay(const std::optional<TableIdentif
     auto md = table::ReadMetadataFile(*session_.io(), *change.metadata_location);
     if (!md.ok()) return FromStatus(md.status());
     return http::JsonResponse(
-        200, TableResult(*change.metadata_location, spec::WriteTableMetadata(**md), with_config));
+        200, TableResult(*change.metadata_location, spec::WriteTableMetadata(**md), with_config,
+                         (*md)->location));
   }
   return BadRequest("Idempotency-Key " + *key + " was used for another request");
 }
@@ -178,13 +211,15 @@ HttpResponse TableRoutes::Create(const Namespace& ns) {
   if (request->stage_create) {
     auto staged = tables_.StageCreate(ident, schema, options);
     if (!staged.ok()) return FromStatus(staged.status());
-    return http::JsonResponse(200, TableResult("", spec::WriteTableMetadata(**staged), true));
+    return http::JsonResponse(
+        200, TableResult("", spec::WriteTableMetadata(**staged), true, (*staged)->location));
   }
   auto created = tables_.CreateTable(ident, schema, options);
   if (!created.ok()) return FromStatus(created.status());
   const auto& table = *created;
   return http::JsonResponse(200, TableResult(table->metadata_location(),
-                                             spec::WriteTableMetadata(*table->metadata()), true));
+                                             spec::WriteTableMetadata(*table->metadata()), true,
+                                             table->metadata()->location));
 }
 
 HttpResponse TableRoutes::Load(const TableIdentifier& ident) {
@@ -198,7 +233,9 @@ HttpResponse TableRoutes::Load(const TableIdentifier& ident) {
   }
   auto location = tables_.catalog()->LoadMetadataLocation(ident);
   if (!location.ok()) return FromStatus(location.status());
-  const std::string tag = EntityTag(*location, mode);
+  // Credentials vended or not make another answer.
+  const std::string tag =
+      EntityTag(*location, mode + (Config("s3://") == "{}" ? "" : "+vended"));
   if (Matches(request_.Header("if-none-match"), tag)) {
     HttpResponse not_modified;
     not_modified.status = 304;
@@ -219,7 +256,8 @@ HttpResponse TableRoutes::Load(const TableIdentifier& ident) {
     }
     KeepReferencedSnapshots(md->get());
     response =
-        http::JsonResponse(200, TableResult(*location, spec::WriteTableMetadata(**md), true));
+        http::JsonResponse(200, TableResult(*location, spec::WriteTableMetadata(**md), true,
+                                            (*md)->location));
   } else {
     // Served as stored; checked to be one JSON object so the answer is well-formed.
     std::string buffer;
@@ -231,7 +269,12 @@ HttpResponse TableRoutes::Load(const TableIdentifier& ident) {
                                ident.ToString() + ": " +
                                (parsed.ok() ? "not a JSON object" : parsed.message()));
     }
-    response = http::JsonResponse(200, TableResult(*location, metadata, true));
+    auto table_location = doc.FindMember("location");
+    response = http::JsonResponse(
+        200, TableResult(*location, metadata, true,
+                         table_location != doc.MemberEnd() && table_location->value.IsString()
+                             ? table_location->value.GetString()
+                             : ""));
   }
   response.headers.emplace_back("ETag", tag);
   return response;
@@ -268,7 +311,7 @@ HttpResponse TableRoutes::Commit(const TableIdentifier& ident) {
     const auto& table = *created;
     return http::JsonResponse(
         200, TableResult(table->metadata_location(), spec::WriteTableMetadata(*table->metadata()),
-                         false));
+                         false, ""));
   }
   std::shared_ptr<table::Table> table = *loaded;
   Status committed =
@@ -277,7 +320,8 @@ HttpResponse TableRoutes::Commit(const TableIdentifier& ident) {
       });
   if (!committed.ok()) return FromStatus(committed);
   return http::JsonResponse(200, TableResult(table->metadata_location(),
-                                             spec::WriteTableMetadata(*table->metadata()), false));
+                                             spec::WriteTableMetadata(*table->metadata()), false,
+                                             ""));
 }
 
 HttpResponse TableRoutes::Exists(const TableIdentifier& ident) {
@@ -330,7 +374,8 @@ HttpResponse TableRoutes::Register(const Namespace& ns) {
   if (!registered.ok()) return FromStatus(registered.status());
   const auto& table = *registered;
   return http::JsonResponse(200, TableResult(table->metadata_location(),
-                                             spec::WriteTableMetadata(*table->metadata()), true));
+                                             spec::WriteTableMetadata(*table->metadata()), true,
+                                             table->metadata()->location));
 }
 
 HttpResponse TableRoutes::Rename() {

@@ -37,7 +37,7 @@ inline constexpr char kIdempotencyKeyLifetime[] = "PT30M";  // as the config adv
 class TableRoutes {
  public:
   TableRoutes(const http::HttpRequest& request, const std::map<std::string, std::string>& query,
-              sql::Session& session, const std::string& user);
+              sql::Session& session, const std::string& user, bool vend_credentials = false);
 
   http::HttpResponse Create(const Namespace& ns);
   http::HttpResponse Load(const TableIdentifier& ident);
@@ -57,10 +57,17 @@ class TableRoutes {
   std::optional<http::HttpResponse> Replay(const std::optional<TableIdentifier>& table,
                                            bool with_metadata, bool with_config = true);
 
+  // A LoadTableResult's `config` for a table at `location`: {}, or with the server's S3
+  // settings when it vends them, the client asked and the table is in object storage.
+  std::string Config(const std::string& location) const;
+  std::string TableResult(const std::string& metadata_location, std::string_view metadata_json,
+                          bool with_config, const std::string& location) const;
+
   const http::HttpRequest& request_;
   const std::map<std::string, std::string>& query_;
   sql::Session& session_;
   table::TableCatalog tables_;
+  const bool vend_credentials_;
 };
 
 }  // namespace floe::server::rest

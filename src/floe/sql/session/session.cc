@@ -30,6 +30,16 @@ Session::Session(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Session::~Session() = default;
 
 Result<std::unique_ptr<Session>> Session::Make(const SessionOptions& options) {
+  if (IsRestCatalogUri(options.catalog_uri)) {
+    RestCatalogOptions rest = options.rest;
+    rest.user_agent = options.client;  // "floe sql": what the server's audit log calls us
+    ARROW_ASSIGN_OR_RAISE(std::shared_ptr<Catalog> catalog,
+                          RestCatalog::Open(options.catalog_uri, options.catalog_name, rest));
+    ARROW_ASSIGN_OR_RAISE(auto io, FileIO::Make(options.object_store));
+    ARROW_ASSIGN_OR_RAISE(std::unique_ptr<Session> session, Make(std::move(catalog), std::move(io)));
+    session->impl_->SetClient(options.client);
+    return session;
+  }
   std::string warehouse = options.warehouse;
   if (!warehouse.empty() && warehouse.find("://") == std::string::npos && warehouse.rfind("file:", 0) != 0) {
     std::error_code ec;

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import decimal
 import json
-import os
 import subprocess
 
 import pytest

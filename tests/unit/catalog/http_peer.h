@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <functional>
 #include <mutex>
@@ -46,10 +47,13 @@ class Peer {
   ~Peer() {
     shutdown(fd_, SHUT_RDWR);
     close(fd_);
-    // A client may still hold its kept-alive connection open.
-    const int client = client_.exchange(-1);
-    if (client >= 0) shutdown(client, SHUT_RDWR);
     thread_.join();
+    // Clients may still hold kept-alive connections open.
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      for (int client : clients_) shutdown(client, SHUT_RDWR);
+    }
+    for (auto& t : served_) t.join();
   }
 
   std::string url(const std::string& path) const {
@@ -62,15 +66,21 @@ class Peer {
   }
 
  private:
+  // Each connection on a thread of its own: a client may open another (a change goes on a
+  // new one) while it keeps the first.
   void Run() {
     for (;;) {
       const int client = accept(fd_, nullptr, nullptr);
       if (client < 0) return;
       ++connections_;
-      client_ = client;
-      Serve(client);
-      client_ = -1;
-      close(client);
+      std::lock_guard<std::mutex> lock(mu_);
+      clients_.push_back(client);
+      served_.emplace_back([this, client] {
+        Serve(client);
+        std::lock_guard<std::mutex> done(mu_);
+        clients_.erase(std::find(clients_.begin(), clients_.end(), client));
+        close(client);
+      });
     }
   }
 
@@ -111,10 +121,11 @@ class Peer {
   int fd_ = -1;
   int port_ = 0;
   std::atomic<int> connections_{0};
-  std::atomic<int> client_{-1};  // the connection being served
   std::mutex mu_;
+  std::vector<int> clients_;  // the connections being served
   std::vector<Seen> seen_;
   std::thread thread_;
+  std::vector<std::thread> served_;
 };
 
 // An HTTP/1.1 answer with a JSON body.

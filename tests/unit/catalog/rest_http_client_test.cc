@@ -16,7 +16,7 @@ using floe::testing::Peer;
 using floe::testing::Reply;
 using floe::testing::Seen;
 
-TEST(RestHttpClientTest, SendsRequestsAndReadsRepliesOnOneConnection) {
+TEST(RestHttpClientTest, SendsRequestsReadsOnOneConnectionChangesOnTheirOwn) {
   Peer peer([](const Seen& seen) {
     if (seen.head.rfind("POST ", 0) == 0) {
       return Reply(409, "Conflict", R"({"error":{"code":409}})");
@@ -56,7 +56,9 @@ TEST(RestHttpClientTest, SendsRequestsAndReadsRepliesOnOneConnection) {
   EXPECT_THAT(seen[1].head, ::testing::Not(HasSubstr("Bearer")));  // only where given
   EXPECT_EQ(seen[1].body, R"({"requirements":[],"updates":[]})");
   EXPECT_THAT(seen[2].head, StartsWith("HEAD /v1/namespaces/db HTTP/1.1\r\n"));
-  EXPECT_EQ(peer.connections(), 1);
+  // Reads share one kept-alive connection; the change had one of its own, so that nothing
+  // can send it twice.
+  EXPECT_EQ(peer.connections(), 2);
 }
 
 TEST(RestHttpClientTest, FailuresNameTheRequestAndWhetherItMayHaveArrived) {

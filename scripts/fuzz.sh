@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 
 all=(metadata_json_fuzz audit_refs_fuzz avro_container_fuzz manifest_fuzz manifest_list_fuzz parquet_fuzz
      sql_parser_fuzz sql_engine_fuzz pg_message_fuzz http_request_fuzz rest_request_fuzz
-     rest_catalog_fuzz)
+     rest_catalog_fuzz rest_client_answer_fuzz)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all[@]}")
 seconds=${FUZZ_SECONDS:-60}

@@ -429,3 +429,19 @@ def test_stalled_load_table_fails_the_read_after_the_timeout(table, proxy):
     # One wait, not one per try.
     assert timeout <= run.seconds < timeout + 15, table.report(run)
     assert table.exchanges() == [("GET", None, False)], table.report(run)
+
+
+def test_lists_follow_every_page(table, server, proxy):
+    """Five tables listed two to a page (--rest-page-size 2): three pages asked for, each after
+    the token of the one before, and every table listed once, in order."""
+    names = [f"p{i}" for i in range(5)]
+    table.direct(*(f"CREATE TABLE {table.ns}.{n} (id BIGINT)" for n in names))
+    proxy.clear()
+    run = floe(proxy.catalog_uri, f"SHOW TABLES IN {table.ns}", options=("--rest-page-size", "2"))
+    assert run.returncode == 0, table.report(run)
+    assert [r["tableName"] for r in json_rows(run)] == sorted(names + ["t"])
+    lists = [r.path for r in proxy.requests
+             if r.method == "GET" and r.path.startswith(f"/v1/namespaces/{table.ns}/tables?")]
+    assert len(lists) == 3, lists
+    assert lists[0] == f"/v1/namespaces/{table.ns}/tables?pageSize=2"
+    assert all("&pageToken=" in path for path in lists[1:]), lists

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cctype>
+#include <cstdlib>
 #include <random>
 #include <set>
 #include <thread>
@@ -87,6 +88,13 @@ class RestCatalog::Impl {
     if (options_.token.empty() && !oauth2_) {
       if (auto it = config->properties.find("token"); it != config->properties.end()) {
         options_.token = it->second;
+      }
+    }
+    if (options_.page_size <= 0) {
+      if (auto it = config->properties.find("rest-page-size"); it != config->properties.end()) {
+        char* end = nullptr;
+        const long long size = std::strtoll(it->second.c_str(), &end, 10);
+        if (end != it->second.c_str() && *end == '\0' && size > 0) options_.page_size = size;
       }
     }
     if (auto it = config->properties.find("namespace-separator");
@@ -191,10 +199,12 @@ class RestCatalog::Impl {
     std::string token;
     for (;;) {
       std::string paged = url;
-      if (!token.empty()) {
-        paged += (url.find('?') == std::string::npos ? "?" : "&");
-        paged += "pageToken=" + PercentEncodeComponent(token);
-      }
+      auto add = [&](const std::string& param) {
+        paged += (paged.find('?') == std::string::npos ? "?" : "&") + param;
+      };
+      // The first page asks for pages too: a server pages only when asked.
+      if (options_.page_size > 0) add("pageSize=" + std::to_string(options_.page_size));
+      if (!token.empty()) add("pageToken=" + PercentEncodeComponent(token));
       ARROW_ASSIGN_OR_RAISE(auto reply, Call("GET", paged, "", endpoint));
       if (reply.status != 200) return ErrorOf(reply, endpoint);
       auto page = ParseRestListPage(reply.body, kind);

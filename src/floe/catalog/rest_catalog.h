@@ -30,6 +30,9 @@ struct RestCatalogOptions {
   // Ask for the credentials of each table's files (X-Iceberg-Access-Delegation).
   bool vended_credentials = true;
   int64_t timeout_ms = 120000;
+  // Entries per page of a list (pageSize); 0: the config's `rest-page-size`, else the server's
+  // choice.
+  int64_t page_size = 0;
   // Tries of a request the server answers 429 or 503 (or cannot be reached), the first
   // included, waiting 100 ms, then twice as long each time up to 5 s (or as Retry-After says).
   int max_attempts = 6;

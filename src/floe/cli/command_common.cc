@@ -90,6 +90,10 @@ void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
                       "Seconds a request to a REST catalog may take before it fails (default "
                       "120)")
       ->check(CLI::Range(0.001, 86400.0));
+  command->add_option("--rest-page-size", args->rest.page_size,
+                      "Entries per page when listing a REST catalog's namespaces and tables "
+                      "(default: the catalog's rest-page-size, else the server's choice)")
+      ->check(CLI::Range(int64_t{1}, int64_t{1} << 30));
   command->add_flag("--no-vended-credentials", args->rest_no_vended,
                     "Do not ask a REST catalog for the credentials of each table's files; "
                     "floe's own S3 options apply");

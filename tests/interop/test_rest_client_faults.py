@@ -36,7 +36,7 @@ import pytest
 
 from floe_driver import CLI  # also puts tests/support on the path
 from names import name_for_test
-from reference_rest_server import REFERENCE_JAR, ReferenceRestServer
+from reference_rest_server import ReferenceRestServer, require_reference_jar
 from rest_fault_proxy import RestFaultProxy
 
 # The endpoint name floe's errors give a commit (Iceberg's OpenAPI route).
@@ -46,12 +46,7 @@ LOAD_ENDPOINT = "GET /v1/{prefix}/namespaces/{namespace}/tables/{table}"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    # As tests/interop/test_rest_fault_proxy.py: the setup script marks the jar once it is whole.
-    if not REFERENCE_JAR.with_name(REFERENCE_JAR.name + ".ok").exists():
-        message = f"{REFERENCE_JAR} is missing; run scripts/setup-rest-kit.sh"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
+    require_reference_jar()
     if not CLI.exists():
         pytest.fail(f"{CLI} is missing; build floe first (scripts/build.sh)", pytrace=False)
     with ReferenceRestServer(tmp_path_factory.mktemp("reference-rest")) as s:

@@ -9,13 +9,12 @@ fail."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 
 import pytest
 
 from floe_driver import ROOT
-from reference_rest_server import REFERENCE_JAR, ReferenceRestServer
+from reference_rest_server import ReferenceRestServer, require_reference_jar
 
 SQLTEST = ROOT / "build" / "floe_sqltest"
 FLOE = ROOT / "build" / "floe"
@@ -32,11 +31,7 @@ STORIES = sorted(
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    if not REFERENCE_JAR.with_name(REFERENCE_JAR.name + ".ok").exists():
-        message = f"{REFERENCE_JAR} is missing; run scripts/setup-rest-kit.sh"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
+    require_reference_jar()
     with ReferenceRestServer(tmp_path_factory.mktemp("reference-rest")) as s:
         yield s
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import os
 import socket
 import threading
 import time
@@ -18,20 +17,13 @@ import pytest
 
 from floe_driver import ROOT  # noqa: F401  (puts tests/support on the path)
 from names import name_for_test
-from reference_rest_server import REFERENCE_JAR, ReferenceRestServer
+from reference_rest_server import ReferenceRestServer, require_reference_jar
 from rest_fault_proxy import Request, RestFaultProxy
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    # The setup script marks a jar checked only once it is whole; scripts/test.sh may still be
-    # fetching it while this suite runs. Failing here, not at collection, lets the rest of the
-    # suite run.
-    if not REFERENCE_JAR.with_name(REFERENCE_JAR.name + ".ok").exists():
-        message = f"{REFERENCE_JAR} is missing; run scripts/setup-rest-kit.sh"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
+    require_reference_jar()
     with ReferenceRestServer(tmp_path_factory.mktemp("reference-rest")) as s:
         yield s
 

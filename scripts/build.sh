@@ -26,4 +26,11 @@ esac
 if [ ! -f "$dir/build.ninja" ]; then
   cmake -S . -B "$dir" -G Ninja -DFLOE_WERROR=ON "${args[@]}" >/dev/null
 fi
-cmake --build "$dir" "$@"
+# A compile that fails without a word (seen once: three groups at the end of a build, no
+# diagnostics, nothing wrong with the sources) is retried once, one job at a time, with the
+# machine's state printed; a real error fails again, with its message.
+if ! cmake --build "$dir" "$@"; then
+  echo "build: $dir failed; disk, memory and load now, then one more try with one job:" >&2
+  df -h . >&2 || true; free -m >&2 || true; uptime >&2 || true
+  cmake --build "$dir" "$@" -- -j1
+fi

@@ -37,7 +37,7 @@ class Serve(FloeServe):
                     return int(line.split()[1])
         return 0
 
-    def stop(self):
-        super().stop()
+    def stop(self, check=False):
+        super().stop(check=check)
         if self.tmp is not None:
             self.tmp.cleanup()

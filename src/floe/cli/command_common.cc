@@ -9,6 +9,8 @@
 
 #include "floe/catalog/rest_answers.h"
 #include "floe/cli/sql_command.h"
+#include "floe/util/byte_size.h"
+#include "floe/util/memory_limit.h"
 
 namespace floe::cli {
 
@@ -97,6 +99,22 @@ void AddCatalogOptions(CLI::App* command, CatalogArgs* args) {
   command->add_flag("--no-vended-credentials", args->rest_no_vended,
                     "Do not ask a REST catalog for the credentials of each table's files; "
                     "floe's own S3 options apply");
+}
+
+void AddMemoryLimitOption(CLI::App* command, std::string* limit) {
+  command->add_option("--memory-limit", *limit,
+                      "Most memory the statements of this process may hold together, e.g. 4GB; "
+                      "a statement that needs more fails alone (default: 80% of the machine's "
+                      "memory; a session may lower its own with SET floe.memory_limit)");
+}
+
+Status ApplyMemoryLimit(const std::string& limit) {
+  if (limit.empty()) return Status::OK();
+  auto bytes = ParseByteSize(limit);
+  if (!bytes.ok()) return Status::Invalid("--memory-limit: ", bytes.status().message());
+  if (*bytes <= 0) return Status::Invalid("--memory-limit must be larger than 0");
+  MemoryBudget::Process().set_limit(*bytes);
+  return Status::OK();
 }
 
 std::vector<std::string> AllowedRoots(const std::vector<std::string>& flags) {

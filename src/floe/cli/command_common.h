@@ -48,6 +48,11 @@ struct CatalogArgs {
 // options to `command`.
 void AddCatalogOptions(CLI::App* command, CatalogArgs* args);
 
+// --memory-limit SIZE: the most memory this process's statements may hold together.
+void AddMemoryLimitOption(CLI::App* command, std::string* limit);
+// Sets the process's memory limit from --memory-limit's value (none given: 80% of memory).
+Status ApplyMemoryLimit(const std::string& limit);
+
 // $FLOE_ALLOWED_ROOTS, then the --allow-root flags; relative paths are taken from the
 // current directory, as the warehouse is.
 std::vector<std::string> AllowedRoots(const std::vector<std::string>& flags);

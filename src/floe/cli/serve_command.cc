@@ -4,9 +4,13 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
-
+#include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <mutex>
+#include <thread>
 #include <iostream>
 #include <string>
 
@@ -16,6 +20,7 @@
 #include "floe/server/server.h"
 #include "floe/server/tls_context.h"
 #include "floe/server/user_file.h"
+#include "floe/util/memory_limit.h"
 
 namespace floe::cli {
 
@@ -24,17 +29,69 @@ namespace {
 server::Server* volatile g_serving = nullptr;
 // Without the wire server (--rest alone), the signal handler wakes the main thread here.
 volatile int g_stop_fd = -1;
+// The first signal wakes the shutdown deadline through this pipe.
+volatile int g_deadline_fd = -1;
+std::atomic<int> g_signals{0};
 
-// Async-signal-safe: Stop() only writes a byte to a pipe.
-void StopOnSignal(int) {
+// How long running statements get to end once a stop is asked for. A commit is one atomic
+// catalog operation, so leaving after it never leaves a change half made.
+constexpr int kShutdownSeconds = 4;
+
+// Async-signal-safe: Stop() and the deadline only write a byte to a pipe; a second signal
+// leaves at once.
+void StopOnSignal(int signal) {
+  if (g_signals.fetch_add(1) > 0) _exit(128 + signal);
   server::Server* serving = g_serving;
   if (serving != nullptr) serving->Stop();
-  const int fd = g_stop_fd;
-  if (fd >= 0) {
-    const char byte = 0;
-    [[maybe_unused]] ssize_t n = write(fd, &byte, 1);
+  const char byte = 0;
+  for (int fd : {static_cast<int>(g_stop_fd), static_cast<int>(g_deadline_fd)}) {
+    if (fd >= 0) [[maybe_unused]] ssize_t n = write(fd, &byte, 1);
   }
 }
+
+// Once a stop is asked for, the process leaves after kShutdownSeconds even if a statement
+// has not ended by then (a sort or an aggregate that is not yet between batches).
+class ShutdownDeadline {
+ public:
+  Status Start() {
+    if (pipe2(pipe_, O_CLOEXEC) != 0) return Status::IOError("Cannot create a pipe: ", std::strerror(errno));
+    g_deadline_fd = pipe_[1];
+    watcher_ = std::thread([this] { Watch(); });
+    return Status::OK();
+  }
+  // The server stopped in time (or never was asked to).
+  ~ShutdownDeadline() {
+    g_deadline_fd = -1;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      done_ = true;
+    }
+    ended_.notify_all();
+    if (pipe_[1] >= 0) close(pipe_[1]);  // wakes the watcher with end of file
+    if (watcher_.joinable()) watcher_.join();
+    if (pipe_[0] >= 0) close(pipe_[0]);
+  }
+
+ private:
+  void Watch() {
+    char byte;
+    ssize_t n;
+    while ((n = read(pipe_[0], &byte, 1)) < 0 && errno == EINTR) {
+    }
+    if (n <= 0) return;
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (ended_.wait_for(lock, std::chrono::seconds(kShutdownSeconds), [this] { return done_; })) return;
+    static const char kMessage[] = "floe serve: statements still running after the stop; leaving now\n";
+    [[maybe_unused]] ssize_t written = write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+    _exit(1);
+  }
+
+  int pipe_[2] = {-1, -1};
+  std::thread watcher_;
+  std::mutex mutex_;
+  std::condition_variable ended_;
+  bool done_ = false;
+};
 
 std::string HostOf(const std::string& listen) { return listen.substr(0, listen.rfind(':')); }
 
@@ -112,6 +169,7 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
   serve->add_flag("--vend-credentials", args->vend_credentials,
                   "With --rest, give clients that ask (X-Iceberg-Access-Delegation: "
                   "vended-credentials) this server's S3 settings for the s3:// tables they load");
+  AddMemoryLimitOption(serve, &args->memory_limit);
   serve->add_option(
       "--add-user", args->add_user,
       "Store NAME with the password read from standard input in --users FILE (a SCRAM-SHA-256 "
@@ -123,10 +181,14 @@ int RunServeCommand(const ServeArgs& args) {
   if (!args.add_user.empty()) return AddUserCommand(args);
   server::ServerOptions options;
   Status st = ParseListen(args.listen, &options.host, &options.port);
+  if (st.ok()) st = ApplyMemoryLimit(args.memory_limit);
   if (!st.ok()) {
     std::cerr << "Error: " << st.message() << "\n";
     return kExitUsage;
   }
+  // One session may take 80% of the server's memory unless it says otherwise: the rest is
+  // left for the others.
+  MemoryBudget::Process().set_session_default(MemoryBudget::Process().limit() / 10 * 8);
   options.auth =
       args.auth == "password" ? server::AuthMethod::kPassword : server::AuthMethod::kTrust;
   if (options.auth == server::AuthMethod::kPassword) {
@@ -201,6 +263,9 @@ int RunServeCommand(const ServeArgs& args) {
   // SIGINT and SIGTERM stop the server from whichever thread receives them (Arrow's pools
   // and, in the Python package, the interpreter's threads may get them too); installed before
   // the listening line, which tells a supervisor it may now stop the server that way.
+  ShutdownDeadline deadline;
+  if (Status started = deadline.Start(); !started.ok()) return ReportError(started, std::cerr);
+  g_signals = 0;
   g_serving = server.get();
   g_stop_fd = stop_pipe[1];
   struct sigaction stop {};

@@ -27,6 +27,7 @@ struct ServeArgs {
   std::string rest_listen;    // --rest HOST:PORT: the Iceberg REST catalog
   bool vend_credentials = false;  // --vend-credentials
   bool listen_given = false;  // --listen was on the command line
+  std::string memory_limit;  // --memory-limit, for all sessions together
 };
 
 CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args);

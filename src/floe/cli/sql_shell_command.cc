@@ -39,6 +39,7 @@ void AddSqlOptions(CLI::App* command, SqlArgs* args) {
                    "table format: cut cells longer than N characters as Spark's show() does "
                    "(0: never)")
       ->capture_default_str();
+  AddMemoryLimitOption(command, &args->memory_limit);
 }
 
 CLI::App* AddSqlCommand(CLI::App& app, SqlArgs* args) {
@@ -52,6 +53,10 @@ CLI::App* AddSqlCommand(CLI::App& app, SqlArgs* args) {
 }
 
 int RunSqlShell(sql::Session& session, const SqlArgs& args, const CLI::App& command) {
+  if (Status st = ApplyMemoryLimit(args.memory_limit); !st.ok()) {
+    std::cerr << "Error: " << st.message() << "\n";
+    return kExitUsage;
+  }
   ShellOptions options;
   Result<OutputFormat> format = ParseOutputFormat(args.format);
   if (!format.ok()) return ReportError(format.status(), std::cerr);

@@ -23,6 +23,7 @@ struct SqlArgs {
   bool quiet = false;
   int64_t max_rows = 0;
   int64_t truncate = 20;
+  std::string memory_limit;  // --memory-limit
 
   CLI::Option* command_option = nullptr;
   CLI::Option* file_option = nullptr;

@@ -1,5 +1,7 @@
 #include "floe/scan/parquet_file_reader.h"
 
+#include "floe/util/memory_limit.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -115,7 +117,7 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
       first += file->metadata_->RowGroup(rg)->num_rows();
     }
     std::unique_ptr<parquet::arrow::FileReader> reader;
-    ARROW_RETURN_NOT_OK(parquet::arrow::FileReader::Make(arrow::default_memory_pool(), std::move(parquet_reader),
+    ARROW_RETURN_NOT_OK(parquet::arrow::FileReader::Make(StatementMemoryPool(), std::move(parquet_reader),
                                                          ArrowProperties(), &reader));
     const auto& manifest = reader->manifest();
     const auto& fields = file->projection_->fields();
@@ -230,7 +232,7 @@ Result<std::unique_ptr<parquet::arrow::FileReader>> ParquetDataFile::MakeReader(
   // A reader per call over the shared footer: readers are not safe to share across threads.
   auto parquet_reader = parquet::ParquetFileReader::Open(input_, ReaderProperties(), metadata_);
   std::unique_ptr<parquet::arrow::FileReader> reader;
-  ARROW_RETURN_NOT_OK(parquet::arrow::FileReader::Make(arrow::default_memory_pool(), std::move(parquet_reader),
+  ARROW_RETURN_NOT_OK(parquet::arrow::FileReader::Make(StatementMemoryPool(), std::move(parquet_reader),
                                                        ArrowProperties(batch_rows), &reader));
   return reader;
 }

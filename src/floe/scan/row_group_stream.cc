@@ -125,7 +125,8 @@ class RowGroupStream : public arrow::RecordBatchReader {
       }
       if (!next->file) return;
       auto task = [taken = std::move(*next), counters = counters_, stop = stop_,
-                   batch_rows = options_.batch_rows]() -> Result<Batches> {
+                   batch_rows = options_.batch_rows, pool = options_.memory_pool]() -> Result<Batches> {
+        ScopedStatementMemoryPool memory(pool);
         return DecodeRowGroup(taken, *counters, *stop, batch_rows);
       };
       // A reader driven from one of the pool's own threads decodes inline: waiting there
@@ -168,6 +169,7 @@ class UnorderedRowGroupStream : public arrow::RecordBatchReader {
       : state_(std::make_shared<State>()), arrow_schema_(scan->schema()) {
     state_->scan = std::move(scan);
     state_->executor = options.executor ? options.executor : arrow::internal::GetCpuThreadPool();
+    state_->memory_pool = options.memory_pool;
     const int workers = options.max_in_flight > 0 ? options.max_in_flight : std::max(1, state_->executor->GetCapacity());
     state_->workers.resize(workers);
     state_->capacity = 2 * static_cast<size_t>(workers);
@@ -225,6 +227,7 @@ class UnorderedRowGroupStream : public arrow::RecordBatchReader {
     std::condition_variable changed;
     std::shared_ptr<SharedRowGroupScan> scan;
     arrow::internal::Executor* executor = nullptr;
+    arrow::MemoryPool* memory_pool = nullptr;
     std::vector<Worker> workers;
     std::deque<std::shared_ptr<arrow::RecordBatch>> queue;
     size_t capacity = 0;
@@ -269,6 +272,7 @@ class UnorderedRowGroupStream : public arrow::RecordBatchReader {
   }
 
   static void Run(State& s, size_t w) {
+    ScopedStatementMemoryPool memory(s.memory_pool);
     Worker& worker = s.workers[w];
     while (true) {
       Result<bool> more = s.stop.load() ? Result<bool>(false) : Step(s, worker);

@@ -14,6 +14,7 @@
 #include "floe/scan/delete_filter.h"
 #include "floe/scan/scan_filter.h"
 #include "floe/spec/schema.h"
+#include "floe/util/memory_limit.h"
 #include "floe/util/progress.h"
 
 namespace arrow::internal {
@@ -57,6 +58,9 @@ struct RowGroupStreamOptions {
   // Columns handed out: the first this many of the projection, the others being read only to
   // apply equality deletes; negative: all.
   int output_columns = -1;
+  // Where decoded rows are allocated: by default, the pool of the statement that made the
+  // options (floe/util/memory_limit.h), so its limits hold on the decoding threads too.
+  arrow::MemoryPool* memory_pool = StatementMemoryPool();
 };
 
 // The row groups of `files` one after another, each file's footer (and the positions its

@@ -149,7 +149,7 @@ void Connection::Cancel() {
 void Connection::Shutdown() {
   shutting_down_ = true;
   Cancel();
-  socket_->ShutdownBoth();
+  socket_->ShutdownRead();
 }
 
 Status Connection::Flush() {
@@ -424,9 +424,7 @@ void Connection::MainLoop() {
     }
     if (!keep_going || !Flush().ok()) return;
   }
-  if (shutting_down_) {
-    SendFatal("57P01", "terminating connection due to administrator command");
-  }
+  if (shutting_down_ && !told_shutdown_) SendFatal(sqlstate::kAdminShutdown, kAdminShutdownMessage);
 }
 
 void Connection::BeginStatement() {
@@ -461,6 +459,13 @@ PgError Connection::ErrorFor(const Status& status, std::string_view sql, int sta
     error.code = sqlstate::kQueryCanceled;
     error.message = timed_out_ ? "canceling statement due to statement timeout"
                                : "canceling statement due to user request";
+    if (shutting_down_) {
+      // The server is stopping: PostgreSQL's words for a fast shutdown, once.
+      error.severity = "FATAL";
+      error.code = sqlstate::kAdminShutdown;
+      error.message = kAdminShutdownMessage;
+      told_shutdown_ = true;
+    }
   }
   if (status.message() == kAbortedTransaction) error.code = sqlstate::kInFailedTransaction;
   if (transaction_ == 'T') transaction_ = 'E';

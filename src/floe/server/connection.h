@@ -135,6 +135,7 @@ class Connection {
   bool running_ = false;
   bool timed_out_ = false;
   std::atomic<bool> shutting_down_{false};
+  bool told_shutdown_ = false;  // the running statement's error said so already
 };
 
 // Whether the peer address is a loopback one (127.0.0.0/8, ::1, a v4-mapped loopback).

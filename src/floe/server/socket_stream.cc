@@ -84,6 +84,6 @@ Status SocketStream::WriteAll(std::string_view bytes) {
   return Status::OK();
 }
 
-void SocketStream::ShutdownBoth() { ::shutdown(fd_, SHUT_RDWR); }
+void SocketStream::ShutdownRead() { ::shutdown(fd_, SHUT_RD); }
 
 }  // namespace floe::server

@@ -29,8 +29,9 @@ class SocketStream {
   ReadResult ReadExact(char* buffer, size_t n, int timeout_ms = 0);
   Status WriteAll(std::string_view bytes);
 
-  // Wakes a reader blocked on this socket (the server stopping); thread-safe.
-  void ShutdownBoth();
+  // Wakes a reader blocked on this socket (the server stopping) while writes still go out,
+  // so the client hears why; thread-safe.
+  void ShutdownRead();
 
  private:
   // Waits until the socket is readable; false on timeout.

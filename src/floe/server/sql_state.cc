@@ -103,6 +103,8 @@ PgError ErrorFromStatus(const Status& status, std::string_view sql, int statemen
   if (code.empty()) {
     if (status.IsCancelled()) {
       code = sqlstate::kQueryCanceled;
+    } else if (status.IsOutOfMemory()) {
+      code = sqlstate::kOutOfMemory;
     } else {
       switch (KindOf(status)) {
         case ErrorKind::kNotFound:

@@ -35,6 +35,8 @@ inline constexpr char kSerializationFailure[] = "40001";
 inline constexpr char kConnectionFailure[] = "08006";
 inline constexpr char kProtocolViolation[] = "08P01";
 inline constexpr char kQueryCanceled[] = "57014";
+inline constexpr char kOutOfMemory[] = "53200";
+inline constexpr char kAdminShutdown[] = "57P01";
 inline constexpr char kIdleSessionTimeout[] = "57P05";
 inline constexpr char kInvalidPassword[] = "28P01";
 inline constexpr char kInvalidAuthorization[] = "28000";
@@ -46,6 +48,9 @@ inline constexpr char kInternalError[] = "XX000";
 inline constexpr char kActiveSqlTransaction[] = "25001";
 inline constexpr char kInFailedTransaction[] = "25P02";
 }  // namespace sqlstate
+
+// What a session hears when the server stops under it.
+inline constexpr char kAdminShutdownMessage[] = "terminating connection due to administrator command";
 
 // `sql` is the statement the error came from; `statement_chars` is how many characters of
 // the whole query text come before it (for the position).

@@ -3,6 +3,7 @@
 #include <arrow/acero/exec_plan.h>
 #include <arrow/api.h>
 #include "floe/sql/execute/insert_conform.h"
+#include "floe/sql/plan/relation.h"
 #include "floe/sql/parse/parse_error.h"
 #include "floe/sql/execute/result_tables.h"
 #include "floe/table/arrow_literal.h"
@@ -45,7 +46,7 @@ Result<QueryStream> StreamQuery(QueryPlanner& planner, const Query& query) {
   // The plan runs on this thread as batches are read: a source that slices rows held in
   // memory would otherwise hand every batch to the thread pool at once, and the whole
   // result would wait in the queue for the writer.
-  ARROW_ASSIGN_OR_RAISE(auto reader, arrow::acero::DeclarationToReader(rel->decl, /*use_threads=*/false));
+  ARROW_ASSIGN_OR_RAISE(auto reader, arrow::acero::DeclarationToReader(rel->decl, StatementPlanOptions(false)));
   stream.reader = std::make_shared<ClosingReader>(std::move(reader));
   if (stream.reader->schema()->num_fields() != static_cast<int>(stream.names.size())) {
     return Status::Invalid("internal: plan produced ", stream.reader->schema()->num_fields(), " columns, expected ",

@@ -26,6 +26,7 @@ class Session::Impl {
   Result<StatementShape> Describe(const Statement& statement, const std::string& sql, int parameter_count);
 
   StatementCancel& cancel() { return *state_.cancel; }
+  SessionMemoryPool* memory() { return state_.memory.get(); }
 
   std::string Setting(const std::string& key, const std::string& fallback) const {
     return state_.Setting(key, fallback);

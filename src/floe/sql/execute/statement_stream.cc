@@ -24,12 +24,13 @@ class StatementEnd {
 
 class QueryStatementStream : public StatementStream {
  public:
-  QueryStatementStream(std::shared_ptr<StatementCancel> cancel,
+  QueryStatementStream(std::shared_ptr<SessionMemoryPool> memory, std::shared_ptr<StatementCancel> cancel,
                        std::shared_ptr<const Statement> statement, std::unique_ptr<Binder> binder,
                        std::unique_ptr<QueryPlanner> planner,
                        std::shared_ptr<arrow::RecordBatchReader> reader,
                        std::shared_ptr<arrow::Schema> schema)
-      : end_(std::move(cancel)),
+      : memory_(std::move(memory)),
+        end_(std::move(cancel)),
         statement_(std::move(statement)),
         binder_(std::move(binder)),
         planner_(std::move(planner)),
@@ -68,6 +69,7 @@ class QueryStatementStream : public StatementStream {
   std::string message() const override { return ""; }
 
  private:
+  std::shared_ptr<SessionMemoryPool> memory_;   // the plan allocates from it: it goes last
   StatementEnd end_;
   std::shared_ptr<const Statement> statement_;  // the plan's expressions came from it
   std::unique_ptr<Binder> binder_;              // holds the tables the plan reads
@@ -120,7 +122,7 @@ Result<std::unique_ptr<StatementStream>> StreamQueryStatement(
     fields.push_back(plan_schema.field(i)->WithName(stream.names[i]));
   }
   return std::make_unique<QueryStatementStream>(
-      state.cancel, std::move(statement), std::move(binder), std::move(planner),
+      state.memory, state.cancel, std::move(statement), std::move(binder), std::move(planner),
       std::move(stream.reader), arrow::schema(std::move(fields)));
 }
 

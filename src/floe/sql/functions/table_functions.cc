@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "floe/sql/functions/function_helpers.h"
+#include "floe/util/memory_limit.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql::functions {
@@ -28,7 +29,7 @@ class RangeReader : public arrow::RecordBatchReader {
       return arrow::Status::OK();
     }
     const uint64_t n = std::min(kBatchRows, count_ - next_);
-    arrow::Int64Builder builder;
+    arrow::Int64Builder builder(pool_);
     ARROW_RETURN_NOT_OK(builder.Reserve(static_cast<int64_t>(n)));
     // Stepped in unsigned arithmetic, so extreme bounds do not overflow.
     for (uint64_t i = next_; i < next_ + n; ++i) {
@@ -46,6 +47,8 @@ class RangeReader : public arrow::RecordBatchReader {
   int64_t step_;
   uint64_t count_;
   uint64_t next_ = 0;
+  // Made while the statement plans; its batches count against the statement's memory.
+  arrow::MemoryPool* pool_ = StatementMemoryPool();
 };
 
 // range(end), range(start, end[, step]): one BIGINT column `id`.

@@ -11,6 +11,8 @@
 #include <arrow/record_batch.h>
 #include <arrow/table.h>
 
+#include "floe/sql/plan/relation.h"
+
 namespace floe::sql {
 
 namespace ac = arrow::acero;
@@ -145,7 +147,7 @@ Result<std::shared_ptr<arrow::Table>> TopRows(const ac::Declaration& input, cons
                                               int64_t offset, int64_t limit) {
   std::shared_ptr<arrow::RecordBatchReader> reader;
   CloseOnExit close{reader};
-  ARROW_ASSIGN_OR_RAISE(reader, ac::DeclarationToReader(input, /*use_threads=*/true));
+  ARROW_ASSIGN_OR_RAISE(reader, ac::DeclarationToReader(input, StatementPlanOptions(true)));
   auto schema = reader->schema();
   const int64_t k = offset + limit;
   std::vector<std::shared_ptr<arrow::RecordBatch>> kept;
@@ -215,7 +217,7 @@ Result<std::shared_ptr<arrow::Table>> TopRows(const ac::Declaration& input, cons
 Result<std::shared_ptr<arrow::Table>> FirstRows(const ac::Declaration& input, int64_t offset, int64_t limit) {
   std::shared_ptr<arrow::RecordBatchReader> reader;
   CloseOnExit close{reader};
-  ARROW_ASSIGN_OR_RAISE(reader, ac::DeclarationToReader(input, /*use_threads=*/true));
+  ARROW_ASSIGN_OR_RAISE(reader, ac::DeclarationToReader(input, StatementPlanOptions(true)));
   auto schema = reader->schema();
   const int64_t needed = limit < 0 ? INT64_MAX : offset + limit;
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;

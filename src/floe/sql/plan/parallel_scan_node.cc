@@ -1,5 +1,7 @@
 #include "floe/sql/plan/parallel_scan_node.h"
 
+#include "floe/util/memory_limit.h"
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
@@ -128,6 +130,8 @@ class ParallelScanNode : public ac::ExecNode {
   }
 
   Status Run(size_t w) {
+    // Rows decoded here count against the statement's memory, as the plan's own do.
+    ScopedStatementMemoryPool memory(plan_->query_context()->memory_pool());
     Worker& worker = workers_[w];
     while (true) {
       {

@@ -3,6 +3,7 @@
 #include "floe/sql/plan/flow_gate.h"
 
 #include "floe/util/ascii.h"
+#include "floe/util/memory_limit.h"
 
 #include <arrow/acero/options.h>
 #include <arrow/table.h>
@@ -17,8 +18,15 @@ std::shared_ptr<arrow::Schema> Rel::schema() const {
   return arrow::schema(std::move(fields));
 }
 
+arrow::acero::QueryOptions StatementPlanOptions(bool use_threads) {
+  arrow::acero::QueryOptions options;
+  options.use_threads = use_threads;
+  options.memory_pool = StatementMemoryPool();
+  return options;
+}
+
 Result<std::shared_ptr<arrow::Table>> Execute(const Rel& rel) {
-  ARROW_ASSIGN_OR_RAISE(auto table, arrow::acero::DeclarationToTable(rel.decl, /*use_threads=*/true));
+  ARROW_ASSIGN_OR_RAISE(auto table, arrow::acero::DeclarationToTable(rel.decl, StatementPlanOptions(true)));
   // Acero names columns by position; give them the SQL names.
   std::vector<std::string> names;
   for (const auto& c : rel.columns) names.push_back(c.name);
@@ -27,7 +35,7 @@ Result<std::shared_ptr<arrow::Table>> Execute(const Rel& rel) {
                            names.size());
   }
   ARROW_ASSIGN_OR_RAISE(table, table->RenameColumns(names));
-  return table->CombineChunks();
+  return table->CombineChunks(StatementMemoryPool());
 }
 
 namespace {

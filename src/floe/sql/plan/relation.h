@@ -46,6 +46,10 @@ inline constexpr std::string_view kInternalColumnPrefix = "__floe_";
 // Runs a relation to completion.
 Result<std::shared_ptr<arrow::Table>> Execute(const Rel& rel);
 
+// How every plan of a statement runs: its memory comes from the statement's pool
+// (floe/util/memory_limit.h), so the statement's limits hold in every operator.
+arrow::acero::QueryOptions StatementPlanOptions(bool use_threads);
+
 // A relation over rows already in memory.
 Rel RelFromTable(std::shared_ptr<arrow::Table> table, std::vector<std::string> qualifier = {});
 // A relation read once from a stream (a table function's rows).

@@ -77,14 +77,17 @@ namespace {
 // reserved, and used only as deep as a statement goes).
 constexpr size_t kStatementStackBytes = size_t{64} << 20;
 
+// Plans made on that thread allocate from the session's pool (`pool`).
 template <typename T>
-Result<T> RunOnLargeStack(const std::function<Result<T>()>& run) {
+Result<T> RunOnLargeStack(arrow::MemoryPool* pool, const std::function<Result<T>()>& run) {
   struct Job {
+    arrow::MemoryPool* pool;
     const std::function<Result<T>()>* run;
     std::optional<Result<T>> result;
-  } job{&run, std::nullopt};
+  } job{pool, &run, std::nullopt};
   auto body = [](void* arg) -> void* {
     auto* j = static_cast<Job*>(arg);
+    ScopedStatementMemoryPool memory(j->pool);
     // Nothing may escape a thread: an exception fails the statement like any error.
     try {
       j->result = (*j->run)();
@@ -100,7 +103,10 @@ Result<T> RunOnLargeStack(const std::function<Result<T>()>& run) {
   bool started = pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, kStatementStackBytes) == 0 &&
                  pthread_create(&thread, &attr, body, &job) == 0;
   pthread_attr_destroy(&attr);
-  if (!started) return run();  // no thread to be had: the caller's stack
+  if (!started) {  // no thread to be had: the caller's stack
+    ScopedStatementMemoryPool memory(pool);
+    return run();
+  }
   pthread_join(thread, nullptr);
   return std::move(*job.result);
 }
@@ -140,7 +146,7 @@ Result<StatementResult> Session::Execute(const std::string& sql) { return Execut
 
 Result<StatementResult> Session::Execute(const std::string& sql, const std::vector<Parameter>& params) {
   RunningStatement running(impl_->cancel());
-  return RunOnLargeStack<StatementResult>([&]() -> Result<StatementResult> {
+  return RunOnLargeStack<StatementResult>(impl_->memory(), [&]() -> Result<StatementResult> {
     ARROW_ASSIGN_OR_RAISE(Statement statement, ParseWithParameters(sql, params, false));
     ARROW_ASSIGN_OR_RAISE(StatementResult result, impl_->Execute(statement, sql));
     result.statement = sql;
@@ -150,7 +156,7 @@ Result<StatementResult> Session::Execute(const std::string& sql, const std::vect
 
 Result<StatementShape> Session::Describe(const std::string& sql, const std::vector<Parameter>& params) {
   RunningStatement running(impl_->cancel());
-  return RunOnLargeStack<StatementShape>([&]() -> Result<StatementShape> {
+  return RunOnLargeStack<StatementShape>(impl_->memory(), [&]() -> Result<StatementShape> {
     ARROW_ASSIGN_OR_RAISE(Statement statement, ParseWithParameters(sql, params, true));
     return impl_->Describe(statement, sql, ParameterCount(sql));
   });
@@ -160,7 +166,7 @@ Result<std::unique_ptr<StatementStream>> Session::ExecuteStreaming(const std::st
                                                                   const std::vector<Parameter>& params) {
   impl_->cancel().Begin();
   auto stream = RunOnLargeStack<std::unique_ptr<StatementStream>>(
-      [&]() -> Result<std::unique_ptr<StatementStream>> {
+      impl_->memory(), [&]() -> Result<std::unique_ptr<StatementStream>> {
         ARROW_ASSIGN_OR_RAISE(Statement statement, ParseWithParameters(sql, params, false));
         return impl_->Stream(std::make_shared<const Statement>(std::move(statement)), sql);
       });

@@ -1,6 +1,7 @@
 #include "floe/sql/session/session_state.h"
 
 #include "floe/sql/bind/read_point_in_time.h"
+#include "floe/util/byte_size.h"
 #include "floe/util/time_zone.h"
 
 namespace floe::sql {
@@ -26,6 +27,12 @@ Status SessionState::SetSetting(const std::string& key, const std::string& value
     if (!tz.ok()) return tz.status();
   }
   ARROW_RETURN_NOT_OK(CheckReadPointSetting(*this, key, value));
+  if (key == kMemoryLimitKey) {
+    auto bytes = ParseByteSize(value);
+    if (!bytes.ok()) return Status::Invalid("Cannot set ", key, ": ", bytes.status().message());
+    if (*bytes <= 0) return Status::Invalid("Cannot set ", key, ": the limit must be larger than 0");
+    memory->set_limit(*bytes);
+  }
   settings[key] = value;
   return Status::OK();
 }
@@ -36,6 +43,7 @@ void SessionState::ResetSetting(const std::optional<std::string>& key) {
   } else {
     settings.clear();
   }
+  if (!settings.count(kMemoryLimitKey)) memory->set_limit(0);
   if (!settings.count(kTimeZoneKey)) settings[kTimeZoneKey] = "UTC";
 }
 

@@ -14,12 +14,16 @@
 #include "floe/io/file_io.h"
 #include "floe/sql/execute/statement_cancel.h"
 #include "floe/table/table_catalog.h"
+#include "floe/util/memory_limit.h"
 
 namespace floe::sql {
 
 inline constexpr char kTimeZoneKey[] = "spark.sql.session.timeZone";
 inline constexpr char kOverwriteModeKey[] = "spark.sql.sources.partitionOverwriteMode";
 inline constexpr char kWapBranchKey[] = "spark.wap.branch";
+// The most memory one statement of the session may hold (a size such as 4GB); the process's
+// own limit holds besides.
+inline constexpr char kMemoryLimitKey[] = "floe.memory_limit";
 
 // A view create_changelog_view made: the changes of a table, read afresh at each query (a
 // range without an end reaches later commits too).
@@ -52,6 +56,8 @@ struct SessionState {
   std::map<std::string, ChangelogView> changelog_views;
   // Set by Session::Cancel; scans and result readers stop when it is.
   std::shared_ptr<StatementCancel> cancel = std::make_shared<StatementCancel>();
+  // Where the session's statements allocate; its limit is floe.memory_limit.
+  std::shared_ptr<SessionMemoryPool> memory = SessionMemoryPool::Make();
 };
 
 }  // namespace floe::sql

@@ -13,6 +13,7 @@
 #include "floe/sql/plan/relation.h"
 #include "floe/sql/windows/window_functions.h"
 #include "floe/sql/windows/window_spec.h"
+#include "floe/util/memory_limit.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::sql {
@@ -244,7 +245,7 @@ Result<Rel> QueryPlanner::PlanWindows(Rel scope, const std::vector<const Expr*>&
     evaluated.columns.push_back(std::move(c));
   }
   ARROW_ASSIGN_OR_RAISE(auto rows, Execute(evaluated));
-  ARROW_ASSIGN_OR_RAISE(rows, rows->CombineChunks());
+  ARROW_ASSIGN_OR_RAISE(rows, rows->CombineChunks(StatementMemoryPool()));
   const int64_t n = rows->num_rows();
   auto column = [&](int i) -> std::shared_ptr<arrow::Array> {
     const auto& chunks = rows->column(i);

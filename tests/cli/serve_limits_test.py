@@ -1,0 +1,240 @@
+"""`floe serve` under load it must survive: a query that outgrows the memory limit fails alone
+(SQLSTATE 53200) while other sessions read and write, the server's peak memory stays near the
+limit, sixteen large sorts share one limit, and SIGTERM or SIGINT stop the server within 5 s
+with every table as its last commit left it.
+Run: FLOE_BINARY=build/floe pytest tests/cli/serve_limits_test.py"""
+
+import os
+import signal
+import subprocess
+import threading
+import time
+
+import psycopg
+import pytest
+
+from serve_support import Serve
+
+BINARY = os.environ.get("FLOE_BINARY", "build/floe")
+MIB = 1024 * 1024
+
+# 40M distinct keys: an aggregate far larger than the limits below.
+BOMB = "SELECT id, count(*) FROM range(40000000) GROUP BY id ORDER BY id LIMIT 1"
+# What the server's own memory (binary, catalog, buffers, memory its allocator has not yet
+# handed back) adds to the limit at its peak.
+RSS_MARGIN_MIB = 256
+# A sanitizer build pads every allocation and keeps freed memory in quarantine: its resident
+# memory says nothing of the limit.
+with open(os.path.realpath(BINARY), "rb") as _binary:
+    SANITIZED = b"__asan_init" in _binary.read()
+
+
+def within_limit(proc, limit_mib):
+    return SANITIZED or peak_rss_kb(proc) <= (limit_mib + RSS_MARGIN_MIB) * 1024
+
+
+def peak_rss_kb(proc):
+    with open(f"/proc/{proc.pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    raise AssertionError("no VmHWM")
+
+
+def snapshot_ids(conn, table):
+    return [r[0] for r in conn.execute(
+        f"SELECT snapshot_id FROM {table}.history ORDER BY made_current_at").fetchall()]
+
+
+def run_in_thread(fn):
+    out = {}
+
+    def body():
+        try:
+            out["value"] = fn()
+        except Exception as e:  # noqa: BLE001 - the test inspects it
+            out["error"] = e
+
+    t = threading.Thread(target=body)
+    t.start()
+    return t, out
+
+
+def test_query_over_the_limit_fails_alone():
+    srv = Serve(BINARY, "--memory-limit", "256MB")
+    try:
+        with psycopg.connect(srv.dsn(), autocommit=True) as other, \
+                psycopg.connect(srv.dsn(), autocommit=True) as bomber:
+            other.execute("CREATE NAMESPACE db")
+            other.execute("CREATE TABLE db.t (id INT, v STRING)")
+            other.execute("INSERT INTO db.t VALUES (1, 'a'), (2, 'b')")
+            first = snapshot_ids(other, "db.t")
+            assert len(first) == 1
+
+            bomb, result = run_in_thread(lambda: bomber.execute(BOMB).fetchall())
+            # Meanwhile another session reads an old snapshot and writes.
+            rows = other.execute(f"SELECT id, v FROM db.t VERSION AS OF {first[0]} ORDER BY id").fetchall()
+            assert rows == [(1, "a"), (2, "b")]
+            other.execute("INSERT INTO db.t VALUES (3, 'c')")
+            bomb.join(timeout=120)
+
+            error = result.get("error")
+            assert isinstance(error, psycopg.errors.OutOfMemory), result
+            assert error.sqlstate == "53200"
+            assert error.diag.message_primary == (
+                "Out of memory: the query needs more than 204.8 MiB, the most one session may hold "
+                "of this server's 256.0 MiB memory limit (--memory-limit); a session may set its "
+                "own with SET floe.memory_limit")
+            assert within_limit(srv.proc, 256), peak_rss_kb(srv.proc)
+
+            # Nothing was lost and both sessions go on.
+            history = snapshot_ids(other, "db.t")
+            assert history[0] == first[0] and len(history) == 2
+            assert bomber.execute("SELECT id, v FROM db.t ORDER BY id").fetchall() == [
+                (1, "a"), (2, "b"), (3, "c")]
+            assert other.execute(f"SELECT count(*) FROM db.t VERSION AS OF {history[1]}").fetchone() == (3,)
+
+            # A session's own limit, and its errors.
+            bomber.execute("SET floe.memory_limit = '64MB'")
+            with pytest.raises(psycopg.errors.OutOfMemory) as own:
+                bomber.execute(BOMB)
+            assert own.value.diag.message_primary == (
+                "Out of memory: the query needs more than the 64.0 MiB memory limit "
+                "(floe.memory_limit); raise it with SET floe.memory_limit or make the query hold "
+                "less at once")
+            with pytest.raises(psycopg.Error) as bad:
+                bomber.execute("SET floe.memory_limit = 'lots'")
+            assert bad.value.diag.message_primary == (
+                "Cannot set floe.memory_limit: Invalid size 'lots': expected a number and a unit, "
+                "e.g. 256MB")
+            bomber.execute("RESET floe.memory_limit")
+            assert bomber.execute("SELECT count(*) FROM range(1000)").fetchone() == (1000,)
+        srv.stop(check=True)
+    finally:
+        srv.stop()
+
+
+def test_sixteen_sorts_share_one_limit():
+    srv = Serve(BINARY, "--memory-limit", "256MB")
+    try:
+        query = "SELECT count(*), min(id) FROM (SELECT id FROM range(3000000) ORDER BY id DESC)"
+
+        def sort():
+            with psycopg.connect(srv.dsn(), autocommit=True) as conn:
+                try:
+                    return conn.execute(query).fetchone()
+                except psycopg.errors.OutOfMemory as e:
+                    return e.sqlstate
+
+        runs = [run_in_thread(sort) for _ in range(16)]
+        for t, _ in runs:
+            t.join(timeout=300)
+        outcomes = [out.get("value", out.get("error")) for _, out in runs]
+        # Each either sorted all its rows or failed with the memory error; none crashed.
+        assert all(o in ((3000000, 0), "53200") for o in outcomes), outcomes
+        assert srv.alive()
+        assert within_limit(srv.proc, 256), peak_rss_kb(srv.proc)
+        with psycopg.connect(srv.dsn(), autocommit=True) as conn:
+            assert conn.execute(query).fetchone() == (3000000, 0)
+        srv.stop(check=True)
+    finally:
+        srv.stop()
+
+
+def wait_for_exit(proc, seconds):
+    start = time.monotonic()
+    proc.wait(timeout=seconds + 10)
+    return time.monotonic() - start
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_stop_cancels_a_long_aggregate(signum):
+    srv = Serve(BINARY)
+    try:
+        conn = psycopg.connect(srv.dsn(), autocommit=True)
+        t, result = run_in_thread(
+            lambda: conn.execute("SELECT id, count(*) FROM range(400000000) GROUP BY id ORDER BY id LIMIT 1"))
+        time.sleep(2)
+        assert t.is_alive()
+        srv.proc.send_signal(signum)
+        took = wait_for_exit(srv.proc, 5)
+        assert took < 5, took
+        assert srv.proc.returncode == 0
+        t.join(timeout=30)
+        error = result.get("error")
+        assert isinstance(error, psycopg.errors.AdminShutdown), result
+        assert error.diag.message_primary == "terminating connection due to administrator command"
+        conn.close()
+    finally:
+        srv.stop()
+
+
+def test_stop_during_insert_leaves_the_table_as_it_was():
+    srv = Serve(BINARY)
+    directory = srv.dir
+    try:
+        with psycopg.connect(srv.dsn(), autocommit=True) as conn:
+            conn.execute("CREATE NAMESPACE db")
+            conn.execute("CREATE TABLE db.t (id BIGINT, v STRING)")
+            conn.execute("INSERT INTO db.t VALUES (1, 'a'), (2, 'b')")
+            before = snapshot_ids(conn, "db.t")
+        writer = psycopg.connect(srv.dsn(), autocommit=True)
+        t, result = run_in_thread(
+            lambda: writer.execute("INSERT INTO db.t SELECT id, concat('v', id) FROM range(200000000)"))
+        time.sleep(1.5)
+        assert t.is_alive()
+        srv.proc.send_signal(signal.SIGTERM)
+        assert wait_for_exit(srv.proc, 5) < 5
+        t.join(timeout=30)
+        assert isinstance(result.get("error"), psycopg.OperationalError), result
+        writer.close()
+
+        # The table is as the last commit left it, read by a new server on the same catalog.
+        again = Serve(BINARY, directory=directory)
+        try:
+            with psycopg.connect(again.dsn(), autocommit=True) as conn:
+                assert snapshot_ids(conn, "db.t") == before
+                assert conn.execute("SELECT id, v FROM db.t ORDER BY id").fetchall() == [(1, "a"), (2, "b")]
+            again.stop(check=True)
+        finally:
+            again.stop()
+    finally:
+        srv.stop()
+
+
+def test_statements_that_outlast_the_stop_end_with_the_process():
+    srv = Serve(BINARY)
+    try:
+        conn = psycopg.connect(srv.dsn(), autocommit=True)
+        # A sort of 60M rows is one long step of work between batches.
+        t, _ = run_in_thread(lambda: conn.execute(
+            "SELECT count(*) FROM (SELECT id FROM range(60000000) ORDER BY id DESC)"))
+        time.sleep(3)
+        srv.proc.send_signal(signal.SIGTERM)
+        took = wait_for_exit(srv.proc, 5)
+        assert took < 5, took
+        # Left on time, or earlier when the statement ended first.
+        assert srv.proc.returncode in (0, 1)
+        t.join(timeout=30)
+        conn.close()
+    finally:
+        srv.stop()
+
+
+def test_a_second_signal_exits_at_once():
+    srv = Serve(BINARY)
+    try:
+        conn = psycopg.connect(srv.dsn(), autocommit=True)
+        t, _ = run_in_thread(lambda: conn.execute(
+            "SELECT count(*) FROM (SELECT id FROM range(60000000) ORDER BY id DESC)"))
+        time.sleep(3)
+        srv.proc.send_signal(signal.SIGTERM)
+        time.sleep(0.2)
+        if srv.proc.poll() is None:
+            srv.proc.send_signal(signal.SIGINT)
+            assert wait_for_exit(srv.proc, 1) < 1
+            assert srv.proc.returncode == 128 + signal.SIGINT
+        t.join(timeout=30)
+        conn.close()
+    finally:
+        srv.stop()

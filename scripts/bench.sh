@@ -10,6 +10,11 @@
 #                                       floe serve --rest and Iceberg's reference REST server beside
 #                                       the SQLite catalog (bench/rest_client_bench.py: --runs 20,
 #                                       --snapshots 200); build/bench-results/rest_client.json
+#   scripts/bench.sh memory-limit [args] queries larger than a memory limit (GROUP BY, ORDER BY,
+#                                       a join of two snapshots), floe beside DuckDB, which
+#                                       spills (bench/memory_limit_bench.py: --limit 2GB,
+#                                       --scale 1, --timeout 600 per run);
+#                                       build/bench-results/memory_limit.json
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -36,6 +41,12 @@ if [ "${1:-}" = "rest-client" ]; then
   scripts/setup-rest-kit.sh
   scripts/build.sh release --target floe >/dev/null
   exec .venv/bin/python bench/rest_client_bench.py build/floe "$@"
+fi
+
+if [ "${1:-}" = "memory-limit" ]; then
+  shift
+  scripts/build.sh release --target floe >/dev/null
+  exec .venv/bin/python bench/memory_limit_bench.py build/floe "$@"
 fi
 
 scripts/build.sh release --target floe >/dev/null

@@ -32,15 +32,6 @@ std::string Upper(std::string_view s) {
   return out;
 }
 
-// BEGIN/START TRANSACTION, COMMIT/END, ROLLBACK/ABORT: the word, or empty.
-std::string TransactionVerb(const std::string& sql) {
-  std::string command = CommandOf(sql);
-  if (command == "BEGIN" || command == "START") return "BEGIN";
-  if (command == "COMMIT" || command == "END") return "COMMIT";
-  if (command == "ROLLBACK" || command == "ABORT") return "ROLLBACK";
-  return "";
-}
-
 // "-c TimeZone=UTC --datestyle=ISO" (the startup packet's options): name -> value.
 std::map<std::string, std::string> ParseOptions(const std::string& options) {
   std::map<std::string, std::string> out;
@@ -463,6 +454,7 @@ PgError Connection::ErrorFor(const Status& status, std::string_view sql, int sta
                                : "canceling statement due to user request";
   }
   if (status.message() == kAbortedTransaction) error.code = sqlstate::kInFailedTransaction;
+  if (const char* code = SavepointErrorCode(status.message())) error.code = code;
   if (transaction_ == 'T') transaction_ = 'E';
   return error;
 }
@@ -501,25 +493,78 @@ std::string Connection::CommandTag(const Portal& portal) const {
   return command;
 }
 
-Status Connection::StartPortal(Portal* portal) {
-  portal->started = true;
-  const std::string& sql = portal->statement->query;
-  std::string verb = TransactionVerb(sql);
-  if (!verb.empty()) {
-    if (verb == "BEGIN") {
+Status Connection::RunTransactionStatement(const TransactionStatement& command, Portal* portal) {
+  auto find = [&](const std::string& name) {
+    for (size_t i = savepoints_.size(); i-- > 0;) {
+      if (savepoints_[i].first == name) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  switch (command.command) {
+    case TransactionCommand::kBegin:
       if (transaction_ != 'I') SendNotice("there is already a transaction in progress");
-      if (transaction_ == 'I') writes_in_transaction_ = 0;
-      if (transaction_ == 'I') transaction_ = 'T';
+      if (transaction_ == 'I') {
+        writes_in_transaction_ = 0;
+        savepoints_.clear();
+        transaction_ = 'T';
+      }
       portal->fixed_tag = "BEGIN";
-    } else {
+      return Status::OK();
+    case TransactionCommand::kCommit:
+    case TransactionCommand::kRollback: {
+      bool commit = command.command == TransactionCommand::kCommit;
       if (transaction_ == 'I') SendNotice("there is no transaction in progress");
-      if (verb == "ROLLBACK" && writes_in_transaction_ > 0) {
+      if (!commit && writes_in_transaction_ > 0) {
         SendNotice("floe commits each statement as it runs: ROLLBACK did not undo the " +
                    std::to_string(writes_in_transaction_) + " statement(s) run since BEGIN");
       }
-      portal->fixed_tag = (verb == "COMMIT" && transaction_ == 'E') ? "ROLLBACK" : verb;
+      portal->fixed_tag = (!commit || transaction_ == 'E') ? "ROLLBACK" : "COMMIT";
       transaction_ = 'I';
+      savepoints_.clear();
+      return Status::OK();
     }
+    case TransactionCommand::kSavepoint:
+      if (transaction_ == 'I') return Status::Invalid(NotInBlockMessage("SAVEPOINT"));
+      if (transaction_ == 'E') return Status::Invalid(kAbortedTransaction);
+      savepoints_.emplace_back(command.savepoint, writes_in_transaction_);
+      portal->fixed_tag = "SAVEPOINT";
+      return Status::OK();
+    case TransactionCommand::kRelease: {
+      if (transaction_ == 'I') return Status::Invalid(NotInBlockMessage("RELEASE SAVEPOINT"));
+      if (transaction_ == 'E') return Status::Invalid(kAbortedTransaction);
+      int at = find(command.savepoint);
+      if (at < 0) return Status::Invalid(NoSuchSavepointMessage(command.savepoint));
+      savepoints_.resize(static_cast<size_t>(at));
+      portal->fixed_tag = "RELEASE";
+      return Status::OK();
+    }
+    case TransactionCommand::kRollbackTo: {
+      if (transaction_ == 'I') return Status::Invalid(NotInBlockMessage("ROLLBACK TO SAVEPOINT"));
+      int at = find(command.savepoint);
+      if (at < 0) return Status::Invalid(NoSuchSavepointMessage(command.savepoint));
+      // The savepoint stays; the block is usable again, as after PostgreSQL's ROLLBACK TO.
+      int writes = writes_in_transaction_ - savepoints_[static_cast<size_t>(at)].second;
+      if (writes > 0) {
+        SendNotice("floe commits each statement as it runs: ROLLBACK TO SAVEPOINT did not undo the " +
+                   std::to_string(writes) + " statement(s) run since SAVEPOINT");
+      }
+      savepoints_.resize(static_cast<size_t>(at) + 1);
+      transaction_ = 'T';
+      portal->fixed_tag = "ROLLBACK";
+      return Status::OK();
+    }
+    case TransactionCommand::kNone:
+      break;
+  }
+  return Status::OK();
+}
+
+Status Connection::StartPortal(Portal* portal) {
+  portal->started = true;
+  const std::string& sql = portal->statement->query;
+  TransactionStatement command = ParseTransactionStatement(sql);
+  if (command.command != TransactionCommand::kNone) {
+    ARROW_RETURN_NOT_OK(RunTransactionStatement(command, portal));
     portal->done = true;
     return Status::OK();
   }
@@ -804,7 +849,8 @@ bool Connection::HandleDescribe(std::string_view body) {
     }
     const Prepared& prepared = *found->second;
     StatementShape shape;
-    if (!prepared.query.empty() && TransactionVerb(prepared.query).empty()) {
+    if (!prepared.query.empty() &&
+        ParseTransactionStatement(prepared.query).command == TransactionCommand::kNone) {
       std::vector<Parameter> unbound;
       BeginStatement();
       Result<StatementShape> described = [&] {

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "floe/server/socket_stream.h"
 #include "floe/server/sql_state.h"
 #include "floe/server/tls_context.h"
+#include "floe/server/transaction_command.h"
 #include "floe/util/time_zone.h"
 
 namespace floe::server {
@@ -98,6 +100,8 @@ class Connection {
 
   // Starts the portal's statement (transaction control is answered here).
   Status StartPortal(Portal* portal);
+  // BEGIN, COMMIT, ROLLBACK and the savepoint commands, answered from the block's state.
+  Status RunTransactionStatement(const TransactionStatement& command, Portal* portal);
   // Sends up to `max_rows` rows (0: all) and CommandComplete or PortalSuspended.
   Status RunPortal(Portal* portal, int64_t max_rows);
   void RowDescription(const arrow::Schema& schema, const std::vector<int16_t>& formats);
@@ -130,6 +134,8 @@ class Connection {
   bool skip_until_sync_ = false;
   char transaction_ = 'I';  // 'I' idle, 'T' in a block, 'E' failed block
   int writes_in_transaction_ = 0;
+  // The block's savepoints, oldest first, with writes_in_transaction_ when each was set.
+  std::vector<std::pair<std::string, int>> savepoints_;
 
   std::mutex running_mutex_;
   bool running_ = false;

@@ -1040,7 +1040,16 @@ struct SetTimeZone {
 // BEGIN / START TRANSACTION / COMMIT / END / ROLLBACK / ABORT / SET TRANSACTION ... and
 // SET SESSION CHARACTERISTICS AS TRANSACTION ...: accepted for PostgreSQL clients and
 // changing nothing, as every statement commits on its own. `text` is the statement as written.
-enum class TransactionControlKind { kBegin, kCommit, kRollback, kSetTransaction };
+// Savepoints are accepted as BEGIN is: each statement has already committed on its own.
+enum class TransactionControlKind {
+  kBegin,
+  kCommit,
+  kRollback,
+  kSetTransaction,
+  kSavepoint,
+  kRelease,
+  kRollbackToSavepoint
+};
 
 struct TransactionControl {
   TransactionControlKind kind = TransactionControlKind::kBegin;

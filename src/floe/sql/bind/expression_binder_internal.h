@@ -163,6 +163,11 @@ class ExpressionBinder {
   explicit ExpressionBinder(const ExprContext& ctx) : ctx_(ctx) {}
 
   Result<BoundExpr> Plan(const Expr& e) {
+    // The aggregates compute without an order; PostgreSQL's agg(x ORDER BY y) is parsed only
+    // for catalog queries answered without computing (postgres/pg_empty_catalog_queries.cc).
+    if (const auto* f = e.As<FunctionCall>(); f && !f->order_by.empty()) {
+      return Error(f->order_by.front().expr.pos, "ORDER BY inside an aggregate call is not supported");
+    }
     if (ctx_.computed) {
       auto it = ctx_.computed->find(ToSql(e));
       if (it != ctx_.computed->end()) {

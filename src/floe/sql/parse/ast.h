@@ -323,6 +323,8 @@ struct WindowSpec;
 // the query's one column as an array.
 inline constexpr char kArrayOfQueryFunction[] = "array_of_query";
 
+struct OrderItem;
+
 // f(args), count(*), count(DISTINCT a), and window functions f(args) OVER (...). Bare
 // CURRENT_DATE / CURRENT_TIMESTAMP are calls with no arguments.
 struct FunctionCall {
@@ -332,6 +334,9 @@ struct FunctionCall {
   bool star = false;  // f(*)
   bool ignore_nulls = false;  // f(x) IGNORE NULLS OVER (...)
   Box<WindowSpec> over;
+  // PostgreSQL's agg(x ORDER BY y): parsed so that catalog queries over empty relations are
+  // answered; the binder refuses it wherever it would compute a value.
+  std::vector<OrderItem> order_by;
 
   bool operator==(const FunctionCall&) const = default;
 };

@@ -293,7 +293,8 @@ class Printer {
     } else {
       std::vector<std::string> args;
       for (const Expr& a : f.args) args.push_back(Expression(a));
-      out = name + "(" + (f.distinct ? "DISTINCT " : "") + JoinStrings(args, ", ") + ")";
+      std::string order = f.order_by.empty() ? "" : " ORDER BY " + OrderItems(f.order_by);
+      out = name + "(" + (f.distinct ? "DISTINCT " : "") + JoinStrings(args, ", ") + order + ")";
     }
     if (f.ignore_nulls) out += " IGNORE NULLS";
     if (f.over) out += " OVER (" + Window(*f.over) + ")";

@@ -8,8 +8,9 @@
 #include "floe/server/pg_message.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  static constexpr std::array<int32_t, 16> kOids = {0,    16,   17,   20,   21,   23,   25,  700,
-                                                    701,  1043, 1082, 1083, 1114, 1184, 1700, 2950};
+  static constexpr std::array<int32_t, 24> kOids = {
+      0,    16,   17,   20,   21,   23,   25,   700,  701,  1043, 1082, 1083,
+      1114, 1184, 1700, 2950, 1002, 1003, 1005, 1007, 1009, 1015, 1016, 1028};
   std::string_view in(reinterpret_cast<const char*>(data), size);
   (void)floe::server::ParseStartupPacket(in);
   char type = 0;

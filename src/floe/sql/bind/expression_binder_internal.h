@@ -184,6 +184,7 @@ class ExpressionBinder {
   }
 
   Result<BoundExpr> PlanNode(const Literal& l, const Expr& e);
+  Result<std::optional<std::string>> ConstantPattern(const Expr& pattern);
 
   // The precision Spark gives a decimal literal: its digits without leading zeros, at least its
   // scale; a negative scale (1.8e308) counts as digits.

@@ -192,6 +192,27 @@ def test_duckdb_attaches_and_lists_tables(server):
         con.close()
 
 
+def test_copy_to_stdout(server):
+    with psycopg.connect(server.dsn(), autocommit=True) as conn:
+        cur = conn.cursor()
+        with cur.copy("COPY (SELECT id, name, amount, ok, d, ts, x, bin FROM ns.t ORDER BY id) "
+                      "TO STDOUT (FORMAT BINARY)") as copy:
+            copy.set_types(["int8", "text", "numeric", "bool", "date", "timestamptz", "float8", "bytea"])
+            assert list(copy.rows()) == [
+                (1, "a", decimal.Decimal("1.50"), True, datetime.date(2024, 1, 1),
+                 datetime.datetime(2024, 1, 1, 10, 0, tzinfo=datetime.timezone.utc), 0.25, b"\x01"),
+                (2, "b", decimal.Decimal("2.00"), False, None, None, None, None)]
+        with cur.copy("COPY (SELECT id FROM ns.t WHERE id > 5) TO STDOUT WITH (FORMAT binary)") as copy:
+            copy.set_types(["int8"])
+            assert list(copy.rows()) == []
+        with cur.copy("COPY ns.t TO STDOUT") as copy:
+            assert sorted(row[:4] for row in copy.rows()) == [("1", "a", "1.50", "t"), ("2", "b", "2.00", "f")]
+        with pytest.raises(psycopg.errors.FeatureNotSupported):
+            cur.execute("COPY ns.t FROM STDIN")
+    assert psql(server, "COPY (SELECT id, name, d FROM ns.t ORDER BY id) TO STDOUT") == (
+        "1\ta\t2024-01-01\n2\tb\t\\N\n")
+
+
 def test_statements_drivers_send(server):
     with psycopg.connect(server.dsn(), autocommit=True) as conn:
         def one(sql):

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <openssl/rand.h>
 
+#include <arrow/array.h>
 #include <arrow/record_batch.h>
 #include <arrow/type.h>
 
@@ -559,6 +560,89 @@ Status Connection::RunTransactionStatement(const TransactionStatement& command, 
   return Status::OK();
 }
 
+Status Connection::RunCopyOut(Portal* portal) {
+  const bool binary = *portal->copy == CopyFormat::kBinary;
+  std::shared_ptr<arrow::Schema> schema = portal->stream->schema();
+  const int columns = schema ? schema->num_fields() : 0;
+  if (portal->rows_sent == 0 && portal->batch == nullptr) {
+    MessageBuilder response(&out_, 'H');  // CopyOutResponse
+    response.Byte(binary ? 1 : 0).Int16(static_cast<int16_t>(columns));
+    for (int c = 0; c < columns; ++c) response.Int16(binary ? 1 : 0);
+    response.Finish();
+  }
+  // The binary header (signature, flags, extension length) goes in the CopyData of the first
+  // tuple, or of the trailer, as PostgreSQL sends it: readers expect it there.
+  std::string header;
+  if (binary && portal->rows_sent == 0) {
+    static constexpr char kSignature[] = "PGCOPY\n\377\r\n";
+    header.assign(kSignature, 11);
+    AppendInt32(&header, 0);
+    AppendInt32(&header, 0);
+  }
+  Status result = Status::OK();
+  while (result.ok() && schema != nullptr) {
+    if (portal->batch == nullptr || portal->batch_row >= portal->batch->num_rows()) {
+      Result<std::shared_ptr<arrow::RecordBatch>> next = [&] {
+        ExecutionGate::Slot slot(context_.gate);
+        return portal->stream->Next();
+      }();
+      if (!next.ok()) {
+        result = next.status();
+        break;
+      }
+      portal->batch = *next;
+      portal->batch_row = 0;
+      if (portal->batch == nullptr) break;
+      continue;
+    }
+    const arrow::RecordBatch& batch = *portal->batch;
+    int64_t row = portal->batch_row++;
+    if (binary) {
+      // A tuple: its field count, then each field as a DataRow has it.
+      MessageBuilder(&out_, 'd').Bytes(header).Int16(static_cast<int16_t>(columns)).Finish();
+      size_t message_start = out_.size() - 7 - header.size();
+      header.clear();
+      for (int c = 0; c < columns && result.ok(); ++c) {
+        result = AppendField(*batch.column(c), row, true, zone_, &out_);
+      }
+      if (!result.ok()) {
+        out_.resize(message_start);
+        break;
+      }
+      auto length = static_cast<uint32_t>(out_.size() - message_start - 1);
+      for (int i = 0; i < 4; ++i)
+        out_[message_start + 1 + i] = static_cast<char>((length >> (24 - 8 * i)) & 0xff);
+    } else {
+      std::string line;
+      for (int c = 0; c < columns; ++c) {
+        if (c > 0) line.push_back('\t');
+        if (batch.column(c)->IsNull(row)) {
+          line += "\\N";
+          continue;
+        }
+        Result<std::string> text = TextValue(*batch.column(c), row, zone_);
+        if (!text.ok()) {
+          result = text.status();
+          break;
+        }
+        line += CopyTextEscape(*text);
+      }
+      if (!result.ok()) break;
+      line.push_back('\n');
+      MessageBuilder(&out_, 'd').Bytes(line).Finish();
+    }
+    ++portal->rows_sent;
+    if (out_.size() >= kFlushThreshold) result = Flush();
+  }
+  EndStatement();
+  if (!result.ok()) return result;
+  portal->done = true;
+  if (binary) MessageBuilder(&out_, 'd').Bytes(header).Int16(-1).Finish();  // the trailer
+  MessageBuilder(&out_, 'c').Finish();                        // CopyDone
+  MessageBuilder(&out_, 'C').CString("COPY " + std::to_string(portal->rows_sent)).Finish();
+  return Status::OK();
+}
+
 Status Connection::StartPortal(Portal* portal) {
   portal->started = true;
   const std::string& sql = portal->statement->query;
@@ -578,10 +662,13 @@ Status Connection::StartPortal(Portal* portal) {
       other->interrupted = true;
     }
   }
+  ARROW_ASSIGN_OR_RAISE(std::optional<CopyOut> copy, ParseCopyOut(sql));
+  if (copy) portal->copy = copy->format;
+  const std::string& run = copy ? copy->query : sql;
   BeginStatement();
   Result<std::unique_ptr<StatementStream>> stream = [&] {
     ExecutionGate::Slot slot(context_.gate);
-    return session_->ExecuteStreaming(sql, portal->parameters);
+    return session_->ExecuteStreaming(run, portal->parameters);
   }();
   if (!stream.ok()) {
     EndStatement();
@@ -602,6 +689,7 @@ Status Connection::RunPortal(Portal* portal, int64_t max_rows) {
     MessageBuilder(&out_, 'C').CString(CommandTag(*portal)).Finish();
     return Status::OK();
   }
+  if (portal->copy) return RunCopyOut(portal);
   Status result = Status::OK();
   const auto& formats = portal->result_formats;
   int64_t sent_now = 0;
@@ -698,7 +786,7 @@ bool Connection::HandleSimpleQuery(std::string_view body) {
     int before = CountChars(
         std::string_view(*query).substr(0, static_cast<size_t>(std::max(span.pos.offset, 0))));
     Status st = StartPortal(&portal);
-    if (st.ok() && portal.stream != nullptr && portal.stream->schema() != nullptr) {
+    if (st.ok() && portal.stream != nullptr && portal.stream->schema() != nullptr && !portal.copy) {
       RowDescription(*portal.stream->schema(), {});
     }
     if (st.ok()) st = RunPortal(&portal, 0);
@@ -849,7 +937,8 @@ bool Connection::HandleDescribe(std::string_view body) {
     }
     const Prepared& prepared = *found->second;
     StatementShape shape;
-    if (!prepared.query.empty() &&
+    // Transaction statements and COPY return no rows; COPY's come in the COPY protocol.
+    if (!prepared.query.empty() && CommandOf(prepared.query) != "COPY" &&
         ParseTransactionStatement(prepared.query).command == TransactionCommand::kNone) {
       std::vector<Parameter> unbound;
       BeginStatement();
@@ -902,7 +991,7 @@ bool Connection::HandleDescribe(std::string_view body) {
       return true;
     }
   }
-  if (portal->stream != nullptr && portal->stream->schema() != nullptr) {
+  if (portal->stream != nullptr && portal->stream->schema() != nullptr && !portal->copy) {
     RowDescription(*portal->stream->schema(), portal->result_formats);
   } else {
     MessageBuilder(&out_, 'n').Finish();

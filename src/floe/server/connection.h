@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <utility>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "floe/server/copy_command.h"
 #include "floe/server/deadline_timer.h"
 #include "floe/server/execution_gate.h"
 #include "floe/server/server_options.h"
@@ -82,6 +84,8 @@ class Connection {
     std::shared_ptr<arrow::RecordBatch> batch;
     int64_t batch_row = 0;
     int64_t rows_sent = 0;
+    // COPY (query) TO STDOUT: the rows go out in the COPY protocol, in this format.
+    std::optional<CopyFormat> copy;
   };
 
   // Startup: SSL/GSS negotiation, the startup packet, authentication, the session.
@@ -102,6 +106,8 @@ class Connection {
   Status StartPortal(Portal* portal);
   // BEGIN, COMMIT, ROLLBACK and the savepoint commands, answered from the block's state.
   Status RunTransactionStatement(const TransactionStatement& command, Portal* portal);
+  // The rest of a COPY portal's rows as CopyData, then CopyDone and its COPY n tag.
+  Status RunCopyOut(Portal* portal);
   // Sends up to `max_rows` rows (0: all) and CommandComplete or PortalSuspended.
   Status RunPortal(Portal* portal, int64_t max_rows);
   void RowDescription(const arrow::Schema& schema, const std::vector<int16_t>& formats);

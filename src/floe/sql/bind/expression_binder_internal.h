@@ -158,6 +158,10 @@ inline std::string JoinStrings(const std::vector<std::string>& parts, const std:
 
 inline std::string QuoteName(const std::string& s) { return "`" + s + "`"; }
 
+// For PostgreSQL clients, a double-quoted string ("id", "t"."id") is a column's name, as in
+// PostgreSQL; nullopt otherwise (expression_binder.cc).
+std::optional<Expr> PgQuotedColumn(const Expr& e, const ExprContext& ctx);
+
 class ExpressionBinder {
  public:
   explicit ExpressionBinder(const ExprContext& ctx) : ctx_(ctx) {}

@@ -155,6 +155,9 @@ enum class LiteralKind {
 struct Literal {
   LiteralKind kind = LiteralKind::kNull;
   std::string value;
+  // A string written in double quotes, alone: Spark's string, a name for PostgreSQL clients
+  // (SELECT "id" FROM "ns"."t"), which the binder resolves as a column there.
+  bool double_quoted = false;
 
   bool operator==(const Literal&) const = default;
 };

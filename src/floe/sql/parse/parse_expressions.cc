@@ -524,7 +524,9 @@ Result<Expr> Parser::ParsePrimary() {
     case TokenKind::kDoubleQuoted: {
       Literal lit;
       lit.kind = LiteralKind::kString;
+      const size_t first = i_;
       ARROW_ASSIGN_OR_RAISE(lit.value, ParseStringLiteral());
+      lit.double_quoted = t.kind == TokenKind::kDoubleQuoted && i_ == first + 1;
       return MakeExpr(std::move(lit), pos);
     }
     case TokenKind::kBinaryString: {

@@ -2,8 +2,9 @@
 (tests/cli/serve_support.py): SQLAlchemy 2.0 over psycopg2 and over psycopg 3 (connect, the
 inspector, pandas.read_sql of a time-travel query), pgcli's catalog queries as its completion
 refresher runs them (its PGExecute class), psql's \\l+, \\dt+ and \\x output, DuckDB's
-postgres extension (from its PyPI package, loaded offline) attaching the catalog, and the
-statements drivers send on connect (SHOW TRANSACTION ISOLATION LEVEL, savepoints, ...).
+postgres extension (from its PyPI package, loaded offline) attaching the catalog and reading
+a table, COPY (query) TO STDOUT in binary and text, and the statements drivers send on
+connect (SHOW TRANSACTION ISOLATION LEVEL, savepoints, ...).
 Run: FLOE_BINARY=build/floe pytest tests/cli/clients_test.py"""
 
 import datetime
@@ -170,7 +171,7 @@ def test_psql_verbose_lists_and_expanded_output(server):
         "d      | \n\n")
 
 
-def test_duckdb_attaches_and_lists_tables(server):
+def test_duckdb_attaches_lists_and_reads(server):
     con = duckdb.connect()
     try:
         # Offline: only the wheel's binary, never a download.
@@ -188,6 +189,15 @@ def test_duckdb_attaches_and_lists_tables(server):
             ("id", "BIGINT"), ("name", "VARCHAR"), ("amount", "DECIMAL(10,2)"), ("ok", "BOOLEAN"),
             ("d", "DATE"), ("ts", "TIMESTAMP WITH TIME ZONE"), ("ntz", "TIMESTAMP"), ("f", "FLOAT"),
             ("x", "DOUBLE"), ("i", "INTEGER"), ("bin", "BLOB")]
+        # Rows come through COPY (SELECT "id", ... FROM "ns"."t") TO STDOUT (FORMAT "binary").
+        con.execute("SET TimeZone = 'UTC'")
+        assert con.execute("SELECT id, name, amount, ok, d, CAST(ts AS VARCHAR), ntz, f, x, i, bin "
+                           "FROM f.ns.t ORDER BY id").fetchall() == [
+            (1, "a", decimal.Decimal("1.50"), True, datetime.date(2024, 1, 1), "2024-01-01 10:00:00+00",
+             datetime.datetime(2024, 1, 1, 10, 0), 0.5, 0.25, 7, b"\x01"),
+            (2, "b", decimal.Decimal("2.00"), False, None, None, None, None, None, None, None)]
+        assert con.execute("SELECT count(*), sum(amount) FROM f.ns.t WHERE ok").fetchall() == [
+            (1, decimal.Decimal("1.50"))]
     finally:
         con.close()
 

@@ -219,6 +219,9 @@ def test_copy_to_stdout(server):
             assert sorted(row[:4] for row in copy.rows()) == [("1", "a", "1.50", "t"), ("2", "b", "2.00", "f")]
         with pytest.raises(psycopg.errors.FeatureNotSupported):
             cur.execute("COPY ns.t FROM STDIN")
+        with pytest.raises(psycopg.errors.InvalidParameterValue):
+            cur.execute("COPY (DELETE FROM ns.t) TO STDOUT")
+        assert cur.execute("SELECT count(*) FROM ns.t").fetchall() == [(2,)]
     assert psql(server, "COPY (SELECT id, name, d FROM ns.t ORDER BY id) TO STDOUT") == (
         "1\ta\t2024-01-01\n2\tb\t\\N\n")
 

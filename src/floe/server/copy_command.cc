@@ -75,6 +75,8 @@ Result<std::optional<CopyOut>> ParseCopyOut(const std::string& sql) {
     if (i < sql.size() && sql[i] == '(') return unsupported("of a column list");
     out.query = "SELECT * FROM " + sql.substr(start, i - start);
   }
+  // Only a query's rows: a write inside COPY would run before any other check.
+  if (CommandOf(out.query) != "SELECT") return Status::Invalid("COPY (query) needs a SELECT query");
   SkipSpaces(sql, &i);
   if (WordAt(sql, i) == "FROM") return unsupported("FROM");
   if (WordAt(sql, i) != "TO") return Status::Invalid("COPY: expected TO STDOUT");

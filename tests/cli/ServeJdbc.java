@@ -2,6 +2,7 @@
 // checked value ("label: class value"), so the Python test compares exact output.
 // Usage: java -cp postgresql.jar:DIR ServeJdbc PORT
 import java.sql.Connection;
+import java.sql.DatabaseMetaData;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -75,6 +76,39 @@ public class ServeJdbc {
               + " " + rs.getString("TYPE_NAME") + " " + rs.getInt("DATA_TYPE") + " "
               + rs.getString("IS_NULLABLE"));
         }
+      }
+      // What DBeaver's and DataGrip's generic JDBC views ask beyond that: PostgreSQL's answers,
+      // empty where floe has no such thing (keys, indexes, functions of a schema, types of
+      // its own).
+      System.out.println("isolation: " + conn.getTransactionIsolation());
+      dump("catalogs", meta.getCatalogs());
+      dump("schemas like d%", meta.getSchemas("lakehouse", "d%"));
+      dump("table types", meta.getTableTypes());
+      dump("tables and views", meta.getTables(null, "db", "%", new String[] {"TABLE", "VIEW"}));
+      dump("views", meta.getTables(null, "db", "%", new String[] {"VIEW"}));
+      dump("primary keys", meta.getPrimaryKeys(null, "db", "j"));
+      dump("imported keys", meta.getImportedKeys(null, "db", "j"));
+      dump("exported keys", meta.getExportedKeys(null, "db", "j"));
+      dump("index info", meta.getIndexInfo(null, "db", "j", false, true));
+      dump("best row identifier", meta.getBestRowIdentifier(null, "db", "j", DatabaseMetaData.bestRowSession, true));
+      dump("functions", meta.getFunctions(null, "db", "%"));
+      dump("procedures", meta.getProcedures(null, "db", "%"));
+      dump("udts", meta.getUDTs(null, "db", "%", null));
+      dump("client info properties", meta.getClientInfoProperties());
+    }
+  }
+
+  // "label: COLUMN, ..." then one line per row, values joined by |.
+  static void dump(String label, ResultSet rs) throws java.sql.SQLException {
+    try (ResultSet r = rs) {
+      ResultSetMetaData md = r.getMetaData();
+      StringBuilder head = new StringBuilder(label + ":");
+      for (int i = 1; i <= md.getColumnCount(); i++) head.append(i == 1 ? " " : ", ").append(md.getColumnName(i));
+      System.out.println(head);
+      while (r.next()) {
+        StringBuilder row = new StringBuilder("  ");
+        for (int i = 1; i <= md.getColumnCount(); i++) row.append(i == 1 ? "" : "|").append(r.getString(i));
+        System.out.println(row);
       }
     }
   }

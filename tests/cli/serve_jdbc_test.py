@@ -1,7 +1,10 @@
 """`floe serve` through the PostgreSQL JDBC driver (scripts/fetch-jdbc.sh fetches it):
 tests/cli/ServeJdbc.java reads every type with getObject and getString over prepared
 statements in binary transfer, reports an error's SQLSTATE and position, and lists schemas,
-tables and columns through DatabaseMetaData as DBeaver's navigator does.
+tables and columns through DatabaseMetaData as DBeaver's navigator does, and the rest its and
+DataGrip's generic JDBC views ask (catalogs, table types, keys, indexes, functions, procedures,
+user-defined types, client info properties): PostgreSQL's answers, empty where floe has no such
+thing.
 Run: FLOE_BINARY=build/floe pytest tests/cli/serve_jdbc_test.py"""
 
 import os
@@ -47,6 +50,43 @@ column: 9 dt date 91 YES
 column: 10 t timestamp 93 YES
 column: 11 tz timestamptz 93 YES
 column: 12 li text 12 YES
+isolation: 2
+catalogs: TABLE_CAT
+  lakehouse
+schemas like d%: TABLE_SCHEM, TABLE_CATALOG
+  db|lakehouse
+table types: TABLE_TYPE
+  FOREIGN TABLE
+  INDEX
+  MATERIALIZED VIEW
+  PARTITIONED INDEX
+  PARTITIONED TABLE
+  SEQUENCE
+  SYSTEM INDEX
+  SYSTEM TABLE
+  SYSTEM TOAST INDEX
+  SYSTEM TOAST TABLE
+  SYSTEM VIEW
+  TABLE
+  TEMPORARY INDEX
+  TEMPORARY SEQUENCE
+  TEMPORARY TABLE
+  TEMPORARY VIEW
+  TYPE
+  VIEW
+tables and views: TABLE_CAT, TABLE_SCHEM, TABLE_NAME, TABLE_TYPE, REMARKS, TYPE_CAT, TYPE_SCHEM, TYPE_NAME, SELF_REFERENCING_COL_NAME, REF_GENERATION
+  lakehouse|db|j|TABLE|null|||||
+views: TABLE_CAT, TABLE_SCHEM, TABLE_NAME, TABLE_TYPE, REMARKS, TYPE_CAT, TYPE_SCHEM, TYPE_NAME, SELF_REFERENCING_COL_NAME, REF_GENERATION
+primary keys: TABLE_CAT, TABLE_SCHEM, TABLE_NAME, COLUMN_NAME, KEY_SEQ, PK_NAME
+imported keys: PKTABLE_CAT, PKTABLE_SCHEM, PKTABLE_NAME, PKCOLUMN_NAME, FKTABLE_CAT, FKTABLE_SCHEM, FKTABLE_NAME, FKCOLUMN_NAME, KEY_SEQ, UPDATE_RULE, DELETE_RULE, FK_NAME, PK_NAME, DEFERRABILITY
+exported keys: PKTABLE_CAT, PKTABLE_SCHEM, PKTABLE_NAME, PKCOLUMN_NAME, FKTABLE_CAT, FKTABLE_SCHEM, FKTABLE_NAME, FKCOLUMN_NAME, KEY_SEQ, UPDATE_RULE, DELETE_RULE, FK_NAME, PK_NAME, DEFERRABILITY
+index info: TABLE_CAT, TABLE_SCHEM, TABLE_NAME, NON_UNIQUE, INDEX_QUALIFIER, INDEX_NAME, TYPE, ORDINAL_POSITION, COLUMN_NAME, ASC_OR_DESC, CARDINALITY, PAGES, FILTER_CONDITION, REMARKS
+best row identifier: SCOPE, COLUMN_NAME, DATA_TYPE, TYPE_NAME, COLUMN_SIZE, BUFFER_LENGTH, DECIMAL_DIGITS, PSEUDO_COLUMN
+functions: FUNCTION_CAT, FUNCTION_SCHEM, FUNCTION_NAME, REMARKS, FUNCTION_TYPE, SPECIFIC_NAME
+procedures: PROCEDURE_CAT, PROCEDURE_SCHEM, PROCEDURE_NAME, ?column?, ?column?, ?column?, REMARKS, PROCEDURE_TYPE, SPECIFIC_NAME
+udts: TYPE_CAT, TYPE_SCHEM, TYPE_NAME, CLASS_NAME, DATA_TYPE, REMARKS, BASE_TYPE
+client info properties: NAME, MAX_LEN, DEFAULT_VALUE, DESCRIPTION
+  ApplicationName|63||The name of the application currently utilizing the connection.
 """
 
 

@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <openssl/rand.h>
 
+#include <arrow/array.h>
 #include <arrow/record_batch.h>
 #include <arrow/type.h>
 
@@ -30,15 +31,6 @@ std::string Upper(std::string_view s) {
   std::string out(s);
   for (char& c : out) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return out;
-}
-
-// BEGIN/START TRANSACTION, COMMIT/END, ROLLBACK/ABORT: the word, or empty.
-std::string TransactionVerb(const std::string& sql) {
-  std::string command = CommandOf(sql);
-  if (command == "BEGIN" || command == "START") return "BEGIN";
-  if (command == "COMMIT" || command == "END") return "COMMIT";
-  if (command == "ROLLBACK" || command == "ABORT") return "ROLLBACK";
-  return "";
 }
 
 // "-c TimeZone=UTC --datestyle=ISO" (the startup packet's options): name -> value.
@@ -468,6 +460,7 @@ PgError Connection::ErrorFor(const Status& status, std::string_view sql, int sta
     }
   }
   if (status.message() == kAbortedTransaction) error.code = sqlstate::kInFailedTransaction;
+  if (const char* code = SavepointErrorCode(status.message())) error.code = code;
   if (transaction_ == 'T') transaction_ = 'E';
   return error;
 }
@@ -506,25 +499,161 @@ std::string Connection::CommandTag(const Portal& portal) const {
   return command;
 }
 
-Status Connection::StartPortal(Portal* portal) {
-  portal->started = true;
-  const std::string& sql = portal->statement->query;
-  std::string verb = TransactionVerb(sql);
-  if (!verb.empty()) {
-    if (verb == "BEGIN") {
+Status Connection::RunTransactionStatement(const TransactionStatement& command, Portal* portal) {
+  auto find = [&](const std::string& name) {
+    for (size_t i = savepoints_.size(); i-- > 0;) {
+      if (savepoints_[i].first == name) return static_cast<int>(i);
+    }
+    return -1;
+  };
+  switch (command.command) {
+    case TransactionCommand::kBegin:
       if (transaction_ != 'I') SendNotice("there is already a transaction in progress");
-      if (transaction_ == 'I') writes_in_transaction_ = 0;
-      if (transaction_ == 'I') transaction_ = 'T';
+      if (transaction_ == 'I') {
+        writes_in_transaction_ = 0;
+        savepoints_.clear();
+        transaction_ = 'T';
+      }
       portal->fixed_tag = "BEGIN";
-    } else {
+      return Status::OK();
+    case TransactionCommand::kCommit:
+    case TransactionCommand::kRollback: {
+      bool commit = command.command == TransactionCommand::kCommit;
       if (transaction_ == 'I') SendNotice("there is no transaction in progress");
-      if (verb == "ROLLBACK" && writes_in_transaction_ > 0) {
+      if (!commit && writes_in_transaction_ > 0) {
         SendNotice("floe commits each statement as it runs: ROLLBACK did not undo the " +
                    std::to_string(writes_in_transaction_) + " statement(s) run since BEGIN");
       }
-      portal->fixed_tag = (verb == "COMMIT" && transaction_ == 'E') ? "ROLLBACK" : verb;
+      portal->fixed_tag = (!commit || transaction_ == 'E') ? "ROLLBACK" : "COMMIT";
       transaction_ = 'I';
+      savepoints_.clear();
+      return Status::OK();
     }
+    case TransactionCommand::kSavepoint:
+      if (transaction_ == 'I') return Status::Invalid(NotInBlockMessage("SAVEPOINT"));
+      if (transaction_ == 'E') return Status::Invalid(kAbortedTransaction);
+      savepoints_.emplace_back(command.savepoint, writes_in_transaction_);
+      portal->fixed_tag = "SAVEPOINT";
+      return Status::OK();
+    case TransactionCommand::kRelease: {
+      if (transaction_ == 'I') return Status::Invalid(NotInBlockMessage("RELEASE SAVEPOINT"));
+      if (transaction_ == 'E') return Status::Invalid(kAbortedTransaction);
+      int at = find(command.savepoint);
+      if (at < 0) return Status::Invalid(NoSuchSavepointMessage(command.savepoint));
+      savepoints_.resize(static_cast<size_t>(at));
+      portal->fixed_tag = "RELEASE";
+      return Status::OK();
+    }
+    case TransactionCommand::kRollbackTo: {
+      if (transaction_ == 'I') return Status::Invalid(NotInBlockMessage("ROLLBACK TO SAVEPOINT"));
+      int at = find(command.savepoint);
+      if (at < 0) return Status::Invalid(NoSuchSavepointMessage(command.savepoint));
+      // The savepoint stays; the block is usable again, as after PostgreSQL's ROLLBACK TO.
+      int writes = writes_in_transaction_ - savepoints_[static_cast<size_t>(at)].second;
+      if (writes > 0) {
+        SendNotice("floe commits each statement as it runs: ROLLBACK TO SAVEPOINT did not undo the " +
+                   std::to_string(writes) + " statement(s) run since SAVEPOINT");
+      }
+      savepoints_.resize(static_cast<size_t>(at) + 1);
+      transaction_ = 'T';
+      portal->fixed_tag = "ROLLBACK";
+      return Status::OK();
+    }
+    case TransactionCommand::kNone:
+      break;
+  }
+  return Status::OK();
+}
+
+Status Connection::RunCopyOut(Portal* portal) {
+  const bool binary = *portal->copy == CopyFormat::kBinary;
+  std::shared_ptr<arrow::Schema> schema = portal->stream->schema();
+  const int columns = schema ? schema->num_fields() : 0;
+  if (portal->rows_sent == 0 && portal->batch == nullptr) {
+    MessageBuilder response(&out_, 'H');  // CopyOutResponse
+    response.Byte(binary ? 1 : 0).Int16(static_cast<int16_t>(columns));
+    for (int c = 0; c < columns; ++c) response.Int16(binary ? 1 : 0);
+    response.Finish();
+  }
+  // The binary header (signature, flags, extension length) goes in the CopyData of the first
+  // tuple, or of the trailer, as PostgreSQL sends it: readers expect it there.
+  std::string header;
+  if (binary && portal->rows_sent == 0) {
+    static constexpr char kSignature[] = "PGCOPY\n\377\r\n";
+    header.assign(kSignature, 11);
+    AppendInt32(&header, 0);
+    AppendInt32(&header, 0);
+  }
+  Status result = Status::OK();
+  while (result.ok() && schema != nullptr) {
+    if (portal->batch == nullptr || portal->batch_row >= portal->batch->num_rows()) {
+      Result<std::shared_ptr<arrow::RecordBatch>> next = [&] {
+        ExecutionGate::Slot slot(context_.gate);
+        return portal->stream->Next();
+      }();
+      if (!next.ok()) {
+        result = next.status();
+        break;
+      }
+      portal->batch = *next;
+      portal->batch_row = 0;
+      if (portal->batch == nullptr) break;
+      continue;
+    }
+    const arrow::RecordBatch& batch = *portal->batch;
+    int64_t row = portal->batch_row++;
+    if (binary) {
+      // A tuple: its field count, then each field as a DataRow has it.
+      MessageBuilder(&out_, 'd').Bytes(header).Int16(static_cast<int16_t>(columns)).Finish();
+      size_t message_start = out_.size() - 7 - header.size();
+      header.clear();
+      for (int c = 0; c < columns && result.ok(); ++c) {
+        result = AppendField(*batch.column(c), row, true, zone_, &out_);
+      }
+      if (!result.ok()) {
+        out_.resize(message_start);
+        break;
+      }
+      auto length = static_cast<uint32_t>(out_.size() - message_start - 1);
+      for (int i = 0; i < 4; ++i)
+        out_[message_start + 1 + i] = static_cast<char>((length >> (24 - 8 * i)) & 0xff);
+    } else {
+      std::string line;
+      for (int c = 0; c < columns; ++c) {
+        if (c > 0) line.push_back('\t');
+        if (batch.column(c)->IsNull(row)) {
+          line += "\\N";
+          continue;
+        }
+        Result<std::string> text = TextValue(*batch.column(c), row, zone_);
+        if (!text.ok()) {
+          result = text.status();
+          break;
+        }
+        line += CopyTextEscape(*text);
+      }
+      if (!result.ok()) break;
+      line.push_back('\n');
+      MessageBuilder(&out_, 'd').Bytes(line).Finish();
+    }
+    ++portal->rows_sent;
+    if (out_.size() >= kFlushThreshold) result = Flush();
+  }
+  EndStatement();
+  if (!result.ok()) return result;
+  portal->done = true;
+  if (binary) MessageBuilder(&out_, 'd').Bytes(header).Int16(-1).Finish();  // the trailer
+  MessageBuilder(&out_, 'c').Finish();                        // CopyDone
+  MessageBuilder(&out_, 'C').CString("COPY " + std::to_string(portal->rows_sent)).Finish();
+  return Status::OK();
+}
+
+Status Connection::StartPortal(Portal* portal) {
+  portal->started = true;
+  const std::string& sql = portal->statement->query;
+  TransactionStatement command = ParseTransactionStatement(sql);
+  if (command.command != TransactionCommand::kNone) {
+    ARROW_RETURN_NOT_OK(RunTransactionStatement(command, portal));
     portal->done = true;
     return Status::OK();
   }
@@ -538,10 +667,13 @@ Status Connection::StartPortal(Portal* portal) {
       other->interrupted = true;
     }
   }
+  ARROW_ASSIGN_OR_RAISE(std::optional<CopyOut> copy, ParseCopyOut(sql));
+  if (copy) portal->copy = copy->format;
+  const std::string& run = copy ? copy->query : sql;
   BeginStatement();
   Result<std::unique_ptr<StatementStream>> stream = [&] {
     ExecutionGate::Slot slot(context_.gate);
-    return session_->ExecuteStreaming(sql, portal->parameters);
+    return session_->ExecuteStreaming(run, portal->parameters);
   }();
   if (!stream.ok()) {
     EndStatement();
@@ -562,6 +694,7 @@ Status Connection::RunPortal(Portal* portal, int64_t max_rows) {
     MessageBuilder(&out_, 'C').CString(CommandTag(*portal)).Finish();
     return Status::OK();
   }
+  if (portal->copy) return RunCopyOut(portal);
   Status result = Status::OK();
   const auto& formats = portal->result_formats;
   int64_t sent_now = 0;
@@ -658,7 +791,7 @@ bool Connection::HandleSimpleQuery(std::string_view body) {
     int before = CountChars(
         std::string_view(*query).substr(0, static_cast<size_t>(std::max(span.pos.offset, 0))));
     Status st = StartPortal(&portal);
-    if (st.ok() && portal.stream != nullptr && portal.stream->schema() != nullptr) {
+    if (st.ok() && portal.stream != nullptr && portal.stream->schema() != nullptr && !portal.copy) {
       RowDescription(*portal.stream->schema(), {});
     }
     if (st.ok()) st = RunPortal(&portal, 0);
@@ -809,7 +942,9 @@ bool Connection::HandleDescribe(std::string_view body) {
     }
     const Prepared& prepared = *found->second;
     StatementShape shape;
-    if (!prepared.query.empty() && TransactionVerb(prepared.query).empty()) {
+    // Transaction statements and COPY return no rows; COPY's come in the COPY protocol.
+    if (!prepared.query.empty() && CommandOf(prepared.query) != "COPY" &&
+        ParseTransactionStatement(prepared.query).command == TransactionCommand::kNone) {
       std::vector<Parameter> unbound;
       BeginStatement();
       Result<StatementShape> described = [&] {
@@ -861,7 +996,7 @@ bool Connection::HandleDescribe(std::string_view body) {
       return true;
     }
   }
-  if (portal->stream != nullptr && portal->stream->schema() != nullptr) {
+  if (portal->stream != nullptr && portal->stream->schema() != nullptr && !portal->copy) {
     RowDescription(*portal->stream->schema(), portal->result_formats);
   } else {
     MessageBuilder(&out_, 'n').Finish();

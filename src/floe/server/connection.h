@@ -9,12 +9,15 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
 #include <netinet/in.h>
 #include <sys/socket.h>
 
+#include "floe/server/copy_command.h"
 #include "floe/server/deadline_timer.h"
 #include "floe/server/execution_gate.h"
 #include "floe/server/server_options.h"
@@ -22,6 +25,7 @@
 #include "floe/server/socket_stream.h"
 #include "floe/server/sql_state.h"
 #include "floe/server/tls_context.h"
+#include "floe/server/transaction_command.h"
 #include "floe/util/time_zone.h"
 
 namespace floe::server {
@@ -80,6 +84,8 @@ class Connection {
     std::shared_ptr<arrow::RecordBatch> batch;
     int64_t batch_row = 0;
     int64_t rows_sent = 0;
+    // COPY (query) TO STDOUT: the rows go out in the COPY protocol, in this format.
+    std::optional<CopyFormat> copy;
   };
 
   // Startup: SSL/GSS negotiation, the startup packet, authentication, the session.
@@ -98,6 +104,10 @@ class Connection {
 
   // Starts the portal's statement (transaction control is answered here).
   Status StartPortal(Portal* portal);
+  // BEGIN, COMMIT, ROLLBACK and the savepoint commands, answered from the block's state.
+  Status RunTransactionStatement(const TransactionStatement& command, Portal* portal);
+  // The rest of a COPY portal's rows as CopyData, then CopyDone and its COPY n tag.
+  Status RunCopyOut(Portal* portal);
   // Sends up to `max_rows` rows (0: all) and CommandComplete or PortalSuspended.
   Status RunPortal(Portal* portal, int64_t max_rows);
   void RowDescription(const arrow::Schema& schema, const std::vector<int16_t>& formats);
@@ -130,6 +140,8 @@ class Connection {
   bool skip_until_sync_ = false;
   char transaction_ = 'I';  // 'I' idle, 'T' in a block, 'E' failed block
   int writes_in_transaction_ = 0;
+  // The block's savepoints, oldest first, with writes_in_transaction_ when each was set.
+  std::vector<std::pair<std::string, int>> savepoints_;
 
   std::mutex running_mutex_;
   bool running_ = false;

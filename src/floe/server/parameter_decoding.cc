@@ -1,5 +1,6 @@
 #include "floe/server/parameter_decoding.h"
 
+#include <arrow/builder.h>
 #include <arrow/scalar.h>
 #include <arrow/type.h>
 #include <arrow/util/decimal.h>
@@ -9,6 +10,8 @@
 
 #include "floe/server/pg_message.h"
 #include "floe/server/pg_type_map.h"
+#include "floe/sql/postgres/pg_array_text.h"
+#include "floe/util/number_parse.h"
 #include "floe/util/time_zone.h"
 
 namespace floe::server {
@@ -91,6 +94,57 @@ Result<std::string> NumericText(std::string_view bytes, int32_t oid) {
   std::string text = (sign == 0x4000 ? "-" : "") + int_part;
   if (dscale > 0) text += "." + frac;
   return text;
+}
+
+// The element type of the array types floe takes as parameters; null for others.
+std::shared_ptr<arrow::DataType> ArrayElementType(int32_t oid) {
+  switch (oid) {
+    case pg_oid::kTextArray:
+    case pg_oid::kVarcharArray:
+    case pg_oid::kCharArray:
+    case pg_oid::kNameArray:
+      return arrow::utf8();
+    case pg_oid::kInt2Array:
+      return arrow::int16();
+    case pg_oid::kInt4Array:
+      return arrow::int32();
+    case pg_oid::kInt8Array:
+    case pg_oid::kOidArray:
+      return arrow::int64();
+    default:
+      return nullptr;
+  }
+}
+
+// A one-dimensional array in PostgreSQL's text form ({r,"a b",NULL}), as the JDBC driver
+// sends a text[] or int4[] parameter, as a list value.
+Result<Parameter> TextArrayParameter(int32_t oid, std::string_view v,
+                                     const std::shared_ptr<arrow::DataType>& element) {
+  auto bad = [&](std::string_view why) {
+    return Status::Invalid("invalid array value for a parameter of type oid ", oid, ": ", why);
+  };
+  ARROW_ASSIGN_OR_RAISE(auto items, sql::ParsePgArrayText(v));
+  std::unique_ptr<arrow::ArrayBuilder> builder;
+  ARROW_RETURN_NOT_OK(arrow::MakeBuilder(arrow::default_memory_pool(), element, &builder));
+  for (const auto& item : items) {
+    if (!item) {
+      ARROW_RETURN_NOT_OK(builder->AppendNull());
+    } else if (element->id() == arrow::Type::STRING) {
+      ARROW_RETURN_NOT_OK(static_cast<arrow::StringBuilder&>(*builder).Append(*item));
+    } else {
+      std::optional<int64_t> n = ParseInt64(*item);
+      if (!n) return bad("an element is not an integer");
+      int bits = element->bit_width();
+      if (bits < 64 && (*n < -(int64_t{1} << (bits - 1)) || *n >= (int64_t{1} << (bits - 1)))) {
+        return bad("an element is out of range");
+      }
+      ARROW_ASSIGN_OR_RAISE(auto scalar, arrow::MakeScalar(element, *n));
+      ARROW_RETURN_NOT_OK(builder->AppendScalar(*scalar));
+    }
+  }
+  std::shared_ptr<arrow::Array> values;
+  ARROW_RETURN_NOT_OK(builder->Finish(&values));
+  return Parameter{std::make_shared<arrow::ListScalar>(values)};
 }
 
 }  // namespace
@@ -205,6 +259,7 @@ Result<Parameter> DecodeParameter(int32_t oid, bool binary, std::optional<std::s
         return Parameter{std::make_shared<arrow::TimestampScalar>(micros, type)};
       }
       default:
+        if (auto element = ArrayElementType(oid)) return TextArrayParameter(oid, v, element);
         return Untyped(v);
     }
   }

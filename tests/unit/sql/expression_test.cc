@@ -57,7 +57,9 @@ TEST(ExpressionTest, OtherLiterals) {
   EXPECT_EQ(LiteralOf("'it''s'"), (Literal{LiteralKind::kString, "it's"}));
   EXPECT_EQ(LiteralOf("'it\\'s'"), (Literal{LiteralKind::kString, "it's"}));
   EXPECT_EQ(LiteralOf("'a' 'b' \"c\""), (Literal{LiteralKind::kString, "abc"}));
-  EXPECT_EQ(LiteralOf("\"x\""), (Literal{LiteralKind::kString, "x"}));
+  // A lone double-quoted string keeps how it was written: a name for PostgreSQL clients.
+  EXPECT_EQ(LiteralOf("\"x\""), (Literal{LiteralKind::kString, "x", true}));
+  EXPECT_EQ(CanonicalExpr("\"a\\\"b\""), "\"a\\\"b\"");
   EXPECT_EQ(LiteralOf("NULL"), (Literal{LiteralKind::kNull, ""}));
   EXPECT_EQ(LiteralOf("true"), (Literal{LiteralKind::kBoolean, "true"}));
   EXPECT_EQ(LiteralOf("FALSE"), (Literal{LiteralKind::kBoolean, "false"}));

@@ -1,7 +1,7 @@
 // PostgreSQL's syntax that its clients send: regex operators, OPERATOR(...), COLLATE,
 // quantified comparisons, ARRAY constructors, casts to PostgreSQL type names, SHOW/SET of
-// parameters and the transaction statements floe accepts without effect. What they mean
-// is tested in tests/sql/pg_catalog/.
+// parameters, the transaction statements floe accepts without effect, ordered aggregates and
+// the standard's trim and substring forms. What they mean is tested in tests/sql/pg_catalog/.
 
 #include "floe/sql/parse/ast.h"
 #include "floe/sql/parse/parser.h"
@@ -71,6 +71,38 @@ TEST(PgSyntaxTest, ShowSetAndTransactions) {
     ASSERT_TRUE(s->As<TransactionControl>()) << sql;
     EXPECT_EQ(s->As<TransactionControl>()->text, sql);
   }
+  EXPECT_EQ(Canonical("SHOW TRANSACTION ISOLATION LEVEL"),
+            "SELECT current_setting('transaction_isolation') AS transaction_isolation");
+  EXPECT_EQ(Canonical("show time zone"), "SELECT current_setting('TimeZone') AS TimeZone");
+  const std::pair<const char*, TransactionControlKind> savepoints[] = {
+      {"SAVEPOINT \"_pg3_1\"", TransactionControlKind::kSavepoint},
+      {"RELEASE SAVEPOINT s", TransactionControlKind::kRelease},
+      {"RELEASE s", TransactionControlKind::kRelease},
+      {"ROLLBACK TO SAVEPOINT s", TransactionControlKind::kRollbackToSavepoint},
+      {"ROLLBACK WORK TO s", TransactionControlKind::kRollbackToSavepoint}};
+  for (const auto& [sql, kind] : savepoints) {
+    auto s = testing::RoundTrip(sql);
+    ASSERT_TRUE(s.ok()) << sql << ": " << s.status().ToString();
+    ASSERT_TRUE(s->As<TransactionControl>()) << sql;
+    EXPECT_EQ(s->As<TransactionControl>()->kind, kind) << sql;
+  }
+}
+
+TEST(PgSyntaxTest, OrderedAggregatesAndStandardStringForms) {
+  EXPECT_EQ(CanonicalExpr("array_agg(CAST(a AS TEXT) ORDER BY o DESC, p)"),
+            "array_agg(CAST(a AS STRING) ORDER BY o DESC, p)");
+  EXPECT_EQ(CanonicalExpr("string_agg(DISTINCT a, ',' ORDER BY a)"),
+            "string_agg(DISTINCT a, ',' ORDER BY a)");
+  EXPECT_FALSE(ParseStatement("SELECT array_agg(a ORDER BY a) OVER () FROM t").ok());
+  EXPECT_EQ(CanonicalExpr("trim(both '\"' from x)"), "btrim(x, '\"')");
+  EXPECT_EQ(CanonicalExpr("trim(BOTH FROM x)"), "trim(x)");
+  EXPECT_EQ(CanonicalExpr("trim(leading from x)"), "ltrim(x)");
+  EXPECT_EQ(CanonicalExpr("trim(TRAILING FROM x)"), "rtrim(x)");
+  EXPECT_FALSE(ParseStatement("SELECT trim(LEADING 'x' FROM y)").ok());
+  EXPECT_EQ(CanonicalExpr("substring(s from 0 for 6)"), "substring(s, 0, 6)");
+  EXPECT_EQ(CanonicalExpr("substring(s FROM 2)"), "substring(s, 2)");
+  EXPECT_EQ(CanonicalExpr("substring(s for 2)"), "substring(s, 1, 2)");
+  EXPECT_EQ(CanonicalExpr("substring(s, 2, 3)"), "substring(s, 2, 3)");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 namespace floe::sql::binding {
 
 Result<BoundExpr> ExpressionBinder::PlanNode(const Literal& l, const Expr& e) {
+  if (std::optional<Expr> column = PgQuotedColumn(e, ctx_)) return Plan(*column);
   std::string name = GeneratedName(e);
   switch (l.kind) {
     case LiteralKind::kNull:

@@ -341,18 +341,40 @@ Result<BoundExpr> ExpressionBinder::PlanNode(const InSubquery& in, const Expr& e
   return BoundExpr{result, arrow::boolean(), ToSql(e)};
 }
 
+// A LIKE pattern that is a constant: a string literal, or an expression of no column such as
+// PostgreSQL clients send (`$1::VARCHAR`, `'pg_%'::text`); null for a NULL pattern.
+Result<std::optional<std::string>> ExpressionBinder::ConstantPattern(const Expr& pattern) {
+  const Literal* literal = pattern.As<Literal>();
+  if (literal && literal->kind == LiteralKind::kString) return std::optional<std::string>(literal->value);
+  Status not_constant = Error(pattern.pos, "LIKE patterns must be string literals");
+  auto bound = Plan(pattern);
+  if (!bound.ok() || !cp::FieldsInExpression(bound->expr).empty()) return not_constant;
+  ARROW_ASSIGN_OR_RAISE(bound, ToStringExpr(*bound));
+  ARROW_ASSIGN_OR_RAISE(auto expr, bound->expr.Bind(arrow::Schema({})));
+  auto batch = arrow::RecordBatch::Make(arrow::schema({}), 1, arrow::ArrayVector{});
+  auto datum = cp::ExecuteScalarExpression(expr, cp::ExecBatch(*batch));
+  if (!datum.ok()) return not_constant;
+  std::shared_ptr<arrow::Scalar> value;
+  if (datum->is_scalar()) {
+    value = datum->scalar();
+  } else {
+    ARROW_ASSIGN_OR_RAISE(value, datum->make_array()->GetScalar(0));
+  }
+  if (!value->is_valid) return std::optional<std::string>();
+  if (value->type->id() != arrow::Type::STRING) return not_constant;
+  return std::optional<std::string>(static_cast<const arrow::StringScalar&>(*value).value->ToString());
+}
+
 Result<BoundExpr> ExpressionBinder::PlanNode(const Like& like, const Expr& e) {
   ARROW_ASSIGN_OR_RAISE(auto v, Plan(*like.operand));
-  const Literal* pattern = like.pattern->As<Literal>();
-  if (!pattern || pattern->kind != LiteralKind::kString) {
-    return Error(like.pattern->pos, "LIKE patterns must be string literals");
-  }
+  ARROW_ASSIGN_OR_RAISE(std::optional<std::string> pattern, ConstantPattern(*like.pattern));
+  if (!pattern) return BoundExpr{cp::literal(arrow::MakeNullScalar(arrow::boolean())), arrow::boolean(), ToSql(e)};
   ARROW_ASSIGN_OR_RAISE(v, ToStringExpr(v));
   cp::Expression test;
   if (like.kind == LikeKind::kRLike) {
-    test = cp::call("match_substring_regex", {v.expr}, cp::MatchSubstringOptions(pattern->value));
+    test = cp::call("match_substring_regex", {v.expr}, cp::MatchSubstringOptions(*pattern));
   } else {
-    test = cp::call("match_like", {v.expr}, cp::MatchSubstringOptions(pattern->value, like.kind == LikeKind::kILike));
+    test = cp::call("match_like", {v.expr}, cp::MatchSubstringOptions(*pattern, like.kind == LikeKind::kILike));
   }
   if (like.negated) test = cp::call("invert", {test});
   return BoundExpr{test, arrow::boolean(), ToSql(e)};

@@ -364,7 +364,26 @@ Result<BoundExpr> ExpressionBinder::PlanNode(const Subscript& s, const Expr& e) 
   return Error(e.pos, StrCat("[DATATYPE_MISMATCH] Cannot subscript a value of type ", base.type->ToString()));
 }
 
+// For PostgreSQL clients, "ns"."t"."c" (a double-quoted string, then field accesses) is the
+// column of that qualified name; nullopt for any other expression.
+std::optional<Expr> PgQuotedColumn(const Expr& e, const ExprContext& ctx) {
+  if (!ctx.session || !IsPgClient(*ctx.session)) return std::nullopt;
+  std::vector<Identifier> parts;
+  const Expr* at = &e;
+  while (const auto* fa = at->As<FieldAccess>()) {
+    parts.insert(parts.begin(), fa->field);
+    at = fa->base.get();
+  }
+  const auto* lit = at->As<Literal>();
+  if (!lit || !lit->double_quoted) return std::nullopt;
+  parts.insert(parts.begin(), Identifier{lit->value, true, at->pos});
+  ColumnRef ref;
+  ref.parts = std::move(parts);
+  return Expr{std::move(ref), e.pos};
+}
+
 Result<BoundExpr> ExpressionBinder::PlanNode(const FieldAccess& fa, const Expr& e) {
+  if (std::optional<Expr> column = PgQuotedColumn(e, ctx_)) return Plan(*column);
   ARROW_ASSIGN_OR_RAISE(auto base, Plan(*fa.base));
   return StructField(base, fa.field, e.pos);
 }

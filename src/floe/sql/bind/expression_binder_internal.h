@@ -158,11 +158,20 @@ inline std::string JoinStrings(const std::vector<std::string>& parts, const std:
 
 inline std::string QuoteName(const std::string& s) { return "`" + s + "`"; }
 
+// For PostgreSQL clients, a double-quoted string ("id", "t"."id") is a column's name, as in
+// PostgreSQL; nullopt otherwise (expression_binder.cc).
+std::optional<Expr> PgQuotedColumn(const Expr& e, const ExprContext& ctx);
+
 class ExpressionBinder {
  public:
   explicit ExpressionBinder(const ExprContext& ctx) : ctx_(ctx) {}
 
   Result<BoundExpr> Plan(const Expr& e) {
+    // The aggregates compute without an order; PostgreSQL's agg(x ORDER BY y) is parsed only
+    // for catalog queries answered without computing (postgres/pg_empty_catalog_queries.cc).
+    if (const auto* f = e.As<FunctionCall>(); f && !f->order_by.empty()) {
+      return Error(f->order_by.front().expr.pos, "ORDER BY inside an aggregate call is not supported");
+    }
     if (ctx_.computed) {
       auto it = ctx_.computed->find(ToSql(e));
       if (it != ctx_.computed->end()) {
@@ -179,6 +188,7 @@ class ExpressionBinder {
   }
 
   Result<BoundExpr> PlanNode(const Literal& l, const Expr& e);
+  Result<std::optional<std::string>> ConstantPattern(const Expr& pattern);
 
   // The precision Spark gives a decimal literal: its digits without leading zeros, at least its
   // scale; a negative scale (1.8e308) counts as digits.

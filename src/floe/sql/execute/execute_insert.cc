@@ -32,21 +32,25 @@ class ClosingReader : public arrow::RecordBatchReader {
 }  // namespace
 
 Result<QueryStream> StreamQuery(QueryPlanner& planner, const Query& query) {
-  auto rel = planner.PlanQuery(query);
-  if (!rel.ok()) {
+  auto run_whole = [&]() -> Result<QueryStream> {
     // Run replans the query for its complete error message.
     ARROW_ASSIGN_OR_RAISE(auto rows, planner.Run(query));
     QueryStream stream;
     for (const auto& f : rows->schema()->fields()) stream.names.push_back(f->name());
     stream.reader = std::make_shared<arrow::TableBatchReader>(rows);
     return stream;
-  }
+  };
+  auto rel = planner.PlanQuery(query);
+  if (!rel.ok()) return run_whole();
   QueryStream stream;
   for (const auto& c : rel->columns) stream.names.push_back(c.name);
   // The plan runs on this thread as batches are read: a source that slices rows held in
   // memory would otherwise hand every batch to the thread pool at once, and the whole
   // result would wait in the queue for the writer.
   ARROW_ASSIGN_OR_RAISE(auto reader, arrow::acero::DeclarationToReader(rel->decl, StatementPlanOptions(false)));
+  // A plan Acero cannot start (a cast it has no kernel for: '{a,b}'::text[]) gives a reader
+  // without a schema; running it whole reports why.
+  if (reader->schema() == nullptr) return run_whole();
   stream.reader = std::make_shared<ClosingReader>(std::move(reader));
   if (stream.reader->schema()->num_fields() != static_cast<int>(stream.names.size())) {
     return Status::Invalid("internal: plan produced ", stream.reader->schema()->num_fields(), " columns, expected ",

@@ -70,6 +70,22 @@ void AddStringFunctions(std::vector<ScalarFunction>* out) {
   out->push_back(TextUnary({"rtrim"}, "utf8_rtrim_whitespace",
                            Doc("StringTrimRight", "_FUNC_(str) - Removes the trailing space characters from `str`.",
                                {{"SELECT _FUNC_('    SparkSQL   ');", "    SparkSQL"}}, "1.5.0")));
+  out->push_back(
+      {{"btrim"},
+       {1, 2},
+       Fixed(arrow::utf8()),
+       [](CallBinder& b) -> Result<BoundExpr> {
+         BoundExpr str = b.ToStringExpr(b.args[0]);
+         if (b.args.size() == 1) return b.Make(arrow::compute::call("utf8_trim_whitespace", {str.expr}));
+         const Literal* chars = b.StringLiteralArg(1);
+         if (!chars) return b.Error(b.expr.pos, "btrim() takes its characters as a string literal");
+         return b.Make(arrow::compute::call("utf8_trim", {str.expr}, arrow::compute::TrimOptions(chars->value)));
+       },
+       Doc("StringTrimBoth",
+           "_FUNC_(str[, trimStr]) - Removes the leading and trailing space characters, or the "
+           "characters of `trimStr`, from `str`.",
+           {{"SELECT _FUNC_('    SparkSQL   ');", "SparkSQL"}, {"SELECT _FUNC_('xxSparkSQLxx', 'x');", "SparkSQL"}},
+           "3.2.0")});
   out->push_back(TextUnary({"reverse"}, "utf8_reverse",
                            Doc("Reverse", "_FUNC_(str) - Returns `str` with its characters in reverse order.",
                                {{"SELECT _FUNC_('Spark SQL');", "LQS krapS"}}, "1.5.0")));

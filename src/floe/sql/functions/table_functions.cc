@@ -1,7 +1,9 @@
-// Table functions: range.
+// Table functions: range, and PostgreSQL's generate_series and unnest.
 
 #include <arrow/array/builder_primitive.h>
+#include <arrow/array/util.h>
 #include <arrow/record_batch.h>
+#include <arrow/scalar.h>
 
 #include <algorithm>
 
@@ -19,7 +21,8 @@ class RangeReader : public arrow::RecordBatchReader {
  public:
   static constexpr uint64_t kBatchRows = 64 * 1024;
 
-  RangeReader(int64_t start, int64_t step, uint64_t count) : start_(start), step_(step), count_(count) {}
+  RangeReader(int64_t start, int64_t step, uint64_t count, const char* column = "id")
+      : schema_(arrow::schema({arrow::field(column, arrow::int64(), false)})), start_(start), step_(step), count_(count) {}
 
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
 
@@ -42,7 +45,7 @@ class RangeReader : public arrow::RecordBatchReader {
   }
 
  private:
-  std::shared_ptr<arrow::Schema> schema_ = arrow::schema({arrow::field("id", arrow::int64(), false)});
+  std::shared_ptr<arrow::Schema> schema_;
   int64_t start_;
   int64_t step_;
   uint64_t count_;
@@ -85,6 +88,56 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> Range(const std::vector<std::s
   return std::make_shared<RangeReader>(start, step, count);
 }
 
+// generate_series(start, stop[, step]): PostgreSQL's integers from start through stop, in one
+// BIGINT column `generate_series` (the JDBC driver numbers the search path with it).
+Result<std::shared_ptr<arrow::RecordBatchReader>> GenerateSeries(
+    const std::vector<std::shared_ptr<arrow::Scalar>>& values) {
+  if (values.size() < 2 || values.size() > 3) return Status::Invalid("generate_series takes 2 or 3 arguments");
+  std::vector<int64_t> args;
+  for (const auto& v : values) {
+    if (!v->is_valid) return std::make_shared<RangeReader>(0, 1, 0, "generate_series");
+    ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
+    args.push_back(static_cast<const arrow::Int64Scalar&>(*i64).value);
+  }
+  int64_t start = args[0], stop = args[1], step = args.size() == 3 ? args[2] : 1;
+  if (step == 0) return Status::Invalid("step size cannot equal zero");
+  // Counted in unsigned arithmetic, so extreme bounds do not overflow.
+  uint64_t count = 0;
+  if (step > 0 && stop >= start) {
+    count = (static_cast<uint64_t>(stop) - static_cast<uint64_t>(start)) / static_cast<uint64_t>(step) + 1;
+  } else if (step < 0 && start >= stop) {
+    const uint64_t stride = static_cast<uint64_t>(-(step + 1)) + 1;
+    count = (static_cast<uint64_t>(start) - static_cast<uint64_t>(stop)) / stride + 1;
+  }
+  constexpr uint64_t kMaxRows = uint64_t{1} << 30;
+  if (count > kMaxRows) {
+    return Status::Invalid(StrCat("generate_series would produce more than ", kMaxRows, " rows, the most floe generates"));
+  }
+  return std::make_shared<RangeReader>(start, step, count, "generate_series");
+}
+
+// unnest(array): PostgreSQL's rows of an array's elements, in one column `unnest` (psql and
+// pgcli read current_schemas(true) so).
+Result<std::shared_ptr<arrow::RecordBatchReader>> Unnest(const std::vector<std::shared_ptr<arrow::Scalar>>& values) {
+  if (values.size() != 1) return Status::Invalid("unnest takes one array");
+  const auto& value = *values[0];
+  std::shared_ptr<arrow::Array> items;
+  if (value.type->id() == arrow::Type::NA) {
+    items = std::make_shared<arrow::NullArray>(0);
+  } else if (arrow::is_list_like(value.type->id())) {
+    const auto& list = static_cast<const arrow::BaseListScalar&>(value);
+    if (value.is_valid) {
+      items = list.value;
+    } else {
+      ARROW_ASSIGN_OR_RAISE(items, arrow::MakeEmptyArray(list.value->type()));
+    }
+  } else {
+    return Status::Invalid("unnest takes an array, not ", value.type->ToString());
+  }
+  auto batch = arrow::RecordBatch::Make(arrow::schema({arrow::field("unnest", items->type())}), items->length(), {items});
+  return arrow::RecordBatchReader::Make({batch}, batch->schema());
+}
+
 }  // namespace
 
 void AddTableFunctions(std::vector<TableFunction>* out) {
@@ -93,6 +146,14 @@ void AddTableFunctions(std::vector<TableFunction>* out) {
                       "_FUNC_(start[, end[, step[, numSlices]]]) / _FUNC_(end) - Returns a table of values within a "
                       "specified range.",
                       {{"SELECT * FROM _FUNC_(1);", "0"}, {"SELECT * FROM _FUNC_(0, 2);", "0\n1"}}, "2.0.0")});
+  out->push_back({{"generate_series"}, GenerateSeries,
+                  Doc("floe.sql.GenerateSeries",
+                      "_FUNC_(start, stop[, step]) - Returns a table of the integers from `start` through `stop`, "
+                      "`step` apart, in one column `generate_series`.",
+                      {{"SELECT * FROM _FUNC_(1, 3);", "1\n2\n3"}})});
+  out->push_back({{"unnest"}, Unnest,
+                  Doc("floe.sql.Unnest", "_FUNC_(array) - Returns a table of the array's elements, in one column `unnest`.",
+                      {{"SELECT * FROM _FUNC_(array(1, 2));", "1\n2"}})});
   // Planned with the session, which loads the table (plan/table_changes_function.h); listed
   // here for SHOW FUNCTIONS and DESCRIBE FUNCTION.
   out->push_back(

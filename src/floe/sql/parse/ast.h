@@ -155,6 +155,9 @@ enum class LiteralKind {
 struct Literal {
   LiteralKind kind = LiteralKind::kNull;
   std::string value;
+  // A string written in double quotes, alone: Spark's string, a name for PostgreSQL clients
+  // (SELECT "id" FROM "ns"."t"), which the binder resolves as a column there.
+  bool double_quoted = false;
 
   bool operator==(const Literal&) const = default;
 };
@@ -323,6 +326,8 @@ struct WindowSpec;
 // the query's one column as an array.
 inline constexpr char kArrayOfQueryFunction[] = "array_of_query";
 
+struct OrderItem;
+
 // f(args), count(*), count(DISTINCT a), and window functions f(args) OVER (...). Bare
 // CURRENT_DATE / CURRENT_TIMESTAMP are calls with no arguments.
 struct FunctionCall {
@@ -332,6 +337,9 @@ struct FunctionCall {
   bool star = false;  // f(*)
   bool ignore_nulls = false;  // f(x) IGNORE NULLS OVER (...)
   Box<WindowSpec> over;
+  // PostgreSQL's agg(x ORDER BY y): parsed so that catalog queries over empty relations are
+  // answered; the binder refuses it wherever it would compute a value.
+  std::vector<OrderItem> order_by;
 
   bool operator==(const FunctionCall&) const = default;
 };
@@ -1040,7 +1048,16 @@ struct SetTimeZone {
 // BEGIN / START TRANSACTION / COMMIT / END / ROLLBACK / ABORT / SET TRANSACTION ... and
 // SET SESSION CHARACTERISTICS AS TRANSACTION ...: accepted for PostgreSQL clients and
 // changing nothing, as every statement commits on its own. `text` is the statement as written.
-enum class TransactionControlKind { kBegin, kCommit, kRollback, kSetTransaction };
+// Savepoints are accepted as BEGIN is: each statement has already committed on its own.
+enum class TransactionControlKind {
+  kBegin,
+  kCommit,
+  kRollback,
+  kSetTransaction,
+  kSavepoint,
+  kRelease,
+  kRollbackToSavepoint
+};
 
 struct TransactionControl {
   TransactionControlKind kind = TransactionControlKind::kBegin;

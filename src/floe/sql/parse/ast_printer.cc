@@ -12,6 +12,8 @@
 
 namespace floe::sql {
 
+std::string DoubleQuoteString(const std::string& value);
+
 namespace {
 
 bool IsSimpleName(const std::string& name) {
@@ -156,7 +158,7 @@ class Printer {
         return v.find('.') != std::string::npos && !has_exp ? v : v + "BD";
       case LiteralKind::kDouble: return has_exp ? v : v + "D";
       case LiteralKind::kFloat: return v + "F";
-      case LiteralKind::kString: return QuoteString(v);
+      case LiteralKind::kString: return lit.double_quoted ? DoubleQuoteString(v) : QuoteString(v);
       case LiteralKind::kBinary: return "X'" + v + "'";
       case LiteralKind::kDate: return "DATE " + QuoteString(v);
       case LiteralKind::kTimestamp: return "TIMESTAMP " + QuoteString(v);
@@ -293,7 +295,8 @@ class Printer {
     } else {
       std::vector<std::string> args;
       for (const Expr& a : f.args) args.push_back(Expression(a));
-      out = name + "(" + (f.distinct ? "DISTINCT " : "") + JoinStrings(args, ", ") + ")";
+      std::string order = f.order_by.empty() ? "" : " ORDER BY " + OrderItems(f.order_by);
+      out = name + "(" + (f.distinct ? "DISTINCT " : "") + JoinStrings(args, ", ") + order + ")";
     }
     if (f.ignore_nulls) out += " IGNORE NULLS";
     if (f.over) out += " OVER (" + Window(*f.over) + ")";
@@ -846,6 +849,23 @@ std::string QuoteIdentifier(const std::string& name) {
     if (c == '`') out += '`';
   }
   return out + "`";
+}
+
+// "value", escaped as the lexer reads a double-quoted string back.
+std::string DoubleQuoteString(const std::string& value) {
+  std::string out = "\"";
+  for (char c : value) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\0': out += "\\0"; break;
+      default: out += c;
+    }
+  }
+  return out + "\"";
 }
 
 std::string QuoteString(const std::string& value) {

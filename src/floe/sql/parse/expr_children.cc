@@ -35,6 +35,7 @@ void ForEachChild(const Expr& e, const std::function<void(const Expr&)>& fn) {
           if (node.else_result) fn(*node.else_result);
         } else if constexpr (std::is_same_v<T, FunctionCall>) {
           for (const auto& x : node.args) fn(x);
+          for (const auto& o : node.order_by) fn(o.expr);
           if (node.over) {
             for (const auto& x : node.over->partition_by) fn(x);
             for (const auto& o : node.over->order_by) fn(o.expr);

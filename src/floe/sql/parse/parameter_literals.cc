@@ -134,6 +134,19 @@ Result<Expr> ParameterLiteral(const Parameter& parameter, int index) {
                        static_cast<const arrow::StringScalar&>(*scalar).value->ToString());
   }
   if (scalar->type->id() == arrow::Type::NA) return MakeLiteral(LiteralKind::kNull, "");
+  if (scalar->type->id() == arrow::Type::LIST) {
+    // An array a driver sent (a Python or Java list): ARRAY[item, ...].
+    if (!scalar->is_valid) return MakeLiteral(LiteralKind::kNull, "");
+    const auto& values = *static_cast<const arrow::ListScalar&>(*scalar).value;
+    FunctionCall call;
+    call.name.parts.push_back(Identifier{"array", false, {}});
+    for (int64_t i = 0; i < values.length(); ++i) {
+      ARROW_ASSIGN_OR_RAISE(auto item, values.GetScalar(i));
+      ARROW_ASSIGN_OR_RAISE(Expr literal, ParameterLiteral(Parameter{item, false}, index));
+      call.args.push_back(std::move(literal));
+    }
+    return Make(std::move(call));
+  }
   std::optional<DataType> sql_type = SqlType(*scalar->type);
   if (!sql_type) {
     return Status::NotImplemented("Parameter $", index, " has type ", scalar->type->ToString(),

@@ -524,7 +524,9 @@ Result<Expr> Parser::ParsePrimary() {
     case TokenKind::kDoubleQuoted: {
       Literal lit;
       lit.kind = LiteralKind::kString;
+      const size_t first = i_;
       ARROW_ASSIGN_OR_RAISE(lit.value, ParseStringLiteral());
+      lit.double_quoted = t.kind == TokenKind::kDoubleQuoted && i_ == first + 1;
       return MakeExpr(std::move(lit), pos);
     }
     case TokenKind::kBinaryString: {
@@ -701,6 +703,10 @@ Result<Expr> Parser::ParseFunctionCall(ObjectName name) {
   ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kLParen));
   FunctionCall call;
   call.name = std::move(name);
+  const std::string fn = call.name.parts.size() == 1 ? AsciiUpper(call.name.parts[0].name) : "";
+  if (fn == "TRIM" && (Peek("BOTH") || Peek("LEADING") || Peek("TRAILING") || Peek("FROM"))) {
+    return ParseTrimFrom(std::move(call), pos);
+  }
   if (PeekKind(TokenKind::kStar) && PeekKind(TokenKind::kRParen, 1)) {
     i_ += 2;
     call.star = true;
@@ -713,8 +719,30 @@ Result<Expr> Parser::ParseFunctionCall(ObjectName name) {
     do {
       ARROW_ASSIGN_OR_RAISE(Expr arg, ParseExpr());
       call.args.push_back(std::move(arg));
+      // The SQL standard's substring(str FROM pos [FOR len]) and substring(str FOR len), as
+      // Spark reads them: substring(str, pos[, len]).
+      if ((fn == "SUBSTRING" || fn == "SUBSTR") && call.args.size() == 1 && (Peek("FROM") || Peek("FOR"))) {
+        if (Accept("FROM")) {
+          ARROW_ASSIGN_OR_RAISE(Expr from, ParseExpr());
+          call.args.push_back(std::move(from));
+        } else {
+          call.args.push_back(MakeExpr(Literal{LiteralKind::kInteger, "1"}, Cur().pos));
+        }
+        if (Accept("FOR")) {
+          ARROW_ASSIGN_OR_RAISE(Expr length, ParseExpr());
+          call.args.push_back(std::move(length));
+        }
+        break;
+      }
     } while (AcceptKind(TokenKind::kComma));
+    if (Peek("ORDER") && Peek("BY", 1)) {
+      i_ += 2;
+      ARROW_ASSIGN_OR_RAISE(call.order_by, ParseOrderItems());
+    }
     ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
+  }
+  if (!call.order_by.empty() && Peek("OVER")) {
+    return ErrorAt(sql_, Cur().pos, "ORDER BY inside the arguments of a window function is not supported");
   }
   if ((Peek("IGNORE") || Peek("RESPECT")) && Peek("NULLS", 1)) {
     call.ignore_nulls = Peek("IGNORE");
@@ -727,6 +755,33 @@ Result<Expr> Parser::ParseFunctionCall(ObjectName name) {
   } else if (Peek("FILTER") && PeekKind(TokenKind::kLParen, 1)) {
     return ErrorAt(sql_, Cur().pos, "FILTER clauses of functions are not supported");
   }
+  return MakeExpr(std::move(call), pos);
+}
+
+// The SQL standard's trim([BOTH | LEADING | TRAILING] [chars] FROM str), after `trim(`: the
+// spaces form is trim/ltrim/rtrim(str), BOTH chars is btrim(str, chars).
+Result<Expr> Parser::ParseTrimFrom(FunctionCall call, SourcePos pos) {
+  std::string side = "BOTH";
+  if (Peek("BOTH") || Peek("LEADING") || Peek("TRAILING")) {
+    side = AsciiUpper(Cur().text);
+    Bump();
+  }
+  std::optional<Expr> chars;
+  if (!Peek("FROM")) {
+    ARROW_ASSIGN_OR_RAISE(Expr c, ParseExpr());
+    chars = std::move(c);
+  }
+  ARROW_RETURN_NOT_OK(Expect("FROM"));
+  ARROW_ASSIGN_OR_RAISE(Expr str, ParseExpr());
+  ARROW_RETURN_NOT_OK(ExpectKind(TokenKind::kRParen));
+  std::string name = side == "LEADING" ? "ltrim" : side == "TRAILING" ? "rtrim" : "trim";
+  if (chars) {
+    if (side != "BOTH") return ErrorAt(sql_, pos, "TRIM(LEADING | TRAILING characters FROM ...) is not supported");
+    name = "btrim";
+  }
+  call.name.parts[0].name = name;
+  call.args.push_back(std::move(str));
+  if (chars) call.args.push_back(std::move(*chars));
   return MakeExpr(std::move(call), pos);
 }
 

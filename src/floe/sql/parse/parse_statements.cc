@@ -108,9 +108,14 @@ Result<Statement> Parser::ParseStatementBody() {
     return ParseTransactionControl(std::move(s), TransactionControlKind::kBegin);
   }
   if (word == "COMMIT" || word == "END") return ParseTransactionControl(std::move(s), TransactionControlKind::kCommit);
+  if (word == "ROLLBACK" && (Peek("TO", 1) || ((Peek("WORK", 1) || Peek("TRANSACTION", 1)) && Peek("TO", 2)))) {
+    return ParseTransactionControl(std::move(s), TransactionControlKind::kRollbackToSavepoint);
+  }
   if (word == "ROLLBACK" || word == "ABORT") {
     return ParseTransactionControl(std::move(s), TransactionControlKind::kRollback);
   }
+  if (word == "SAVEPOINT") return ParseTransactionControl(std::move(s), TransactionControlKind::kSavepoint);
+  if (word == "RELEASE") return ParseTransactionControl(std::move(s), TransactionControlKind::kRelease);
   if (word == "RESET") {
     Bump();
     Reset r;
@@ -438,25 +443,47 @@ Result<std::pair<std::optional<ObjectName>, std::optional<std::string>>> Parser:
   return std::make_pair(std::move(in), std::move(pattern));
 }
 
+namespace {
+
+// SHOW parameter as PostgreSQL answers it: a query of current_setting(parameter), in one
+// column named `column`.
+Statement ShowParameterQuery(Statement s, const std::string& parameter, Identifier column,
+                             SourcePos pos) {
+  FunctionCall call;
+  call.name.parts.push_back(Identifier{"current_setting", false, pos});
+  call.name.pos = pos;
+  call.args.push_back(MakeExpr(Literal{LiteralKind::kString, parameter}, pos));
+  Select select;
+  select.items.push_back(SelectItem{MakeExpr(std::move(call), pos), std::move(column)});
+  Query q;
+  q.body = std::move(select);
+  q.pos = pos;
+  s.node = std::move(q);
+  return s;
+}
+
+}  // namespace
+
 Result<Statement> Parser::ParseShow(Statement s) {
   Bump();  // SHOW
+  SourcePos pos = Cur().pos;
   // PostgreSQL's SHOW parameter: a query of its value, in one column named after it.
   if (IsNameToken(Cur()) && PeekKind(TokenKind::kEnd, 1) && !Peek("NAMESPACES") && !Peek("DATABASES") &&
       !Peek("SCHEMAS") && !Peek("PROCEDURES") && !Peek("TABLES") && !Peek("FUNCTIONS") && !Peek("TBLPROPERTIES")) {
     Identifier name = MakeIdent(Cur());
-    SourcePos pos = Cur().pos;
     Bump();
-    FunctionCall call;
-    call.name.parts.push_back(Identifier{"current_setting", false, pos});
-    call.name.pos = pos;
-    call.args.push_back(MakeExpr(Literal{LiteralKind::kString, name.name}, pos));
-    Select select;
-    select.items.push_back(SelectItem{MakeExpr(std::move(call), pos), name});
-    Query q;
-    q.body = std::move(select);
-    q.pos = pos;
-    s.node = std::move(q);
-    return s;
+    std::string parameter = name.name;
+    return ShowParameterQuery(std::move(s), parameter, std::move(name), pos);
+  }
+  // The SQL standard's spellings of two parameters (SQLAlchemy asks the first on connect).
+  if (Peek("TRANSACTION") && Peek("ISOLATION", 1) && Peek("LEVEL", 2) && PeekKind(TokenKind::kEnd, 3)) {
+    i_ += 3;
+    return ShowParameterQuery(std::move(s), "transaction_isolation",
+                              Identifier{"transaction_isolation", false, pos}, pos);
+  }
+  if (Peek("TIME") && Peek("ZONE", 1) && PeekKind(TokenKind::kEnd, 2)) {
+    i_ += 2;
+    return ShowParameterQuery(std::move(s), "TimeZone", Identifier{"TimeZone", false, pos}, pos);
   }
   if (Accept("NAMESPACES") || Accept("DATABASES") || Accept("SCHEMAS")) return ParseShowInPattern<ShowNamespaces>(std::move(s));
   if (Accept("PROCEDURES")) return ParseShowInPattern<ShowProcedures>(std::move(s));

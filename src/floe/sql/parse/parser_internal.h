@@ -262,6 +262,7 @@ class Parser {
 
   Result<Expr> ParseFunctionCall(ObjectName name);
   Result<WindowSpec> ParseWindowSpec();
+  Result<Expr> ParseTrimFrom(FunctionCall call, SourcePos pos);
   Result<FrameBound> ParseFrameBound();
 
   Result<Expr> ParseCase();

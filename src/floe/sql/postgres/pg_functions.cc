@@ -8,6 +8,7 @@
 #include <arrow/compute/registry.h>
 
 #include "floe/sql/functions/function_helpers.h"
+#include "floe/sql/postgres/pg_array_text.h"
 #include "floe/sql/postgres/pg_catalog_tables.h"
 #include "floe/sql/postgres/pg_settings.h"
 #include "floe/sql/postgres/pg_types.h"
@@ -127,6 +128,35 @@ Result<std::shared_ptr<arrow::Scalar>> ArrayContainsRow(
   return std::make_shared<arrow::BooleanScalar>(false);
 }
 
+// pg_size_pretty(bigint), PostgreSQL's algorithm: bytes below 10 kB, then the first of kB,
+// MB, GB, TB, PB below 20 * 1024 - 1 of it, the last bit kept to round halves away from zero.
+Result<std::shared_ptr<arrow::Scalar>> SizePrettyRow(
+    const std::vector<std::shared_ptr<arrow::Scalar>>& a) {
+  auto bytes = Int(a[0]);
+  if (!bytes) return TextScalar(std::nullopt);
+  struct Unit {
+    const char* name;
+    int64_t limit;
+    bool round;
+    int bits;
+  };
+  static const Unit kUnits[] = {{"bytes", 10 * 1024, false, 0}, {"kB", 20 * 1024 - 1, true, 10},
+                                {"MB", 20 * 1024 - 1, true, 20},  {"GB", 20 * 1024 - 1, true, 30},
+                                {"TB", 20 * 1024 - 1, true, 40},  {"PB", 20 * 1024 - 1, true, 50}};
+  constexpr size_t kCount = sizeof(kUnits) / sizeof(kUnits[0]);
+  int64_t size = *bytes;
+  for (size_t u = 0;; ++u) {
+    int64_t magnitude = size < 0 ? -size : size;
+    if (u + 1 == kCount || magnitude < kUnits[u].limit) {
+      if (kUnits[u].round) size = (size + (size < 0 ? -1 : 1)) / 2;
+      return TextScalar(std::to_string(size) + " " + kUnits[u].name);
+    }
+    int shift = kUnits[u + 1].bits - kUnits[u].bits - (kUnits[u + 1].round ? 1 : 0) +
+                (kUnits[u].round ? 1 : 0);
+    size /= int64_t{1} << shift;
+  }
+}
+
 struct RowKernel {
   const char* name;
   RowFn fn;
@@ -142,6 +172,7 @@ const RowKernel kRowKernels[] = {
     {"floe_pg_quote_ident", QuoteIdentRow, Utf8},
     {"floe_pg_name_of_oid", NameOfOidRow, Utf8},
     {"floe_pg_array_contains", ArrayContainsRow, Bool},
+    {"floe_pg_size_pretty", SizePrettyRow, Utf8},
 };
 
 template <int N>
@@ -192,7 +223,8 @@ Status RegisterRowKernels() {
     ARROW_RETURN_NOT_OK(Register<1>());
     ARROW_RETURN_NOT_OK(Register<2>());
     ARROW_RETURN_NOT_OK(Register<3>());
-    return Register<4>();
+    ARROW_RETURN_NOT_OK(Register<4>());
+    return Register<5>();
   }();
   return registered;
 }
@@ -337,12 +369,37 @@ Result<BoundExpr> Regtype(CallBinder& b) {
   return NameOfOid(b, names);
 }
 
+// to_regtype(name) / to_regclass(name): the oid ::regtype / ::regclass gives, NULL where none
+// has the name (psycopg's TypeInfo.fetch asks to_regtype('hstore') on connect).
+Result<BoundExpr> ToRegtype(CallBinder& b) {
+  const Literal* lit = b.StringLiteralArg(0);
+  if (!lit) return b.Error(b.expr.pos, "to_regtype() needs a string literal");
+  std::string n = Lower(lit->value);
+  if (n.rfind("pg_catalog.", 0) == 0) n = n.substr(11);
+  int32_t oid = PgTypeOidByName(n);
+  if (oid == 0) return b.Make(cp::literal(arrow::MakeNullScalar(arrow::int64())));
+  return b.Make(cp::literal(int64_t{oid}));
+}
+
+Result<BoundExpr> ToRegclass(CallBinder& b) {
+  ARROW_ASSIGN_OR_RAISE(SessionState * state, SessionOf(b));
+  const Literal* lit = b.StringLiteralArg(0);
+  if (!lit) return b.Error(b.expr.pos, "to_regclass() needs a string literal");
+  ARROW_ASSIGN_OR_RAISE(auto oid, PgRelationOid(*state, lit->value));
+  if (!oid) return b.Make(cp::literal(arrow::MakeNullScalar(arrow::int64())));
+  return b.Make(cp::literal(*oid));
+}
+
 // regproc / regrole: floe has no procedures or roles of its own to name by oid.
 Result<BoundExpr> Regproc(CallBinder& b) {
+  // A function's name stays its name: floe's catalog keeps functions by name (pg_type's
+  // typinput holds 'array_in', which the JDBC driver compares with 'pg_catalog.array_in'::regproc).
   if (IsString(*b.args[0].type)) {
-    return b.Error(b.expr.pos,
-                   StrCat("function \"", b.StringLiteralArg(0) ? b.StringLiteralArg(0)->value : "",
-                          "\" does not exist"));
+    const Literal* name = b.StringLiteralArg(0);
+    if (!name) return b.Error(b.expr.pos, "::regproc of a text value needs a string literal");
+    std::string n = Lower(name->value);
+    if (n.rfind("pg_catalog.", 0) == 0) n = n.substr(11);
+    return b.Make(cp::literal(n));
   }
   return b.Make(cp::call("cast", {b.args[0].expr}, cp::CastOptions::Safe(arrow::utf8())));
 }
@@ -556,7 +613,8 @@ void AddPgFunctions(std::vector<ScalarFunction>* out) {
                         "_FUNC_([user,] object, privilege) - Returns true: floe grants every "
                         "session everything.")});
   out->push_back(
-      {{"pg_total_relation_size", "pg_relation_size", "pg_table_size", "pg_indexes_size"},
+      {{"pg_total_relation_size", "pg_relation_size", "pg_table_size", "pg_indexes_size",
+        "pg_database_size"},
        {1, 2},
        Fixed(arrow::int64()),
        Constant([](CallBinder&) -> Result<std::shared_ptr<arrow::Scalar>> {
@@ -564,6 +622,11 @@ void AddPgFunctions(std::vector<ScalarFunction>* out) {
        }),
        PgDoc("PgRelationSize",
              "_FUNC_(oid) - Returns 0: sizes are in the table's metadata tables.")});
+  out->push_back({{"pg_size_pretty"},
+                  {1, 1},
+                  Fixed(text),
+                  RowCall("floe_pg_size_pretty"),
+                  PgDoc("PgSizePretty", "_FUNC_(bytes) - Formats a size in bytes with a unit.")});
   out->push_back({{"array_to_string"},
                   {2, 3},
                   Fixed(text),
@@ -581,6 +644,23 @@ void AddPgFunctions(std::vector<ScalarFunction>* out) {
        {2, 2},
        Fixed(arrow::boolean()),
        [](CallBinder& b) -> Result<BoundExpr> {
+         // x = ANY('{r,p}'): an array in PostgreSQL's text form, as psycopg binds a list.
+         if (const Literal* array_text = b.StringLiteralArg(0)) {
+           auto items = ParsePgArrayText(array_text->value);
+           if (!items.ok()) return b.Error(b.call.args[0].pos, items.status().message());
+           arrow::StringBuilder builder;
+           for (const auto& item : *items) {
+             ARROW_RETURN_NOT_OK(item ? builder.Append(*item) : builder.AppendNull());
+           }
+           ARROW_ASSIGN_OR_RAISE(auto values, builder.Finish());
+           auto list = std::make_shared<arrow::ListScalar>(values);
+           b.args[0] = BoundExpr{cp::literal(list), list->type, b.args[0].name};
+           if (!IsString(*b.args[1].type)) {
+             auto to = arrow::list(b.args[1].type);
+             ARROW_ASSIGN_OR_RAISE(auto cast, cp::Cast(arrow::Datum(list), to));
+             b.args[0] = BoundExpr{cp::literal(cast.scalar()), to, b.args[0].name};
+           }
+         }
          if (b.args[0].type->id() != arrow::Type::LIST) {
            return b.Error(b.expr.pos, "array_contains() takes an array first");
          }
@@ -663,6 +743,17 @@ void AddPgFunctions(std::vector<ScalarFunction>* out) {
                   Regnamespace,
                   PgDoc("Regnamespace",
                         "_FUNC_(x) - x::regnamespace: a namespace's name to its oid, or back.")});
+  out->push_back({{"to_regtype"},
+                  {1, 1},
+                  Fixed(arrow::int64()),
+                  ToRegtype,
+                  PgDoc("ToRegtype", "_FUNC_(name) - The type's oid, or NULL when there is none.")});
+  out->push_back({{"to_regclass"},
+                  {1, 1},
+                  Fixed(arrow::int64()),
+                  ToRegclass,
+                  PgDoc("ToRegclass",
+                        "_FUNC_(name) - The relation's oid, or NULL when there is none.")});
   out->push_back({{"regtype"},
                   {1, 1},
                   RegType,
@@ -671,10 +762,11 @@ void AddPgFunctions(std::vector<ScalarFunction>* out) {
   out->push_back(
       {{"regproc"},
        {1, 1},
-       RegType,
+       Fixed(text),
        Regproc,
        PgDoc("Regproc",
-             "_FUNC_(x) - x::regproc: the oid as text; floe has no procedures by oid.")});
+             "_FUNC_(x) - x::regproc: a function's name without its schema, or an oid as text; "
+             "floe keeps functions by name.")});
   out->push_back(
       {{"regrole"},
        {1, 1},

@@ -53,6 +53,8 @@ const std::vector<PgParameter>& PgParameters() {
        "Sets the maximum allowed duration of any wait for a lock."},
       {"max_identifier_length", "63", "integer", "Preset Options",
        "Shows the maximum identifier length.", true},
+      {"max_index_keys", "32", "integer", "Preset Options",
+       "Shows the maximum number of index keys.", true},
       {"search_path", "\"$user\", public", "string", "Client Connection Defaults",
        "Sets the schema search order for names that are not schema-qualified."},
       {"server_encoding", "UTF8", "string", "Preset Options",

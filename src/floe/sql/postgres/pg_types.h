@@ -37,6 +37,15 @@ inline constexpr int32_t kNumeric = 1700;
 inline constexpr int32_t kRegclass = 2205;
 inline constexpr int32_t kRegtype = 2206;
 inline constexpr int32_t kUuid = 2950;
+// Arrays drivers send as parameters (a Python or Java list).
+inline constexpr int32_t kCharArray = 1002;
+inline constexpr int32_t kNameArray = 1003;
+inline constexpr int32_t kInt2Array = 1005;
+inline constexpr int32_t kInt4Array = 1007;
+inline constexpr int32_t kTextArray = 1009;
+inline constexpr int32_t kVarcharArray = 1015;
+inline constexpr int32_t kOidArray = 1028;
+inline constexpr int32_t kInt8Array = 1016;
 }  // namespace pg_oid
 
 struct PgType {

@@ -851,12 +851,18 @@ std::string QuoteIdentifier(const std::string& name) {
   return out + "`";
 }
 
-// "value", escaped as the lexer reads a double-quoted string back.
-std::string DoubleQuoteString(const std::string& value) {
-  std::string out = "\"";
+namespace {
+
+// `value` between `quote`s, escaped as the lexer reads such a string back.
+std::string QuoteStringWith(const std::string& value, char quote) {
+  std::string out(1, quote);
   for (char c : value) {
+    if (c == quote) {
+      out += '\\';
+      out += c;
+      continue;
+    }
     switch (c) {
-      case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
@@ -865,24 +871,14 @@ std::string DoubleQuoteString(const std::string& value) {
       default: out += c;
     }
   }
-  return out + "\"";
+  return out + quote;
 }
 
-std::string QuoteString(const std::string& value) {
-  std::string out = "'";
-  for (char c : value) {
-    switch (c) {
-      case '\'': out += "\\'"; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\0': out += "\\0"; break;
-      default: out += c;
-    }
-  }
-  return out + "'";
-}
+}  // namespace
+
+std::string DoubleQuoteString(const std::string& value) { return QuoteStringWith(value, '"'); }
+
+std::string QuoteString(const std::string& value) { return QuoteStringWith(value, '\''); }
 
 const char* BinaryOpName(BinaryOp op) {
   switch (op) {

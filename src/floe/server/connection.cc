@@ -565,6 +565,19 @@ Status Connection::RunTransactionStatement(const TransactionStatement& command, 
   return Status::OK();
 }
 
+Result<bool> Connection::HasRowToSend(Portal* portal) {
+  while (portal->batch == nullptr || portal->batch_row >= portal->batch->num_rows()) {
+    Result<std::shared_ptr<arrow::RecordBatch>> next = [&] {
+      ExecutionGate::Slot slot(context_.gate);
+      return portal->stream->Next();
+    }();
+    ARROW_ASSIGN_OR_RAISE(portal->batch, std::move(next));
+    portal->batch_row = 0;
+    if (portal->batch == nullptr) return false;
+  }
+  return true;
+}
+
 Status Connection::RunCopyOut(Portal* portal) {
   const bool binary = *portal->copy == CopyFormat::kBinary;
   std::shared_ptr<arrow::Schema> schema = portal->stream->schema();
@@ -586,26 +599,19 @@ Status Connection::RunCopyOut(Portal* portal) {
   }
   Status result = Status::OK();
   while (result.ok() && schema != nullptr) {
-    if (portal->batch == nullptr || portal->batch_row >= portal->batch->num_rows()) {
-      Result<std::shared_ptr<arrow::RecordBatch>> next = [&] {
-        ExecutionGate::Slot slot(context_.gate);
-        return portal->stream->Next();
-      }();
-      if (!next.ok()) {
-        result = next.status();
-        break;
-      }
-      portal->batch = *next;
-      portal->batch_row = 0;
-      if (portal->batch == nullptr) break;
-      continue;
+    Result<bool> more = HasRowToSend(portal);
+    if (!more.ok()) {
+      result = more.status();
+      break;
     }
+    if (!*more) break;
     const arrow::RecordBatch& batch = *portal->batch;
     int64_t row = portal->batch_row++;
     if (binary) {
       // A tuple: its field count, then each field as a DataRow has it.
-      MessageBuilder(&out_, 'd').Bytes(header).Int16(static_cast<int16_t>(columns)).Finish();
-      size_t message_start = out_.size() - 7 - header.size();
+      const size_t message_start = out_.size();
+      MessageBuilder tuple(&out_, 'd');
+      tuple.Bytes(header).Int16(static_cast<int16_t>(columns));
       header.clear();
       for (int c = 0; c < columns && result.ok(); ++c) {
         result = AppendField(*batch.column(c), row, true, zone_, &out_);
@@ -614,9 +620,7 @@ Status Connection::RunCopyOut(Portal* portal) {
         out_.resize(message_start);
         break;
       }
-      auto length = static_cast<uint32_t>(out_.size() - message_start - 1);
-      for (int i = 0; i < 4; ++i)
-        out_[message_start + 1 + i] = static_cast<char>((length >> (24 - 8 * i)) & 0xff);
+      tuple.Finish();
     } else {
       std::string line;
       for (int c = 0; c < columns; ++c) {
@@ -700,30 +704,21 @@ Status Connection::RunPortal(Portal* portal, int64_t max_rows) {
   int64_t sent_now = 0;
   if (portal->stream->schema() != nullptr) {
     while (!portal->done) {
-      if (portal->batch == nullptr || portal->batch_row >= portal->batch->num_rows()) {
-        Result<std::shared_ptr<arrow::RecordBatch>> next = [&] {
-          ExecutionGate::Slot slot(context_.gate);
-          return portal->stream->Next();
-        }();
-        if (!next.ok()) {
-          result = next.status();
-          break;
-        }
-        portal->batch = *next;
-        portal->batch_row = 0;
-        if (portal->batch == nullptr) {
-          portal->done = true;
-          break;
-        }
-        continue;
+      Result<bool> more = HasRowToSend(portal);
+      if (!more.ok()) {
+        result = more.status();
+        break;
+      }
+      if (!*more) {
+        portal->done = true;
+        break;
       }
       if (max_rows > 0 && sent_now >= max_rows) break;
       const arrow::RecordBatch& batch = *portal->batch;
       int64_t row = portal->batch_row++;
+      const size_t message_start = out_.size();
       MessageBuilder m(&out_, 'D');
       m.Int16(static_cast<int16_t>(batch.num_columns()));
-      m.Finish();
-      size_t message_start = out_.size() - 7;
       for (int c = 0; c < batch.num_columns(); ++c) {
         bool binary = formats.empty()       ? false
                       : formats.size() == 1 ? formats[0] == 1
@@ -735,10 +730,7 @@ Status Connection::RunPortal(Portal* portal, int64_t max_rows) {
         out_.resize(message_start);
         break;
       }
-      // The DataRow's length now covers its fields.
-      auto length = static_cast<uint32_t>(out_.size() - message_start - 1);
-      for (int i = 0; i < 4; ++i)
-        out_[message_start + 1 + i] = static_cast<char>((length >> (24 - 8 * i)) & 0xff);
+      m.Finish();  // the DataRow's length covers its fields
       ++sent_now;
       ++portal->rows_sent;
       if (out_.size() >= kFlushThreshold) {

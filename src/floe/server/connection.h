@@ -106,6 +106,9 @@ class Connection {
   Status StartPortal(Portal* portal);
   // BEGIN, COMMIT, ROLLBACK and the savepoint commands, answered from the block's state.
   Status RunTransactionStatement(const TransactionStatement& command, Portal* portal);
+  // Moves the portal on to a batch with a row left to send, reading its stream (under the
+  // execution gate) as needed; false once the stream has ended.
+  Result<bool> HasRowToSend(Portal* portal);
   // The rest of a COPY portal's rows as CopyData, then CopyDone and its COPY n tag.
   Status RunCopyOut(Portal* portal);
   // Sends up to `max_rows` rows (0: all) and CommandComplete or PortalSuspended.

@@ -41,6 +41,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from table_changes_memory import directory_bytes  # a spill directory's size, as that bench watches it
+
 ROOT = Path(__file__).resolve().parents[1]
 CASES = ["group_by_100M", "group_by_400M", "order_by_100M", "join_50M"]
 BASE_ROWS = {"group_by_100M": 100_000_000, "group_by_400M": 400_000_000,
@@ -68,17 +70,6 @@ def duckdb_limit(limit):
     """floe's limit in DuckDB's spelling: its units are powers of 1024, as floe's are."""
     m = re.fullmatch(r"\s*([0-9.]+)\s*([KMGT])i?B\s*", limit, re.IGNORECASE)
     return f"{m.group(1)}{m.group(2).upper()}iB" if m else limit
-
-
-def directory_bytes(path):
-    total = 0
-    for root, _, files in os.walk(path):
-        for f in files:
-            try:
-                total += os.path.getsize(os.path.join(root, f))
-            except OSError:
-                pass
-    return total
 
 
 def measure(command, cwd, timeout, watch_dir=None):

@@ -147,14 +147,25 @@ def wait_for_exit(proc, seconds):
     return time.monotonic() - start
 
 
+# A sort of 60M rows is one long step of work between batches.
+LONG_SORT = "SELECT count(*) FROM (SELECT id FROM range(60000000) ORDER BY id DESC)"
+
+
+def running(srv, sql, seconds):
+    """A new connection running `sql` on a thread of its own for `seconds` so far: the
+    connection, the thread and its outcome."""
+    conn = psycopg.connect(srv.dsn(), autocommit=True)
+    t, result = run_in_thread(lambda: conn.execute(sql))
+    time.sleep(seconds)
+    return conn, t, result
+
+
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_stop_cancels_a_long_aggregate(signum):
     srv = Serve(BINARY)
     try:
-        conn = psycopg.connect(srv.dsn(), autocommit=True)
-        t, result = run_in_thread(
-            lambda: conn.execute("SELECT id, count(*) FROM range(400000000) GROUP BY id ORDER BY id LIMIT 1"))
-        time.sleep(2)
+        conn, t, result = running(
+            srv, "SELECT id, count(*) FROM range(400000000) GROUP BY id ORDER BY id LIMIT 1", 2)
         assert t.is_alive()
         srv.proc.send_signal(signum)
         took = wait_for_exit(srv.proc, 5)
@@ -178,10 +189,8 @@ def test_stop_during_insert_leaves_the_table_as_it_was():
             conn.execute("CREATE TABLE db.t (id BIGINT, v STRING)")
             conn.execute("INSERT INTO db.t VALUES (1, 'a'), (2, 'b')")
             before = snapshot_ids(conn, "db.t")
-        writer = psycopg.connect(srv.dsn(), autocommit=True)
-        t, result = run_in_thread(
-            lambda: writer.execute("INSERT INTO db.t SELECT id, concat('v', id) FROM range(200000000)"))
-        time.sleep(1.5)
+        writer, t, result = running(
+            srv, "INSERT INTO db.t SELECT id, concat('v', id) FROM range(200000000)", 1.5)
         assert t.is_alive()
         srv.proc.send_signal(signal.SIGTERM)
         assert wait_for_exit(srv.proc, 5) < 5
@@ -205,11 +214,7 @@ def test_stop_during_insert_leaves_the_table_as_it_was():
 def test_statements_that_outlast_the_stop_end_with_the_process():
     srv = Serve(BINARY)
     try:
-        conn = psycopg.connect(srv.dsn(), autocommit=True)
-        # A sort of 60M rows is one long step of work between batches.
-        t, _ = run_in_thread(lambda: conn.execute(
-            "SELECT count(*) FROM (SELECT id FROM range(60000000) ORDER BY id DESC)"))
-        time.sleep(3)
+        conn, t, _ = running(srv, LONG_SORT, 3)
         srv.proc.send_signal(signal.SIGTERM)
         took = wait_for_exit(srv.proc, 5)
         assert took < 5, took
@@ -224,10 +229,7 @@ def test_statements_that_outlast_the_stop_end_with_the_process():
 def test_a_second_signal_exits_at_once():
     srv = Serve(BINARY)
     try:
-        conn = psycopg.connect(srv.dsn(), autocommit=True)
-        t, _ = run_in_thread(lambda: conn.execute(
-            "SELECT count(*) FROM (SELECT id FROM range(60000000) ORDER BY id DESC)"))
-        time.sleep(3)
+        conn, t, _ = running(srv, LONG_SORT, 3)
         srv.proc.send_signal(signal.SIGTERM)
         time.sleep(0.2)
         if srv.proc.poll() is None:

@@ -1,8 +1,7 @@
 """Queries larger than a memory limit: floe (`floe sql --memory-limit L`) beside DuckDB
 (`SET memory_limit = L`, `threads = 2`, a `temp_directory` to spill to), each case run by both
-engines one after the other, each run a fresh process. floe holds a statement's state in memory
-and fails it with `Out of memory` when it outgrows the limit; DuckDB spills to its temp
-directory. Cases (row counts times --scale):
+engines one after the other, each run a fresh process. Both spill to a temp directory of the
+run's (floe's `floe.temp_directory`) when a statement outgrows the limit. Cases (row counts times --scale):
 
 - group_by_100M, group_by_400M: `SELECT id, count(*) FROM range(N) GROUP BY id ORDER BY id
   LIMIT 1` over N distinct keys (DuckDB: `range(N) t(id)`);
@@ -20,8 +19,8 @@ floe reads the units of a limit as powers of 1024 (`2GB` is 2 GiB), DuckDB as po
 Each run reports its outcome (ok, out of memory, timeout, or the error's first 100 characters;
 an answer other than the expected one is reported too), its wall time from spawn to exit, the
 child's peak RSS (ru_maxrss from os.wait4, so each child is measured alone; DuckDB's includes
-its Python interpreter), and the largest size DuckDB's temp directory reached (sampled every
-0.2 s).
+its Python interpreter), and the largest size the engine's temp directory reached (sampled
+every 0.2 s; floe's must be empty when it exits).
 
 Usage: .venv/bin/python bench/memory_limit_bench.py build/floe [--limit 2GB] [--scale 1.0]
            [--cases group_by_100M,group_by_400M,order_by_100M,join_50M] [--timeout 600]
@@ -202,9 +201,14 @@ def main():
             floe_q, duck_q, expected = queries(case, n, join_setup)
             for engine in ["floe", "duckdb"]:
                 if engine == "floe":
+                    temp = d / f"floe-temp-{case}"
+                    temp.mkdir(exist_ok=True)
                     command = [floe, "sql", *options, "--memory-limit", args.limit,
-                               "--format", "csv", "-c", floe_q]
-                    run = measure(command, d, args.timeout)
+                               "--format", "csv", "-c", f"SET floe.temp_directory = '{temp}'",
+                               "-c", floe_q]
+                    run = measure(command, d, args.timeout, watch_dir=temp)
+                    run["temp_left"] = directory_bytes(temp)
+                    shutil.rmtree(temp, ignore_errors=True)
                 else:
                     temp = d / f"duckdb-temp-{case}"
                     temp.mkdir(exist_ok=True)
@@ -215,6 +219,8 @@ def main():
                 run.update(case=case, rows=n, engine=engine, limit=args.limit,
                            query=floe_q if engine == "floe" else duck_q,
                            outcome=outcome(run, expected))
+                if run.get("temp_left"):
+                    run["outcome"] += f" (left {mib(run['temp_left'])} in its temp directory)"
                 run["stderr"] = run["stderr"][-2000:]
                 results.append(run)
                 print(f"{case} {engine}: {run['outcome']}, {run['seconds']:.1f} s, "
@@ -226,10 +232,10 @@ def main():
     print(f"\nMemory limit {args.limit} (DuckDB: {duckdb_limit(args.limit)}), "
           f"scale {args.scale:g}, DuckDB {args.threads} threads\n")
     print("| case | rows | engine | outcome | seconds | peak RSS "
-          "| DuckDB temp dir at its largest |")
+          "| temp dir at its largest |")
     print("|---|---|---|---|---|---|---|")
     for r in results:
-        temp = mib(r["peak_temp"]) if r["engine"] == "duckdb" else "–"
+        temp = mib(r["peak_temp"])
         print(f"| {r['case']} | {r['rows']:,} | {'floe' if r['engine'] == 'floe' else 'DuckDB'} "
               f"| {r['outcome']} | {r['seconds']:.1f} | {mib(r['peak_rss'])} | {temp} |")
     if args.json:

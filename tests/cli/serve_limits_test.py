@@ -1,6 +1,8 @@
-"""`floe serve` under load it must survive: a query that outgrows the memory limit fails alone
+"""`floe serve` under load it must survive: an aggregate far larger than the memory limit spills
+to the temp directory and finishes (which is empty afterwards), one that cannot spill fails alone
 (SQLSTATE 53200) while other sessions read and write, the server's peak memory stays near the
-limit, sixteen large sorts share one limit, and SIGTERM or SIGINT stop the server within 5 s
+limit, `floe sql` spills where --temp-directory or floe.temp_directory says, sixteen large sorts
+share one limit, and SIGTERM or SIGINT stop the server within 5 s
 with every table as its last commit left it.
 Run: FLOE_BINARY=build/floe pytest tests/cli/serve_limits_test.py"""
 
@@ -18,8 +20,10 @@ from serve_support import Serve
 BINARY = os.environ.get("FLOE_BINARY", "build/floe")
 MIB = 1024 * 1024
 
-# 40M distinct keys: an aggregate far larger than the limits below.
+# 40M distinct keys: an aggregate far larger than the limits below, which spills.
 BOMB = "SELECT id, count(*) FROM range(40000000) GROUP BY id ORDER BY id LIMIT 1"
+# A window over every row at once: nothing to partition, so it is held in memory.
+UNSPILLABLE = "SELECT max(r) FROM (SELECT row_number() OVER (ORDER BY id) AS r FROM range(40000000))"
 # What the server's own memory (binary, catalog, buffers, memory its allocator has not yet
 # handed back) adds to the limit at its peak.
 RSS_MARGIN_MIB = 256
@@ -60,8 +64,25 @@ def run_in_thread(fn):
     return t, out
 
 
-def test_query_over_the_limit_fails_alone():
-    srv = Serve(BINARY, "--memory-limit", "256MB")
+def spill_watch(directory):
+    """A thread noting the most spill files it sees under `directory` until told to stop."""
+    seen = {"most": 0, "stop": False}
+
+    def body():
+        while not seen["stop"]:
+            files = sum(len(f) for _, _, f in os.walk(directory))
+            seen["most"] = max(seen["most"], files)
+            time.sleep(0.05)
+
+    t = threading.Thread(target=body)
+    t.start()
+    return t, seen
+
+
+def test_query_over_the_limit_spills_while_others_go_on(tmp_path):
+    spill = tmp_path / "spill"
+    spill.mkdir()
+    srv = Serve(BINARY, "--memory-limit", "256MB", "--temp-directory", str(spill))
     try:
         with psycopg.connect(srv.dsn(), autocommit=True) as other, \
                 psycopg.connect(srv.dsn(), autocommit=True) as bomber:
@@ -71,21 +92,21 @@ def test_query_over_the_limit_fails_alone():
             first = snapshot_ids(other, "db.t")
             assert len(first) == 1
 
+            watcher, seen = spill_watch(spill)
             bomb, result = run_in_thread(lambda: bomber.execute(BOMB).fetchall())
             # Meanwhile another session reads an old snapshot and writes.
             rows = other.execute(f"SELECT id, v FROM db.t VERSION AS OF {first[0]} ORDER BY id").fetchall()
             assert rows == [(1, "a"), (2, "b")]
             other.execute("INSERT INTO db.t VALUES (3, 'c')")
-            bomb.join(timeout=120)
+            bomb.join(timeout=300)
+            seen["stop"] = True
+            watcher.join()
 
-            error = result.get("error")
-            assert isinstance(error, psycopg.errors.OutOfMemory), result
-            assert error.sqlstate == "53200"
-            assert error.diag.message_primary == (
-                "Out of memory: the query needs more than 204.8 MiB, the most one session may hold "
-                "of this server's 256.0 MiB memory limit (--memory-limit); a session may set its "
-                "own with SET floe.memory_limit")
+            # The aggregate went to disk in partitions and finished within the limit.
+            assert result.get("value") == [(0, 1)], result
+            assert seen["most"] >= 32, seen
             assert within_limit(srv.proc, 256), peak_rss_kb(srv.proc)
+            assert os.listdir(spill) == []
 
             # Nothing was lost and both sessions go on.
             history = snapshot_ids(other, "db.t")
@@ -94,24 +115,62 @@ def test_query_over_the_limit_fails_alone():
                 (1, "a"), (2, "b"), (3, "c")]
             assert other.execute(f"SELECT count(*) FROM db.t VERSION AS OF {history[1]}").fetchone() == (3,)
 
-            # A session's own limit, and its errors.
+            # What cannot spill (a window over all 40M rows) fails alone, with the limit that
+            # stopped it.
+            with pytest.raises(psycopg.errors.OutOfMemory) as server_share:
+                bomber.execute(UNSPILLABLE)
+            assert server_share.value.sqlstate == "53200"
+            assert server_share.value.diag.message_primary == (
+                "Out of memory: the query needs more than 204.8 MiB, the most one session may hold "
+                "of this server's 256.0 MiB memory limit (--memory-limit); a session may set its "
+                "own with SET floe.memory_limit")
             bomber.execute("SET floe.memory_limit = '64MB'")
             with pytest.raises(psycopg.errors.OutOfMemory) as own:
-                bomber.execute(BOMB)
+                bomber.execute(UNSPILLABLE)
             assert own.value.diag.message_primary == (
                 "Out of memory: the query needs more than the 64.0 MiB memory limit "
                 "(floe.memory_limit); raise it with SET floe.memory_limit or make the query hold "
                 "less at once")
+            # Under its own limit the bomb still finishes, in smaller pieces.
+            assert bomber.execute(BOMB).fetchall() == [(0, 1)]
             with pytest.raises(psycopg.Error) as bad:
                 bomber.execute("SET floe.memory_limit = 'lots'")
             assert bad.value.diag.message_primary == (
                 "Cannot set floe.memory_limit: Invalid size 'lots': expected a number and a unit, "
                 "e.g. 256MB")
+            # The server's clients do not choose where it writes.
+            with pytest.raises(psycopg.Error) as moved:
+                bomber.execute(f"SET floe.temp_directory = '{tmp_path}'")
+            assert moved.value.diag.message_primary == (
+                "Cannot set floe.temp_directory: this server's sessions spill to the directory it "
+                "was started with (--temp-directory of floe serve)")
             bomber.execute("RESET floe.memory_limit")
             assert bomber.execute("SELECT count(*) FROM range(1000)").fetchone() == (1000,)
         srv.stop(check=True)
+        assert os.listdir(spill) == []
     finally:
         srv.stop()
+
+
+def test_floe_sql_spills_to_its_temp_directory(tmp_path):
+    flag_dir, session_dir = tmp_path / "flag", tmp_path / "session"
+    query = ("SELECT count(*), sum(c) FROM (SELECT id % 3000017 AS k, count(*) AS c "
+             "FROM range(6000000) GROUP BY 1)")
+    base = [BINARY, "sql", "--catalog", str(tmp_path / "catalog.db"), "--warehouse",
+            str(tmp_path / "wh"), "--memory-limit", "64MB", "--format", "csv", "-q"]
+    for statements, watched in [(["-c", query], flag_dir),
+                                (["-c", f"SET floe.temp_directory = '{session_dir}'", "-c", query],
+                                 session_dir)]:
+        watched.mkdir(exist_ok=True)
+        watcher, seen = spill_watch(watched)
+        out = subprocess.run([*base, "--temp-directory", str(flag_dir), *statements],
+                             capture_output=True, text=True, timeout=300)
+        seen["stop"] = True
+        watcher.join()
+        assert out.returncode == 0, out.stderr
+        assert out.stdout.splitlines()[-1] == "3000017,6000000"
+        assert seen["most"] >= 32, (watched, seen)
+        assert os.listdir(watched) == []
 
 
 def test_sixteen_sorts_share_one_limit():
@@ -131,7 +190,7 @@ def test_sixteen_sorts_share_one_limit():
             t.join(timeout=300)
         outcomes = [out.get("value", out.get("error")) for _, out in runs]
         # Each either sorted all its rows or failed with the memory error; none crashed.
-        assert all(o in ((3000000, 0), "53200") for o in outcomes), outcomes
+        assert all(o in ((3000000, 0), "53200") for o in outcomes), [repr(o) for o in outcomes]
         assert srv.alive()
         assert within_limit(srv.proc, 256), peak_rss_kb(srv.proc)
         with psycopg.connect(srv.dsn(), autocommit=True) as conn:
@@ -161,8 +220,8 @@ def running(srv, sql, seconds):
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
-def test_stop_cancels_a_long_aggregate(signum):
-    srv = Serve(BINARY)
+def test_stop_cancels_a_long_aggregate(signum, tmp_path):
+    srv = Serve(BINARY, env={"TMPDIR": str(tmp_path)})
     try:
         conn, t, result = running(
             srv, "SELECT id, count(*) FROM range(400000000) GROUP BY id ORDER BY id LIMIT 1", 2)
@@ -176,6 +235,8 @@ def test_stop_cancels_a_long_aggregate(signum):
         assert isinstance(error, psycopg.errors.AdminShutdown), result
         assert error.diag.message_primary == "terminating connection due to administrator command"
         conn.close()
+        # What the aggregate had spilled went with it.
+        assert os.listdir(tmp_path) == []
     finally:
         srv.stop()
 

@@ -117,6 +117,12 @@ Status ApplyMemoryLimit(const std::string& limit) {
   return Status::OK();
 }
 
+void AddTempDirectoryOption(CLI::App* command, std::string* directory) {
+  command->add_option("--temp-directory", *directory,
+                      "Where sorts, aggregates and joins larger than the memory limit spill "
+                      "(default: $TMPDIR or /tmp)");
+}
+
 std::vector<std::string> AllowedRoots(const std::vector<std::string>& flags) {
   std::vector<std::string> roots;
   if (const char* env = std::getenv("FLOE_ALLOWED_ROOTS")) {

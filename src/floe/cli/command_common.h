@@ -52,6 +52,8 @@ void AddCatalogOptions(CLI::App* command, CatalogArgs* args);
 void AddMemoryLimitOption(CLI::App* command, std::string* limit);
 // Sets the process's memory limit from --memory-limit's value (none given: 80% of memory).
 Status ApplyMemoryLimit(const std::string& limit);
+// --temp-directory: where statements spill (SetProcessTempDirectory).
+void AddTempDirectoryOption(CLI::App* command, std::string* directory);
 
 // $FLOE_ALLOWED_ROOTS, then the --allow-root flags; relative paths are taken from the
 // current directory, as the warehouse is.

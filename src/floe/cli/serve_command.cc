@@ -20,6 +20,7 @@
 #include "floe/server/server.h"
 #include "floe/server/tls_context.h"
 #include "floe/server/user_file.h"
+#include "floe/sql/plan/spill/spill_space.h"
 #include "floe/util/memory_limit.h"
 
 namespace floe::cli {
@@ -170,6 +171,7 @@ CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args) {
                   "With --rest, give clients that ask (X-Iceberg-Access-Delegation: "
                   "vended-credentials) this server's S3 settings for the s3:// tables they load");
   AddMemoryLimitOption(serve, &args->memory_limit);
+  AddTempDirectoryOption(serve, &args->temp_directory);
   serve->add_option(
       "--add-user", args->add_user,
       "Store NAME with the password read from standard input in --users FILE (a SCRAM-SHA-256 "
@@ -189,6 +191,7 @@ int RunServeCommand(const ServeArgs& args) {
   // One session may take 80% of the server's memory unless it says otherwise: the rest is
   // left for the others.
   MemoryBudget::Process().set_session_default(MemoryBudget::Process().limit() / 10 * 8);
+  sql::SetProcessTempDirectory(args.temp_directory, false);
   options.auth =
       args.auth == "password" ? server::AuthMethod::kPassword : server::AuthMethod::kTrust;
   if (options.auth == server::AuthMethod::kPassword) {

@@ -28,6 +28,7 @@ struct ServeArgs {
   bool vend_credentials = false;  // --vend-credentials
   bool listen_given = false;  // --listen was on the command line
   std::string memory_limit;  // --memory-limit, for all sessions together
+  std::string temp_directory;  // --temp-directory, where every session spills
 };
 
 CLI::App* AddServeCommand(CLI::App& app, ServeArgs* args);

@@ -10,6 +10,7 @@
 #include "floe/cli/session_executor.h"
 #include "floe/cli/shell.h"
 #include "floe/cli/sql_command.h"
+#include "floe/sql/plan/spill/spill_space.h"
 
 #ifndef FLOE_VERSION
 #define FLOE_VERSION "dev"
@@ -40,6 +41,7 @@ void AddSqlOptions(CLI::App* command, SqlArgs* args) {
                    "(0: never)")
       ->capture_default_str();
   AddMemoryLimitOption(command, &args->memory_limit);
+  AddTempDirectoryOption(command, &args->temp_directory);
 }
 
 CLI::App* AddSqlCommand(CLI::App& app, SqlArgs* args) {
@@ -57,6 +59,7 @@ int RunSqlShell(sql::Session& session, const SqlArgs& args, const CLI::App& comm
     std::cerr << "Error: " << st.message() << "\n";
     return kExitUsage;
   }
+  sql::SetProcessTempDirectory(args.temp_directory, true);
   ShellOptions options;
   Result<OutputFormat> format = ParseOutputFormat(args.format);
   if (!format.ok()) return ReportError(format.status(), std::cerr);

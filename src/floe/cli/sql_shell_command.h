@@ -24,6 +24,7 @@ struct SqlArgs {
   int64_t max_rows = 0;
   int64_t truncate = 20;
   std::string memory_limit;  // --memory-limit
+  std::string temp_directory;  // --temp-directory
 
   CLI::Option* command_option = nullptr;
   CLI::Option* file_option = nullptr;

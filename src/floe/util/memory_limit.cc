@@ -156,6 +156,16 @@ void SessionMemoryPool::Free(uint8_t* buffer, int64_t size, int64_t alignment) {
   Unref();
 }
 
+int64_t MemoryAllowance(const arrow::MemoryPool* pool) {
+  const MemoryBudget& process = MemoryBudget::Process();
+  int64_t limit = process.limit() > 0 ? process.limit() : DefaultMemoryLimit();
+  if (const auto* session = dynamic_cast<const SessionMemoryPool*>(pool)) {
+    const int64_t own = session->limit() > 0 ? session->limit() : process.session_default();
+    if (own > 0) limit = std::min(limit, own);
+  }
+  return limit;
+}
+
 arrow::MemoryPool* StatementMemoryPool() {
   return statement_pool ? statement_pool : arrow::default_memory_pool();
 }

@@ -93,6 +93,11 @@ class SessionMemoryPool final : public arrow::MemoryPool {
 // allocate from it too.
 arrow::MemoryPool* StatementMemoryPool();
 
+// The most a statement allocating from `pool` may hold: its session's floe.memory_limit, or
+// the server's share for one session, and never more than the process's limit. Operators
+// that spill size their work from it.
+int64_t MemoryAllowance(const arrow::MemoryPool* pool);
+
 // Sets StatementMemoryPool() for this thread while it lives.
 class ScopedStatementMemoryPool {
  public:

@@ -2,7 +2,13 @@
 
 #include <algorithm>
 
+#include <functional>
+#include <optional>
+
 #include <arrow/acero/options.h>
+#include <arrow/io/interfaces.h>
+#include <arrow/util/async_generator.h>
+#include <arrow/util/iterator.h>
 #include <arrow/util/thread_pool.h>
 
 #include "floe/util/status.h"
@@ -118,6 +124,13 @@ class FlowGateNode : public ac::ExecNode {
   std::shared_ptr<FlowGate> gate_;
 };
 
+std::shared_ptr<FlowGate> DefaultGate() {
+  // Enough batches of 64K rows to keep every thread busy while the next ones queue.
+  const int threads = arrow::internal::GetCpuThreadPool()->GetCapacity();
+  const int64_t batches = std::max(4, 2 * threads);
+  return std::make_shared<FlowGate>(batches * 64 * 1024);
+}
+
 void RegisterGateNode() {
   static const bool registered = [] {
     auto* registry = ac::default_exec_factory_registry();
@@ -135,11 +148,37 @@ ac::Declaration GatedSource(std::shared_ptr<arrow::RecordBatchReader> reader, st
                                     {kGateFactory, FlowGateNodeOptions(std::move(gate))}});
 }
 
+ac::Declaration OrderedGatedSource(std::shared_ptr<arrow::RecordBatchReader> reader) {
+  RegisterGateNode();
+  auto gate = DefaultGate();
+  auto gated = std::make_shared<GatedReader>(std::move(reader), gate);
+  auto schema = gated->schema();
+  // Made on the first call: building the plan (for its schema, say) must not start reading.
+  auto state = std::make_shared<arrow::AsyncGenerator<std::optional<arrow::compute::ExecBatch>>>();
+  std::function<arrow::Future<std::optional<arrow::compute::ExecBatch>>()> generator =
+      [gated, state]() -> arrow::Future<std::optional<arrow::compute::ExecBatch>> {
+    if (!*state) {
+      auto batches = arrow::MakeFunctionIterator(
+          [gated]() -> arrow::Result<std::optional<arrow::compute::ExecBatch>> {
+            std::shared_ptr<arrow::RecordBatch> batch;
+            ARROW_RETURN_NOT_OK(gated->ReadNext(&batch));
+            if (!batch) return arrow::IterationEnd<std::optional<arrow::compute::ExecBatch>>();
+            return std::optional<arrow::compute::ExecBatch>(arrow::compute::ExecBatch(*batch));
+          });
+      auto made = arrow::MakeBackgroundGenerator(std::move(batches), arrow::io::default_io_context().executor(),
+                                                 /*max_q=*/2, /*q_restart=*/1);
+      if (!made.ok()) return arrow::Future<std::optional<arrow::compute::ExecBatch>>::MakeFinished(made.status());
+      *state = std::move(*made);
+    }
+    return (*state)();
+  };
+  return ac::Declaration::Sequence(
+      {{"source", ac::SourceNodeOptions(std::move(schema), std::move(generator), arrow::compute::Ordering::Implicit())},
+       {kGateFactory, FlowGateNodeOptions(std::move(gate))}});
+}
+
 ac::Declaration GatedSource(std::shared_ptr<arrow::RecordBatchReader> reader) {
-  // Enough batches of 64K rows to keep every thread busy while the next ones queue.
-  const int threads = arrow::internal::GetCpuThreadPool()->GetCapacity();
-  const int64_t batches = std::max(4, 2 * threads);
-  return GatedSource(std::move(reader), std::make_shared<FlowGate>(batches * 64 * 1024));
+  return GatedSource(std::move(reader), DefaultGate());
 }
 
 }  // namespace floe::sql

@@ -45,6 +45,10 @@ class FlowGate {
 // record_batch_reader_source followed by the gate node.
 arrow::acero::Declaration GatedSource(std::shared_ptr<arrow::RecordBatchReader> reader);
 
+// The same for rows whose order matters (a sort's): the batches keep the reader's order
+// through the plan above (Acero's implicit ordering), so LIMIT/OFFSET and the result keep it.
+arrow::acero::Declaration OrderedGatedSource(std::shared_ptr<arrow::RecordBatchReader> reader);
+
 // The same with a gate of the caller's (for tests).
 arrow::acero::Declaration GatedSource(std::shared_ptr<arrow::RecordBatchReader> reader,
                                       std::shared_ptr<FlowGate> gate);

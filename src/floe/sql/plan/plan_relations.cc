@@ -16,6 +16,7 @@
 #include "floe/sql/plan/table_changes_function.h"
 #include "floe/sql/session/session_state.h"
 #include "floe/sql/execute/statement_cancel.h"
+#include "floe/sql/plan/spill/partitioned_join.h"
 #include "floe/sql/functions/function_registry.h"
 #include "floe/sql/types/decimal_kernels.h"
 #include "floe/sql/types/decimal_rules.h"
@@ -281,7 +282,7 @@ Result<Rel> QueryPlanner::PlanJoin(const Join& join, const ScanHints& hints) {
   if (semi) rout.clear();
   ac::HashJoinNodeOptions options(type, lk, rk, lout, rout, cmp, filter);
   Rel out;
-  out.decl = ac::Declaration("hashjoin", {std::move(l), std::move(r)}, std::move(options));
+  ARROW_ASSIGN_OR_RAISE(out.decl, HashJoinWithSpill(std::move(l), std::move(r), std::move(options), Spill()));
   out.columns = left.columns;
   if (!semi) out.columns.insert(out.columns.end(), right.columns.begin(), right.columns.end());
   if (join.kind == JoinKind::kLeft || join.kind == JoinKind::kFull) {

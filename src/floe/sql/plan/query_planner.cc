@@ -21,6 +21,10 @@
 #include "floe/sql/functions/function_registry.h"
 #include "floe/sql/execute/insert_conform.h"
 #include "floe/sql/plan/metadata_answers.h"
+#include "floe/sql/plan/spill/external_sort.h"
+#include "floe/sql/plan/spill/partitioned_aggregate.h"
+#include "floe/sql/plan/spill/partitioned_join.h"
+#include "floe/util/memory_limit.h"
 #include "floe/sql/types/decimal_kernels.h"
 #include "floe/sql/types/decimal_rules.h"
 #include "floe/sql/parse/expr_children.h"
@@ -352,8 +356,8 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
     }
     std::vector<cp::SortKey> keys;
     for (const auto& [index, order] : key_spec) keys.emplace_back(names[index], order);
-    ac::Declaration ordered = ac::Declaration::Sequence(
-        {std::move(projected), {"order_by", ac::OrderByNodeOptions(cp::Ordering(keys, cp::NullPlacement::AtEnd))}});
+    ARROW_ASSIGN_OR_RAISE(ac::Declaration ordered,
+                          SortWithSpill(std::move(projected), cp::Ordering(keys, cp::NullPlacement::AtEnd), Spill()));
     if (limit >= 0 || offset > 0) {
       ordered = ac::Declaration::Sequence(
           {std::move(ordered), {"fetch", ac::FetchNodeOptions(offset, limit >= 0 ? limit : INT64_MAX / 2)}});
@@ -526,10 +530,10 @@ Result<Rel> QueryPlanner::PlanSetOperation(const SetOperation& op) {
     std::vector<ac::JoinKeyCmp> cmp(keys.size(), ac::JoinKeyCmp::IS);  // set operations treat NULLs as equal
     ac::HashJoinNodeOptions options(op.kind == SetOpKind::kIntersect ? ac::JoinType::LEFT_SEMI : ac::JoinType::LEFT_ANTI,
                                     keys, keys, keys, {}, cmp);
-    out.decl = ac::Declaration("hashjoin", {std::move(l), std::move(r)}, std::move(options));
+    ARROW_ASSIGN_OR_RAISE(out.decl, HashJoinWithSpill(std::move(l), std::move(r), std::move(options), Spill()));
   }
   if (!op.all) {
-    out.decl = ac::Declaration::Sequence({std::move(out.decl), {"aggregate", ac::AggregateNodeOptions({}, keys)}});
+    ARROW_ASSIGN_OR_RAISE(out.decl, AggregateWithSpill(std::move(out.decl), ac::AggregateNodeOptions({}, keys), Spill()));
   }
   return out;
 }
@@ -699,8 +703,12 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
       nan_seen[a] = flag + "_any";
     }
     ac::Declaration pre_decl = Project(input.decl, pre, pre_names);
-    ac::Declaration agg_decl =
-        ac::Declaration::Sequence({std::move(pre_decl), {"aggregate", ac::AggregateNodeOptions(aggs, keys)}});
+    ac::Declaration agg_decl;
+    if (grouped) {
+      ARROW_ASSIGN_OR_RAISE(agg_decl, AggregateWithSpill(std::move(pre_decl), ac::AggregateNodeOptions(aggs, keys), Spill()));
+    } else {
+      agg_decl = ac::Declaration::Sequence({std::move(pre_decl), {"aggregate", ac::AggregateNodeOptions(aggs, keys)}});
+    }
     // Reorder to keys then aggregates by name, casting aggregates to Spark's result types.
     std::vector<cp::Expression> post;
     std::vector<std::string> post_names;
@@ -836,9 +844,22 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
   if (select.distinct) {
     std::vector<arrow::FieldRef> keys;
     for (size_t i = 0; i < columns.size(); ++i) keys.emplace_back(static_cast<int>(i));
-    out.decl = ac::Declaration::Sequence({std::move(out.decl), {"aggregate", ac::AggregateNodeOptions({}, keys)}});
+    ARROW_ASSIGN_OR_RAISE(out.decl, AggregateWithSpill(std::move(out.decl), ac::AggregateNodeOptions({}, keys), Spill()));
   }
   return out;
+}
+
+SpillEnv QueryPlanner::Spill() {
+  SpillEnv spill;
+  spill.pool = StatementMemoryPool();
+  spill.memory = MemoryAllowance(spill.pool);
+  if (env_.session != nullptr) spill.cancel = env_.session->cancel->flag();
+  if (!spill_space_) {
+    std::string root = env_.session != nullptr ? env_.session->Setting(kTempDirectoryKey, "") : "";
+    spill_space_ = std::make_shared<SpillSpace>(root);
+  }
+  spill.space = spill_space_;
+  return spill;
 }
 
 }  // namespace floe::sql

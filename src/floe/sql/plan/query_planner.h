@@ -15,6 +15,7 @@
 #include "floe/sql/parse/ast.h"
 #include "floe/sql/bind/expression_binder.h"
 #include "floe/sql/plan/relation.h"
+#include "floe/sql/plan/spill/spill_operator.h"
 #include "floe/table/table.h"
 
 namespace floe::sql {
@@ -95,7 +96,12 @@ class QueryPlanner {
                                                      const std::vector<Column>& columns,
                                                      const std::vector<std::shared_ptr<arrow::DataType>>& result_types);
 
+  // How this statement's operators spill: its pool, cancel flag and spill directory.
+  SpillEnv Spill();
+
   PlannerEnv env_;
+  // One spill directory for every operator of the statement, made when one first spills.
+  std::shared_ptr<SpillSpace> spill_space_;
   // A WITH query planned once; a plan's sources can feed one consumer, so every reference
   // after the first plans the query again.
   struct PlannedCte {

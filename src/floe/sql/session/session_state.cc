@@ -1,6 +1,7 @@
 #include "floe/sql/session/session_state.h"
 
 #include "floe/sql/bind/read_point_in_time.h"
+#include "floe/sql/plan/spill/spill_space.h"
 #include "floe/util/byte_size.h"
 #include "floe/util/time_zone.h"
 
@@ -32,6 +33,14 @@ Status SessionState::SetSetting(const std::string& key, const std::string& value
     if (!bytes.ok()) return Status::Invalid("Cannot set ", key, ": ", bytes.status().message());
     if (*bytes <= 0) return Status::Invalid("Cannot set ", key, ": the limit must be larger than 0");
     memory->set_limit(*bytes);
+  }
+  if (key == kTempDirectoryKey && !SessionsMayMoveTempDirectory()) {
+    return Status::Invalid("Cannot set ", key, ": this server's sessions spill to the directory it was started with ",
+                           "(--temp-directory of floe serve)");
+  }
+  if (key == kTempDirectoryKey && (value.empty() || value.find("://") != std::string::npos)) {
+    return Status::Invalid("Cannot set ", key, " to '", value,
+                           "': spill files go to a directory of this machine's file system");
   }
   settings[key] = value;
   return Status::OK();

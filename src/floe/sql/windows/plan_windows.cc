@@ -2,6 +2,8 @@
 // HAVING) are held, every window's keys and arguments evaluated once, and each call adds a
 // column that the SELECT list and ORDER BY then read by the call's SQL.
 
+#include <algorithm>
+
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
 
@@ -10,7 +12,10 @@
 #include "floe/sql/functions/function_registry.h"
 #include "floe/sql/parse/parse_error.h"
 #include "floe/sql/plan/query_planner.h"
+#include "floe/sql/plan/flow_gate.h"
 #include "floe/sql/plan/relation.h"
+#include "floe/sql/plan/spill/row_hash.h"
+#include "floe/sql/plan/spill/spill_operator.h"
 #include "floe/sql/windows/window_functions.h"
 #include "floe/sql/windows/window_spec.h"
 #include "floe/util/memory_limit.h"
@@ -35,6 +40,81 @@ struct PlannedWindow {
   int argument = -1;
   WindowFrameSpec frame;
   WindowCall call;  // without its argument arrays
+  SourcePos pos;
+  std::vector<std::string> partition_sql;  // each PARTITION BY key's SQL
+};
+
+// The window calls' values over rows held in memory: the rows' kept columns, then one column
+// per call.
+struct WindowRows {
+  std::string sql;
+  size_t kept = 0;
+  std::vector<std::shared_ptr<arrow::DataType>> types;
+  std::vector<PlannedWindow> planned;
+  std::shared_ptr<arrow::Schema> schema;
+
+  Result<std::shared_ptr<arrow::Table>> Compute(std::shared_ptr<arrow::Table> rows) const {
+    ARROW_ASSIGN_OR_RAISE(rows, rows->CombineChunks(StatementMemoryPool()));
+    const int64_t n = rows->num_rows();
+    auto column = [&](int i) -> std::shared_ptr<arrow::Array> {
+      const auto& chunks = rows->column(i);
+      if (chunks->num_chunks() == 1) return chunks->chunk(0);
+      return arrow::MakeArrayOfNull(types[static_cast<size_t>(i)], n).ValueOr(nullptr);
+    };
+    arrow::ArrayVector out_arrays;
+    for (size_t i = 0; i < kept; ++i) out_arrays.push_back(column(static_cast<int>(i)));
+    for (const PlannedWindow& planned_window : planned) {
+      PlannedWindow w = planned_window;
+      std::vector<std::shared_ptr<arrow::Array>> partition_by;
+      for (int c : w.partition_by) partition_by.push_back(column(c));
+      std::vector<WindowOrderKey> order_by;
+      for (const auto& k : w.order_by) order_by.push_back({column(k.column), k.ascending, k.nulls_first});
+      if (w.argument >= 0) w.call.args.push_back(column(w.argument));
+      auto values = ComputeWindow(n, partition_by, order_by, w.frame, w.call);
+      if (!values.ok()) return ErrorAt(sql, w.pos, values.status().message());
+      std::shared_ptr<arrow::Array> result = *values;
+      if (!result->type()->Equals(*w.call.result_type)) {
+        ARROW_ASSIGN_OR_RAISE(result, cp::Cast(*result, w.call.result_type));
+      }
+      out_arrays.push_back(std::move(result));
+    }
+    return arrow::Table::Make(schema, out_arrays, n);
+  }
+};
+
+// Spilled rows split by the windows' shared partition keys: each file's windows computed when
+// it is reached.
+class WindowPartsReader final : public SpillingReader {
+ public:
+  WindowPartsReader(std::shared_ptr<const WindowRows> windows, SpillEnv env,
+                    std::vector<std::pair<std::string, int64_t>> files)
+      : SpillingReader(windows->schema, std::move(env)), windows_(std::move(windows)), files_(std::move(files)) {}
+
+ protected:
+  Status Start() override { return Status::OK(); }
+  Status Next(std::shared_ptr<arrow::RecordBatch>* out) override {
+    while (true) {
+      if (current_) {
+        ARROW_RETURN_NOT_OK(current_->ReadNext(out));
+        if (*out) return Status::OK();
+        current_.reset();
+      }
+      if (next_ >= files_.size()) return Status::OK();
+      ARROW_RETURN_NOT_OK(env_.CheckCancel());
+      const auto& [path, bytes] = files_[next_++];
+      ARROW_ASSIGN_OR_RAISE(auto reader, ReadSpillFile(path, env_.pool));
+      if (bytes == 0) continue;
+      ARROW_ASSIGN_OR_RAISE(auto rows, reader->ToTable());
+      ARROW_ASSIGN_OR_RAISE(auto computed, windows_->Compute(std::move(rows)));
+      current_ = std::make_shared<arrow::TableBatchReader>(std::move(computed));
+    }
+  }
+
+ private:
+  std::shared_ptr<const WindowRows> windows_;
+  std::vector<std::pair<std::string, int64_t>> files_;
+  size_t next_ = 0;
+  std::shared_ptr<arrow::RecordBatchReader> current_;
 };
 
 }  // namespace
@@ -105,11 +185,13 @@ Result<Rel> QueryPlanner::PlanWindows(Rel scope, const std::vector<const Expr*>&
     }
     PlannedWindow w;
     w.expr = e;
+    w.pos = e->pos;
     w.call.function = fn;
     w.call.ignore_nulls = f.ignore_nulls;
     for (const Expr& p : spec.partition_by) {
       ARROW_ASSIGN_OR_RAISE(int c, add(p));
       w.partition_by.push_back(c);
+      w.partition_sql.push_back(ToSql(p));
     }
     for (const OrderItem& o : spec.order_by) {
       ARROW_ASSIGN_OR_RAISE(int c, add(o.expr));
@@ -244,45 +326,72 @@ Result<Rel> QueryPlanner::PlanWindows(Rel scope, const std::vector<const Expr*>&
     c.type = types[i];
     evaluated.columns.push_back(std::move(c));
   }
-  ARROW_ASSIGN_OR_RAISE(auto rows, Execute(evaluated));
-  ARROW_ASSIGN_OR_RAISE(rows, rows->CombineChunks(StatementMemoryPool()));
-  const int64_t n = rows->num_rows();
-  auto column = [&](int i) -> std::shared_ptr<arrow::Array> {
-    const auto& chunks = rows->column(i);
-    if (chunks->num_chunks() == 1) return chunks->chunk(0);
-    return arrow::MakeArrayOfNull(types[static_cast<size_t>(i)], n).ValueOr(nullptr);
-  };
-
-  arrow::ArrayVector out_arrays;
-  arrow::FieldVector out_fields;
+  auto windows = std::make_shared<WindowRows>();
+  windows->sql = env_.sql;
+  windows->kept = scope.columns.size();
+  windows->types = types;
+  windows->planned = planned;
   std::vector<Column> out_columns = scope.columns;
-  for (size_t i = 0; i < scope.columns.size(); ++i) {
-    out_arrays.push_back(column(static_cast<int>(i)));
-    out_fields.push_back(arrow::field("c" + std::to_string(i), types[i]));
-  }
+  arrow::FieldVector out_fields;
+  for (size_t i = 0; i < scope.columns.size(); ++i) out_fields.push_back(arrow::field("c" + std::to_string(i), types[i]));
   for (PlannedWindow& w : planned) {
-    std::vector<std::shared_ptr<arrow::Array>> partition_by;
-    for (int c : w.partition_by) partition_by.push_back(column(c));
-    std::vector<WindowOrderKey> order_by;
-    for (const auto& k : w.order_by)
-      order_by.push_back({column(k.column), k.ascending, k.nulls_first});
-    if (w.argument >= 0) w.call.args.push_back(column(w.argument));
-    auto values = ComputeWindow(n, partition_by, order_by, w.frame, w.call);
-    if (!values.ok()) return ErrorAt(env_.sql, w.expr->pos, values.status().message());
-    std::shared_ptr<arrow::Array> result = *values;
-    if (!result->type()->Equals(*w.call.result_type)) {
-      ARROW_ASSIGN_OR_RAISE(result, cp::Cast(*result, w.call.result_type));
-    }
     (*computed)[ToSql(*w.expr)] = static_cast<int>(out_columns.size());
     Column c;
     c.name = GeneratedName(*w.expr);
     c.type = w.call.result_type;
     c.hidden = true;  // read by the call's SQL, never by `*`
     out_columns.push_back(c);
-    out_fields.push_back(arrow::field("c" + std::to_string(out_arrays.size()), result->type()));
-    out_arrays.push_back(std::move(result));
+    out_fields.push_back(arrow::field("c" + std::to_string(out_fields.size()), w.call.result_type));
   }
-  Rel out = RelFromTable(arrow::Table::Make(arrow::schema(out_fields), out_arrays, n));
+  windows->schema = arrow::schema(out_fields);
+
+  // Keys every window partitions by: rows split by them keep each window's partitions whole.
+  std::vector<int> split_keys;
+  if (!planned.empty()) {
+    for (size_t k = 0; k < planned[0].partition_by.size(); ++k) {
+      const std::string& text = planned[0].partition_sql[k];
+      bool everywhere = true;
+      for (const PlannedWindow& w : planned) {
+        everywhere = everywhere && std::find(w.partition_sql.begin(), w.partition_sql.end(), text) !=
+                                       w.partition_sql.end();
+      }
+      const int column = planned[0].partition_by[k];
+      if (everywhere && CanHashKey(*types[static_cast<size_t>(column)])) split_keys.push_back(column);
+    }
+  }
+  SpillEnv spill = Spill();
+  ARROW_ASSIGN_OR_RAISE(auto input, RunPlan(evaluated.decl, spill));
+  std::vector<std::shared_ptr<arrow::RecordBatch>> held;
+  int64_t held_bytes = 0;
+  bool ended = false;
+  while (!ended && (split_keys.empty() || held_bytes <= spill.partition_bytes())) {
+    ARROW_RETURN_NOT_OK(spill.CheckCancel());
+    std::shared_ptr<arrow::RecordBatch> batch;
+    ARROW_RETURN_NOT_OK(input->ReadNext(&batch));
+    if (!batch) {
+      ended = true;
+    } else {
+      held_bytes += BatchBytes(*batch);
+      held.push_back(std::move(batch));
+    }
+  }
+  if (ended) {
+    ARROW_ASSIGN_OR_RAISE(auto rows, arrow::Table::FromRecordBatches(input->schema(), held));
+    held.clear();
+    ARROW_ASSIGN_OR_RAISE(auto out_table, windows->Compute(std::move(rows)));
+    Rel out = RelFromTable(std::move(out_table));
+    out.columns = std::move(out_columns);
+    return out;
+  }
+  // More rows than a partition of memory: split by the shared keys into files, and compute
+  // the windows of one file at a time as the rows are read.
+  auto evaluated_schema = input->schema();
+  auto all = Chain(HeldRows(evaluated_schema, std::move(held)), std::move(input));
+  ARROW_ASSIGN_OR_RAISE(auto partitioner, Partitioner::Make(spill, "window", all->schema(), split_keys, 0, kSpillFanout));
+  ARROW_RETURN_NOT_OK(partitioner->AddAll(*all));
+  ARROW_RETURN_NOT_OK(all->Close());
+  ARROW_ASSIGN_OR_RAISE(auto files, partitioner->Finish());
+  Rel out = RelFromSchema(*windows->schema, GatedSource(std::make_shared<WindowPartsReader>(windows, spill, files)));
   out.columns = std::move(out_columns);
   return out;
 }

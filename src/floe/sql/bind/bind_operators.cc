@@ -1,4 +1,5 @@
 #include "floe/sql/bind/expression_binder_internal.h"
+#include "floe/sql/postgres/pg_catalog_tables.h"
 #include "floe/sql/types/integer_remainder.h"
 
 namespace floe::sql::binding {
@@ -72,6 +73,15 @@ Result<BoundExpr> ExpressionBinder::PlanNode(const Binary& bin, const Expr& e) {
       return BoundExpr{Compare(bin.op, l.expr, r.expr, floating), boolean, name};
     }
     case BinaryOp::kConcat: {
+      // For PostgreSQL clients an array on either side makes `||` array_cat (the other side is
+      // an array in PostgreSQL's text form, as the pg_catalog relations hold them).
+      if (ctx_.session && IsPgClient(*ctx_.session) &&
+          (l.type->id() == arrow::Type::LIST || r.type->id() == arrow::Type::LIST)) {
+        FunctionCall call;
+        call.name.parts.push_back(Identifier{"array_cat", false, e.pos});
+        call.args = {*bin.left, *bin.right};
+        return Plan(Expr{std::move(call), e.pos});
+      }
       ARROW_ASSIGN_OR_RAISE(l, ToStringExpr(l));
       ARROW_ASSIGN_OR_RAISE(r, ToStringExpr(r));
       return BoundExpr{cp::call("binary_join_element_wise", {l.expr, r.expr, cp::literal(arrow::StringScalar(""))}),

@@ -149,7 +149,23 @@ namespace binding {
 
 Result<BoundExpr> ExpressionBinder::PlanNode(const ColumnRef& c, const Expr& e) {
   size_t consumed = 0;
-  ARROW_ASSIGN_OR_RAISE(int index, ResolveColumn(c.parts, *ctx_.columns, ctx_.sql, e.pos, &consumed));
+  Result<int> resolved = ResolveColumn(c.parts, *ctx_.columns, ctx_.sql, e.pos, &consumed);
+  if (!resolved.ok()) {
+    // A reference to the enclosing query's row, in a correlated subquery run for that row.
+    for (const OuterRow* outer = ctx_.outer; outer; outer = outer->enclosing) {
+      size_t outer_consumed = 0;
+      Result<int> at = ResolveColumn(c.parts, *outer->columns, ctx_.sql, e.pos, &outer_consumed);
+      if (!at.ok()) continue;
+      const auto& value = outer->values[static_cast<size_t>(*at)];
+      BoundExpr out{cp::literal(value), value->type, (*outer->columns)[static_cast<size_t>(*at)].name};
+      for (size_t i = outer_consumed; i < c.parts.size(); ++i) {
+        ARROW_ASSIGN_OR_RAISE(out, StructField(out, c.parts[i], e.pos));
+      }
+      return out;
+    }
+    return resolved.status();
+  }
+  const int index = *resolved;
   const Column& col = (*ctx_.columns)[index];
   BoundExpr out{cp::field_ref(index), col.type, col.name};
   // Remaining parts are struct field accesses.

@@ -1,5 +1,6 @@
 // Table functions: range, and PostgreSQL's generate_series and unnest.
 
+#include <arrow/array/builder_binary.h>
 #include <arrow/array/builder_primitive.h>
 #include <arrow/array/util.h>
 #include <arrow/record_batch.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 
 #include "floe/sql/functions/function_helpers.h"
+#include "floe/sql/postgres/pg_array_text.h"
 #include "floe/util/memory_limit.h"
 #include "floe/util/str_cat.h"
 
@@ -117,13 +119,23 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> GenerateSeries(
 }
 
 // unnest(array): PostgreSQL's rows of an array's elements, in one column `unnest` (psql and
-// pgcli read current_schemas(true) so).
+// pgcli read current_schemas(true) so). A string is an array in PostgreSQL's text form, as the
+// arrays of the pg_catalog relations are (psql's \d unnests pg_class.reloptions).
 Result<std::shared_ptr<arrow::RecordBatchReader>> Unnest(const std::vector<std::shared_ptr<arrow::Scalar>>& values) {
   if (values.size() != 1) return Status::Invalid("unnest takes one array");
   const auto& value = *values[0];
   std::shared_ptr<arrow::Array> items;
   if (value.type->id() == arrow::Type::NA) {
     items = std::make_shared<arrow::NullArray>(0);
+  } else if (value.type->id() == arrow::Type::STRING) {
+    arrow::StringBuilder builder;
+    if (value.is_valid) {
+      ARROW_ASSIGN_OR_RAISE(auto elements, ParsePgArrayText(static_cast<const arrow::StringScalar&>(value).view()));
+      for (const auto& element : elements) {
+        ARROW_RETURN_NOT_OK(element ? builder.Append(*element) : builder.AppendNull());
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(items, builder.Finish());
   } else if (arrow::is_list_like(value.type->id())) {
     const auto& list = static_cast<const arrow::BaseListScalar&>(value);
     if (value.is_valid) {

@@ -171,6 +171,47 @@ def test_psql_verbose_lists_and_expanded_output(server):
         "d      | \n\n")
 
 
+def test_psql_describe_table(server):
+    # \d runs a correlated ARRAY(subquery) over unnest(tc.reloptions), the columns' storage and
+    # the other queries PostgreSQL 15 answers for a table with no indexes, constraints, rules,
+    # triggers, policies, statistics objects, publications or inheritance.
+    assert psql(server, "\\d ns.t") == (
+        '                             Table "ns.t"\n'
+        ' Column |            Type             | Collation | Nullable | Default \n'
+        '--------+-----------------------------+-----------+----------+---------\n'
+        ' id     | bigint                      |           |          | \n'
+        ' name   | text                        |           |          | \n'
+        ' amount | numeric(10,2)               |           |          | \n'
+        ' ok     | boolean                     |           |          | \n'
+        ' d      | date                        |           |          | \n'
+        ' ts     | timestamp with time zone    |           |          | \n'
+        ' ntz    | timestamp without time zone |           |          | \n'
+        ' f      | real                        |           |          | \n'
+        ' x      | double precision            |           |          | \n'
+        ' i      | integer                     |           |          | \n'
+        ' bin    | bytea                       |           |          | \n'
+        '\n')
+    assert psql(server, "\\d+ ns.t") == (
+        '                                                        Table "ns.t"\n'
+        ' Column |            Type             | Collation | Nullable | Default | Storage  | Compression | '
+        'Stats target | Description \n'
+        '--------+-----------------------------+-----------+----------+---------+----------+-------------+'
+        '--------------+-------------\n'
+        ' id     | bigint                      |           |          |         | plain    |             |              | \n'
+        ' name   | text                        |           |          |         | extended |             |              | \n'
+        ' amount | numeric(10,2)               |           |          |         | main     |             |              | \n'
+        ' ok     | boolean                     |           |          |         | plain    |             |              | \n'
+        ' d      | date                        |           |          |         | plain    |             |              | \n'
+        ' ts     | timestamp with time zone    |           |          |         | plain    |             |              | \n'
+        ' ntz    | timestamp without time zone |           |          |         | plain    |             |              | \n'
+        ' f      | real                        |           |          |         | plain    |             |              | \n'
+        ' x      | double precision            |           |          |         | plain    |             |              | \n'
+        ' i      | integer                     |           |          |         | plain    |             |              | \n'
+        ' bin    | bytea                       |           |          |         | extended |             |              | \n'
+        'Access method: heap\n'
+        '\n')
+
+
 def test_duckdb_attaches_lists_and_reads(server):
     con = duckdb.connect()
     try:

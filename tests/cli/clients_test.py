@@ -120,6 +120,19 @@ def test_pgcli_catalog_queries(server):
         assert list(executor.views()) == []
         assert list(executor.view_columns()) == []
         assert list(executor.datatypes()) == []
+        # Its function list casts with ::regtype[] and ::text[] and compares
+        # prorettype::regtype with 'trigger'::regtype: floe's functions, in pg_catalog, with
+        # aggregates and set-returning functions marked; floe keeps no argument types.
+        functions = list(executor.functions())
+        names = [f.func_name for f in functions]
+        assert names == sorted(names) and {f.schema_name for f in functions} == {"pg_catalog"}
+        by_name = {f.func_name: f for f in functions}
+        fields = ("schema_name", "func_name", "arg_names", "arg_types", "arg_modes", "return_type",
+                  "is_aggregate", "is_window", "is_set_returning", "is_extension", "arg_defaults")
+        assert [tuple(getattr(by_name[n], k) for k in fields) for n in ("count", "unnest", "upper")] == [
+            ("pg_catalog", "count", None, None, None, "text", True, False, False, False, ()),
+            ("pg_catalog", "unnest", None, None, None, "text", False, False, True, False, ()),
+            ("pg_catalog", "upper", None, None, None, "text", False, False, False, False, ())]
         assert list(executor.databases()) == ["lakehouse"]
 
         results = list(executor.run("SELECT id, name, amount FROM ns.t ORDER BY id"))

@@ -33,7 +33,44 @@ Result<BoundExpr> ExpressionBinder::Coerce(BoundExpr v, const std::shared_ptr<Ar
   return v;
 }
 
+namespace {
+
+bool IsComparison(BinaryOp op) {
+  return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt || op == BinaryOp::kLe ||
+         op == BinaryOp::kGt || op == BinaryOp::kGe;
+}
+
+// The argument of x::regtype, x::regclass, ... (a call of that name), or null.
+const Expr* PgObjectCast(const Expr& e) {
+  const auto* f = e.As<FunctionCall>();
+  if (!f || f->args.size() != 1) return nullptr;
+  const std::string name = Lower(f->name.parts.back().name);
+  for (const char* kind : {"regtype", "regclass", "regnamespace", "regproc", "regrole"}) {
+    if (name == kind) return &f->args[0];
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 Result<BoundExpr> ExpressionBinder::PlanNode(const Binary& bin, const Expr& e) {
+  if (IsComparison(bin.op) && ctx_.session && IsPgClient(*ctx_.session) && PgObjectCast(*bin.left) &&
+      PgObjectCast(*bin.right)) {
+    // PostgreSQL compares regtype (regclass, ...) values as oids: a side that casts an oid
+    // compares that oid, a side that casts a name its oid (`prorettype::regtype !=
+    // 'trigger'::regtype`).
+    Binary oids = bin;
+    bool changed = false;
+    for (ExprBox* side : {&oids.left, &oids.right}) {
+      const Expr* operand = PgObjectCast(**side);
+      Result<BoundExpr> bound = Plan(*operand);
+      if (bound.ok() && IsInteger(*bound->type)) {
+        *side = ExprBox(*operand);
+        changed = true;
+      }
+    }
+    if (changed) return Plan(Expr{std::move(oids), e.pos});
+  }
   ARROW_ASSIGN_OR_RAISE(auto l, Plan(*bin.left));
   ARROW_ASSIGN_OR_RAISE(auto r, Plan(*bin.right));
   NoteParameterType(bin, l, r);

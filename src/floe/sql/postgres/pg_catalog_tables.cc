@@ -7,6 +7,7 @@
 #include <arrow/api.h>
 
 #include "floe/sql/functions/function_registry.h"
+#include "floe/sql/windows/window_spec.h"
 #include "floe/sql/postgres/pg_settings.h"
 #include "floe/sql/postgres/pg_types.h"
 #include "floe/sql/plan/relation.h"
@@ -362,11 +363,13 @@ Result<std::vector<Row>> ProcRows(SessionState&) {
                     0.0,
                     int64_t{0},
                     std::string("-"),
-                    std::string("f"),
+                    std::string(IsAggregateFunction(name)    ? "a"
+                                : IsWindowOnlyFunction(name) ? "w"
+                                                             : "f"),
                     false,
                     false,
                     false,
-                    false,
+                    FindTableFunction(name) != nullptr,
                     std::string("i"),
                     std::string("s"),
                     int64_t{0},

@@ -27,7 +27,15 @@ int Figure(const Expr& expr, const arrow::DataType* type, std::string* name) {
     return 2;
   }
   if (const auto* call = expr.As<FunctionCall>(); call && !call->name.parts.empty()) {
-    *name = call->name.parts.back().name == kArrayOfQueryFunction ? "array" : NameOf(call->name.parts.back());
+    const std::string fn = NameOf(call->name.parts.back());
+    // x::regtype, x::regclass, x::regtype[], ... are read as calls: named as casts.
+    for (const char* kind : {"regtype", "regclass", "regnamespace", "regproc", "regrole", "regtype_array"}) {
+      if (fn != kind || call->args.size() != 1) continue;
+      if (Figure(call->args[0], nullptr, name) > 1) return 2;
+      *name = fn == "regtype_array" ? "regtype" : fn;
+      return 1;
+    }
+    *name = call->name.parts.back().name == kArrayOfQueryFunction ? "array" : fn;
     return 2;
   }
   if (expr.Is<Exists>()) {

@@ -63,6 +63,26 @@ Result<std::vector<std::optional<std::string>>> ElementsAsText(const std::shared
   return out;
 }
 
+// x::regtype[]: an array of type oids (a list, or PostgreSQL's text form) as the types' names.
+Result<std::shared_ptr<arrow::Scalar>> RegtypeArrayRow(
+    const std::vector<std::shared_ptr<arrow::Scalar>>& a) {
+  auto type = arrow::list(arrow::utf8());
+  if (!a[0]->is_valid) return arrow::MakeNullScalar(type);
+  ARROW_ASSIGN_OR_RAISE(auto elements, ElementsAsText(a[0]));
+  arrow::StringBuilder builder;
+  for (const auto& element : elements) {
+    std::optional<int64_t> oid = element ? ParseInt64(*element) : std::nullopt;
+    if (!oid) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+      continue;
+    }
+    const PgTypeRow* row = FindPgType(static_cast<int32_t>(*oid));
+    ARROW_RETURN_NOT_OK(builder.Append(row ? std::string(row->sql_name) : std::to_string(*oid)));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto values, builder.Finish());
+  return std::make_shared<arrow::ListScalar>(values, type);
+}
+
 // format_type(oid, typmod)
 Result<std::shared_ptr<arrow::Scalar>> FormatTypeRow(
     const std::vector<std::shared_ptr<arrow::Scalar>>& a) {
@@ -203,6 +223,7 @@ const RowKernel kRowKernels[] = {
     {"floe_pg_array_contains", ArrayContainsRow, Bool},
     {"floe_pg_size_pretty", SizePrettyRow, Utf8},
     {"floe_pg_array_cat", ArrayCatRow, TextList},
+    {"floe_pg_regtype_array", RegtypeArrayRow, TextList},
 };
 
 template <int N>
@@ -255,7 +276,8 @@ Status RegisterRowKernels() {
     ARROW_RETURN_NOT_OK(Register<3>());
     ARROW_RETURN_NOT_OK(Register<4>());
     ARROW_RETURN_NOT_OK(Register<5>());
-    return Register<6>();
+    ARROW_RETURN_NOT_OK(Register<6>());
+    return Register<7>();
   }();
   return registered;
 }
@@ -390,6 +412,7 @@ Result<BoundExpr> Regtype(CallBinder& b) {
           std::string n = Lower(name);
           if (n.rfind("pg_catalog.", 0) == 0) n = n.substr(11);
           int32_t oid = PgTypeOidByName(n);
+          if (oid == 0) oid = PgPseudoTypeOid(n);
           if (oid == 0) return std::optional<int64_t>();
           return std::optional<int64_t>(oid);
         },
@@ -797,6 +820,12 @@ void AddPgFunctions(std::vector<ScalarFunction>* out) {
                   RegType,
                   Regtype,
                   PgDoc("Regtype", "_FUNC_(x) - x::regtype: a type's name to its oid, or back.")});
+  out->push_back({{"regtype_array"},
+                  {1, 1},
+                  Fixed(arrow::list(arrow::utf8())),
+                  RowCall("floe_pg_regtype_array"),
+                  PgDoc("RegtypeArray",
+                        "_FUNC_(x) - x::regtype[]: an array of type oids as the types' names.")});
   out->push_back(
       {{"regproc"},
        {1, 1},

@@ -38,6 +38,7 @@ int Figure(const Expr& expr, const arrow::DataType* type, std::string* name) {
     *name = call->name.parts.back().name == kArrayOfQueryFunction ? "array" : fn;
     return 2;
   }
+  if (const auto* sub = expr.As<Subscript>()) return Figure(*sub->base, nullptr, name);
   if (expr.Is<Exists>()) {
     *name = "exists";
     return 2;

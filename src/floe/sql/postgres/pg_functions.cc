@@ -642,7 +642,8 @@ void AddPgFunctions(std::vector<ScalarFunction>* out) {
   for (const char* name :
        {"pg_get_expr", "pg_get_constraintdef", "pg_get_indexdef", "obj_description",
         "col_description", "shobj_description", "pg_get_partkeydef",
-        "pg_get_statisticsobjdef_columns", "pg_get_viewdef", "pg_get_triggerdef"}) {
+        "pg_get_statisticsobjdef_columns", "pg_get_viewdef", "pg_get_triggerdef",
+        "pg_get_function_result", "pg_get_function_arguments"}) {
     out->push_back(
         {{name},
          {1, 3},

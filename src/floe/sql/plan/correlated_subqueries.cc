@@ -83,6 +83,11 @@ Result<std::shared_ptr<arrow::Scalar>> QueryPlanner::SubqueryValue(const Expr& s
 
 Result<bool> QueryPlanner::ApplyCorrelatedSubqueries(const Select& select, Rel* input,
                                                      std::map<std::string, int>* computed) {
+  // Only catalog relations are small enough to run a subquery for each of their rows.
+  if (select.from.empty()) return false;
+  for (const auto& item : select.from) {
+    if (!ReadsOnlyCatalog(item)) return false;
+  }
   std::vector<const Expr*> subqueries;
   for (const auto& item : select.items) CollectSubqueries(item.expr, &subqueries);
   if (subqueries.empty()) return false;

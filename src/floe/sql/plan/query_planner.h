@@ -51,6 +51,11 @@ struct PlannerEnv {
   std::function<bool(const TableRef&)> empty_catalog_relation;
 };
 
+// Whether a FROM item reads only catalog relations (by name: pg_catalog.X, information_schema.X,
+// pg_X; the planner decides what the names are): only their queries are worth a second run
+// (postgres/pg_empty_catalog_queries.cc, plan/correlated_subqueries.cc).
+bool ReadsOnlyCatalog(const Relation& relation);
+
 class QueryPlanner {
  public:
   explicit QueryPlanner(PlannerEnv env) : env_(std::move(env)) {}

@@ -102,15 +102,13 @@ bool NamesCatalogRelation(const ObjectName& name) {
   return first == "pg_catalog" || first == "information_schema" || last.rfind("pg_", 0) == 0;
 }
 
-// Whether every FROM item reads only catalog relations (by name; the planner decides what the
-// names are): only their queries are worth a second, reduced run.
+}  // namespace
+
 bool ReadsOnlyCatalog(const Relation& relation) {
   if (auto* t = relation.As<TableRef>()) return NamesCatalogRelation(t->name);
   if (auto* j = relation.As<Join>()) return ReadsOnlyCatalog(*j->left) && ReadsOnlyCatalog(*j->right);
   return false;
 }
-
-}  // namespace
 
 Result<Rel> QueryPlanner::PlanOverEmptyCatalogRelation(const Query& query, Status failure) {
   const Select* select = query.As<Select>();

@@ -95,6 +95,49 @@ public class ServeJdbc {
       dump("procedures", meta.getProcedures(null, "db", "%"));
       dump("udts", meta.getUDTs(null, "db", "%", null));
       dump("client info properties", meta.getClientInfoProperties());
+      // getTypeInfo reads pg_type and, for each type, the driver's type cache, which numbers
+      // the search path by (current_schemas(false))[s.r]: PostgreSQL's rows for floe's types.
+      typeInfo(meta.getTypeInfo(), "bool", "int4", "numeric", "varchar", "timestamptz", "_int4");
+      // Empty answers still type their columns as PostgreSQL does (KEY_SEQ, ORDINAL_POSITION
+      // and FUNCTION_TYPE are int4 there).
+      types("primary keys", meta.getPrimaryKeys(null, "db", "j"));
+      types("imported keys", meta.getImportedKeys(null, "db", "j"));
+      types("index info", meta.getIndexInfo(null, "db", "j", false, true));
+      types("functions", meta.getFunctions(null, "db", "%"));
+    }
+  }
+
+  // "label types: COLUMN type/java.sql.Types, ..." for the columns that are not text.
+  static void types(String label, ResultSet rs) throws java.sql.SQLException {
+    try (ResultSet r = rs) {
+      ResultSetMetaData md = r.getMetaData();
+      StringBuilder line = new StringBuilder(label + " types:");
+      for (int i = 1; i <= md.getColumnCount(); i++) {
+        if (md.getColumnType(i) == java.sql.Types.VARCHAR) continue;
+        line.append(line.charAt(line.length() - 1) == ':' ? " " : ", ").append(md.getColumnName(i)).append(' ')
+            .append(md.getColumnTypeName(i)).append('/').append(md.getColumnType(i));
+      }
+      System.out.println(line);
+    }
+  }
+
+  // getTypeInfo's columns, how many types, and the rows of `names`.
+  static void typeInfo(ResultSet rs, String... names) throws java.sql.SQLException {
+    java.util.List<String> wanted = java.util.Arrays.asList(names);
+    try (ResultSet r = rs) {
+      ResultSetMetaData md = r.getMetaData();
+      StringBuilder head = new StringBuilder("type info:");
+      for (int i = 1; i <= md.getColumnCount(); i++) head.append(i == 1 ? " " : ", ").append(md.getColumnName(i));
+      System.out.println(head);
+      int count = 0;
+      while (r.next()) {
+        count++;
+        if (!wanted.contains(r.getString("TYPE_NAME"))) continue;
+        StringBuilder row = new StringBuilder("  ");
+        for (int i = 1; i <= md.getColumnCount(); i++) row.append(i == 1 ? "" : "|").append(r.getString(i));
+        System.out.println(row);
+      }
+      System.out.println("  " + count + " types");
     }
   }
 

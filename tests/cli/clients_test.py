@@ -120,6 +120,19 @@ def test_pgcli_catalog_queries(server):
         assert list(executor.views()) == []
         assert list(executor.view_columns()) == []
         assert list(executor.datatypes()) == []
+        # Its function list casts with ::regtype[] and ::text[] and compares
+        # prorettype::regtype with 'trigger'::regtype: floe's functions, in pg_catalog, with
+        # aggregates and set-returning functions marked; floe keeps no argument types.
+        functions = list(executor.functions())
+        names = [f.func_name for f in functions]
+        assert names == sorted(names) and {f.schema_name for f in functions} == {"pg_catalog"}
+        by_name = {f.func_name: f for f in functions}
+        fields = ("schema_name", "func_name", "arg_names", "arg_types", "arg_modes", "return_type",
+                  "is_aggregate", "is_window", "is_set_returning", "is_extension", "arg_defaults")
+        assert [tuple(getattr(by_name[n], k) for k in fields) for n in ("count", "unnest", "upper")] == [
+            ("pg_catalog", "count", None, None, None, "text", True, False, False, False, ()),
+            ("pg_catalog", "unnest", None, None, None, "text", False, False, True, False, ()),
+            ("pg_catalog", "upper", None, None, None, "text", False, False, False, False, ())]
         assert list(executor.databases()) == ["lakehouse"]
 
         results = list(executor.run("SELECT id, name, amount FROM ns.t ORDER BY id"))
@@ -169,6 +182,47 @@ def test_psql_verbose_lists_and_expanded_output(server):
         "name   | b\n"
         "amount | 2.00\n"
         "d      | \n\n")
+
+
+def test_psql_describe_table(server):
+    # \d runs a correlated ARRAY(subquery) over unnest(tc.reloptions), the columns' storage and
+    # the other queries PostgreSQL 15 answers for a table with no indexes, constraints, rules,
+    # triggers, policies, statistics objects, publications or inheritance.
+    assert psql(server, "\\d ns.t") == (
+        '                             Table "ns.t"\n'
+        ' Column |            Type             | Collation | Nullable | Default \n'
+        '--------+-----------------------------+-----------+----------+---------\n'
+        ' id     | bigint                      |           |          | \n'
+        ' name   | text                        |           |          | \n'
+        ' amount | numeric(10,2)               |           |          | \n'
+        ' ok     | boolean                     |           |          | \n'
+        ' d      | date                        |           |          | \n'
+        ' ts     | timestamp with time zone    |           |          | \n'
+        ' ntz    | timestamp without time zone |           |          | \n'
+        ' f      | real                        |           |          | \n'
+        ' x      | double precision            |           |          | \n'
+        ' i      | integer                     |           |          | \n'
+        ' bin    | bytea                       |           |          | \n'
+        '\n')
+    assert psql(server, "\\d+ ns.t") == (
+        '                                                        Table "ns.t"\n'
+        ' Column |            Type             | Collation | Nullable | Default | Storage  | Compression | '
+        'Stats target | Description \n'
+        '--------+-----------------------------+-----------+----------+---------+----------+-------------+'
+        '--------------+-------------\n'
+        ' id     | bigint                      |           |          |         | plain    |             |              | \n'
+        ' name   | text                        |           |          |         | extended |             |              | \n'
+        ' amount | numeric(10,2)               |           |          |         | main     |             |              | \n'
+        ' ok     | boolean                     |           |          |         | plain    |             |              | \n'
+        ' d      | date                        |           |          |         | plain    |             |              | \n'
+        ' ts     | timestamp with time zone    |           |          |         | plain    |             |              | \n'
+        ' ntz    | timestamp without time zone |           |          |         | plain    |             |              | \n'
+        ' f      | real                        |           |          |         | plain    |             |              | \n'
+        ' x      | double precision            |           |          |         | plain    |             |              | \n'
+        ' i      | integer                     |           |          |         | plain    |             |              | \n'
+        ' bin    | bytea                       |           |          |         | extended |             |              | \n'
+        'Access method: heap\n'
+        '\n')
 
 
 def test_duckdb_attaches_lists_and_reads(server):

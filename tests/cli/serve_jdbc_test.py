@@ -3,8 +3,8 @@ tests/cli/ServeJdbc.java reads every type with getObject and getString over prep
 statements in binary transfer, reports an error's SQLSTATE and position, and lists schemas,
 tables and columns through DatabaseMetaData as DBeaver's navigator does, and the rest its and
 DataGrip's generic JDBC views ask (catalogs, table types, keys, indexes, functions, procedures,
-user-defined types, client info properties): PostgreSQL's answers, empty where floe has no such
-thing.
+user-defined types, client info properties, the type list of getTypeInfo): PostgreSQL's
+answers, empty where floe has no such thing, with PostgreSQL's column types even when empty.
 Run: FLOE_BINARY=build/floe pytest tests/cli/serve_jdbc_test.py"""
 
 import os
@@ -87,6 +87,18 @@ procedures: PROCEDURE_CAT, PROCEDURE_SCHEM, PROCEDURE_NAME, ?column?, ?column?, 
 udts: TYPE_CAT, TYPE_SCHEM, TYPE_NAME, CLASS_NAME, DATA_TYPE, REMARKS, BASE_TYPE
 client info properties: NAME, MAX_LEN, DEFAULT_VALUE, DESCRIPTION
   ApplicationName|63||The name of the application currently utilizing the connection.
+type info: TYPE_NAME, DATA_TYPE, PRECISION, LITERAL_PREFIX, LITERAL_SUFFIX, CREATE_PARAMS, NULLABLE, CASE_SENSITIVE, SEARCHABLE, UNSIGNED_ATTRIBUTE, FIXED_PREC_SCALE, AUTO_INCREMENT, LOCAL_TYPE_NAME, MINIMUM_SCALE, MAXIMUM_SCALE, SQL_DATA_TYPE, SQL_DATETIME_SUB, NUM_PREC_RADIX
+  bool|-7|0|'|'|null|1|f|3|t|f|f|null|0|0|null|null|10
+  numeric|2|1000|null|null|null|1|f|3|f|f|f|null|0|1000|null|null|10
+  int4|4|0|null|null|null|1|f|3|f|f|f|null|0|0|null|null|10
+  varchar|12|10485760|'|'|null|1|t|3|t|f|f|null|0|0|null|null|10
+  timestamptz|93|6|'|'|null|1|f|3|t|f|f|null|0|0|null|null|10
+  _int4|2003|0|'|'|null|1|f|3|f|f|f|null|0|0|null|null|10
+  45 types
+primary keys types: KEY_SEQ int4/4
+imported keys types: KEY_SEQ int4/4, UPDATE_RULE int4/4, DELETE_RULE int4/4, DEFERRABILITY int4/4
+index info types: NON_UNIQUE bool/-7, TYPE int4/4, ORDINAL_POSITION int4/4, CARDINALITY float4/7, PAGES int4/4
+functions types: FUNCTION_TYPE int4/4
 """
 
 

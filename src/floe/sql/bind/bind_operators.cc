@@ -1,4 +1,5 @@
 #include "floe/sql/bind/expression_binder_internal.h"
+#include "floe/sql/postgres/pg_catalog_tables.h"
 #include "floe/sql/types/integer_remainder.h"
 
 namespace floe::sql::binding {
@@ -32,7 +33,44 @@ Result<BoundExpr> ExpressionBinder::Coerce(BoundExpr v, const std::shared_ptr<Ar
   return v;
 }
 
+namespace {
+
+bool IsComparison(BinaryOp op) {
+  return op == BinaryOp::kEq || op == BinaryOp::kNe || op == BinaryOp::kLt || op == BinaryOp::kLe ||
+         op == BinaryOp::kGt || op == BinaryOp::kGe;
+}
+
+// The argument of x::regtype, x::regclass, ... (a call of that name), or null.
+const Expr* PgObjectCast(const Expr& e) {
+  const auto* f = e.As<FunctionCall>();
+  if (!f || f->args.size() != 1) return nullptr;
+  const std::string name = Lower(f->name.parts.back().name);
+  for (const char* kind : {"regtype", "regclass", "regnamespace", "regproc", "regrole"}) {
+    if (name == kind) return &f->args[0];
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 Result<BoundExpr> ExpressionBinder::PlanNode(const Binary& bin, const Expr& e) {
+  if (IsComparison(bin.op) && ctx_.session && IsPgClient(*ctx_.session) && PgObjectCast(*bin.left) &&
+      PgObjectCast(*bin.right)) {
+    // PostgreSQL compares regtype (regclass, ...) values as oids: a side that casts an oid
+    // compares that oid, a side that casts a name its oid (`prorettype::regtype !=
+    // 'trigger'::regtype`).
+    Binary oids = bin;
+    bool changed = false;
+    for (ExprBox* side : {&oids.left, &oids.right}) {
+      const Expr* operand = PgObjectCast(**side);
+      Result<BoundExpr> bound = Plan(*operand);
+      if (bound.ok() && IsInteger(*bound->type)) {
+        *side = ExprBox(*operand);
+        changed = true;
+      }
+    }
+    if (changed) return Plan(Expr{std::move(oids), e.pos});
+  }
   ARROW_ASSIGN_OR_RAISE(auto l, Plan(*bin.left));
   ARROW_ASSIGN_OR_RAISE(auto r, Plan(*bin.right));
   NoteParameterType(bin, l, r);
@@ -72,6 +110,15 @@ Result<BoundExpr> ExpressionBinder::PlanNode(const Binary& bin, const Expr& e) {
       return BoundExpr{Compare(bin.op, l.expr, r.expr, floating), boolean, name};
     }
     case BinaryOp::kConcat: {
+      // For PostgreSQL clients an array on either side makes `||` array_cat (the other side is
+      // an array in PostgreSQL's text form, as the pg_catalog relations hold them).
+      if (ctx_.session && IsPgClient(*ctx_.session) &&
+          (l.type->id() == arrow::Type::LIST || r.type->id() == arrow::Type::LIST)) {
+        FunctionCall call;
+        call.name.parts.push_back(Identifier{"array_cat", false, e.pos});
+        call.args = {*bin.left, *bin.right};
+        return Plan(Expr{std::move(call), e.pos});
+      }
       ARROW_ASSIGN_OR_RAISE(l, ToStringExpr(l));
       ARROW_ASSIGN_OR_RAISE(r, ToStringExpr(r));
       return BoundExpr{cp::call("binary_join_element_wise", {l.expr, r.expr, cp::literal(arrow::StringScalar(""))}),

@@ -1,6 +1,7 @@
 #include "floe/sql/bind/expression_binder.h"
 
 #include "floe/sql/bind/expression_binder_internal.h"
+#include "floe/sql/functions/function_registry.h"
 #include "floe/sql/postgres/pg_catalog_tables.h"
 #include "floe/sql/windows/window_spec.h"
 
@@ -149,7 +150,23 @@ namespace binding {
 
 Result<BoundExpr> ExpressionBinder::PlanNode(const ColumnRef& c, const Expr& e) {
   size_t consumed = 0;
-  ARROW_ASSIGN_OR_RAISE(int index, ResolveColumn(c.parts, *ctx_.columns, ctx_.sql, e.pos, &consumed));
+  Result<int> resolved = ResolveColumn(c.parts, *ctx_.columns, ctx_.sql, e.pos, &consumed);
+  if (!resolved.ok()) {
+    // A reference to the enclosing query's row, in a correlated subquery run for that row.
+    for (const OuterRow* outer = ctx_.outer; outer; outer = outer->enclosing) {
+      size_t outer_consumed = 0;
+      Result<int> at = ResolveColumn(c.parts, *outer->columns, ctx_.sql, e.pos, &outer_consumed);
+      if (!at.ok()) continue;
+      const auto& value = outer->values[static_cast<size_t>(*at)];
+      BoundExpr out{cp::literal(value), value->type, (*outer->columns)[static_cast<size_t>(*at)].name};
+      for (size_t i = outer_consumed; i < c.parts.size(); ++i) {
+        ARROW_ASSIGN_OR_RAISE(out, StructField(out, c.parts[i], e.pos));
+      }
+      return out;
+    }
+    return resolved.status();
+  }
+  const int index = *resolved;
   const Column& col = (*ctx_.columns)[index];
   BoundExpr out{cp::field_ref(index), col.type, col.name};
   // Remaining parts are struct field accesses.
@@ -350,6 +367,13 @@ Result<BoundExpr> ExpressionBinder::PlanNode(const Subscript& s, const Expr& e) 
   if (base.type->id() == arrow::Type::LIST) {
     const auto& lt = static_cast<const arrow::ListType&>(*base.type);
     const Literal* idx = s.index->As<Literal>();
+    if ((!idx || idx->kind != LiteralKind::kInteger) && IsInteger(*index.type)) {
+      // An index computed per row (the JDBC driver's `(current_schemas(false))[s.r]`).
+      cp::Expression at = CastTo(index.expr, index.type, arrow::int64());
+      if (ctx_.session && IsPgClient(*ctx_.session)) at = cp::call("subtract", {at, cp::literal(int64_t{1})});
+      ARROW_ASSIGN_OR_RAISE(auto element, ListElementAt(base.expr, at));
+      return BoundExpr{element, lt.value_type(), GeneratedName(e)};
+    }
     if (!idx || idx->kind != LiteralKind::kInteger) return Error(s.index->pos, "array indexes must be integer literals");
     std::optional<int32_t> position = ParseInt32(idx->value);
     if (!position) return Error(s.index->pos, StrCat("array index ", idx->value, " is out of range for INT"));

@@ -25,6 +25,14 @@ struct BoundExpr {
   std::string name;  // Spark's generated column name, e.g. "sum(amount)", "(a + b)"
 };
 
+// The row a correlated subquery runs for: the enclosing query's columns and that row's values,
+// and the row of the query enclosing that one, if any.
+struct OuterRow {
+  const std::vector<Column>* columns = nullptr;
+  std::vector<std::shared_ptr<arrow::Scalar>> values;
+  const OuterRow* enclosing = nullptr;
+};
+
 struct ExprContext {
   const std::vector<Column>* columns = nullptr;
   // Expressions already computed below (GROUP BY keys and aggregates after an aggregation),
@@ -39,6 +47,9 @@ struct ExprContext {
   // with one records the other side's type at [n-1]. Unset, such a $n is an error.
   std::vector<std::shared_ptr<arrow::DataType>>* parameter_types = nullptr;
   SessionState* session = nullptr;  // null where no session is at hand
+  // Set while a correlated subquery runs for one row of its enclosing query: a column that
+  // is not among `columns` is that row's value.
+  const OuterRow* outer = nullptr;
 };
 
 Result<BoundExpr> PlanExpr(const Expr& expr, const ExprContext& ctx);

@@ -86,6 +86,29 @@ Status MakeMapExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecRe
   return Status::OK();
 }
 
+constexpr const char* kListElementAt = "floe_list_element_at";
+
+Status ListElementAtExec(cp::KernelContext* ctx, const cp::ExecSpan& batch, cp::ExecResult* out) {
+  std::unique_ptr<arrow::ArrayBuilder> builder;
+  ARROW_RETURN_NOT_OK(arrow::MakeBuilder(ctx->memory_pool(), out->type()->GetSharedPtr(), &builder));
+  ARROW_ASSIGN_OR_RAISE(auto args, ArgumentArrays(batch));
+  const auto lists = std::static_pointer_cast<arrow::ListArray>(arrow::MakeArray(args[0]));
+  const auto indexes = std::static_pointer_cast<arrow::Int64Array>(arrow::MakeArray(args[1]));
+  const arrow::ArraySpan values(*lists->values()->data());
+  for (int64_t row = 0; row < batch.length; ++row) {
+    const int64_t index = indexes->IsNull(row) ? -1 : indexes->Value(row);
+    if (lists->IsNull(row) || index < 0 || index >= lists->value_length(row)) {
+      ARROW_RETURN_NOT_OK(builder->AppendNull());
+      continue;
+    }
+    ARROW_RETURN_NOT_OK(builder->AppendArraySlice(values, lists->value_offset(row) + index, 1));
+  }
+  std::shared_ptr<arrow::Array> result;
+  ARROW_RETURN_NOT_OK(builder->Finish(&result));
+  out->value = result->data();
+  return Status::OK();
+}
+
 Status RegisterKernel(const char* name, cp::ArrayKernelExec exec, cp::OutputType::Resolver resolve) {
   auto fn = std::make_shared<cp::ScalarFunction>(name, cp::Arity::VarArgs(1), cp::FunctionDoc::Empty());
   cp::ScalarKernel kernel(cp::KernelSignature::Make({cp::InputType::Any()}, cp::OutputType(std::move(resolve)),
@@ -103,6 +126,11 @@ Status RegisterKernels() {
         kMakeList, MakeListExec,
         [](cp::KernelContext*, const std::vector<arrow::TypeHolder>& types) -> Result<arrow::TypeHolder> {
           return arrow::TypeHolder(arrow::list(arrow::field("element", types[0].GetSharedPtr())));
+        }));
+    ARROW_RETURN_NOT_OK(RegisterKernel(
+        kListElementAt, ListElementAtExec,
+        [](cp::KernelContext*, const std::vector<arrow::TypeHolder>& types) -> Result<arrow::TypeHolder> {
+          return arrow::TypeHolder(static_cast<const arrow::ListType&>(*types[0].type).value_type());
         }));
     return RegisterKernel(
         kMakeMap, MakeMapExec,
@@ -274,3 +302,12 @@ void AddCollectionFunctions(std::vector<ScalarFunction>* out) {
 }
 
 }  // namespace floe::sql::functions
+
+namespace floe::sql {
+
+Result<arrow::compute::Expression> ListElementAt(arrow::compute::Expression list, arrow::compute::Expression index) {
+  ARROW_RETURN_NOT_OK(functions::RegisterKernels());
+  return arrow::compute::call(functions::kListElementAt, {std::move(list), std::move(index)});
+}
+
+}  // namespace floe::sql

@@ -146,6 +146,12 @@ const std::vector<TableFunction>& TableFunctions();
 
 // Every registered name and alias, sorted.
 std::vector<std::string> AllFunctionNames();
+
+// list[index] with an index computed per row (collection_functions.cc): the element at the
+// 0-based `index` (an int64), NULL where the list or index is NULL or the index is out of
+// range.
+floe::Result<arrow::compute::Expression> ListElementAt(arrow::compute::Expression list,
+                                                       arrow::compute::Expression index);
 // The doc of a name of any kind; null when unknown.
 const FunctionDoc* FindFunctionDoc(const std::string& lower_name);
 

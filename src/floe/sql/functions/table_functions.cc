@@ -1,13 +1,16 @@
 // Table functions: range, and PostgreSQL's generate_series and unnest.
 
+#include <arrow/array/builder_binary.h>
 #include <arrow/array/builder_primitive.h>
 #include <arrow/array/util.h>
+#include <arrow/compute/cast.h>
 #include <arrow/record_batch.h>
 #include <arrow/scalar.h>
 
 #include <algorithm>
 
 #include "floe/sql/functions/function_helpers.h"
+#include "floe/sql/postgres/pg_array_text.h"
 #include "floe/util/memory_limit.h"
 #include "floe/util/str_cat.h"
 
@@ -21,8 +24,9 @@ class RangeReader : public arrow::RecordBatchReader {
  public:
   static constexpr uint64_t kBatchRows = 64 * 1024;
 
-  RangeReader(int64_t start, int64_t step, uint64_t count, const char* column = "id")
-      : schema_(arrow::schema({arrow::field(column, arrow::int64(), false)})), start_(start), step_(step), count_(count) {}
+  RangeReader(int64_t start, int64_t step, uint64_t count, const char* column = "id",
+              std::shared_ptr<arrow::DataType> type = arrow::int64())
+      : schema_(arrow::schema({arrow::field(column, std::move(type), false)})), start_(start), step_(step), count_(count) {}
 
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
 
@@ -39,7 +43,13 @@ class RangeReader : public arrow::RecordBatchReader {
       builder.UnsafeAppend(static_cast<int64_t>(static_cast<uint64_t>(start_) + i * static_cast<uint64_t>(step_)));
     }
     next_ += n;
-    ARROW_ASSIGN_OR_RAISE(auto ids, builder.Finish());
+    ARROW_ASSIGN_OR_RAISE(std::shared_ptr<arrow::Array> ids, builder.Finish());
+    if (!schema_->field(0)->type()->Equals(*ids->type())) {
+      // int4 ids (generate_series of int4 bounds), within range as their bounds are.
+      ARROW_ASSIGN_OR_RAISE(auto cast, arrow::compute::Cast(*ids, schema_->field(0)->type(),
+                                                            arrow::compute::CastOptions::Unsafe(), nullptr));
+      ids = cast;
+    }
     *batch = arrow::RecordBatch::Make(schema_, static_cast<int64_t>(n), {ids});
     return arrow::Status::OK();
   }
@@ -89,13 +99,20 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> Range(const std::vector<std::s
 }
 
 // generate_series(start, stop[, step]): PostgreSQL's integers from start through stop, in one
-// BIGINT column `generate_series` (the JDBC driver numbers the search path with it).
+// column `generate_series`, INT when every argument is (PostgreSQL's int4 form), else BIGINT
+// (the JDBC driver numbers the search path with it).
 Result<std::shared_ptr<arrow::RecordBatchReader>> GenerateSeries(
     const std::vector<std::shared_ptr<arrow::Scalar>>& values) {
   if (values.size() < 2 || values.size() > 3) return Status::Invalid("generate_series takes 2 or 3 arguments");
+  std::shared_ptr<arrow::DataType> type = arrow::int32();
+  for (const auto& v : values) {
+    if (v->type->id() != arrow::Type::INT32 && v->type->id() != arrow::Type::INT16 && v->type->id() != arrow::Type::INT8) {
+      type = arrow::int64();
+    }
+  }
   std::vector<int64_t> args;
   for (const auto& v : values) {
-    if (!v->is_valid) return std::make_shared<RangeReader>(0, 1, 0, "generate_series");
+    if (!v->is_valid) return std::make_shared<RangeReader>(0, 1, 0, "generate_series", type);
     ARROW_ASSIGN_OR_RAISE(auto i64, v->CastTo(arrow::int64()));
     args.push_back(static_cast<const arrow::Int64Scalar&>(*i64).value);
   }
@@ -113,17 +130,27 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> GenerateSeries(
   if (count > kMaxRows) {
     return Status::Invalid(StrCat("generate_series would produce more than ", kMaxRows, " rows, the most floe generates"));
   }
-  return std::make_shared<RangeReader>(start, step, count, "generate_series");
+  return std::make_shared<RangeReader>(start, step, count, "generate_series", type);
 }
 
 // unnest(array): PostgreSQL's rows of an array's elements, in one column `unnest` (psql and
-// pgcli read current_schemas(true) so).
+// pgcli read current_schemas(true) so). A string is an array in PostgreSQL's text form, as the
+// arrays of the pg_catalog relations are (psql's \d unnests pg_class.reloptions).
 Result<std::shared_ptr<arrow::RecordBatchReader>> Unnest(const std::vector<std::shared_ptr<arrow::Scalar>>& values) {
   if (values.size() != 1) return Status::Invalid("unnest takes one array");
   const auto& value = *values[0];
   std::shared_ptr<arrow::Array> items;
   if (value.type->id() == arrow::Type::NA) {
     items = std::make_shared<arrow::NullArray>(0);
+  } else if (value.type->id() == arrow::Type::STRING) {
+    arrow::StringBuilder builder;
+    if (value.is_valid) {
+      ARROW_ASSIGN_OR_RAISE(auto elements, ParsePgArrayText(static_cast<const arrow::StringScalar&>(value).view()));
+      for (const auto& element : elements) {
+        ARROW_RETURN_NOT_OK(element ? builder.Append(*element) : builder.AppendNull());
+      }
+    }
+    ARROW_ASSIGN_OR_RAISE(items, builder.Finish());
   } else if (arrow::is_list_like(value.type->id())) {
     const auto& list = static_cast<const arrow::BaseListScalar&>(value);
     if (value.is_valid) {

@@ -436,6 +436,11 @@ Result<Expr> Parser::ParsePostfixOn(Expr base) {
       Bump();
       std::string fn = *PeekPgObjectTypeAt(i_);
       i_ += Peek("PG_CATALOG") ? 3 : 1;
+      // x::regtype[]: an array of them, read by regtype_array(x).
+      if (fn == "regtype" && PeekKind(TokenKind::kLBracket) && PeekKind(TokenKind::kRBracket, 1)) {
+        i_ += 2;
+        fn = "regtype_array";
+      }
       FunctionCall call;
       SourcePos pos = base.pos;
       call.name.parts.push_back(Identifier{fn, false, pos});

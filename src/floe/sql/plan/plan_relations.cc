@@ -141,7 +141,13 @@ Result<Rel> QueryPlanner::PlanRelation(const Relation& relation, const ScanHints
     if (env_.session != nullptr) reader = CancellableReader(std::move(reader), env_.session->cancel->flag());
     Rel rel = RelFromReader(std::move(reader), f->alias ? std::vector<std::string>{Lower(f->alias->name.name)}
                                            : std::vector<std::string>{"range"});
-    if (f->alias && !f->alias->columns.empty()) rel.columns[0].name = f->alias->columns[0].name;
+    if (f->alias && !f->alias->columns.empty()) {
+      rel.columns[0].name = f->alias->columns[0].name;
+    } else if (f->alias && (name == "unnest" || name == "generate_series")) {
+      // PostgreSQL names the one column of a function returning a scalar after the alias:
+      // `FROM unnest(a) x` reads x.
+      rel.columns[0].name = f->alias->name.name;
+    }
     return rel;
   }
   if (auto* j = relation.As<Join>()) return PlanJoin(*j, hints);

@@ -169,6 +169,7 @@ ExprContext QueryPlanner::Context(const std::vector<Column>& columns,
   ctx.parameter_types = env_.parameter_types;
   ctx.run_subquery = [this](const Query& q) { return Run(q); };
   ctx.session = env_.session;
+  ctx.outer = outer_;
   return ctx;
 }
 
@@ -200,7 +201,14 @@ Result<Rel> QueryPlanner::PlanQuery(const Query& query) {
   }
   Result<Rel> planned = PlanQueryAsWritten(query);
   if (planned.ok() || !env_.empty_catalog_relation) return planned;
-  return PlanOverEmptyCatalogRelation(query, planned.status());
+  Result<Rel> over_empty = PlanOverEmptyCatalogRelation(query, planned.status());
+  if (over_empty.ok() || apply_subqueries_) return over_empty;
+  // A catalog query with correlated subqueries in its SELECT list (psql's \d reads
+  // `array(select ... from unnest(tc.reloptions) x)`): run them row by row.
+  apply_subqueries_ = true;
+  Result<Rel> applied = PlanQueryAsWritten(query);
+  apply_subqueries_ = false;
+  return applied.ok() ? applied : over_empty;
 }
 
 Result<Rel> QueryPlanner::PlanQueryAsWritten(const Query& query) {
@@ -590,6 +598,11 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
   Rel scope = input;
   std::map<std::string, int> computed;
   const bool aggregated = !aggregates.empty() || !select.group_by.empty();
+  bool applied = false;
+  if (apply_subqueries_ && !aggregated) {
+    ARROW_ASSIGN_OR_RAISE(applied, ApplyCorrelatedSubqueries(select, &input, &computed));
+    scope = input;
+  }
   if (aggregated) {
     // Group keys: expressions, select-list ordinals or aliases.
     std::vector<const Expr*> key_exprs;
@@ -761,7 +774,7 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
   std::vector<cp::Expression> exprs;
   std::vector<std::string> names;
   std::vector<Column> columns;
-  const std::map<std::string, int>* comp = aggregated || !windows.empty() ? &computed : nullptr;
+  const std::map<std::string, int>* comp = aggregated || !windows.empty() || applied ? &computed : nullptr;
   for (const auto& item : select.items) {
     if (auto* star = item.expr.As<Star>()) {
       std::vector<std::string> q;

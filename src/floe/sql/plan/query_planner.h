@@ -52,6 +52,11 @@ struct PlannerEnv {
   std::function<bool(const TableRef&)> empty_catalog_relation;
 };
 
+// Whether a FROM item reads only catalog relations (by name: pg_catalog.X, information_schema.X,
+// pg_X; the planner decides what the names are): only their queries are worth a second run
+// (postgres/pg_empty_catalog_queries.cc, plan/correlated_subqueries.cc).
+bool ReadsOnlyCatalog(const Relation& relation);
+
 class QueryPlanner {
  public:
   explicit QueryPlanner(PlannerEnv env) : env_(std::move(env)) {}
@@ -73,6 +78,12 @@ class QueryPlanner {
   Result<Rel> PlanOverEmptyCatalogRelation(const Query& query, Status failure);
   Result<Rel> PlanBody(const Query& query, const std::vector<OrderItem>* order_by, Rel* pre_order);
   Result<Rel> PlanSelect(const Select& select, const std::vector<OrderItem>* order_by);
+  // For a catalog query that cannot be planned whole: runs `input` (the SELECT's FROM and
+  // WHERE), then each subquery of the SELECT list once per row with that row's values for the
+  // columns it takes from outside (correlated_subqueries.cc), adding a column of the results
+  // named in `computed` by the subquery's SQL. False when the list has no subqueries.
+  Result<bool> ApplyCorrelatedSubqueries(const Select& select, Rel* input, std::map<std::string, int>* computed);
+  Result<std::shared_ptr<arrow::Scalar>> SubqueryValue(const Expr& subquery);
   Result<Rel> PlanRelation(const Relation& relation, const ScanHints& hints = ScanHints());
   Result<Rel> PlanJoin(const Join& join, const ScanHints& hints);
   Result<Rel> PlanValues(const Values& values);
@@ -115,6 +126,10 @@ class QueryPlanner {
 
   std::vector<std::map<std::string, PlannedCte>> ctes_;
   std::vector<std::string> notes_;
+  // Set while a query is planned again with its subqueries run row by row.
+  bool apply_subqueries_ = false;
+  // The enclosing row while a correlated subquery runs for it.
+  const OuterRow* outer_ = nullptr;
 };
 
 }  // namespace floe::sql

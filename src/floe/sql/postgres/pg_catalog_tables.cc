@@ -7,6 +7,7 @@
 #include <arrow/api.h>
 
 #include "floe/sql/functions/function_registry.h"
+#include "floe/sql/windows/window_spec.h"
 #include "floe/sql/postgres/pg_settings.h"
 #include "floe/sql/postgres/pg_types.h"
 #include "floe/sql/plan/relation.h"
@@ -234,6 +235,13 @@ Result<std::vector<Row>> ClassRows(SessionState& state) {
   return rows;
 }
 
+// pg_type.typstorage: plain for fixed sizes, main for numeric (kept in the row, compressed
+// when large), extended for the other variable sizes.
+char TypeStorage(const PgTypeRow& type) {
+  if (type.typlen != -1) return 'p';
+  return type.oid == pg_oid::kNumeric ? 'm' : 'x';
+}
+
 Result<std::vector<Row>> AttributeRows(SessionState& state) {
   ARROW_ASSIGN_OR_RAISE(auto listing, ListCatalog(state));
   std::vector<Row> rows;
@@ -255,7 +263,7 @@ Result<std::vector<Row>> AttributeRows(SessionState& state) {
                       int64_t{c.type.typmod},
                       type && type->byval,
                       std::string("i"),
-                      std::string(type && type->byval ? "p" : "x"),
+                      std::string(1, type ? TypeStorage(*type) : 'x'),
                       std::string(""),
                       c.not_null,
                       false,
@@ -305,7 +313,7 @@ Result<std::vector<Row>> TypeRows(SessionState&) {
                                 : t.typlen == 2 ? "s"
                                 : t.typlen == 1 ? "c"
                                                 : "i"),
-                    std::string(t.typlen == -1 ? "x" : "p"),
+                    std::string(1, TypeStorage(t)),
                     false,
                     int64_t{0},
                     int64_t{-1},
@@ -355,11 +363,13 @@ Result<std::vector<Row>> ProcRows(SessionState&) {
                     0.0,
                     int64_t{0},
                     std::string("-"),
-                    std::string("f"),
+                    std::string(IsAggregateFunction(name)    ? "a"
+                                : IsWindowOnlyFunction(name) ? "w"
+                                                             : "f"),
                     false,
                     false,
                     false,
-                    false,
+                    FindTableFunction(name) != nullptr,
                     std::string("i"),
                     std::string("s"),
                     int64_t{0},

@@ -1,9 +1,11 @@
 #pragma once
 
 // How PostgreSQL names a result column written without an alias, for sessions of PostgreSQL
-// clients: a column keeps its name, a function call is named after the function, a cast
-// after its type, CASE "case", anything else "?column?". Spark's generated names
-// ("current_database()", "CAST(a AS STRING)") stay for every other session.
+// clients, by PostgreSQL's rules (FigureColname): a column keeps its name, a function call is
+// named after the function, a subscript after what it subscripts, ARRAY(query) "array",
+// EXISTS "exists", a scalar subquery after its column, a cast after what it casts or else
+// its type, CASE after its ELSE or else "case", anything else "?column?". Spark's generated
+// names ("current_database()", "CAST(a AS STRING)") stay for every other session.
 
 #include <string>
 

@@ -23,6 +23,17 @@ bool HasAggregate(const Expr& e) {
   return found;
 }
 
+// The type PostgreSQL gives an expression floe cannot bind, where clients read it from an
+// empty answer's RowDescription: `(information_schema._pg_expandarray(a)).n`, the position of
+// an element (the JDBC driver's KEY_SEQ and ORDINAL_POSITION), is int4. Null for others.
+std::shared_ptr<arrow::DataType> PgTypeOfUnbound(const Expr& e) {
+  const auto* field = e.As<FieldAccess>();
+  if (!field || Lower(field->field.name) != "n") return nullptr;
+  const auto* call = field->base->As<FunctionCall>();
+  if (!call || Lower(call->name.parts.back().name) != "_pg_expandarray") return nullptr;
+  return arrow::int32();
+}
+
 using EmptyTest = std::function<bool(const TableRef&)>;
 
 bool SurelyEmpty(const Relation& relation, const EmptyTest& empty);
@@ -91,15 +102,13 @@ bool NamesCatalogRelation(const ObjectName& name) {
   return first == "pg_catalog" || first == "information_schema" || last.rfind("pg_", 0) == 0;
 }
 
-// Whether every FROM item reads only catalog relations (by name; the planner decides what the
-// names are): only their queries are worth a second, reduced run.
+}  // namespace
+
 bool ReadsOnlyCatalog(const Relation& relation) {
   if (auto* t = relation.As<TableRef>()) return NamesCatalogRelation(t->name);
   if (auto* j = relation.As<Join>()) return ReadsOnlyCatalog(*j->left) && ReadsOnlyCatalog(*j->right);
   return false;
 }
-
-}  // namespace
 
 Result<Rel> QueryPlanner::PlanOverEmptyCatalogRelation(const Query& query, Status failure) {
   const Select* select = query.As<Select>();
@@ -182,7 +191,8 @@ Result<Rel> QueryPlanner::PlanOverEmptyCatalogRelation(const Query& query, Statu
   for (const auto& item : select->items) {
     // SELECT * needs the columns bound.
     if (item.expr.Is<Star>()) return failure;
-    std::shared_ptr<arrow::DataType> type = arrow::utf8();
+    std::shared_ptr<arrow::DataType> type = PgTypeOfUnbound(item.expr);
+    if (!type) type = arrow::utf8();
     if (typed) {
       Result<BoundExpr> bound = PlanExpr(item.expr, Context(columns));
       if (bound.ok() && bound->type->id() != arrow::Type::NA) type = bound->type;

@@ -50,6 +50,39 @@ std::shared_ptr<arrow::Scalar> TextScalar(std::optional<std::string> s) {
   return std::make_shared<arrow::StringScalar>(std::move(*s));
 }
 
+// The elements of a non-NULL array as text: a list, or an array in PostgreSQL's text form (the
+// arrays of the pg_catalog relations).
+Result<std::vector<std::optional<std::string>>> ElementsAsText(const std::shared_ptr<arrow::Scalar>& array) {
+  if (!arrow::is_list_like(array->type->id())) return ParsePgArrayText(Text(array));
+  const auto& list = static_cast<const arrow::BaseListScalar&>(*array);
+  std::vector<std::optional<std::string>> out;
+  for (int64_t i = 0; i < list.value->length(); ++i) {
+    ARROW_ASSIGN_OR_RAISE(auto item, list.value->GetScalar(i));
+    out.push_back(item->is_valid ? std::optional<std::string>(Text(item)) : std::nullopt);
+  }
+  return out;
+}
+
+// x::regtype[]: an array of type oids (a list, or PostgreSQL's text form) as the types' names.
+Result<std::shared_ptr<arrow::Scalar>> RegtypeArrayRow(
+    const std::vector<std::shared_ptr<arrow::Scalar>>& a) {
+  auto type = arrow::list(arrow::utf8());
+  if (!a[0]->is_valid) return arrow::MakeNullScalar(type);
+  ARROW_ASSIGN_OR_RAISE(auto elements, ElementsAsText(a[0]));
+  arrow::StringBuilder builder;
+  for (const auto& element : elements) {
+    std::optional<int64_t> oid = element ? ParseInt64(*element) : std::nullopt;
+    if (!oid) {
+      ARROW_RETURN_NOT_OK(builder.AppendNull());
+      continue;
+    }
+    const PgTypeRow* row = FindPgType(static_cast<int32_t>(*oid));
+    ARROW_RETURN_NOT_OK(builder.Append(row ? std::string(row->sql_name) : std::to_string(*oid)));
+  }
+  ARROW_ASSIGN_OR_RAISE(auto values, builder.Finish());
+  return std::make_shared<arrow::ListScalar>(values, type);
+}
+
 // format_type(oid, typmod)
 Result<std::shared_ptr<arrow::Scalar>> FormatTypeRow(
     const std::vector<std::shared_ptr<arrow::Scalar>>& a) {
@@ -64,22 +97,37 @@ Result<std::shared_ptr<arrow::Scalar>> FormatTypeRow(
 Result<std::shared_ptr<arrow::Scalar>> ArrayToStringRow(
     const std::vector<std::shared_ptr<arrow::Scalar>>& a) {
   if (!a[0]->is_valid || !a[1]->is_valid) return TextScalar(std::nullopt);
-  if (!arrow::is_list_like(a[0]->type->id()))
-    return TextScalar(Text(a[0]));  // a catalog array, as text
-  const auto& list = static_cast<const arrow::BaseListScalar&>(*a[0]);
+  ARROW_ASSIGN_OR_RAISE(auto elements, ElementsAsText(a[0]));
   std::string sep = Text(a[1]);
   std::optional<std::string> null_text;
   if (a.size() > 2 && a[2]->is_valid) null_text = Text(a[2]);
   std::string out;
   bool first = true;
-  for (int64_t i = 0; i < list.value->length(); ++i) {
-    ARROW_ASSIGN_OR_RAISE(auto item, list.value->GetScalar(i));
-    if (!item->is_valid && !null_text) continue;
+  for (const auto& element : elements) {
+    if (!element && !null_text) continue;
     if (!first) out += sep;
     first = false;
-    out += item->is_valid ? Text(item) : *null_text;
+    out += element ? *element : *null_text;
   }
   return TextScalar(out);
+}
+
+// array_cat(a, b), also `a || b` of arrays: the elements of both, as text; a NULL array adds
+// none, and the result is NULL only when both are.
+Result<std::shared_ptr<arrow::Scalar>> ArrayCatRow(
+    const std::vector<std::shared_ptr<arrow::Scalar>>& a) {
+  auto type = arrow::list(arrow::utf8());
+  if (!a[0]->is_valid && !a[1]->is_valid) return arrow::MakeNullScalar(type);
+  arrow::StringBuilder builder;
+  for (const auto& side : {a[0], a[1]}) {
+    if (!side->is_valid) continue;
+    ARROW_ASSIGN_OR_RAISE(auto elements, ElementsAsText(side));
+    for (const auto& element : elements) {
+      ARROW_RETURN_NOT_OK(element ? builder.Append(*element) : builder.AppendNull());
+    }
+  }
+  ARROW_ASSIGN_OR_RAISE(auto values, builder.Finish());
+  return std::make_shared<arrow::ListScalar>(values, type);
 }
 
 // quote_ident(text): double quotes unless the name is lower-case letters, digits and _.
@@ -165,6 +213,7 @@ struct RowKernel {
 
 std::shared_ptr<arrow::DataType> Utf8() { return arrow::utf8(); }
 std::shared_ptr<arrow::DataType> Bool() { return arrow::boolean(); }
+std::shared_ptr<arrow::DataType> TextList() { return arrow::list(arrow::utf8()); }
 
 const RowKernel kRowKernels[] = {
     {"floe_pg_format_type", FormatTypeRow, Utf8},
@@ -173,6 +222,8 @@ const RowKernel kRowKernels[] = {
     {"floe_pg_name_of_oid", NameOfOidRow, Utf8},
     {"floe_pg_array_contains", ArrayContainsRow, Bool},
     {"floe_pg_size_pretty", SizePrettyRow, Utf8},
+    {"floe_pg_array_cat", ArrayCatRow, TextList},
+    {"floe_pg_regtype_array", RegtypeArrayRow, TextList},
 };
 
 template <int N>
@@ -224,7 +275,9 @@ Status RegisterRowKernels() {
     ARROW_RETURN_NOT_OK(Register<2>());
     ARROW_RETURN_NOT_OK(Register<3>());
     ARROW_RETURN_NOT_OK(Register<4>());
-    return Register<5>();
+    ARROW_RETURN_NOT_OK(Register<5>());
+    ARROW_RETURN_NOT_OK(Register<6>());
+    return Register<7>();
   }();
   return registered;
 }
@@ -359,6 +412,7 @@ Result<BoundExpr> Regtype(CallBinder& b) {
           std::string n = Lower(name);
           if (n.rfind("pg_catalog.", 0) == 0) n = n.substr(11);
           int32_t oid = PgTypeOidByName(n);
+          if (oid == 0) oid = PgPseudoTypeOid(n);
           if (oid == 0) return std::optional<int64_t>();
           return std::optional<int64_t>(oid);
         },
@@ -588,7 +642,8 @@ void AddPgFunctions(std::vector<ScalarFunction>* out) {
   for (const char* name :
        {"pg_get_expr", "pg_get_constraintdef", "pg_get_indexdef", "obj_description",
         "col_description", "shobj_description", "pg_get_partkeydef",
-        "pg_get_statisticsobjdef_columns", "pg_get_viewdef", "pg_get_triggerdef"}) {
+        "pg_get_statisticsobjdef_columns", "pg_get_viewdef", "pg_get_triggerdef",
+        "pg_get_function_result", "pg_get_function_arguments"}) {
     out->push_back(
         {{name},
          {1, 3},
@@ -633,6 +688,13 @@ void AddPgFunctions(std::vector<ScalarFunction>* out) {
                   RowCall("floe_pg_array_to_string"),
                   PgDoc("ArrayToString",
                         "_FUNC_(array, separator[, null_text]) - Joins an array's elements.")});
+  out->push_back({{"array_cat"},
+                  {2, 2},
+                  Fixed(arrow::list(arrow::utf8())),
+                  RowCall("floe_pg_array_cat"),
+                  PgDoc("ArrayCat",
+                        "_FUNC_(array1, array2) - Returns the elements of both arrays, as text; "
+                        "`array1 || array2` for PostgreSQL clients.")});
   out->push_back({{"array_upper"},
                   {2, 2},
                   Fixed(arrow::int32()),
@@ -759,6 +821,12 @@ void AddPgFunctions(std::vector<ScalarFunction>* out) {
                   RegType,
                   Regtype,
                   PgDoc("Regtype", "_FUNC_(x) - x::regtype: a type's name to its oid, or back.")});
+  out->push_back({{"regtype_array"},
+                  {1, 1},
+                  Fixed(arrow::list(arrow::utf8())),
+                  RowCall("floe_pg_regtype_array"),
+                  PgDoc("RegtypeArray",
+                        "_FUNC_(x) - x::regtype[]: an array of type oids as the types' names.")});
   out->push_back(
       {{"regproc"},
        {1, 1},

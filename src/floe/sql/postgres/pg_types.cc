@@ -93,6 +93,16 @@ int32_t PgTypeOidByName(const std::string& name) {
   return 0;
 }
 
+int32_t PgPseudoTypeOid(const std::string& name) {
+  static const std::vector<std::pair<const char*, int32_t>> kPseudo = {
+      {"record", 2249}, {"any", 2276},      {"anyarray", 2277}, {"void", 2278},
+      {"trigger", 2279}, {"internal", 2281}, {"anyelement", 2283}};
+  for (const auto& [pseudo, oid] : kPseudo) {
+    if (name == pseudo) return oid;
+  }
+  return 0;
+}
+
 PgType PgTypeOf(const arrow::DataType& type) {
   switch (type.id()) {
     case arrow::Type::BOOL:

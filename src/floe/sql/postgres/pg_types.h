@@ -80,6 +80,11 @@ const PgTypeRow* FindPgType(int32_t oid);
 // The oid of a type name as PostgreSQL spells it (int4, integer, "char", ...); 0 when unknown.
 int32_t PgTypeOidByName(const std::string& lower_name);
 
+// The oid of one of PostgreSQL's pseudo-types (trigger, void, record, any, anyelement,
+// anyarray, internal), which pg_type does not list here but `'trigger'::regtype` names; 0 for
+// any other name.
+int32_t PgPseudoTypeOid(const std::string& lower_name);
+
 // format_type(oid, typmod): "integer", "numeric(10,2)", "timestamp with time zone",
 // "character varying(20)"; "???" for an oid it does not know, as PostgreSQL prints.
 std::string PgFormatType(int32_t oid, int32_t typmod);

@@ -2,13 +2,15 @@
 
 #include <algorithm>
 
+#include <condition_variable>
+#include <deque>
 #include <functional>
 #include <optional>
+#include <thread>
 
 #include <arrow/acero/options.h>
-#include <arrow/io/interfaces.h>
-#include <arrow/util/async_generator.h>
-#include <arrow/util/iterator.h>
+#include <arrow/compute/exec.h>
+#include <arrow/util/future.h>
 #include <arrow/util/thread_pool.h>
 
 #include "floe/util/status.h"
@@ -148,32 +150,118 @@ ac::Declaration GatedSource(std::shared_ptr<arrow::RecordBatchReader> reader, st
                                     {kGateFactory, FlowGateNodeOptions(std::move(gate))}});
 }
 
-ac::Declaration OrderedGatedSource(std::shared_ptr<arrow::RecordBatchReader> reader) {
+namespace {
+
+using BatchResult = arrow::Result<std::optional<arrow::compute::ExecBatch>>;
+using BatchFuture = arrow::Future<std::optional<arrow::compute::ExecBatch>>;
+
+// What a source's thread and the plan share: the batches read ahead (at most two) and the
+// plan's requests that wait for one.
+struct ThreadedSource {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::shared_ptr<arrow::RecordBatchReader> reader;
+  std::function<void()> on_abandon;
+  std::deque<BatchResult> ready;
+  std::deque<BatchFuture> waiting;
+  bool started = false;
+  bool ended = false;
+  bool abandoned = false;
+  bool finished = false;  // the thread is done with the reader
+
+  static void Run(std::shared_ptr<ThreadedSource> self) {
+    std::shared_ptr<arrow::RecordBatchReader> reader;
+    {
+      std::lock_guard<std::mutex> lock(self->mutex);
+      reader = self->reader;
+    }
+    while (true) {
+      {
+        std::unique_lock<std::mutex> lock(self->mutex);
+        self->changed.wait(lock, [&] { return self->abandoned || self->ready.size() < 2; });
+        if (self->abandoned) break;
+      }
+      std::shared_ptr<arrow::RecordBatch> batch;
+      arrow::Status st = reader->ReadNext(&batch);
+      BatchResult next = !st.ok()  ? BatchResult(st)
+                         : !batch ? BatchResult(std::optional<arrow::compute::ExecBatch>())
+                                  : BatchResult(std::optional<arrow::compute::ExecBatch>(arrow::compute::ExecBatch(*batch)));
+      const bool last = !st.ok() || !batch;
+      std::unique_lock<std::mutex> lock(self->mutex);
+      if (last) self->ended = true;
+      if (!self->waiting.empty()) {
+        BatchFuture future = std::move(self->waiting.front());
+        self->waiting.pop_front();
+        lock.unlock();
+        future.MarkFinished(std::move(next));
+      } else {
+        self->ready.push_back(std::move(next));
+      }
+      if (last) break;
+    }
+    // The reader's plans end here, off the plan's threads.
+    (void)reader->Close();
+    reader.reset();
+    std::lock_guard<std::mutex> lock(self->mutex);
+    self->reader.reset();
+    self->finished = true;
+    self->changed.notify_all();
+  }
+
+  BatchFuture Next(const std::shared_ptr<ThreadedSource>& self) {
+    std::unique_lock<std::mutex> lock(mutex);
+    if (!started) {
+      started = true;
+      std::thread(Run, self).detach();
+    }
+    if (!ready.empty()) {
+      BatchResult next = std::move(ready.front());
+      ready.pop_front();
+      changed.notify_all();
+      return BatchFuture::MakeFinished(std::move(next));
+    }
+    if (ended) return BatchFuture::MakeFinished(std::optional<arrow::compute::ExecBatch>());
+    waiting.push_back(BatchFuture::Make());
+    return waiting.back();
+  }
+};
+
+// Held by the plan's source node: when the plan lets go of it, the thread stops.
+struct ThreadedSourceHandle {
+  std::shared_ptr<ThreadedSource> source;
+  ~ThreadedSourceHandle() {
+    std::function<void()> on_abandon;
+    {
+      std::lock_guard<std::mutex> lock(source->mutex);
+      source->abandoned = true;
+      on_abandon = std::move(source->on_abandon);
+      if (!source->started) source->reader.reset();
+    }
+    source->changed.notify_all();
+    if (on_abandon) on_abandon();
+    // Its statement ends only once the thread has let go of the reader and the plans under it.
+    std::unique_lock<std::mutex> lock(source->mutex);
+    source->changed.wait(lock, [&] { return !source->started || source->finished; });
+  }
+};
+
+}  // namespace
+
+ac::Declaration ThreadedGatedSource(std::shared_ptr<arrow::RecordBatchReader> reader, bool ordered,
+                                    std::function<void()> on_abandon) {
   RegisterGateNode();
   auto gate = DefaultGate();
-  auto gated = std::make_shared<GatedReader>(std::move(reader), gate);
-  auto schema = gated->schema();
-  // Made on the first call: building the plan (for its schema, say) must not start reading.
-  auto state = std::make_shared<arrow::AsyncGenerator<std::optional<arrow::compute::ExecBatch>>>();
-  std::function<arrow::Future<std::optional<arrow::compute::ExecBatch>>()> generator =
-      [gated, state]() -> arrow::Future<std::optional<arrow::compute::ExecBatch>> {
-    if (!*state) {
-      auto batches = arrow::MakeFunctionIterator(
-          [gated]() -> arrow::Result<std::optional<arrow::compute::ExecBatch>> {
-            std::shared_ptr<arrow::RecordBatch> batch;
-            ARROW_RETURN_NOT_OK(gated->ReadNext(&batch));
-            if (!batch) return arrow::IterationEnd<std::optional<arrow::compute::ExecBatch>>();
-            return std::optional<arrow::compute::ExecBatch>(arrow::compute::ExecBatch(*batch));
-          });
-      auto made = arrow::MakeBackgroundGenerator(std::move(batches), arrow::io::default_io_context().executor(),
-                                                 /*max_q=*/2, /*q_restart=*/1);
-      if (!made.ok()) return arrow::Future<std::optional<arrow::compute::ExecBatch>>::MakeFinished(made.status());
-      *state = std::move(*made);
-    }
-    return (*state)();
-  };
+  auto source = std::make_shared<ThreadedSource>();
+  source->reader = std::make_shared<GatedReader>(std::move(reader), gate);
+  source->on_abandon = std::move(on_abandon);
+  auto schema = source->reader->schema();
+  auto handle = std::make_shared<ThreadedSourceHandle>();
+  handle->source = source;
+  std::function<BatchFuture()> generator = [handle]() { return handle->source->Next(handle->source); };
   return ac::Declaration::Sequence(
-      {{"source", ac::SourceNodeOptions(std::move(schema), std::move(generator), arrow::compute::Ordering::Implicit())},
+      {{"source", ac::SourceNodeOptions(std::move(schema), std::move(generator),
+                                        ordered ? arrow::compute::Ordering::Implicit()
+                                                : arrow::compute::Ordering::Unordered())},
        {kGateFactory, FlowGateNodeOptions(std::move(gate))}});
 }
 

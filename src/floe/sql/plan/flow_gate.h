@@ -8,6 +8,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 
@@ -45,9 +46,13 @@ class FlowGate {
 // record_batch_reader_source followed by the gate node.
 arrow::acero::Declaration GatedSource(std::shared_ptr<arrow::RecordBatchReader> reader);
 
-// The same for rows whose order matters (a sort's): the batches keep the reader's order
-// through the plan above (Acero's implicit ordering), so LIMIT/OFFSET and the result keep it.
-arrow::acero::Declaration OrderedGatedSource(std::shared_ptr<arrow::RecordBatchReader> reader);
+// The same, read by a thread of its own: for readers that wait on plans of their own (the
+// spilling operators), which would otherwise each hold one of Acero's few I/O threads and,
+// nested deeply enough, all of them. `ordered`: the batches keep the reader's order through
+// the plan above (Acero's implicit ordering), so LIMIT/OFFSET and the result keep it.
+// `on_abandon` runs when the plan lets go of the source, so a reader still working can stop.
+arrow::acero::Declaration ThreadedGatedSource(std::shared_ptr<arrow::RecordBatchReader> reader, bool ordered,
+                                              std::function<void()> on_abandon);
 
 // The same with a gate of the caller's (for tests).
 arrow::acero::Declaration GatedSource(std::shared_ptr<arrow::RecordBatchReader> reader,

@@ -1,6 +1,8 @@
 // Window functions in a SELECT: the rows of the query so far (after WHERE, GROUP BY and
 // HAVING) are held, every window's keys and arguments evaluated once, and each call adds a
-// column that the SELECT list and ORDER BY then read by the call's SQL.
+// column that the SELECT list and ORDER BY then read by the call's SQL. Rows beyond a
+// sixteenth of the memory limit go to spill files by the PARTITION BY keys every call shares
+// (each window partition whole in one file) and are computed a file at a time.
 
 #include <algorithm>
 
@@ -12,7 +14,6 @@
 #include "floe/sql/functions/function_registry.h"
 #include "floe/sql/parse/parse_error.h"
 #include "floe/sql/plan/query_planner.h"
-#include "floe/sql/plan/flow_gate.h"
 #include "floe/sql/plan/relation.h"
 #include "floe/sql/plan/spill/row_hash.h"
 #include "floe/sql/plan/spill/spill_operator.h"
@@ -391,7 +392,7 @@ Result<Rel> QueryPlanner::PlanWindows(Rel scope, const std::vector<const Expr*>&
   ARROW_RETURN_NOT_OK(partitioner->AddAll(*all));
   ARROW_RETURN_NOT_OK(all->Close());
   ARROW_ASSIGN_OR_RAISE(auto files, partitioner->Finish());
-  Rel out = RelFromSchema(*windows->schema, GatedSource(std::make_shared<WindowPartsReader>(windows, spill, files)));
+  Rel out = RelFromSchema(*windows->schema, OperatorSource(std::make_shared<WindowPartsReader>(windows, spill, files)));
   out.columns = std::move(out_columns);
   return out;
 }

@@ -10,8 +10,6 @@
 #include <arrow/table.h>
 #include <arrow/visit_type_inline.h>
 
-#include "floe/sql/plan/flow_gate.h"
-
 namespace floe::sql {
 
 namespace ac = arrow::acero;
@@ -275,7 +273,7 @@ Result<ac::Declaration> SortWithSpill(ac::Declaration input, cp::Ordering orderi
   }
   auto reader = std::make_shared<SortReader>(schema, std::move(env), std::move(input), std::move(ordering),
                                              std::move(keys));
-  return OrderedGatedSource(std::move(reader));
+  return OperatorSource(std::move(reader), /*ordered=*/true);
 }
 
 }  // namespace floe::sql

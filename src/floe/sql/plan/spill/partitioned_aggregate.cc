@@ -50,10 +50,10 @@ class AggregateReader final : public SpillingReader {
       held_bytes += BatchBytes(*batch);
       held.push_back(std::move(batch));
     }
-    if (ended) return Aggregate(HeldRows(input_schema_, std::move(held)));
+    if (ended) return Aggregate(SourceOf(HeldRows(input_schema_, std::move(held))));
     ARROW_ASSIGN_OR_RAISE(bool repeat, GroupsRepeat(held));
     auto all = Chain(HeldRows(input_schema_, std::move(held)), std::move(input));
-    if (repeat) return Aggregate(std::move(all));
+    if (repeat) return Aggregate(PlanFedSource(std::move(all)));
     ARROW_ASSIGN_OR_RAISE(auto partitioner, Partitioner::Make(env_, "aggregate", input_schema_, keys_, 0, kSpillFanout));
     ARROW_RETURN_NOT_OK(partitioner->AddAll(*all));
     ARROW_RETURN_NOT_OK(all->Close());
@@ -87,15 +87,13 @@ class AggregateReader final : public SpillingReader {
         continue;
       }
       if (part.bytes == 0) continue;
-      ARROW_RETURN_NOT_OK(Aggregate(std::move(rows)));
+      ARROW_RETURN_NOT_OK(Aggregate(SourceOf(std::move(rows))));
     }
   }
 
  private:
-  Status Aggregate(std::shared_ptr<arrow::RecordBatchReader> rows) {
-    ARROW_ASSIGN_OR_RAISE(current_, RunPlan(ac::Declaration::Sequence({SourceOf(std::move(rows)),
-                                                                        {"aggregate", options_}}),
-                                            env_));
+  Status Aggregate(ac::Declaration rows) {
+    ARROW_ASSIGN_OR_RAISE(current_, RunPlan(ac::Declaration::Sequence({std::move(rows), {"aggregate", options_}}), env_));
     return Status::OK();
   }
 
@@ -139,7 +137,7 @@ Result<ac::Declaration> AggregateWithSpill(ac::Declaration input, ac::AggregateN
                                                   std::make_shared<ac::AggregateNodeOptions>(options)));
   auto reader = std::make_shared<AggregateReader>(schema, std::move(env), std::move(input), input_schema,
                                                   std::move(options), std::move(*keys));
-  return SourceOf(std::move(reader));
+  return OperatorSource(std::move(reader));
 }
 
 }  // namespace floe::sql

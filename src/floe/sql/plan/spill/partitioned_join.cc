@@ -145,7 +145,7 @@ Result<ac::Declaration> HashJoinWithSpill(ac::Declaration left, ac::Declaration 
   auto reader = std::make_shared<JoinReader>(schema, std::move(env), std::move(left), std::move(right), left_schema,
                                              right_schema, std::move(options), std::move(*left_keys),
                                              std::move(*right_keys));
-  return SourceOf(std::move(reader));
+  return OperatorSource(std::move(reader));
 }
 
 }  // namespace floe::sql

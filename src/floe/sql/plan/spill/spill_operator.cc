@@ -100,6 +100,9 @@ int64_t SpillEnv::partition_bytes() const { return std::max<int64_t>(memory / 16
 
 Status SpillEnv::CheckCancel() const {
   if (cancel && cancel->load(std::memory_order_acquire)) return CancelledStatus();
+  if (abandoned && abandoned->load(std::memory_order_acquire)) {
+    return Status::Cancelled("the rows of this operator are no longer read");
+  }
   return Status::OK();
 }
 
@@ -141,6 +144,15 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> RunPlan(const ac::Declaration&
 ac::Declaration SourceOf(std::shared_ptr<arrow::RecordBatchReader> reader) {
   // Gated: Acero would otherwise read the whole source ahead of the operators above it.
   return GatedSource(std::move(reader));
+}
+
+ac::Declaration PlanFedSource(std::shared_ptr<arrow::RecordBatchReader> reader) {
+  return ThreadedGatedSource(std::move(reader), /*ordered=*/false, {});
+}
+
+ac::Declaration OperatorSource(std::shared_ptr<SpillingReader> reader, bool ordered) {
+  auto abandoned = reader->abandoned();
+  return ThreadedGatedSource(std::move(reader), ordered, [abandoned] { abandoned->store(true); });
 }
 
 Result<std::shared_ptr<arrow::Schema>> OutputSchema(const std::vector<std::shared_ptr<arrow::Schema>>& inputs,

@@ -38,6 +38,8 @@ struct SpillEnv {
   std::shared_ptr<SpillSpace> space;
   // What the statement may hold.
   int64_t memory = 0;
+  // Set when the plan above no longer reads the operator (a LIMIT was met, the plan failed).
+  std::shared_ptr<std::atomic<bool>> abandoned;
 
   int64_t sort_run_bytes() const;
   int64_t partition_bytes() const;
@@ -48,9 +50,12 @@ struct SpillEnv {
 class SpillingReader : public arrow::RecordBatchReader {
  public:
   SpillingReader(std::shared_ptr<arrow::Schema> schema, SpillEnv env)
-      : schema_(std::move(schema)), env_(std::move(env)) {}
+      : schema_(std::move(schema)), env_(std::move(env)) {
+    env_.abandoned = std::make_shared<std::atomic<bool>>(false);
+  }
   std::shared_ptr<arrow::Schema> schema() const override { return schema_; }
   arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) final;
+  const std::shared_ptr<std::atomic<bool>>& abandoned() const { return env_.abandoned; }
 
  protected:
   virtual Status Start() = 0;
@@ -68,8 +73,13 @@ class SpillingReader : public arrow::RecordBatchReader {
 // Starts `decl` as a plan of its own on the statement's pool.
 Result<std::shared_ptr<arrow::RecordBatchReader>> RunPlan(const arrow::acero::Declaration& decl, const SpillEnv& env);
 
-// A source declaration over rows produced elsewhere.
+// A source declaration over rows held in memory or in spill files.
 arrow::acero::Declaration SourceOf(std::shared_ptr<arrow::RecordBatchReader> reader);
+// A source declaration over rows that a running plan feeds (RunPlan's), read by a thread of
+// its own so that waiting on that plan never holds one of Acero's I/O threads.
+arrow::acero::Declaration PlanFedSource(std::shared_ptr<arrow::RecordBatchReader> reader);
+// The source a plan above reads an operator through; `ordered` keeps its batches' order.
+arrow::acero::Declaration OperatorSource(std::shared_ptr<SpillingReader> reader, bool ordered = false);
 
 // The schema `node` produces over inputs of `inputs`' schemas, found without running anything.
 Result<std::shared_ptr<arrow::Schema>> OutputSchema(const std::vector<std::shared_ptr<arrow::Schema>>& inputs,

@@ -11,8 +11,8 @@
 #                                       the SQLite catalog (bench/rest_client_bench.py: --runs 20,
 #                                       --snapshots 200); build/bench-results/rest_client.json
 #   scripts/bench.sh memory-limit [args] queries larger than a memory limit (GROUP BY, ORDER BY,
-#                                       a join of two snapshots), floe beside DuckDB, which
-#                                       spills (bench/memory_limit_bench.py: --limit 2GB,
+#                                       a join of two snapshots), floe beside DuckDB, both
+#                                       spilling to disk (bench/memory_limit_bench.py: --limit 2GB,
 #                                       --scale 1, --timeout 600 per run);
 #                                       build/bench-results/memory_limit.json
 set -euo pipefail

@@ -82,8 +82,18 @@ def spill_watch(directory):
 def test_query_over_the_limit_spills_while_others_go_on(tmp_path):
     spill = tmp_path / "spill"
     spill.mkdir()
+    # What a killed floe process left is removed when the server starts; a running one's is not.
+    dead_pid = next(p for p in range(4_000_000, 3_000_000, -1) if not os.path.exists(f"/proc/{p}"))
+    left = spill / f"floe-spill-{dead_pid}-0"
+    left.mkdir()
+    (left / "sort-0.arrows").write_bytes(b"rows")
+    running_dir = spill / f"floe-spill-{os.getpid()}-0"
+    running_dir.mkdir()
     srv = Serve(BINARY, "--memory-limit", "256MB", "--temp-directory", str(spill))
     try:
+        assert not left.exists()
+        assert running_dir.exists()
+        running_dir.rmdir()
         with psycopg.connect(srv.dsn(), autocommit=True) as other, \
                 psycopg.connect(srv.dsn(), autocommit=True) as bomber:
             other.execute("CREATE NAMESPACE db")

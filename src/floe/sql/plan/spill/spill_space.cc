@@ -78,9 +78,13 @@ std::atomic<bool> sessions_may_move{true};
 }  // namespace
 
 void SetProcessTempDirectory(std::string root, bool may_move) {
-  std::lock_guard<std::mutex> lock(process_root_mutex);
-  process_root = std::move(root);
-  sessions_may_move.store(may_move);
+  {
+    std::lock_guard<std::mutex> lock(process_root_mutex);
+    process_root = std::move(root);
+    sessions_may_move.store(may_move);
+  }
+  // What processes that are gone left there goes now, not at the first spill.
+  RemoveAbandoned(DefaultTempDirectory());
 }
 
 bool SessionsMayMoveTempDirectory() { return sessions_may_move.load(); }

@@ -26,9 +26,10 @@ inline constexpr char kTempDirectoryKey[] = "floe.temp_directory";
 // and floe serve), else $TMPDIR, else /tmp.
 std::string DefaultTempDirectory();
 
-// Sets the process's temp directory ("" keeps $TMPDIR or /tmp). `sessions_may_move`: whether a
-// session may choose another with SET floe.temp_directory; not under floe serve, whose
-// clients must not pick the paths the server writes.
+// Sets the process's temp directory ("" keeps $TMPDIR or /tmp) and removes what floe processes
+// that no longer run left there. `sessions_may_move`: whether a session may choose another
+// with SET floe.temp_directory; not under floe serve, whose clients must not pick the paths
+// the server writes.
 void SetProcessTempDirectory(std::string root, bool sessions_may_move);
 bool SessionsMayMoveTempDirectory();
 

@@ -39,8 +39,9 @@ void RemoveAbandoned(const std::string& root) {
     if (name.rfind(kPrefix, 0) != 0) continue;
     std::string rest = name.substr(sizeof(kPrefix) - 1);
     size_t dash = rest.find('-');
+    const std::string digits = rest.substr(0, dash);
     char* parsed_end = nullptr;
-    long pid = std::strtol(rest.substr(0, dash).c_str(), &parsed_end, 10);
+    long pid = std::strtol(digits.c_str(), &parsed_end, 10);
     if (dash == std::string::npos || pid <= 0 || *parsed_end != '\0' || pid == getpid()) continue;
     if (kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
     std::error_code ignored;

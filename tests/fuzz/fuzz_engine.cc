@@ -3,6 +3,7 @@
 #include <memory>
 #include <system_error>
 
+#include "floe/sql/plan/spill/spill_space.h"
 #include "floe/sql/session.h"
 #include "fuzz_support.h"
 
@@ -55,6 +56,9 @@ void InitEngine() {
   e.work = fs::path(ScratchDir()) / "engine";
   e.pristine = fs::path(ScratchDir()) / "engine-pristine";
   fs::create_directories(e.work);
+  // Statements spill under the scratch directory, and an input's SET floe.temp_directory is
+  // refused as a server refuses its clients': no input picks where the fuzzer writes.
+  sql::SetProcessTempDirectory((fs::path(ScratchDir()) / "spill").string(), /*sessions_may_move=*/false);
   auto session = Check(sql::Session::Make(EngineOptions(e.work)), "session");
   for (const char* statement : kEngineSetup) {
     Check(session->Execute(statement), statement);

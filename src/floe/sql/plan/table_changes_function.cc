@@ -6,6 +6,7 @@
 #include <arrow/table.h>
 
 #include "floe/scan/table_changes.h"
+#include "floe/sql/plan/spill/spill_space.h"
 #include "floe/table/time_travel.h"
 #include "floe/util/ascii.h"
 #include "floe/util/byte_size.h"
@@ -183,7 +184,9 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> TableChanges(
   if (!budget.empty()) {
     ARROW_ASSIGN_OR_RAISE(options.memory_budget_bytes, ParseByteSize(budget));
   }
-  options.spill_directory = session.Setting(kChangesSpillDirKey, "");
+  // The statement's temp directory unless the changes have one of their own.
+  options.spill_directory =
+      session.Setting(kChangesSpillDirKey, session.Setting(kTempDirectoryKey, DefaultTempDirectory()));
   return scan::ReadTableChanges(table, options);
 }
 

@@ -2,6 +2,7 @@
 
 #include "floe/sql/bind/read_point_in_time.h"
 #include "floe/sql/plan/spill/spill_space.h"
+#include "floe/sql/plan/table_changes_function.h"
 #include "floe/util/byte_size.h"
 #include "floe/util/time_zone.h"
 
@@ -34,7 +35,7 @@ Status SessionState::SetSetting(const std::string& key, const std::string& value
     if (*bytes <= 0) return Status::Invalid("Cannot set ", key, ": the limit must be larger than 0");
     memory->set_limit(*bytes);
   }
-  if (key == kTempDirectoryKey && !SessionsMayMoveTempDirectory()) {
+  if ((key == kTempDirectoryKey || key == kChangesSpillDirKey) && !SessionsMayMoveTempDirectory()) {
     return Status::Invalid("Cannot set ", key, ": this server's sessions spill to the directory it was started with ",
                            "(--temp-directory of floe serve)");
   }

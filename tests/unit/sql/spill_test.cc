@@ -102,9 +102,9 @@ TEST_F(SpillTest, SortWritesRunsAndMergesThemInOrder) {
   for (auto placement : {cp::NullPlacement::AtEnd, cp::NullPlacement::AtStart}) {
     cp::Ordering ordering({cp::SortKey("d", cp::SortOrder::Descending), cp::SortKey("k"), cp::SortKey("n")},
                           placement);
-    ASSERT_OK_AND_ASSIGN(auto decl, SortWithSpill(Source(table), ordering, Env(8 << 20)));
+    ASSERT_OK_AND_ASSIGN(auto decl, SortWithSpill(Source(table), ordering, Env(6 << 20)));
     auto sorted = Run(decl);
-    // Runs of a sixth of 8 MB each were written and merged.
+    // Runs of a quarter of 6 MB each were written and merged.
     EXPECT_GE(space_->files_made(), 4);
     auto expected_indices = cp::SortIndices(arrow::Datum(table), cp::SortOptions(ordering.sort_keys(), placement))
                                 .ValueOrDie();

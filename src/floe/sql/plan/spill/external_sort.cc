@@ -181,17 +181,25 @@ class SortReader final : public SpillingReader {
       const int r = heap_.top();
       heap_.pop();
       Run& run = runs_[r];
-      if (run.source < 0) {
-        run.source = static_cast<int>(sources.size());
-        sources.push_back(run.batch);
-      }
-      picks.emplace_back(run.source, run.row);
-      if (++run.row == run.batch->num_rows()) {
-        ARROW_RETURN_NOT_OK(Advance(&run));
-        run.source = -1;
-        if (!run.batch) continue;
-      }
-      heap_.push(r);
+      // Rows of this run are taken while they come before every other run's next row: one
+      // comparison a row, and whole stretches when runs hardly overlap (input nearly in order).
+      bool exhausted = false;
+      do {
+        if (run.source < 0) {
+          run.source = static_cast<int>(sources.size());
+          sources.push_back(run.batch);
+        }
+        picks.emplace_back(run.source, run.row);
+        if (++run.row == run.batch->num_rows()) {
+          ARROW_RETURN_NOT_OK(Advance(&run));
+          run.source = -1;
+          if (!run.batch) {
+            exhausted = true;
+            break;
+          }
+        }
+      } while (static_cast<int64_t>(picks.size()) < kOutputBatchRows && (heap_.empty() || !After(r, heap_.top())));
+      if (!exhausted) heap_.push(r);
     }
     std::vector<int64_t> offsets(sources.size() + 1, 0);
     for (size_t s = 0; s < sources.size(); ++s) offsets[s + 1] = offsets[s] + sources[s]->num_rows();

@@ -1,6 +1,6 @@
 #pragma once
 
-// ORDER BY over more rows than memory holds: sorted runs of a sixth of the statement's memory
+// ORDER BY over more rows than memory holds: sorted runs of a quarter of the statement's memory
 // are written to spill files and merged; rows that fit are sorted in memory as Acero would.
 
 #include <arrow/acero/exec_plan.h>

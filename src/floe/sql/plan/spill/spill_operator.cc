@@ -94,7 +94,7 @@ class PlanReader final : public arrow::RecordBatchReader {
 
 }  // namespace
 
-int64_t SpillEnv::sort_run_bytes() const { return std::max<int64_t>(memory / 6, int64_t{1} << 20); }
+int64_t SpillEnv::sort_run_bytes() const { return std::max<int64_t>(memory / 4, int64_t{1} << 20); }
 
 int64_t SpillEnv::partition_bytes() const { return std::max<int64_t>(memory / 16, int64_t{1} << 20); }
 

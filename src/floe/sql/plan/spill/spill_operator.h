@@ -6,7 +6,8 @@
 // parts small enough to fit. A plan above sees it as a source.
 //
 // Memory each may take, of what the statement may hold (MemoryAllowance):
-//  - sort: runs of a sixth, merged with one small batch per run in memory;
+//  - sort: runs of a quarter (sorting one takes about two and a half times that), merged
+//    with one small batch per run in memory;
 //  - aggregate and join: a sixteenth of input before partitioning; each partition is then
 //    aggregated or joined on its own, with a hash table sized by that partition.
 

@@ -203,6 +203,13 @@ Result<Rel> QueryPlanner::PlanQuery(const Query& query) {
   if (planned.ok() || !env_.empty_catalog_relation) return planned;
   Result<Rel> over_empty = PlanOverEmptyCatalogRelation(query, planned.status());
   if (over_empty.ok() || apply_subqueries_) return over_empty;
+  // Only a catalog query is planned a second time: any other would load its tables again (and
+  // a load that failed, timed out say, could then succeed behind the error's back).
+  const Select* select = query.As<Select>();
+  if (select == nullptr || select->from.empty()) return over_empty;
+  for (const auto& item : select->from) {
+    if (!ReadsOnlyCatalog(item)) return over_empty;
+  }
   // A catalog query with correlated subqueries in its SELECT list (psql's \d reads
   // `array(select ... from unnest(tc.reloptions) x)`): run them row by row.
   apply_subqueries_ = true;

@@ -5,6 +5,7 @@
 // (each window partition whole in one file) and are computed a file at a time.
 
 #include <algorithm>
+#include <limits>
 
 #include <arrow/api.h>
 #include <arrow/compute/api.h>
@@ -15,7 +16,6 @@
 #include "floe/sql/parse/parse_error.h"
 #include "floe/sql/plan/query_planner.h"
 #include "floe/sql/plan/relation.h"
-#include "floe/sql/plan/spill/row_hash.h"
 #include "floe/sql/plan/spill/spill_operator.h"
 #include "floe/sql/windows/window_functions.h"
 #include "floe/sql/windows/window_spec.h"
@@ -357,25 +357,15 @@ Result<Rel> QueryPlanner::PlanWindows(Rel scope, const std::vector<const Expr*>&
                                        w.partition_sql.end();
       }
       const int column = planned[0].partition_by[k];
-      if (everywhere && CanHashKey(*types[static_cast<size_t>(column)])) split_keys.push_back(column);
+      if (everywhere && CanPartitionBy(*types[static_cast<size_t>(column)])) split_keys.push_back(column);
     }
   }
   SpillEnv spill = Spill();
   ARROW_ASSIGN_OR_RAISE(auto input, RunPlan(evaluated.decl, spill));
   std::vector<std::shared_ptr<arrow::RecordBatch>> held;
-  int64_t held_bytes = 0;
-  bool ended = false;
-  while (!ended && (split_keys.empty() || held_bytes <= spill.partition_bytes())) {
-    ARROW_RETURN_NOT_OK(spill.CheckCancel());
-    std::shared_ptr<arrow::RecordBatch> batch;
-    ARROW_RETURN_NOT_OK(input->ReadNext(&batch));
-    if (!batch) {
-      ended = true;
-    } else {
-      held_bytes += BatchBytes(*batch);
-      held.push_back(std::move(batch));
-    }
-  }
+  // Without shared keys the rows cannot be split: all of them are held.
+  const int64_t hold = split_keys.empty() ? std::numeric_limits<int64_t>::max() : spill.partition_bytes();
+  ARROW_ASSIGN_OR_RAISE(bool ended, HoldInput(*input, hold, spill, &held));
   if (ended) {
     ARROW_ASSIGN_OR_RAISE(auto rows, arrow::Table::FromRecordBatches(input->schema(), held));
     held.clear();

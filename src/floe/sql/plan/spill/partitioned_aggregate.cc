@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <deque>
 
-#include "floe/sql/plan/spill/row_hash.h"
+#include "floe/scan/row_hash.h"
 
 namespace floe::sql {
 
@@ -37,21 +37,9 @@ class AggregateReader final : public SpillingReader {
     ARROW_ASSIGN_OR_RAISE(auto input, RunPlan(input_, env_));
     input_ = ac::Declaration();
     std::vector<std::shared_ptr<arrow::RecordBatch>> held;
-    int64_t held_bytes = 0;
-    bool ended = false;
-    while (held_bytes <= env_.partition_bytes()) {
-      ARROW_RETURN_NOT_OK(env_.CheckCancel());
-      std::shared_ptr<arrow::RecordBatch> batch;
-      ARROW_RETURN_NOT_OK(input->ReadNext(&batch));
-      if (!batch) {
-        ended = true;
-        break;
-      }
-      held_bytes += BatchBytes(*batch);
-      held.push_back(std::move(batch));
-    }
+    ARROW_ASSIGN_OR_RAISE(bool ended, HoldInput(*input, env_.partition_bytes(), env_, &held));
     if (ended) return Aggregate(SourceOf(HeldRows(input_schema_, std::move(held))));
-    ARROW_ASSIGN_OR_RAISE(bool repeat, GroupsRepeat(held));
+    const bool repeat = GroupsRepeat(held);
     auto all = Chain(HeldRows(input_schema_, std::move(held)), std::move(input));
     if (repeat) return Aggregate(PlanFedSource(std::move(all)));
     ARROW_ASSIGN_OR_RAISE(auto partitioner, Partitioner::Make(env_, "aggregate", input_schema_, keys_, 0, kSpillFanout));
@@ -98,14 +86,15 @@ class AggregateReader final : public SpillingReader {
   }
 
   // Whether the held rows' keys repeat enough that all groups should fit in memory.
-  Result<bool> GroupsRepeat(const std::vector<std::shared_ptr<arrow::RecordBatch>>& held) {
+  bool GroupsRepeat(const std::vector<std::shared_ptr<arrow::RecordBatch>>& held) {
     int64_t rows = 0;
     for (const auto& b : held) rows += b->num_rows();
     const int64_t step = std::max<int64_t>(1, rows / kSampleRows);
     std::vector<uint64_t> sample;
     int64_t at = 0;
     for (const auto& b : held) {
-      ARROW_ASSIGN_OR_RAISE(auto hashes, HashRows(*b, keys_, 0));
+      std::vector<uint64_t> hashes;
+      scan::HashRows(*b, keys_, 0, &hashes);
       for (int64_t i = 0; i < b->num_rows(); ++i, ++at) {
         if (at % step == 0) sample.push_back(hashes[i]);
       }
@@ -130,7 +119,7 @@ Result<ac::Declaration> AggregateWithSpill(ac::Declaration input, ac::AggregateN
   auto keys = FieldIndices(*input_schema, options.keys);
   bool hashable = keys.ok() && !options.keys.empty() && options.segment_keys.empty();
   if (hashable) {
-    for (int k : *keys) hashable = hashable && CanHashKey(*input_schema->field(k)->type());
+    for (int k : *keys) hashable = hashable && CanPartitionBy(*input_schema->field(k)->type());
   }
   if (!hashable) return ac::Declaration::Sequence({std::move(input), {"aggregate", std::move(options)}});
   ARROW_ASSIGN_OR_RAISE(auto schema, OutputSchema({input_schema}, "aggregate",

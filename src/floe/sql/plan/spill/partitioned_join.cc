@@ -2,8 +2,6 @@
 
 #include <deque>
 
-#include "floe/sql/plan/spill/row_hash.h"
-
 namespace floe::sql {
 
 namespace ac = arrow::acero;
@@ -37,19 +35,7 @@ class JoinReader final : public SpillingReader {
     ARROW_ASSIGN_OR_RAISE(auto right, RunPlan(right_, env_));
     right_ = ac::Declaration();
     std::vector<std::shared_ptr<arrow::RecordBatch>> held;
-    int64_t held_bytes = 0;
-    bool ended = false;
-    while (held_bytes <= env_.partition_bytes()) {
-      ARROW_RETURN_NOT_OK(env_.CheckCancel());
-      std::shared_ptr<arrow::RecordBatch> batch;
-      ARROW_RETURN_NOT_OK(right->ReadNext(&batch));
-      if (!batch) {
-        ended = true;
-        break;
-      }
-      held_bytes += BatchBytes(*batch);
-      held.push_back(std::move(batch));
-    }
+    ARROW_ASSIGN_OR_RAISE(bool ended, HoldInput(*right, env_.partition_bytes(), env_, &held));
     if (ended) {
       ac::Declaration left = std::move(left_);
       left_ = ac::Declaration();
@@ -137,7 +123,7 @@ Result<ac::Declaration> HashJoinWithSpill(ac::Declaration left, ac::Declaration 
   for (size_t k = 0; hashable && k < left_keys->size(); ++k) {
     const auto& lt = *left_schema->field((*left_keys)[k])->type();
     // Keys of different types could hash apart while comparing equal.
-    hashable = CanHashKey(lt) && lt.Equals(*right_schema->field((*right_keys)[k])->type());
+    hashable = CanPartitionBy(lt) && lt.Equals(*right_schema->field((*right_keys)[k])->type());
   }
   if (!hashable) return ac::Declaration("hashjoin", {std::move(left), std::move(right)}, std::move(options));
   ARROW_ASSIGN_OR_RAISE(auto schema, OutputSchema({left_schema, right_schema}, "hashjoin",

@@ -5,6 +5,8 @@
 #include <optional>
 
 #include <arrow/acero/options.h>
+#include <arrow/builder.h>
+#include <arrow/compute/api.h>
 #include <arrow/compute/exec.h>
 #include <arrow/table.h>
 #include <arrow/util/byte_size.h>
@@ -13,7 +15,7 @@
 #include "floe/sql/execute/statement_cancel.h"
 #include "floe/sql/plan/flow_gate.h"
 #include "floe/sql/plan/relation.h"
-#include "floe/sql/plan/spill/row_hash.h"
+#include "floe/scan/row_hash.h"
 
 namespace floe::sql {
 
@@ -65,6 +67,38 @@ class ChainReader final : public arrow::RecordBatchReader {
   std::shared_ptr<arrow::RecordBatchReader> first_;
   std::shared_ptr<arrow::RecordBatchReader> rest_;
 };
+
+// `batch` split into `fanout` batches by the hash of its keys (empty ones are null): a counting
+// sort of the rows by partition, then one take and a slice per partition.
+Result<std::vector<std::shared_ptr<arrow::RecordBatch>>> PartitionRows(const std::shared_ptr<arrow::RecordBatch>& batch,
+                                                                       const std::vector<int>& keys, uint64_t seed,
+                                                                       int fanout, arrow::MemoryPool* pool) {
+  std::vector<uint64_t> hashes;
+  scan::HashRows(*batch, keys, seed, &hashes);
+  const int64_t n = batch->num_rows();
+  std::vector<int64_t> starts(static_cast<size_t>(fanout) + 1, 0);
+  std::vector<uint32_t> part(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    part[i] = static_cast<uint32_t>((hashes[i] >> 32) * static_cast<uint64_t>(fanout) >> 32);
+    ++starts[part[i] + 1];
+  }
+  for (int p = 0; p < fanout; ++p) starts[p + 1] += starts[p];
+  arrow::Int64Builder builder(pool);
+  ARROW_RETURN_NOT_OK(builder.AppendEmptyValues(n));
+  int64_t* order = builder.GetMutableValue(0);
+  std::vector<int64_t> next(starts.begin(), starts.end() - 1);
+  for (int64_t i = 0; i < n; ++i) order[next[part[i]]++] = i;
+  ARROW_ASSIGN_OR_RAISE(auto indices, builder.Finish());
+  cp::ExecContext ctx(pool);
+  ARROW_ASSIGN_OR_RAISE(auto taken, cp::Take(arrow::Datum(batch), arrow::Datum(indices),
+                                             cp::TakeOptions::NoBoundsCheck(), &ctx));
+  auto sorted = taken.record_batch();
+  std::vector<std::shared_ptr<arrow::RecordBatch>> out(static_cast<size_t>(fanout));
+  for (int p = 0; p < fanout; ++p) {
+    if (starts[p + 1] > starts[p]) out[p] = sorted->Slice(starts[p], starts[p + 1] - starts[p]);
+  }
+  return out;
+}
 
 // A running plan's rows; the plan stops when the reader is closed or dropped.
 class PlanReader final : public arrow::RecordBatchReader {
@@ -166,11 +200,21 @@ Result<std::shared_ptr<arrow::Schema>> OutputSchema(const std::vector<std::share
   return ac::DeclarationToSchema(ac::Declaration(factory, std::move(sources), std::move(options)));
 }
 
-int64_t BatchBytes(const arrow::RecordBatch& batch) {
-  // What the batch's rows take, not the whole buffers a slice of a larger batch shares.
-  auto bytes = arrow::util::ReferencedBufferSize(batch);
-  return bytes.ok() ? *bytes : arrow::util::TotalBufferSize(batch);
+Result<bool> HoldInput(arrow::RecordBatchReader& input, int64_t bytes, const SpillEnv& env,
+                       std::vector<std::shared_ptr<arrow::RecordBatch>>* held) {
+  int64_t held_bytes = 0;
+  while (held_bytes <= bytes) {
+    ARROW_RETURN_NOT_OK(env.CheckCancel());
+    std::shared_ptr<arrow::RecordBatch> batch;
+    ARROW_RETURN_NOT_OK(input.ReadNext(&batch));
+    if (!batch) return true;
+    held_bytes += BatchBytes(*batch);
+    held->push_back(std::move(batch));
+  }
+  return false;
 }
+
+bool CanPartitionBy(const arrow::DataType& type) { return scan::CheckHashable(type).ok(); }
 
 std::shared_ptr<arrow::RecordBatchReader> HeldRows(std::shared_ptr<arrow::Schema> schema,
                                                    std::vector<std::shared_ptr<arrow::RecordBatch>> batches) {

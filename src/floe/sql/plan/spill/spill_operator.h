@@ -87,8 +87,13 @@ Result<std::shared_ptr<arrow::Schema>> OutputSchema(const std::vector<std::share
                                                     const std::string& factory,
                                                     std::shared_ptr<arrow::acero::ExecNodeOptions> options);
 
-// The bytes a batch holds.
-int64_t BatchBytes(const arrow::RecordBatch& batch);
+// Reads `input` into `held` until it ends (true) or `held` passes `bytes` (false).
+Result<bool> HoldInput(arrow::RecordBatchReader& input, int64_t bytes, const SpillEnv& env,
+                       std::vector<std::shared_ptr<arrow::RecordBatch>>* held);
+
+// Whether rows can be sent to partitions by a key of this type: equal keys (NULLs, NaNs,
+// -0.0 and 0.0 alike) hash alike.
+bool CanPartitionBy(const arrow::DataType& type);
 
 // Batches held in memory, read back in order.
 std::shared_ptr<arrow::RecordBatchReader> HeldRows(std::shared_ptr<arrow::Schema> schema,

@@ -159,8 +159,7 @@ Status SpillWriter::Write(const arrow::RecordBatch& batch) {
   Status st = writer_->WriteRecordBatch(batch);
   if (!st.ok()) return WriteFailed(path_, st);
   rows_ += batch.num_rows();
-  auto bytes = arrow::util::ReferencedBufferSize(batch);
-  bytes_ += bytes.ok() ? *bytes : arrow::util::TotalBufferSize(batch);
+  bytes_ += BatchBytes(batch);
   return Status::OK();
 }
 
@@ -171,6 +170,12 @@ Status SpillWriter::Close() {
   if (st.ok()) st = file_->Close();
   if (!st.ok()) return WriteFailed(path_, st);
   return Status::OK();
+}
+
+int64_t BatchBytes(const arrow::RecordBatch& batch) {
+  // What the batch's rows take, not the whole buffers a slice of a larger batch shares.
+  auto bytes = arrow::util::ReferencedBufferSize(batch);
+  return bytes.ok() ? *bytes : arrow::util::TotalBufferSize(batch);
 }
 
 Result<std::shared_ptr<arrow::RecordBatchReader>> ReadSpillFile(const std::string& path, arrow::MemoryPool* pool) {

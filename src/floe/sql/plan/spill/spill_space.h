@@ -78,6 +78,9 @@ class SpillWriter {
   bool closed_ = false;
 };
 
+// The bytes a batch's rows take (held in memory, or written to a spill file).
+int64_t BatchBytes(const arrow::RecordBatch& batch);
+
 // Reads a closed spill file; the file is deleted when the reader is destroyed.
 Result<std::shared_ptr<arrow::RecordBatchReader>> ReadSpillFile(const std::string& path, arrow::MemoryPool* pool);
 

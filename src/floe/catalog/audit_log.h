@@ -69,6 +69,9 @@ struct AuditRecord {
   // The client's Idempotency-Key of the request that made the change (REST catalog); the
   // catalog keeps it with the change, in the same transaction, so a retry can be answered.
   std::string idempotency_key;
+  // Shared by the rows of one change of several tables (a multi-table transaction, a catalog
+  // tag, the rollback of a run); empty for a change of one table.
+  std::string transaction_id;
   // False for a row nobody has classified yet (the trigger's); floe classifies it when the
   // log is read.
   bool classified = true;

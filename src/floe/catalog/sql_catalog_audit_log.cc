@@ -162,6 +162,11 @@ Status SqlCatalog::RecordChange(const TableIdentifier& ident,
   const std::string previous_id = IdText(record.previous_snapshot_id);
   const std::string id = IdText(record.snapshot_id);
   const std::string refs = record.refs.empty() ? std::string() : EncodeRefMoves(record.refs);
+  // The rows of one change of several tables name the transaction they share.
+  std::string detail = record.detail;
+  if (!record.transaction_id.empty()) {
+    detail = (detail.empty() ? "" : detail + "; ") + "transaction " + record.transaction_id;
+  }
   if (!record.idempotency_key.empty() && idempotency_keys_) {
     constexpr int64_t kDayMs = 24 * 3600 * 1000;
     ARROW_RETURN_NOT_OK(
@@ -180,7 +185,7 @@ Status SqlCatalog::RecordChange(const TableIdentifier& ident,
                   Text(record.operation), previous ? SqlDriver::Arg(*previous) : std::nullopt,
                   next ? SqlDriver::Arg(*next) : std::nullopt, Text(previous_id), Text(id),
                   Text(refs), Text(record.user), Text(record.client), Text(record.client_address),
-                  Text(record.application_name), Text(record.statement), Text(record.detail),
+                  Text(record.application_name), Text(record.statement), Text(detail),
                   record.classified ? "1" : "0"})
       .status();
 }

@@ -170,6 +170,11 @@ void Connection::SendNotice(const std::string& message) {
   AppendErrorResponse(notice, &out_, 'N');
 }
 
+void Connection::FailTransaction() {
+  session_->session().FailTransaction();
+  transaction_ = session_->session().TransactionStatus();
+}
+
 void Connection::ReadyForQuery() { MessageBuilder(&out_, 'Z').Byte(transaction_).Finish(); }
 
 bool Connection::Startup() {
@@ -461,7 +466,11 @@ PgError Connection::ErrorFor(const Status& status, std::string_view sql, int sta
   }
   if (status.message() == kAbortedTransaction) error.code = sqlstate::kInFailedTransaction;
   if (const char* code = SavepointErrorCode(status.message())) error.code = code;
-  if (transaction_ == 'T') transaction_ = 'E';
+  constexpr std::string_view kInBlock = " cannot run inside a transaction block";
+  if (std::string_view(status.message()).ends_with(kInBlock)) {
+    error.code = sqlstate::kActiveSqlTransaction;
+  }
+  FailTransaction();
   return error;
 }
 
@@ -499,69 +508,18 @@ std::string Connection::CommandTag(const Portal& portal) const {
   return command;
 }
 
-Status Connection::RunTransactionStatement(const TransactionStatement& command, Portal* portal) {
-  auto find = [&](const std::string& name) {
-    for (size_t i = savepoints_.size(); i-- > 0;) {
-      if (savepoints_[i].first == name) return static_cast<int>(i);
-    }
-    return -1;
-  };
-  switch (command.command) {
-    case TransactionCommand::kBegin:
-      if (transaction_ != 'I') SendNotice("there is already a transaction in progress");
-      if (transaction_ == 'I') {
-        writes_in_transaction_ = 0;
-        savepoints_.clear();
-        transaction_ = 'T';
-      }
-      portal->fixed_tag = "BEGIN";
-      return Status::OK();
-    case TransactionCommand::kCommit:
-    case TransactionCommand::kRollback: {
-      bool commit = command.command == TransactionCommand::kCommit;
-      if (transaction_ == 'I') SendNotice("there is no transaction in progress");
-      if (!commit && writes_in_transaction_ > 0) {
-        SendNotice("floe commits each statement as it runs: ROLLBACK did not undo the " +
-                   std::to_string(writes_in_transaction_) + " statement(s) run since BEGIN");
-      }
-      portal->fixed_tag = (!commit || transaction_ == 'E') ? "ROLLBACK" : "COMMIT";
-      transaction_ = 'I';
-      savepoints_.clear();
-      return Status::OK();
-    }
-    case TransactionCommand::kSavepoint:
-      if (transaction_ == 'I') return Status::Invalid(NotInBlockMessage("SAVEPOINT"));
-      if (transaction_ == 'E') return Status::Invalid(kAbortedTransaction);
-      savepoints_.emplace_back(command.savepoint, writes_in_transaction_);
-      portal->fixed_tag = "SAVEPOINT";
-      return Status::OK();
-    case TransactionCommand::kRelease: {
-      if (transaction_ == 'I') return Status::Invalid(NotInBlockMessage("RELEASE SAVEPOINT"));
-      if (transaction_ == 'E') return Status::Invalid(kAbortedTransaction);
-      int at = find(command.savepoint);
-      if (at < 0) return Status::Invalid(NoSuchSavepointMessage(command.savepoint));
-      savepoints_.resize(static_cast<size_t>(at));
-      portal->fixed_tag = "RELEASE";
-      return Status::OK();
-    }
-    case TransactionCommand::kRollbackTo: {
-      if (transaction_ == 'I') return Status::Invalid(NotInBlockMessage("ROLLBACK TO SAVEPOINT"));
-      int at = find(command.savepoint);
-      if (at < 0) return Status::Invalid(NoSuchSavepointMessage(command.savepoint));
-      // The savepoint stays; the block is usable again, as after PostgreSQL's ROLLBACK TO.
-      int writes = writes_in_transaction_ - savepoints_[static_cast<size_t>(at)].second;
-      if (writes > 0) {
-        SendNotice("floe commits each statement as it runs: ROLLBACK TO SAVEPOINT did not undo the " +
-                   std::to_string(writes) + " statement(s) run since SAVEPOINT");
-      }
-      savepoints_.resize(static_cast<size_t>(at) + 1);
-      transaction_ = 'T';
-      portal->fixed_tag = "ROLLBACK";
-      return Status::OK();
-    }
-    case TransactionCommand::kNone:
-      break;
-  }
+Status Connection::RunTransactionStatement(const TransactionStatement&, Portal* portal) {
+  // The session keeps the block (its staged writes, savepoints and state); the server reports
+  // its state in ReadyForQuery and its warnings as notices.
+  Result<sql::StatementResult> result = [&] {
+    ExecutionGate::Slot slot(context_.gate);
+    return session_->session().Execute(portal->statement->query);
+  }();
+  transaction_ = session_->session().TransactionStatus();
+  if (!result.ok()) return result.status();
+  constexpr std::string_view kWarning = "Warning: ";
+  if (result->message.rfind(kWarning, 0) == 0) SendNotice(result->message.substr(kWarning.size()));
+  portal->fixed_tag = result->command;
   return Status::OK();
 }
 
@@ -684,7 +642,6 @@ Status Connection::StartPortal(Portal* portal) {
     return stream.status();
   }
   portal->stream = std::move(*stream);
-  if (transaction_ == 'T' && portal->stream->schema() == nullptr) ++writes_in_transaction_;
   return Status::OK();
 }
 
@@ -884,7 +841,7 @@ bool Connection::HandleBind(std::string_view body) {
     error.message = message;
     SendError(error);
     skip_until_sync_ = true;
-    if (transaction_ == 'T') transaction_ = 'E';
+    FailTransaction();
     return true;
   };
   auto found = statements_.find(*statement_name);

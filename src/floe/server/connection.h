@@ -123,6 +123,8 @@ class Connection {
   void SendError(const PgError& error);
   void SendFatal(const char* code, const std::string& message);
   void SendNotice(const std::string& message);
+  // A statement failed: so does the transaction block it ran in, if any.
+  void FailTransaction();
   void ReadyForQuery();
   Status Flush();
 
@@ -141,10 +143,9 @@ class Connection {
   std::map<std::string, std::shared_ptr<Prepared>> statements_;
   std::map<std::string, std::unique_ptr<Portal>> portals_;
   bool skip_until_sync_ = false;
-  char transaction_ = 'I';  // 'I' idle, 'T' in a block, 'E' failed block
-  int writes_in_transaction_ = 0;
-  // The block's savepoints, oldest first, with writes_in_transaction_ when each was set.
-  std::vector<std::pair<std::string, int>> savepoints_;
+  // The session's transaction block as ReadyForQuery reports it: 'I' idle, 'T' in a block,
+  // 'E' failed block.
+  char transaction_ = 'I';
 
   std::mutex running_mutex_;
   bool running_ = false;

@@ -113,6 +113,13 @@ class Session {
   // with nothing running has no effect on the next statement.
   void Cancel();
 
+  // The transaction block, as PostgreSQL's ReadyForQuery reports it: 'I' no block (each
+  // statement commits on its own), 'T' inside BEGIN ... COMMIT, 'E' a statement failed inside
+  // the block (only ROLLBACK ends it). Any statement failing inside a block fails it.
+  char TransactionStatus() const;
+  // For a failure the session did not see: a query that failed while its rows were read.
+  void FailTransaction();
+
   // Runs every statement of a script in order and stops at the first error, returning the
   // results so far through `done` when given.
   Result<std::vector<StatementResult>> ExecuteScript(const std::string& script,

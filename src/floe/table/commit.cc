@@ -13,6 +13,7 @@
 #include "floe/table/audit_change.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
+#include "floe/table/multi_table_transaction.h"
 #include "floe/table/protection.h"
 #include "floe/util/ascii.h"
 #include "floe/util/clock.h"
@@ -168,6 +169,10 @@ Result<WrittenMetadata> WriteNextMetadata(FileIO& io, const CommitProvenance& pr
 }
 
 Status Commit(Table& table, const ApplyFn& apply, const AuditNote& note) {
+  if (table.transaction()) {
+    return Status::Invalid("Cannot change ", table.name(), " this way inside a transaction: ",
+                           "only INSERT, UPDATE, DELETE and MERGE run in a transaction block");
+  }
   FileIO& io = *table.io();
   const int64_t start = NowMillis();
   RetryPolicy policy = RetryPolicy::FromMetadata(*table.metadata());

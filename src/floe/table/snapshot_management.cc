@@ -305,7 +305,7 @@ Result<CherrypickResult> CherrypickSnapshot(Table& table, int64_t snapshot_id) {
   std::string wap_id = SummaryValue(*source, "wap.id");
   if (!wap_id.empty()) options.summary["published-wap-id"] = wap_id;
   options.owns_added_files = false;
-  options.validate = [&](const TableMetadata& base) -> Status {
+  options.validate = [&](const TableMetadata& base, std::optional<int64_t>) -> Status {
     ARROW_RETURN_NOT_OK(check_source(base).status());
     return ValidateNonAncestor(base, snapshot_id);
   };

@@ -12,6 +12,7 @@
 #include "floe/table/location_policy.h"
 #include "floe/table/manifest_merge.h"
 #include "floe/table/metadata_files.h"
+#include "floe/table/multi_table_transaction.h"
 #include "floe/table/partitioner.h"
 #include "floe/table/table_metadata_builder.h"
 #include "floe/util/clock.h"
@@ -137,7 +138,7 @@ struct Removal {
 };
 
 // One pending snapshot: files to add (already written) and which base files to remove.
-class SnapshotProducer {
+class SnapshotProducer : public std::enable_shared_from_this<SnapshotProducer> {
  public:
   SnapshotProducer(Table& table, std::string operation, std::vector<DataFile> added,
                    Removal removal, const WriteOptions& options)
@@ -160,6 +161,7 @@ class SnapshotProducer {
   }
 
   Result<int64_t> Commit() {
+    if (MultiTableTransaction* transaction = table_.transaction()) return Stage(*transaction);
     Status st = table::Commit(table_, [this](const spec::TableMetadataPtr& base,
                                              std::vector<std::string>* files) {
       return Apply(base, files);
@@ -171,6 +173,36 @@ class SnapshotProducer {
     // Manifests this commit wrote that a merge then folded into another are referenced by
     // no snapshot.
     for (const auto& path : merged_away_) (void)table_.io()->DeleteFile(path, FileKind::kManifest);
+    return snapshot_id_;
+  }
+
+  // Inside a transaction: the write is applied to the transaction's view of the table and
+  // kept, owning this producer, to be applied again at COMMIT if others moved the table.
+  Result<int64_t> Stage(MultiTableTransaction& transaction) {
+    std::shared_ptr<SnapshotProducer> self = shared_from_this();
+    StagedWrite write;
+    write.apply = [self](const spec::TableMetadataPtr& base, std::vector<std::string>* files) {
+      return self->Apply(base, files);
+    };
+    write.validate_since = [self](const spec::TableMetadata& fresh,
+                                  const spec::TableMetadata& read_base) {
+      std::optional<int64_t> start;
+      auto ref = read_base.refs.find(self->branch_);
+      if (ref != read_base.refs.end()) start = ref->second.snapshot_id;
+      return self->ValidateSince(fresh, start);
+    };
+    write.discard = [self] { self->Cleanup(); };
+    write.committed = [self] {
+      for (const auto& path : self->merged_away_) {
+        (void)self->table_.io()->DeleteFile(path, FileKind::kManifest);
+      }
+    };
+    write.provenance = table_.provenance();
+    Status st = transaction.Stage(table_, std::move(write));
+    if (!st.ok()) {
+      Cleanup();
+      return st;
+    }
     return snapshot_id_;
   }
 
@@ -190,7 +222,7 @@ class SnapshotProducer {
                                                      std::vector<std::string>* attempt_files) {
     ++attempt_;
     auto& io = table_.io();
-    if (validate_) ARROW_RETURN_NOT_OK(validate_(*base));
+    ARROW_RETURN_NOT_OK(ValidateSince(*base, starting_snapshot_id_));
     const spec::Snapshot* parent = nullptr;
     auto ref = base->refs.find(branch_);
     if (ref != base->refs.end()) {
@@ -203,15 +235,6 @@ class SnapshotProducer {
     const spec::PartitionSpec* spec = base->default_spec();
     if (!schema || !spec) return Status::Invalid("Table ", table_.name(), " has no current schema or spec");
 
-    // An overwrite computed its rows from the starting snapshot: whatever was committed
-    // since must not be something it should have read or something it removes.
-    std::optional<int64_t> head;
-    if (parent) head = parent->snapshot_id;
-    if (removal_.remove && head != starting_snapshot_id_) {
-      ARROW_ASSIGN_OR_RAISE(auto changes, CollectChangesSince(*io, *base, table_.name(), head,
-                                                              starting_snapshot_id_));
-      ARROW_RETURN_NOT_OK(ValidateNoConflicts(changes, removal_.conflicts, removal_.isolation));
-    }
 
     // The manifests of added files do not depend on the base: write them once, data and
     // delete files apart, one per spec.
@@ -343,13 +366,28 @@ class SnapshotProducer {
     return builder.Build();
   }
 
+  // What was committed on the branch since `start` against this write: the caller's
+  // validation, then, for an overwrite, which computed its rows from `start`, that nothing
+  // committed since is something it should have read or something it removes.
+  Status ValidateSince(const spec::TableMetadata& base, std::optional<int64_t> start) {
+    if (validate_) ARROW_RETURN_NOT_OK(validate_(base, start));
+    if (!removal_.remove) return Status::OK();
+    std::optional<int64_t> head;
+    auto ref = base.refs.find(branch_);
+    if (ref != base.refs.end()) head = ref->second.snapshot_id;
+    if (head == start) return Status::OK();
+    ARROW_ASSIGN_OR_RAISE(auto changes,
+                          CollectChangesSince(*table_.io(), base, table_.name(), head, start));
+    return ValidateNoConflicts(changes, removal_.conflicts, removal_.isolation);
+  }
+
   Table& table_;
   std::string operation_;
   std::vector<DataFile> added_;
   Removal removal_;
   std::string branch_;
   std::map<std::string, std::string> extra_summary_;
-  std::function<Status(const spec::TableMetadata&)> validate_;
+  std::function<Status(const spec::TableMetadata&, std::optional<int64_t>)> validate_;
   bool owns_added_files_ = true;
   int64_t snapshot_id_;
   std::optional<int64_t> starting_snapshot_id_;
@@ -398,8 +436,8 @@ Result<std::vector<DataFile>> WriteDataFiles(const Table& table, const arrow::Ta
 }
 
 Result<int64_t> AppendFiles(Table& table, std::vector<DataFile> files, const WriteOptions& options) {
-  SnapshotProducer producer(table, "append", std::move(files), Removal{}, options);
-  return producer.Commit();
+  auto producer = std::make_shared<SnapshotProducer>(table, "append", std::move(files), Removal{}, options);
+  return producer->Commit();
 }
 
 Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, std::vector<DataFile> delete_files,
@@ -422,8 +460,8 @@ Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, s
   const char* operation = data_files.empty() ? "delete" : delete_files.empty() ? "append" : "overwrite";
   std::vector<DataFile> added = std::move(data_files);
   added.insert(added.end(), std::make_move_iterator(delete_files.begin()), std::make_move_iterator(delete_files.end()));
-  SnapshotProducer producer(table, operation, std::move(added), Removal{}, options);
-  return producer.Commit();
+  auto producer = std::make_shared<SnapshotProducer>(table, operation, std::move(added), Removal{}, options);
+  return producer->Commit();
 }
 
 Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, std::vector<DataFile> delete_files,
@@ -435,9 +473,9 @@ Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, s
   }
   auto earlier = std::move(options.validate);
   options.validate = [&table, earlier, validation = std::move(validation), branch = options.branch,
-                      start = options.starting_snapshot_id,
-                      isolation = options.isolation](const spec::TableMetadata& base) -> Status {
-    if (earlier) ARROW_RETURN_NOT_OK(earlier(base));
+                      isolation = options.isolation](const spec::TableMetadata& base,
+                                                     std::optional<int64_t> start) -> Status {
+    if (earlier) ARROW_RETURN_NOT_OK(earlier(base, start));
     std::optional<int64_t> head;
     auto ref = base.refs.find(branch);
     if (ref != base.refs.end()) head = ref->second.snapshot_id;
@@ -529,8 +567,8 @@ Result<int64_t> OverwriteFiles(Table& table, std::vector<DataFile> files, const 
                                const WriteOptions& options) {
   ARROW_RETURN_NOT_OK(CheckOverwriteFilter(table, filter));
   Removal removal = RemovalFor(table, files, filter, options);
-  SnapshotProducer producer(table, "overwrite", std::move(files), std::move(removal), options);
-  return producer.Commit();
+  auto producer = std::make_shared<SnapshotProducer>(table, "overwrite", std::move(files), std::move(removal), options);
+  return producer->Commit();
 }
 
 namespace {
@@ -577,9 +615,9 @@ Result<int64_t> RewriteFiles(Table& table, RewriteFilesChange change, const Writ
   auto replaced = std::make_shared<std::vector<DataFile>>(std::move(change.replaced_data_files));
   const bool ignore_equality = change.data_sequence_number.has_value();
   auto earlier = std::move(options.validate);
-  options.validate = [&table, earlier, replaced, ignore_equality, branch = options.branch,
-                      start = options.starting_snapshot_id](const spec::TableMetadata& base) -> Status {
-    if (earlier) ARROW_RETURN_NOT_OK(earlier(base));
+  options.validate = [&table, earlier, replaced, ignore_equality, branch = options.branch](
+                         const spec::TableMetadata& base, std::optional<int64_t> start) -> Status {
+    if (earlier) ARROW_RETURN_NOT_OK(earlier(base, start));
     std::optional<int64_t> head;
     auto ref = base.refs.find(branch);
     if (ref != base.refs.end()) head = ref->second.snapshot_id;
@@ -615,15 +653,15 @@ Result<int64_t> RewriteFiles(Table& table, RewriteFilesChange change, const Writ
   // Files others added meanwhile never conflict (their rows are not rewritten); files they
   // removed are found missing above.
   removal.conflicts = {[](const DataFile&) { return false; }, "the rewritten files"};
-  SnapshotProducer producer(table, "replace", std::move(change.added), std::move(removal), options);
-  producer.set_data_sequence_number(change.data_sequence_number);
-  return producer.Commit();
+  auto producer = std::make_shared<SnapshotProducer>(table, "replace", std::move(change.added), std::move(removal), options);
+  producer->set_data_sequence_number(change.data_sequence_number);
+  return producer->Commit();
 }
 
 Result<int64_t> DeleteFiles(Table& table, const OverwriteFilter& filter, const WriteOptions& options) {
   ARROW_RETURN_NOT_OK(CheckOverwriteFilter(table, filter));
-  SnapshotProducer producer(table, "delete", {}, RemovalFor(table, {}, filter, options), options);
-  return producer.Commit();
+  auto producer = std::make_shared<SnapshotProducer>(table, "delete", std::vector<DataFile>{}, RemovalFor(table, {}, filter, options), options);
+  return producer->Commit();
 }
 
 }  // namespace floe::table

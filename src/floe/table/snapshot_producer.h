@@ -29,9 +29,10 @@ struct WriteOptions {
   IsolationLevel isolation = IsolationLevel::kSerializable;
   // Entries added to the snapshot's summary (a cherry-pick's `source-snapshot-id`, say).
   std::map<std::string, std::string> summary;
-  // Re-run against the base of every commit attempt before anything is written for it;
-  // an error aborts the commit.
-  std::function<Status(const spec::TableMetadata& base)> validate;
+  // Re-run against the base of every commit attempt before anything is written for it,
+  // with the snapshot of `branch` the write started from (a transaction's commit passes the
+  // snapshot it read the table at); an error aborts the commit.
+  std::function<Status(const spec::TableMetadata& base, std::optional<int64_t> start)> validate;
   // Whether a failed commit deletes the added data files. Not when they belong to other
   // snapshots too (a cherry-pick re-adds files another snapshot committed).
   bool owns_added_files = true;

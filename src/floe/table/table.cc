@@ -52,6 +52,7 @@ std::string Table::metadata_location() const {
 }
 
 Status Table::Refresh() {
+  if (transaction_) return Status::OK();
   ARROW_ASSIGN_OR_RAISE(CatalogTable loaded, catalog_->LoadTable(ident_));
   if (loaded.metadata_location == metadata_location()) return Status::OK();
   if (!loaded.metadata) {

@@ -11,6 +11,8 @@
 
 namespace floe::table {
 
+class MultiTableTransaction;
+
 // A loaded table: its identifier, the catalog and FileIO it lives in, and the metadata it
 // currently points to. Writes go through commits (commit.h) that swap the catalog pointer;
 // Refresh() picks up commits made by others.
@@ -41,6 +43,12 @@ class Table {
   }
   const CommitProvenance& provenance() const;
 
+  // The open transaction this table belongs to: its writes are staged there instead of
+  // committed, and it no longer refreshes (it reads as of its first use, plus the
+  // transaction's own writes). Null outside a transaction.
+  MultiTableTransaction* transaction() const { return transaction_; }
+  void set_transaction(MultiTableTransaction* transaction) { transaction_ = transaction; }
+
  private:
   TableIdentifier ident_;
   std::shared_ptr<Catalog> catalog_;
@@ -49,6 +57,7 @@ class Table {
   spec::TableMetadataPtr metadata_;
   std::string metadata_location_;
   std::shared_ptr<const CommitProvenance> provenance_;
+  MultiTableTransaction* transaction_ = nullptr;
 };
 
 }  // namespace floe::table

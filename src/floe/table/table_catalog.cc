@@ -277,8 +277,12 @@ const CommitProvenance& TableCatalog::provenance() const {
 }
 
 Result<std::shared_ptr<Table>> TableCatalog::LoadTable(const TableIdentifier& ident) {
+  if (transaction_) {
+    if (auto seen = transaction_->Find(ident)) return seen;
+  }
   ARROW_ASSIGN_OR_RAISE(std::shared_ptr<Table> table, Table::Load(catalog_, io_, ident));
   table->set_provenance(provenance_);
+  if (transaction_) transaction_->Track(table);
   return table;
 }
 

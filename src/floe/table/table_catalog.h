@@ -13,6 +13,7 @@
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
 #include "floe/spec/sort_order.h"
+#include "floe/table/multi_table_transaction.h"
 #include "floe/table/table.h"
 
 namespace floe::table {
@@ -79,6 +80,13 @@ class TableCatalog {
   // The provenance commits and catalog changes record (the C++ API's when none was set).
   const CommitProvenance& provenance() const;
 
+  // While a transaction is open, LoadTable answers with the transaction's view of a table it
+  // already used, and a table loaded for the first time joins it.
+  void set_transaction(std::shared_ptr<MultiTableTransaction> transaction) {
+    transaction_ = std::move(transaction);
+  }
+  const std::shared_ptr<MultiTableTransaction>& transaction() const { return transaction_; }
+
   std::string DefaultLocation(const TableIdentifier& ident) const;
 
   Result<std::shared_ptr<Table>> CreateTable(const TableIdentifier& ident, const spec::Schema& schema,
@@ -118,6 +126,7 @@ class TableCatalog {
   std::shared_ptr<Catalog> catalog_;
   std::shared_ptr<FileIO> io_;
   std::shared_ptr<const CommitProvenance> provenance_;
+  std::shared_ptr<MultiTableTransaction> transaction_;
 };
 
 }  // namespace floe::table

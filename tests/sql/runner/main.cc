@@ -112,8 +112,14 @@ void RunFile(const std::string& path, bool keep, const std::string& shared_catal
     ++totals->failed;
     return;
   }
-  floe::sqltest::FileSummary summary =
-      floe::sqltest::RunTestFile(*file, floe::cli::SessionExecutor(**session), std::cout);
+  std::vector<std::unique_ptr<floe::sql::Session>> others;
+  auto connect = [&](const std::string&) -> floe::Result<floe::cli::Executor> {
+    ARROW_ASSIGN_OR_RAISE(auto other, floe::sql::Session::Make(options));
+    others.push_back(std::move(other));
+    return floe::cli::SessionExecutor(*others.back());
+  };
+  floe::sqltest::FileSummary summary = floe::sqltest::RunTestFile(
+      *file, floe::cli::SessionExecutor(**session), std::cout, connect);
   totals->passed += summary.passed;
   totals->failed += summary.failed;
   if (keep) {

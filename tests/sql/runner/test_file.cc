@@ -72,6 +72,7 @@ Result<TestFile> ParseTestFile(std::string_view text, const std::string& path) {
   };
 
   size_t i = 0;
+  std::string connection;
   while (i < lines.size()) {
     const std::string& header = lines[i];
     if (IsBlank(header) || header[0] == '#') {
@@ -79,8 +80,17 @@ Result<TestFile> ParseTestFile(std::string_view text, const std::string& path) {
       continue;
     }
     std::vector<std::string> words = Words(header);
+    if (words[0] == "connection") {
+      if (words.size() != 2 || !IsVariableName(words[1])) {
+        return fail(i, "'connection' needs one name (letters, digits and _), e.g. 'connection other'");
+      }
+      connection = words[1] == "default" ? "" : words[1];
+      ++i;
+      continue;
+    }
     Record record;
     record.line = static_cast<int>(i + 1);
+    record.connection = connection;
     if (words[0] == "statement") {
       if (words.size() >= 2 && words[1] == "ok") {
         if (words.size() > 2) return fail(i, "unexpected text after 'statement ok'");

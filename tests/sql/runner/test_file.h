@@ -19,6 +19,9 @@ struct Record {
   RecordKind kind = RecordKind::kStatementOk;
   int line = 0;     // the header line ("statement ok", "query I"), 1-based
   std::string sql;  // the statement, lines joined with '\n'
+  // The session that runs it: "" for the file's own, else one named by a `connection NAME`
+  // line before it (another session over the same catalog, opened at first use).
+  std::string connection;
 
   // let: the names that keep the values of the statement's single row, one per column, for
   // later records' ${name}.

@@ -1,6 +1,7 @@
 #include "sql/runner/test_runner.h"
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
 #include <arrow/array.h>
@@ -299,11 +300,27 @@ RecordOutcome RunRecord(const Record& original, const cli::Executor& executor,
   return outcome;
 }
 
-FileSummary RunTestFile(const TestFile& file, const cli::Executor& executor, std::ostream& out) {
+FileSummary RunTestFile(const TestFile& file, const cli::Executor& executor, std::ostream& out,
+                        const Connector& connect) {
   FileSummary summary;
   Variables variables;
+  std::map<std::string, cli::Executor> connections;
   for (const Record& record : file.records) {
-    RecordOutcome outcome = RunRecord(record, executor, &variables);
+    RecordOutcome outcome;
+    const cli::Executor* runs = &executor;
+    if (!record.connection.empty()) {
+      auto found = connections.find(record.connection);
+      if (found == connections.end() && connect) {
+        auto opened = connect(record.connection);
+        if (opened.ok()) found = connections.emplace(record.connection, *opened).first;
+        else outcome.failure = "cannot open connection " + record.connection + ": " +
+                               opened.status().message() + "\n";
+      } else if (found == connections.end()) {
+        outcome.failure = "connection " + record.connection + " cannot be opened here\n";
+      }
+      runs = found == connections.end() ? nullptr : &found->second;
+    }
+    if (runs) outcome = RunRecord(record, *runs, &variables);
     if (outcome.passed) {
       ++summary.passed;
       continue;

@@ -3,6 +3,7 @@
 // Runs the records of a golden SQL file through an executor and compares what comes back.
 
 #include <ostream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,10 @@ struct FileSummary {
 
 // Runs every record in order (variables live for the file), printing each failure as "<path>:<line>: ..." with the SQL
 // and the expected and actual results. A failure does not stop the file.
-FileSummary RunTestFile(const TestFile& file, const cli::Executor& executor, std::ostream& out);
+// `connect` opens the session a `connection NAME` line names (once per name and file); without
+// it such records fail.
+using Connector = std::function<Result<cli::Executor>(const std::string& name)>;
+FileSummary RunTestFile(const TestFile& file, const cli::Executor& executor, std::ostream& out,
+                        const Connector& connect = nullptr);
 
 }  // namespace floe::sqltest

@@ -65,6 +65,7 @@ Result<StatementResult> ExecuteShowCreateTable(ExecContext& ctx, const sql::Show
 Result<StatementResult> ExecuteSetConfig(ExecContext& ctx, const SetConfig& s);
 Result<StatementResult> ExecuteSetTimeZone(ExecContext& ctx, const SetTimeZone& tz);
 Result<StatementResult> ExecuteReset(ExecContext& ctx, const Reset& r);
+Result<StatementResult> ExecuteTransactionControl(ExecContext& ctx, const TransactionControl& t);
 // execute_explain.cc
 Result<StatementResult> ExecuteExplain(ExecContext& ctx, const sql::Explain& explain);
 

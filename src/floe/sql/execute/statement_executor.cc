@@ -16,7 +16,7 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
   ARROW_RETURN_NOT_OK(cancel().Check());
   auto result = Dispatch(statement, sql);
   if (!result.ok()) return WhenCancelled(*cancel().flag(), result.status());
-  result->command = CommandOf(statement);
+  if (result->command.empty()) result->command = CommandOf(statement);
   if (result->rows && !statement.As<SetConfig>()) {  // PostgreSQL's SET counts nothing
     result->rows_affected = result->rows->num_rows();
   } else if (!CountsWrittenRows(statement)) {
@@ -25,7 +25,43 @@ Result<StatementResult> Session::Impl::Execute(const Statement& statement, const
   return result;
 }
 
+namespace {
+
+// Statements a transaction block cannot hold (they commit on their own), by the name its
+// error gives them; null for the others.
+const char* OutsideBlockOnly(const Statement& s) {
+  if (s.As<CreateNamespace>()) return "CREATE NAMESPACE";
+  if (s.As<DropNamespace>()) return "DROP NAMESPACE";
+  if (s.As<sql::CreateTable>()) return "CREATE TABLE";
+  if (s.As<DropTable>()) return "DROP TABLE";
+  if (s.As<UndropTable>()) return "UNDROP TABLE";
+  if (s.As<sql::AlterTable>()) return "ALTER TABLE";
+  if (s.As<sql::Call>()) return "CALL";
+  return nullptr;
+}
+
+}  // namespace
+
+Status Session::Impl::CheckTransactionState(const Statement& statement) const {
+  const TransactionBlock& block = state_.transaction;
+  if (auto* t = statement.As<TransactionControl>()) {
+    const bool ends_block = t->kind == TransactionControlKind::kCommit ||
+                            t->kind == TransactionControlKind::kRollback ||
+                            t->kind == TransactionControlKind::kRollbackToSavepoint;
+    if (block.state() == TransactionBlock::State::kFailed && !ends_block) {
+      return Status::Invalid(kAbortedTransactionMessage);
+    }
+    return Status::OK();
+  }
+  if (block.state() == TransactionBlock::State::kFailed) {
+    return Status::Invalid(kAbortedTransactionMessage);
+  }
+  if (const char* what = OutsideBlockOnly(statement)) return block.CheckOutside(what);
+  return Status::OK();
+}
+
 Result<StatementResult> Session::Impl::Dispatch(const Statement& statement, const std::string& sql) {
+  ARROW_RETURN_NOT_OK(CheckTransactionState(statement));
   state_.provenance->statement = sql;
   Binder binder(state_, sql);
   ExecContext ctx{state_, binder, statement, sql};
@@ -59,7 +95,7 @@ Result<StatementResult> Session::Impl::Dispatch(const Statement& statement, cons
   if (auto* s = statement.As<SetConfig>()) return ExecuteSetConfig(ctx, *s);
   if (auto* s = statement.As<SetTimeZone>()) return ExecuteSetTimeZone(ctx, *s);
   if (auto* s = statement.As<Reset>()) return ExecuteReset(ctx, *s);
-  if (statement.As<TransactionControl>()) return Message("");
+  if (auto* s = statement.As<TransactionControl>()) return ExecuteTransactionControl(ctx, *s);
   return ErrorAt(sql, statement.pos, "This statement is not supported yet");
 }
 
@@ -67,6 +103,7 @@ Result<std::unique_ptr<StatementStream>> Session::Impl::Stream(std::shared_ptr<c
                                                               const std::string& sql) {
   ARROW_RETURN_NOT_OK(cancel().Check());
   if (statement->As<Query>()) {
+    ARROW_RETURN_NOT_OK(CheckTransactionState(*statement));
     auto stream = StreamQueryStatement(state_, statement, sql);
     if (!stream.ok()) return WhenCancelled(*cancel().flag(), stream.status());
     return stream;

@@ -40,8 +40,13 @@ class Session::Impl {
   const std::shared_ptr<Catalog>& catalog() const { return state_.catalog; }
   const std::shared_ptr<FileIO>& io() const { return state_.io; }
 
+  TransactionBlock& transaction() { return state_.transaction; }
+  const TransactionBlock& transaction() const { return state_.transaction; }
+
  private:
   Result<StatementResult> Dispatch(const Statement& statement, const std::string& sql);
+  // A failed block accepts only what ends it; some statements cannot run inside a block.
+  Status CheckTransactionState(const Statement& statement) const;
 
   SessionState state_;
 };

@@ -1045,10 +1045,10 @@ struct SetTimeZone {
   bool operator==(const SetTimeZone&) const = default;
 };
 
-// BEGIN / START TRANSACTION / COMMIT / END / ROLLBACK / ABORT / SET TRANSACTION ... and
-// SET SESSION CHARACTERISTICS AS TRANSACTION ...: accepted for PostgreSQL clients and
-// changing nothing, as every statement commits on its own. `text` is the statement as written.
-// Savepoints are accepted as BEGIN is: each statement has already committed on its own.
+// BEGIN / START TRANSACTION / COMMIT [TAG name] / END / ROLLBACK / ABORT, savepoints
+// (SAVEPOINT name, RELEASE [SAVEPOINT] name, ROLLBACK [WORK | TRANSACTION] TO [SAVEPOINT]
+// name), and SET TRANSACTION ... / SET SESSION CHARACTERISTICS AS TRANSACTION ..., which
+// are accepted and change nothing. `text` is the statement as written.
 enum class TransactionControlKind {
   kBegin,
   kCommit,
@@ -1062,6 +1062,8 @@ enum class TransactionControlKind {
 struct TransactionControl {
   TransactionControlKind kind = TransactionControlKind::kBegin;
   std::string text;
+  std::string savepoint;  // as PostgreSQL folds it: lower case unless quoted
+  std::string tag;        // COMMIT TAG name: the catalog tag the commit creates
 
   bool operator==(const TransactionControl&) const = default;
 };

@@ -151,7 +151,45 @@ Result<Statement> Parser::ParseTransactionControl(Statement s, TransactionContro
   TransactionControl t;
   t.kind = kind;
   t.text = std::string(Trim(RawRest()));
-  i_ = end_;
+  // A savepoint's name, folded as PostgreSQL folds it.
+  auto savepoint_name = [&]() -> Result<std::string> {
+    if (!IsNameToken(Cur()) && !PeekKind(TokenKind::kDoubleQuoted)) {
+      return ErrorHere("expected a savepoint name");
+    }
+    std::string name = Cur().text;
+    if (Cur().kind == TokenKind::kWord) {
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    Bump();
+    return name;
+  };
+  if (kind == TransactionControlKind::kSavepoint) {
+    Bump();
+    ARROW_ASSIGN_OR_RAISE(t.savepoint, savepoint_name());
+  } else if (kind == TransactionControlKind::kRelease) {
+    Bump();
+    Accept("SAVEPOINT");
+    ARROW_ASSIGN_OR_RAISE(t.savepoint, savepoint_name());
+  } else if (kind == TransactionControlKind::kRollbackToSavepoint) {
+    Bump();
+    if (!Accept("WORK")) Accept("TRANSACTION");
+    ARROW_RETURN_NOT_OK(Expect("TO"));
+    Accept("SAVEPOINT");
+    ARROW_ASSIGN_OR_RAISE(t.savepoint, savepoint_name());
+  } else if (kind == TransactionControlKind::kCommit) {
+    Bump();
+    if (!Accept("WORK")) Accept("TRANSACTION");
+    if (Accept("TAG")) {
+      if (!IsNameToken(Cur())) return ErrorHere("expected a catalog tag name");
+      t.tag = Cur().text;
+      Bump();
+    } else if (Accept("AND")) {  // AND NO CHAIN; AND CHAIN is not supported
+      ARROW_RETURN_NOT_OK(Expect("NO"));
+      ARROW_RETURN_NOT_OK(Expect("CHAIN"));
+    }
+  } else {
+    i_ = end_;
+  }
   s.node = std::move(t);
   return s;
 }

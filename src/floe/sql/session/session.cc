@@ -146,12 +146,14 @@ Result<StatementResult> Session::Execute(const std::string& sql) { return Execut
 
 Result<StatementResult> Session::Execute(const std::string& sql, const std::vector<Parameter>& params) {
   RunningStatement running(impl_->cancel());
-  return RunOnLargeStack<StatementResult>(impl_->memory(), [&]() -> Result<StatementResult> {
+  auto done = RunOnLargeStack<StatementResult>(impl_->memory(), [&]() -> Result<StatementResult> {
     ARROW_ASSIGN_OR_RAISE(Statement statement, ParseWithParameters(sql, params, false));
     ARROW_ASSIGN_OR_RAISE(StatementResult result, impl_->Execute(statement, sql));
     result.statement = sql;
     return result;
   });
+  if (!done.ok()) impl_->transaction().Fail();
+  return done;
 }
 
 Result<StatementShape> Session::Describe(const std::string& sql, const std::vector<Parameter>& params) {
@@ -171,9 +173,26 @@ Result<std::unique_ptr<StatementStream>> Session::ExecuteStreaming(const std::st
         return impl_->Stream(std::make_shared<const Statement>(std::move(statement)), sql);
       });
   // A stream, once made, ends the statement when it is destroyed.
-  if (!stream.ok()) impl_->cancel().End();
+  if (!stream.ok()) {
+    impl_->cancel().End();
+    impl_->transaction().Fail();
+  }
   return stream;
 }
+
+char Session::TransactionStatus() const {
+  switch (impl_->transaction().state()) {
+    case TransactionBlock::State::kIdle:
+      return 'I';
+    case TransactionBlock::State::kOpen:
+      return 'T';
+    case TransactionBlock::State::kFailed:
+      return 'E';
+  }
+  return 'I';
+}
+
+void Session::FailTransaction() { impl_->transaction().Fail(); }
 
 void Session::Cancel() { impl_->cancel().Cancel(); }
 

@@ -13,6 +13,7 @@
 #include "floe/catalog/catalog.h"
 #include "floe/io/file_io.h"
 #include "floe/sql/execute/statement_cancel.h"
+#include "floe/sql/session/transaction_block.h"
 #include "floe/table/table_catalog.h"
 #include "floe/util/memory_limit.h"
 
@@ -58,6 +59,8 @@ struct SessionState {
   std::shared_ptr<StatementCancel> cancel = std::make_shared<StatementCancel>();
   // Where the session's statements allocate; its limit is floe.memory_limit.
   std::shared_ptr<SessionMemoryPool> memory = SessionMemoryPool::Make();
+  // BEGIN ... COMMIT. Last, so that it ends (rolls back) before the tables it holds go.
+  TransactionBlock transaction{tables};
 };
 
 }  // namespace floe::sql

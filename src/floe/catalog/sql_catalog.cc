@@ -1,5 +1,7 @@
 #include "floe/catalog/sql_catalog.h"
 
+#include "floe/util/crash_point.h"
+
 #include <algorithm>
 #include <chrono>
 #include <random>
@@ -12,6 +14,7 @@
 #include "floe/catalog/postgres_driver.h"
 #include "floe/catalog/sqlite_driver.h"
 #include "floe/util/clock.h"
+#include "floe/util/crash_point.h"
 #include "floe/util/number_parse.h"
 
 namespace floe {
@@ -663,6 +666,7 @@ Status SqlCatalog::SwapMetadataLocations(const std::vector<TableSwap>& swaps) {
           }
           ARROW_RETURN_NOT_OK(inserted);
         }
+        CrashPoint("transaction-in-catalog");
         return Status::OK();
       },
       // The answer to COMMIT was lost: the first table's pointer says whether it happened.

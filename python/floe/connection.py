@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 
@@ -51,6 +52,25 @@ class Connection:
         if result.has_rows:
             return rows_of(result)
         return StatementResult(result.statement, result.message)
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """A block of statements whose writes, to any number of tables, become visible together
+        when the block ends, in one catalog transaction (BEGIN ... COMMIT); an exception
+        raised in the block rolls it back and goes on. Reads inside see the block's own
+        writes. Raises ValidationError when another writer changed a table it writes in a way
+        that conflicts (as a single statement would), and nothing is visible then. Blocks do
+        not nest."""
+        begun = self._execute("BEGIN")
+        if begun.message:
+            raise FloeError("A transaction is already open on this connection; transactions do not nest")
+        try:
+            yield self
+        except BaseException:
+            self._execute("ROLLBACK")
+            raise
+        if self._execute("COMMIT").command == "ROLLBACK":
+            raise FloeError("The transaction was rolled back: a statement in it failed")
 
     def table(self, name: str):
         """The table `name` ("db.t" or "lakehouse.db.t", as SQL names it). Raises NotFound when

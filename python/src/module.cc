@@ -34,6 +34,7 @@ struct PyStatementResult {
   std::string statement;
   std::string message;
   std::shared_ptr<arrow::Table> rows;
+  std::string command;  // PostgreSQL's command tag: COMMIT of a failed block says ROLLBACK
 };
 
 // The Python object of a session (PythonSession itself holds a mutex and cannot move).
@@ -48,7 +49,8 @@ PyStatementResult Execute(SessionHandle& handle, const std::string& sql) {
     result = handle.session->Execute(sql);
   }
   sql::StatementResult r = ValueOrRaise(std::move(result));
-  return PyStatementResult{std::move(r.statement), std::move(r.message), std::move(r.rows)};
+  return PyStatementResult{std::move(r.statement), std::move(r.message), std::move(r.rows),
+                           std::move(r.command)};
 }
 
 int RunCli(const std::vector<std::string>& args) {
@@ -76,6 +78,7 @@ NB_MODULE(_floe, m) {
   nb::class_<PyStatementResult>(m, "StatementResult")
       .def_ro("statement", &PyStatementResult::statement)
       .def_ro("message", &PyStatementResult::message)
+      .def_ro("command", &PyStatementResult::command)
       .def_prop_ro("has_rows", [](const PyStatementResult& r) { return r.rows != nullptr; })
       .def(
           "__arrow_c_stream__",
@@ -158,7 +161,7 @@ NB_MODULE(_floe, m) {
             }
             sql::StatementResult r = ValueOrRaise(std::move(result));
             return PyStatementResult{std::move(r.statement), std::move(r.message),
-                                     std::move(r.rows)};
+                                     std::move(r.rows), std::move(r.command)};
           },
           "table"_a, "start_exclusive"_a, "end_inclusive"_a = nb::none(),
           "columns"_a = std::vector<std::string>{}, "filter"_a = "");

@@ -259,6 +259,36 @@ def test_transactions_and_failed_blocks(server):
         conn.commit()
 
 
+def test_a_block_commits_its_tables_together(server):
+    """BEGIN ... COMMIT through the server: another client sees none of the block's writes
+    until COMMIT, then all of them; ROLLBACK leaves nothing; DDL is refused in a block
+    (25001) and fails it."""
+    psql_csv(server, "CREATE NAMESPACE IF NOT EXISTS db", "CREATE TABLE db.a (id BIGINT)",
+             "CREATE TABLE db.b (id BIGINT)")
+    with psycopg.connect(server.dsn()) as conn, psycopg.connect(server.dsn(), autocommit=True) as other:
+        conn.execute("INSERT INTO db.a VALUES (1)")
+        conn.execute("INSERT INTO db.b VALUES (1), (2)")
+        assert conn.execute("SELECT (SELECT count(*) FROM db.a), (SELECT count(*) FROM db.b)").fetchone() == (1, 2)
+        assert other.execute("SELECT (SELECT count(*) FROM db.a), (SELECT count(*) FROM db.b)").fetchone() == (0, 0)
+        conn.commit()
+        assert other.execute("SELECT (SELECT count(*) FROM db.a), (SELECT count(*) FROM db.b)").fetchone() == (1, 2)
+        conn.execute("DELETE FROM db.a")
+        conn.rollback()
+        assert other.execute("SELECT count(*) FROM db.a").fetchone() == (1,)
+        with pytest.raises(psycopg.errors.ActiveSqlTransaction, match="CREATE TABLE cannot run inside a transaction block"):
+            conn.execute("CREATE TABLE db.c (id BIGINT)")
+        assert conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
+        conn.rollback()
+        with conn.transaction():
+            conn.execute("INSERT INTO db.a VALUES (2)")
+            with pytest.raises(psycopg.errors.UndefinedTable):
+                with conn.transaction():  # a savepoint, rolled back alone
+                    conn.execute("INSERT INTO db.b VALUES (3)")
+                    conn.execute("SELECT * FROM db.nope")
+        conn.commit()
+    assert floe_csv(server, "SELECT (SELECT count(*) FROM db.a), (SELECT count(*) FROM db.b)")[1] == ["2", "2"]
+
+
 def test_extended_protocol_row_limit_and_describe(server):
     with psycopg.connect(server.dsn(), autocommit=True) as conn:
         pgconn = conn.pgconn

@@ -21,13 +21,13 @@ BINARY = os.environ.get("FLOE_BINARY", "build/floe")
 SECRET = "pa ss+word"
 
 
-def floe(*args, env=None):
+def floe(*args, env=None, input=None):
     full_env = dict(os.environ)
     for name in ("FLOE_REST_TOKEN", "FLOE_REST_CREDENTIAL", "FLOE_CATALOG", "FLOE_WAREHOUSE"):
         full_env.pop(name, None)
     full_env.update(env or {})
     return subprocess.run([BINARY, *args], capture_output=True, text=True, timeout=120,
-                          env=full_env)
+                          env=full_env, input=input, stdin=None if input is not None else subprocess.DEVNULL)
 
 
 def rows(result):
@@ -79,6 +79,40 @@ def test_bearer_token_from_a_file_or_the_environment(server, tmp_path):
     entries = json.loads(audit.stdout)["entries"]
     assert [(e["kind"], e["user_name"], e["client"]) for e in entries] == [
         ("commit", "ana", "rest (floe sql)"), ("create", "ana", "rest (floe sql)")]
+
+
+def test_a_block_commits_through_transactions_commit(server, tmp_path):
+    """BEGIN ... COMMIT on a REST catalog: one POST /transactions/commit moves both tables
+    (their audit rows share the transaction); a conflict fails it and neither moves."""
+    uri = "rest+" + server.uri
+    token_file = tmp_path / "token"
+    token_file.write_text(token_for(server) + "\n")
+    sql = ["sql", "--catalog", uri, "--rest-token-file", str(token_file), "-q"]
+    r = floe(*sql, "-c", "CREATE NAMESPACE txn", "-c", "CREATE TABLE txn.a (id BIGINT)",
+             "-c", "CREATE TABLE txn.b (id BIGINT)", "-c", "INSERT INTO txn.a VALUES (1)")
+    assert r.returncode == 0, r.stderr
+    r = floe(*sql, input="BEGIN; INSERT INTO txn.a VALUES (2); INSERT INTO txn.b VALUES (2); COMMIT;")
+    assert r.returncode == 0, r.stderr
+    r = floe("sql", "--catalog", server.catalog, "--format", "csv", "-c",
+             "SELECT count(*), count(DISTINCT detail) FROM (SELECT detail FROM txn.a.audit_log "
+             "WHERE detail LIKE 'transaction %' UNION ALL SELECT detail FROM txn.b.audit_log "
+             "WHERE detail LIKE 'transaction %')")
+    assert rows(r) == [("2", "1")]
+    # The block deletes a row; meanwhile another writer deletes it first: the COMMIT fails and
+    # neither table moves.
+    block = subprocess.Popen([BINARY, *sql[:-1], "--format", "csv"], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    block.stdin.write("BEGIN; DELETE FROM txn.a WHERE id = 1; INSERT INTO txn.b VALUES (3); SELECT 'ready';\n")
+    block.stdin.flush()
+    while "ready" not in block.stdout.readline():
+        assert block.poll() is None, block.stderr.read()
+    r = floe(*sql, "-c", "DELETE FROM txn.a WHERE id = 1")
+    assert r.returncode == 0, r.stderr
+    _, err = block.communicate("COMMIT;\n", timeout=120)
+    assert block.returncode == 1
+    assert "Cannot commit the transaction: lakehouse.txn.a changed since the transaction read it" in err
+    r = floe(*sql[:-1], "--format", "csv", "-c", "SELECT (SELECT count(*) FROM txn.a), (SELECT max(id) FROM txn.b)")
+    assert rows(r) == [("1", "2")]
 
 
 def test_oauth2_client_credentials(server, tmp_path):

@@ -10,6 +10,7 @@
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/table/protection.h"
+#include "floe/util/ids.h"
 
 namespace floe::table {
 
@@ -24,7 +25,7 @@ struct Attempt {
 };
 
 Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPolicy& policy,
-               Attempt* attempt) {
+               const std::string& transaction_id, Attempt* attempt) {
   Catalog& catalog = *tables.catalog();
   FileIO& io = *tables.io();
   const std::string name = catalog.name() + "." + change.ident.ToString();
@@ -65,6 +66,7 @@ Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPo
   ARROW_ASSIGN_OR_RAISE(auto written, WriteNextMetadata(io, tables.provenance(), base.get(),
                                                         base_location, updated.get()));
   attempt->written.push_back(written.location);
+  written.record.transaction_id = transaction_id;
   attempt->swaps.push_back(
       {change.ident, base_location, std::move(written.location), std::move(written.record)});
   return Status::OK();
@@ -81,12 +83,14 @@ Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& 
     }
   }
   ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*tables.catalog()));
+  // The audit rows of a change of several tables name the transaction they share.
+  const std::string transaction_id = changes.size() > 1 ? NewUuid() : "";
   const RetryPolicy retry;
   for (int attempt_number = 0;; ++attempt_number) {
     Attempt attempt;
     Status st;
     for (const auto& change : changes) {
-      st = Prepare(tables, change, policy, &attempt);
+      st = Prepare(tables, change, policy, transaction_id, &attempt);
       if (!st.ok()) break;
     }
     bool swapped = false;

@@ -66,6 +66,10 @@ ENGINE_SQL = [
     "SELECT CAST(amount AS string), coalesce(name, 'none'), CASE WHEN id > 2 THEN 'b' END FROM db.t",
     "ALTER TABLE db.t RENAME COLUMN name TO who; SELECT who FROM db.t",
     "SET spark.sql.session.timeZone = 'America/New_York'; SELECT ts FROM db.t",
+    "CREATE CATALOG TAG run_1 IN NAMESPACE db RETAIN 7 DAYS; SHOW CATALOG TAGS",
+    "CREATE CATALOG TAG run_1; INSERT INTO db.u VALUES (1); "
+    "CALL lakehouse.system.rollback_to_catalog_tag(tag => 'run_1', include_new_tables => true)",
+    "CREATE CATALOG TAG run_1; SET floe.read.as-of-tag = 'run_1'; SELECT * FROM db.t; DROP CATALOG TAG run_1",
 ]
 
 

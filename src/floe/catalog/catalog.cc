@@ -90,13 +90,23 @@ Status Catalog::RemoveAuditTrigger() {
   return Status::NotImplemented("Catalog ", name(), " keeps no audit log");
 }
 
-Status Catalog::SwapMetadataLocations(const std::vector<TableSwap>& swaps) {
+Status Catalog::SwapMetadataLocations(const std::vector<TableSwap>& swaps,
+                                      const CatalogTagChange* catalog_tag) {
+  if (catalog_tag) {
+    return Status::NotImplemented("Catalog ", name(), " keeps no record of catalog tags");
+  }
   if (swaps.size() == 1 && !swaps[0].expected_location.empty()) {
     return SwapMetadataLocation(swaps[0].ident, swaps[0].expected_location, swaps[0].new_location,
                                 swaps[0].record);
   }
   return Status::NotImplemented("Catalog ", name(), " cannot commit several tables at once");
 }
+
+Result<std::optional<CatalogTag>> Catalog::LoadCatalogTag(const std::string&) {
+  return std::optional<CatalogTag>();
+}
+
+Result<std::vector<CatalogTag>> Catalog::ListCatalogTags() { return std::vector<CatalogTag>{}; }
 
 Result<std::vector<Catalog::KeyedChange>> Catalog::FindIdempotencyKey(const std::string&,
                                                                       int64_t) {

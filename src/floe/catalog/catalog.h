@@ -36,6 +36,32 @@ struct CatalogTable {
   std::map<std::string, std::string> config;
 };
 
+// A catalog tag: an Iceberg tag of one name on every table of the catalog (or of a namespace
+// and the namespaces below it), each at the snapshot it was at, made in one catalog
+// transaction that also records which tables it covers.
+struct CatalogTagTable {
+  TableIdentifier ident;
+  std::string table_uuid;
+  std::optional<int64_t> snapshot_id;  // none: the table had no snapshot and got no tag
+};
+struct CatalogTag {
+  std::string name;
+  std::optional<Namespace> ns;  // none: the whole catalog
+  int64_t created_at_ms = 0;    // UTC
+  std::optional<int64_t> max_ref_age_ms;  // RETAIN: each table's tag ref is kept this long
+  std::string transaction_id;   // of the audit rows that made it
+  std::vector<CatalogTagTable> tables;  // sorted by name
+};
+// What a SwapMetadataLocations also does to the catalog's record of catalog tags, in the
+// same transaction: record `tag` (AlreadyExists "Catalog tag run_42 already exists in catalog
+// lakehouse" when one of that name is recorded), or delete the record of `tag.name` (NotFound
+// "Catalog tag run_42 does not exist in catalog lakehouse").
+struct CatalogTagChange {
+  enum class Kind { kCreate, kDrop };
+  Kind kind = Kind::kCreate;
+  CatalogTag tag;
+};
+
 // A drop the catalog recorded.
 struct DroppedTable {
   TableIdentifier ident;
@@ -100,8 +126,17 @@ class Catalog {
   // Every swap or none, in one transaction of the catalog database. CommitConflict naming the
   // first table that moved (or, for a create, exists); CommitStateUnknown when the catalog
   // cannot say whether the transaction committed. The default refuses: a catalog without
-  // transactions cannot commit several tables as one.
-  virtual Status SwapMetadataLocations(const std::vector<TableSwap>& swaps);
+  // transactions cannot commit several tables as one. `catalog_tag`, when given, is made to
+  // the record of catalog tags in the same transaction (only where KeepsCatalogTags()).
+  virtual Status SwapMetadataLocations(const std::vector<TableSwap>& swaps,
+                                       const CatalogTagChange* catalog_tag = nullptr);
+
+  // Catalog tags (CatalogTag). A catalog that keeps no record of them (the default) has none.
+  virtual bool KeepsCatalogTags() const { return false; }
+  // nullopt when no tag of that name is recorded.
+  virtual Result<std::optional<CatalogTag>> LoadCatalogTag(const std::string& name);
+  // Every recorded tag, oldest first.
+  virtual Result<std::vector<CatalogTag>> ListCatalogTags();
 
   virtual Status RenameTable(const TableIdentifier& from, const TableIdentifier& to) = 0;
   // Removes the entry and returns the metadata location it pointed at, so that a purge can

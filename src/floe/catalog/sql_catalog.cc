@@ -639,8 +639,9 @@ Status SqlCatalog::SwapMetadataLocation(const TableIdentifier& ident,
   return SwapConflict(ident, expected_location, new_location);
 }
 
-Status SqlCatalog::SwapMetadataLocations(const std::vector<TableSwap>& swaps) {
-  if (swaps.empty()) return Status::OK();
+Status SqlCatalog::SwapMetadataLocations(const std::vector<TableSwap>& swaps,
+                                         const CatalogTagChange* catalog_tag) {
+  if (swaps.empty() && !catalog_tag) return Status::OK();
   for (const auto& swap : swaps) {
     ARROW_RETURN_NOT_OK(ValidateTable(swap.ident));
     if (swap.new_location.empty()) {
@@ -666,16 +667,26 @@ Status SqlCatalog::SwapMetadataLocations(const std::vector<TableSwap>& swaps) {
           }
           ARROW_RETURN_NOT_OK(inserted);
         }
+        if (catalog_tag) ARROW_RETURN_NOT_OK(ChangeCatalogTag(*catalog_tag));
         CrashPoint("transaction-in-catalog");
         return Status::OK();
       },
-      // The answer to COMMIT was lost: the first table's pointer says whether it happened.
+      // The answer to COMMIT was lost: the first table's pointer (or the tag's record) says
+      // whether it happened.
       [&]() -> Result<bool> {
+        if (swaps.empty()) {
+          ARROW_ASSIGN_OR_RAISE(auto tags, ReadCatalogTags(catalog_tag->tag.name));
+          return tags.empty() == (catalog_tag->kind == CatalogTagChange::Kind::kDrop);
+        }
         ARROW_ASSIGN_OR_RAISE(auto entry, FindEntry(swaps[0].ident));
         return entry.has_value() && entry->metadata_location == swaps[0].new_location;
       },
       /*compare_and_swap=*/true);
-  if (st.ok() || IsCommitConflict(st) || IsCommitStateUnknown(st)) return st;
+  if (st.ok()) {
+    if (catalog_tag) has_catalog_tags_ = true;
+    return st;
+  }
+  if (IsCommitConflict(st) || IsCommitStateUnknown(st)) return st;
   switch (driver_->last_failure()) {
     case SqlFailure::kBusy:
     case SqlFailure::kRetry:

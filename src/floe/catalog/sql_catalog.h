@@ -9,8 +9,9 @@
 //   iceberg_namespace_properties(catalog_name, namespace, property_key, property_value)
 //
 // and floe's own tables, which those catalogs never read: floe_audit_log with its trigger on
-// iceberg_tables (audit_log_sql.h), created on the first open, and floe_dropped_tables
-// (dropped_tables_sql.h), created by the first drop it records.
+// iceberg_tables (audit_log_sql.h), created on the first open, floe_dropped_tables
+// (dropped_tables_sql.h), created by the first drop it records, and floe_catalog_tags with
+// floe_catalog_tag_tables (catalog_tags_sql.h), created by the first catalog tag.
 //
 // Namespaces are stored as their levels joined by '.'. Every row carries the catalog name,
 // so several catalogs can share one database without seeing each other.
@@ -106,7 +107,12 @@ class SqlCatalog : public Catalog {
   bool HasAuditLog() const override { return audit_log_; }
   Result<std::vector<KeyedChange>> FindIdempotencyKey(const std::string& key,
                                                       int64_t since_ms) override;
-  Status SwapMetadataLocations(const std::vector<TableSwap>& swaps) override;
+  Status SwapMetadataLocations(const std::vector<TableSwap>& swaps,
+                               const CatalogTagChange* catalog_tag = nullptr) override;
+  // Catalog tags (sql_catalog_tags.cc, catalog_tags_sql.h).
+  bool KeepsCatalogTags() const override { return true; }
+  Result<std::optional<CatalogTag>> LoadCatalogTag(const std::string& name) override;
+  Result<std::vector<CatalogTag>> ListCatalogTags() override;
   Result<std::vector<AuditEntry>> ReadAuditLog(const AuditQuery& query) override;
   Status ClassifyAuditEntry(int64_t seq, const AuditRecord& record) override;
   Status RecordAuditEntry(const TableIdentifier& ident, const std::string& metadata_location,
@@ -183,6 +189,11 @@ class SqlCatalog : public Catalog {
   // SwapMetadataLocation inside a transaction that also writes the audit row.
   Status AuditedSwap(const TableIdentifier& ident, const std::string& expected_location,
                      const std::string& new_location, const AuditRecord& record);
+  // Inside the caller's transaction: records or deletes a catalog tag.
+  Status ChangeCatalogTag(const CatalogTagChange& change);
+  // Whether floe_catalog_tags exists yet (once it does, it stays).
+  Result<bool> HasCatalogTags();
+  Result<std::vector<CatalogTag>> ReadCatalogTags(const std::optional<std::string>& name);
   // Whether floe_dropped_tables exists yet (once it does, it stays).
   Result<bool> HasDroppedTables();
   Result<std::optional<DroppedTable>> FindDroppedTableLocked(const TableIdentifier& ident);
@@ -190,6 +201,7 @@ class SqlCatalog : public Catalog {
   std::mutex mu_;
   std::unique_ptr<SqlDriver> driver_;
   bool has_dropped_tables_ = false;
+  bool has_catalog_tags_ = false;
   const bool postgres_;
   bool audit_log_ = false;
   bool idempotency_keys_ = false;  // floe_idempotency_keys exists

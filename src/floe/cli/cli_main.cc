@@ -145,9 +145,16 @@ CLI::App* AddRollbackCommand(CLI::App& app, MoveArgs* args) {
       "rollback",
       "Roll a table back to an ancestor of its current snapshot, after showing what changes for every reader "
       "and asking (--yes for scripts; refused when standard input is not a terminal). Runs "
-      "rollback_to_snapshot or rollback_to_timestamp and prints the statement.");
+      "rollback_to_snapshot or rollback_to_timestamp and prints the statement. With --catalog-tag, "
+      "every table a catalog tag covers, in one catalog transaction (rollback_to_catalog_tag).");
   AddCatalogOptions(rollback, &args->where);
-  rollback->add_option("table", args->options.table, "The table, e.g. db.orders or lakehouse.db.orders")->required();
+  rollback->add_option("table", args->options.table, "The table, e.g. db.orders or lakehouse.db.orders");
+  rollback->add_option("--catalog-tag", args->options.catalog_tag,
+                       "Roll back every table of this catalog tag to its tagged snapshot");
+  rollback->add_option("--namespace", args->options.catalog_tag_namespace,
+                       "With --catalog-tag: only the tag's tables in this namespace (and below)");
+  rollback->add_flag("--include-new-tables", args->options.include_new_tables,
+                     "With --catalog-tag: empty the tables created after the tag instead of leaving them");
   args->snapshot_option = rollback->add_option("--to-snapshot", args->snapshot_id, "The snapshot id to roll back to");
   rollback->add_option("--to-timestamp", args->options.timestamp,
                        "Roll back to the newest ancestor committed before this time (read in --tz)");

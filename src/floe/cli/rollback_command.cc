@@ -4,6 +4,8 @@
 #include <cctype>
 #include <cstdlib>
 
+#include <arrow/api.h>
+
 #include "floe/cli/diff_command.h"
 #include "floe/cli/snapshot_point.h"
 #include "floe/cli/table_argument.h"
@@ -160,7 +162,127 @@ int PreviewConfirmAndMove(sql::Session& session, const std::shared_ptr<table::Ta
   return 0;
 }
 
+namespace {
+
+// One table's line of a catalog-tag rollback, as the procedure answers it.
+struct CatalogTagMoveLine {
+  std::string table;
+  std::optional<int64_t> previous;
+  std::optional<int64_t> current;
+  std::string action;
+  bool operator==(const CatalogTagMoveLine&) const = default;
+};
+
+std::string RollbackToCatalogTagCall(const sql::Session& session, const MoveCommandOptions& options,
+                                     bool dry_run) {
+  std::string args = "tag => " + sql::QuoteString(options.catalog_tag);
+  if (!options.catalog_tag_namespace.empty()) {
+    args += ", namespace => " + sql::QuoteString(options.catalog_tag_namespace);
+  }
+  if (options.include_new_tables) args += ", include_new_tables => true";
+  if (dry_run) args += ", dry_run => true";
+  return StrCat("CALL ", session.catalog()->name(), ".system.rollback_to_catalog_tag(", args, ")");
+}
+
+Result<std::vector<CatalogTagMoveLine>> CatalogTagMoveLines(sql::Session& session,
+                                                            const std::string& call) {
+  ARROW_ASSIGN_OR_RAISE(auto result, session.Execute(call));
+  std::vector<CatalogTagMoveLine> out;
+  if (!result.rows) return out;
+  ARROW_ASSIGN_OR_RAISE(auto rows, result.rows->CombineChunks());
+  auto text = [&](int column, int64_t row) -> std::string {
+    auto scalar = rows->column(column)->GetScalar(row);
+    return scalar.ok() && (*scalar)->is_valid ? (*scalar)->ToString() : std::string();
+  };
+  auto id = [&](int column, int64_t row) -> std::optional<int64_t> {
+    auto scalar = rows->column(column)->GetScalar(row);
+    if (!scalar.ok() || !(*scalar)->is_valid) return std::nullopt;
+    return static_cast<const arrow::Int64Scalar&>(**scalar).value;
+  };
+  for (int64_t i = 0; i < rows->num_rows(); ++i) {
+    out.push_back({text(0, i), id(1, i), id(2, i), text(3, i)});
+  }
+  return out;
+}
+
+std::string CatalogTagSnapshotText(const std::optional<int64_t>& id) {
+  return id ? std::to_string(*id) : std::string("none");
+}
+
+}  // namespace
+
+int RunCatalogTagRollback(sql::Session& session, const MoveCommandOptions& options,
+                          Console& console) {
+  const std::string preview_call = RollbackToCatalogTagCall(session, options, true);
+  auto plan = CatalogTagMoveLines(session, preview_call);
+  if (!plan.ok()) return Fail(plan.status(), console);
+  size_t moving = 0, width = 0;
+  for (const auto& line : *plan) {
+    if (line.previous != line.current) ++moving;
+    width = std::max(width, line.table.size());
+  }
+  const std::string what = "catalog tag " + options.catalog_tag;
+  if (moving == 0) {
+    for (const auto& line : *plan) {
+      console.out << "  " << line.table << std::string(width - line.table.size(), ' ') << "  "
+                  << line.action << "\n";
+    }
+    console.out << "Every table of " << what << " already reads its tagged snapshot (or is left "
+                << "alone); nothing to change.\n";
+    return 0;
+  }
+  console.out << "Rolling back to " << what << " changes what every reader of " << moving
+              << (moving == 1 ? " table" : " tables") << " sees:\n";
+  for (const auto& line : *plan) {
+    console.out << "  " << line.table << std::string(width - line.table.size(), ' ') << "  ";
+    if (line.previous != line.current) {
+      console.out << CatalogTagSnapshotText(line.previous) << " -> " << CatalogTagSnapshotText(line.current)
+                  << "  ";
+    }
+    console.out << line.action << "\n";
+  }
+  console.out.flush();
+  const std::string question = StrCat("Roll back ", moving, moving == 1 ? " table" : " tables",
+                                      " to ", what, "?");
+  if (!Confirm("every table of " + what, question, "still reads its current snapshot",
+               options.yes, console)) {
+    return 1;
+  }
+  // Someone may have committed while the question waited: the preview would be stale.
+  auto again = CatalogTagMoveLines(session, preview_call);
+  if (!again.ok()) return Fail(again.status(), console);
+  if (*again != *plan) {
+    console.err << "Error: the tables of " << what
+                << " changed meanwhile; nothing was changed (run again to review)\n";
+    return 1;
+  }
+  const std::string call = RollbackToCatalogTagCall(session, options, false);
+  console.out << "SQL: " << call << "\n";
+  auto done = CatalogTagMoveLines(session, call);
+  if (!done.ok()) return Fail(done.status(), console);
+  size_t moved = 0;
+  for (const auto& line : *done) moved += line.previous != line.current ? 1 : 0;
+  console.out << "Rolled back " << moved << (moved == 1 ? " table" : " tables") << " to " << what
+              << " in one catalog transaction.\n";
+  return 0;
+}
+
 int RunRollback(sql::Session& session, const MoveCommandOptions& options, Console& console) {
+  if (!options.catalog_tag.empty()) {
+    if (!options.table.empty() || options.snapshot_id || !options.timestamp.empty()) {
+      return Fail(Status::Invalid("--catalog-tag rolls back every table of the tag: give no "
+                                  "table, --to-snapshot or --to-timestamp with it"),
+                  console);
+    }
+    return RunCatalogTagRollback(session, options, console);
+  }
+  if (!options.catalog_tag_namespace.empty() || options.include_new_tables) {
+    return Fail(Status::Invalid("--namespace and --include-new-tables go with --catalog-tag"),
+                console);
+  }
+  if (options.table.empty()) {
+    return Fail(Status::Invalid("Give a table, or --catalog-tag"), console);
+  }
   if (options.snapshot_id.has_value() == !options.timestamp.empty()) {
     return Fail(Status::Invalid("Give exactly one of --to-snapshot and --to-timestamp"), console);
   }

@@ -1,6 +1,7 @@
 #pragma once
 
-// `floe rollback <table> --to-snapshot N | --to-timestamp T [--yes]` and
+// `floe rollback <table> --to-snapshot N | --to-timestamp T [--yes]`,
+// `floe rollback --catalog-tag T [--namespace ns] [--include-new-tables] [--yes]` and
 // `floe set-current <table> --snapshot-id N | --ref R [--yes]`: moving a table's current
 // snapshot, guarded. First what will change for every reader is printed (the current and the
 // target snapshot: id, commit time, operation, who made it, records and data files; and the
@@ -34,6 +35,11 @@ struct Console {
 
 struct MoveCommandOptions {
   std::string table;
+  // floe rollback --catalog-tag T [--namespace ns] [--include-new-tables]: every table the
+  // catalog tag covers, through CALL <catalog>.system.rollback_to_catalog_tag.
+  std::string catalog_tag;
+  std::string catalog_tag_namespace;
+  bool include_new_tables = false;
   std::optional<int64_t> snapshot_id;  // --to-snapshot, --snapshot-id
   std::string timestamp;               // --to-timestamp
   std::string ref;                     // --ref
@@ -47,6 +53,11 @@ struct MoveCommandOptions {
 // Exit status: 0 moved (or nothing to move), 1 on an error, a refusal or a "no" answer
 // (nothing changed; one line on `err`).
 int RunRollback(sql::Session& session, const MoveCommandOptions& options, Console& console);
+// floe rollback --catalog-tag: the preview is the procedure's dry run (each table's move);
+// after the confirmation the dry run is made again, and a plan that changed meanwhile
+// stops the rollback.
+int RunCatalogTagRollback(sql::Session& session, const MoveCommandOptions& options,
+                          Console& console);
 int RunSetCurrent(sql::Session& session, const MoveCommandOptions& options, Console& console);
 
 // Asks `question` on a terminal unless `yes`. False, after one line on `console.err`, when not

@@ -25,7 +25,7 @@ struct Attempt {
 };
 
 Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPolicy& policy,
-               const std::string& transaction_id, Attempt* attempt) {
+               const TableChangesOptions& options, Attempt* attempt) {
   Catalog& catalog = *tables.catalog();
   FileIO& io = *tables.io();
   const std::string name = catalog.name() + "." + change.ident.ToString();
@@ -66,7 +66,8 @@ Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPo
   ARROW_ASSIGN_OR_RAISE(auto written, WriteNextMetadata(io, tables.provenance(), base.get(),
                                                         base_location, updated.get()));
   attempt->written.push_back(written.location);
-  written.record.transaction_id = transaction_id;
+  written.record.transaction_id = options.transaction_id;
+  if (written.record.detail.empty()) written.record.detail = options.audit_detail;
   attempt->swaps.push_back(
       {change.ident, base_location, std::move(written.location), std::move(written.record)});
   return Status::OK();
@@ -75,6 +76,16 @@ Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPo
 }  // namespace
 
 Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& changes) {
+  return CommitTableChanges(tables, changes, TableChangesOptions{});
+}
+
+Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& changes,
+                          const TableChangesOptions& options) {
+  if (options.catalog_tag &&
+      (tables.catalog()->CommitsMetadata() || !tables.catalog()->KeepsCatalogTags())) {
+    return Status::NotImplemented("Catalog ", tables.catalog()->name(),
+                                  " keeps no record of catalog tags");
+  }
   std::set<std::string> seen;
   for (const auto& change : changes) {
     if (!seen.insert(change.ident.ToString()).second) {
@@ -84,18 +95,19 @@ Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& 
   }
   ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*tables.catalog()));
   // The audit rows of a change of several tables name the transaction they share.
-  const std::string transaction_id = changes.size() > 1 ? NewUuid() : "";
+  TableChangesOptions shared = options;
+  if (shared.transaction_id.empty() && changes.size() > 1) shared.transaction_id = NewUuid();
   const RetryPolicy retry;
   for (int attempt_number = 0;; ++attempt_number) {
     Attempt attempt;
     Status st;
     for (const auto& change : changes) {
-      st = Prepare(tables, change, policy, transaction_id, &attempt);
+      st = Prepare(tables, change, policy, shared, &attempt);
       if (!st.ok()) break;
     }
     bool swapped = false;
-    if (st.ok() && !attempt.swaps.empty()) {
-      st = tables.catalog()->SwapMetadataLocations(attempt.swaps);
+    if (st.ok() && (!attempt.swaps.empty() || options.catalog_tag)) {
+      st = tables.catalog()->SwapMetadataLocations(attempt.swaps, options.catalog_tag);
       swapped = true;
     } else if (st.ok() && !attempt.commits.empty()) {
       st = tables.catalog()->CommitTables(attempt.commits);

@@ -29,4 +29,18 @@ struct TableChange {
 // A failed attempt removes the metadata files it wrote.
 Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& changes);
 
+// What a commit of several tables also carries.
+struct TableChangesOptions {
+  // Set on every table's audit record (AuditRecord::transaction_id), and `audit_detail` on
+  // those that have no detail of their own.
+  std::string transaction_id;
+  std::string audit_detail;
+  // Made to the catalog's record of catalog tags in the same catalog transaction (the
+  // catalog must KeepsCatalogTags(); a catalog that commits by request refuses it), even
+  // when no table changes.
+  const CatalogTagChange* catalog_tag = nullptr;
+};
+Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& changes,
+                          const TableChangesOptions& options);
+
 }  // namespace floe::table

@@ -923,3 +923,71 @@ TEST(PostgresAuditLogTest, UserWithoutRightsWorksOnWithoutTheTrigger) {
 
 }  // namespace
 }  // namespace floe
+
+namespace floe {
+namespace {
+
+// A catalog tag's record is written and deleted in the transaction that swaps the tables'
+// pointers: a duplicate leaves every pointer where it was.
+TEST_P(SqlCatalogTest, CatalogTagsAreRecordedWithTheSwap) {
+  ASSERT_OK(catalog_->CreateNamespace(Ns({"db"}), {}));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.a"), "/wh/db/a/v1.json"));
+  ASSERT_OK(catalog_->CreateTableEntry(Tbl("db.b"), "/wh/db/b/v1.json"));
+  ASSERT_OK_AND_ASSIGN(auto none, catalog_->ListCatalogTags());
+  EXPECT_TRUE(none.empty());
+
+  CatalogTagChange change;
+  change.tag.name = "run_1";
+  change.tag.ns = Ns({"db"});
+  change.tag.created_at_ms = 1000;
+  change.tag.max_ref_age_ms = 86400000;
+  change.tag.transaction_id = "tx-1";
+  change.tag.tables = {{Tbl("db.a"), "uuid-a", 11}, {Tbl("db.b"), "uuid-b", std::nullopt}};
+  ASSERT_OK(catalog_->SwapMetadataLocations(
+      {{Tbl("db.a"), "/wh/db/a/v1.json", "/wh/db/a/v2.json", {}}}, &change));
+  ASSERT_OK_AND_ASSIGN(auto tag, catalog_->LoadCatalogTag("run_1"));
+  ASSERT_TRUE(tag.has_value());
+  EXPECT_EQ(tag->ns, Ns({"db"}));
+  EXPECT_EQ(tag->created_at_ms, 1000);
+  EXPECT_EQ(tag->max_ref_age_ms, 86400000);
+  EXPECT_EQ(tag->transaction_id, "tx-1");
+  ASSERT_EQ(tag->tables.size(), 2u);
+  EXPECT_EQ(tag->tables[0].ident, Tbl("db.a"));
+  EXPECT_EQ(tag->tables[0].table_uuid, "uuid-a");
+  EXPECT_EQ(tag->tables[0].snapshot_id, 11);
+  EXPECT_EQ(tag->tables[1].snapshot_id, std::nullopt);
+
+  Status dup = catalog_->SwapMetadataLocations(
+      {{Tbl("db.b"), "/wh/db/b/v1.json", "/wh/db/b/v2.json", {}}}, &change);
+  EXPECT_TRUE(IsAlreadyExists(dup)) << dup.ToString();
+  EXPECT_EQ(dup.message(), "Catalog tag run_1 already exists in catalog lakehouse");
+  ASSERT_OK_AND_ASSIGN(auto b, catalog_->LoadMetadataLocation(Tbl("db.b")));
+  EXPECT_EQ(b, "/wh/db/b/v1.json");
+
+  CatalogTagChange whole;
+  whole.tag.name = "run_2";
+  whole.tag.created_at_ms = 2000;
+  ASSERT_OK(catalog_->SwapMetadataLocations({}, &whole));
+  ASSERT_OK_AND_ASSIGN(auto all, catalog_->ListCatalogTags());
+  ASSERT_EQ(all.size(), 2u);
+  EXPECT_EQ(all[1].name, "run_2");
+  EXPECT_EQ(all[1].ns, std::nullopt);
+  EXPECT_EQ(all[1].max_ref_age_ms, std::nullopt);
+
+  CatalogTagChange drop;
+  drop.kind = CatalogTagChange::Kind::kDrop;
+  drop.tag.name = "run_1";
+  ASSERT_OK(catalog_->SwapMetadataLocations(
+      {{Tbl("db.a"), "/wh/db/a/v2.json", "/wh/db/a/v3.json", {}}}, &drop));
+  ASSERT_OK_AND_ASSIGN(tag, catalog_->LoadCatalogTag("run_1"));
+  EXPECT_FALSE(tag.has_value());
+  Status again = catalog_->SwapMetadataLocations(
+      {{Tbl("db.a"), "/wh/db/a/v3.json", "/wh/db/a/v4.json", {}}}, &drop);
+  EXPECT_TRUE(IsNotFound(again));
+  EXPECT_EQ(again.message(), "Catalog tag run_1 does not exist in catalog lakehouse");
+  ASSERT_OK_AND_ASSIGN(auto a, catalog_->LoadMetadataLocation(Tbl("db.a")));
+  EXPECT_EQ(a, "/wh/db/a/v3.json");
+}
+
+}  // namespace
+}  // namespace floe

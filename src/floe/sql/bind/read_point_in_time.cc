@@ -1,5 +1,6 @@
 #include "floe/sql/bind/read_point_in_time.h"
 
+#include "floe/table/catalog_tags.h"
 #include "floe/table/run_manifest.h"
 #include "floe/util/str_cat.h"
 #include "floe/util/time_zone.h"
@@ -34,6 +35,13 @@ Status CheckReadPointSetting(const SessionState& state, const std::string& key,
   if (value.empty()) return Status::OK();  // an empty value turns it off
   if (key == kReadAsOfKey) return AsOfMillis(state, value).status();
   if (key == kReadRunManifestKey) return LoadRunManifest(state, value).status();
+  if (key == kReadAsOfTagKey && state.catalog->KeepsCatalogTags()) {
+    ARROW_ASSIGN_OR_RAISE(auto tag, state.catalog->LoadCatalogTag(value));
+    if (!tag) {
+      return ValidationError("Invalid ", kReadAsOfTagKey, ": ",
+                             table::CatalogTagNotFound(*state.catalog, value).message());
+    }
+  }
   return Status::OK();
 }
 
@@ -51,6 +59,27 @@ Result<std::optional<SessionReadPoint>> ResolveSessionReadPoint(const SessionSta
     }
   }
   const std::string as_of = state.Setting(kReadAsOfKey, "");
+  const std::string as_of_tag = state.Setting(kReadAsOfTagKey, "");
+  if (!as_of_tag.empty()) {
+    if (!as_of.empty()) {
+      return ValidationError("Cannot read ", table.name(), ": both ", kReadAsOfKey, " and ",
+                             kReadAsOfTagKey, " are set; RESET one of them");
+    }
+    auto md = table.metadata();
+    auto ref = md->refs.find(as_of_tag);
+    if (ref == md->refs.end() || ref->second.is_branch()) {
+      return ValidationError("Cannot read ", table.name(), " as of ", kReadAsOfTagKey, " '",
+                             as_of_tag, "': the table has no tag ", as_of_tag);
+    }
+    auto resolved = table::ResolveTimeTravel(md, table::TimeTravelSpec::Tag(as_of_tag));
+    if (!resolved.ok()) {
+      return WithContext(resolved.status(), StrCat("Cannot read ", table.name(), " as of ",
+                                                   kReadAsOfTagKey, " '", as_of_tag, "'"));
+    }
+    std::string note = StrCat(table.name(), " VERSION AS OF '", as_of_tag, "' (",
+                              kReadAsOfTagKey, ") -> snapshot ", SnapshotText(*resolved));
+    return SessionReadPoint{std::move(resolved).ValueUnsafe(), std::move(note)};
+  }
   if (as_of.empty()) return std::nullopt;
   ARROW_ASSIGN_OR_RAISE(int64_t ms, AsOfMillis(state, as_of));
   auto resolved = table::ResolveTimeTravel(table.metadata(), table::TimeTravelSpec::AsOf(ms));

@@ -168,6 +168,12 @@ Result<StatementResult> ExecuteCall(ExecContext& ctx, const sql::Call& call) {
       }
     }
   }
+  bound.ctx = &ctx;
+  if (!param_index("table")) {  // a procedure of the whole catalog (rollback_to_catalog_tag)
+    auto rows = procedure->run(bound);
+    if (!rows.ok()) return ErrorAt(sql, call.procedure.pos, rows.status());
+    return Rows(*rows);
+  }
   const auto& table_arg = args["table"];
   if (table_arg->type->id() != arrow::Type::STRING) {
     return ErrorAt(sql, arg_pos["table"], StrCat("Cannot parse identifier for arg table: ", table_arg->ToString()));

@@ -34,6 +34,12 @@ Result<StatementResult> ExecuteUse(ExecContext& ctx, const Use& u);
 Result<StatementResult> ExecuteCreateTable(ExecContext& ctx, const sql::CreateTable& create);
 Result<StatementResult> ExecuteDropTable(ExecContext& ctx, const DropTable& d);
 Result<StatementResult> ExecuteUndropTable(ExecContext& ctx, const UndropTable& u);
+// execute_catalog_tag.cc
+Result<StatementResult> ExecuteCreateCatalogTag(ExecContext& ctx, const CreateCatalogTag& c);
+Result<StatementResult> ExecuteDropCatalogTag(ExecContext& ctx, const DropCatalogTag& d);
+Result<StatementResult> ExecuteShowCatalogTags(ExecContext& ctx);
+// The rows CREATE and DROP CATALOG TAG return: table, snapshot_id, action.
+std::shared_ptr<arrow::Schema> CatalogTagActionSchema();
 // execute_alter_table.cc
 Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTable& alter);
 // execute_insert.cc

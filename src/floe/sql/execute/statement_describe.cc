@@ -4,6 +4,7 @@
 
 #include "floe/sql/bind/binder.h"
 #include "floe/sql/execute/command_tags.h"
+#include "floe/sql/execute/executors.h"
 #include "floe/sql/procedures/procedure_registry.h"
 #include "floe/sql/execute/result_tables.h"
 #include "floe/sql/execute/statement_executor.h"
@@ -92,6 +93,8 @@ Result<StatementShape> Session::Impl::Describe(const Statement& statement, const
     }
   } else if (statement.As<SetConfig>()) {
     shape.schema = StringTable({"key", "value"}, {})->schema();
+  } else if (statement.As<CreateCatalogTag>() || statement.As<DropCatalogTag>()) {
+    shape.schema = CatalogTagActionSchema();
   } else if (shape.returns_rows) {
     // SHOW, DESCRIBE and EXPLAIN change nothing; their columns are what they return.
     ARROW_ASSIGN_OR_RAISE(StatementResult result, Execute(statement, sql));

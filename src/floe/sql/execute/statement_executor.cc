@@ -78,6 +78,9 @@ Result<StatementResult> Session::Impl::Dispatch(const Statement& statement, cons
   if (auto* s = statement.As<ShowProcedures>()) return ExecuteShowProcedures(ctx, *s);
   if (auto* s = statement.As<ShowDroppedTables>()) return ExecuteShowDroppedTables(ctx, *s);
   if (auto* s = statement.As<Use>()) return ExecuteUse(ctx, *s);
+  if (auto* s = statement.As<CreateCatalogTag>()) return ExecuteCreateCatalogTag(ctx, *s);
+  if (auto* s = statement.As<DropCatalogTag>()) return ExecuteDropCatalogTag(ctx, *s);
+  if (statement.As<ShowCatalogTags>()) return ExecuteShowCatalogTags(ctx);
   if (auto* s = statement.As<sql::CreateTable>()) return ExecuteCreateTable(ctx, *s);
   if (auto* s = statement.As<DropTable>()) return ExecuteDropTable(ctx, *s);
   if (auto* s = statement.As<UndropTable>()) return ExecuteUndropTable(ctx, *s);

@@ -1075,12 +1075,35 @@ struct Reset {
   bool operator==(const Reset&) const = default;
 };
 
+// floe's catalog tags: one Iceberg tag on every table of the catalog or of a namespace.
+//   CREATE CATALOG TAG name [IN [NAMESPACE] ns] [RETAIN n unit]
+//   DROP CATALOG TAG name
+//   SHOW CATALOG TAGS
+struct CreateCatalogTag {
+  Identifier name;
+  std::optional<ObjectName> in;
+  std::optional<RefDuration> retain;
+
+  bool operator==(const CreateCatalogTag&) const = default;
+};
+
+struct DropCatalogTag {
+  Identifier name;
+
+  bool operator==(const DropCatalogTag&) const = default;
+};
+
+struct ShowCatalogTags {
+  bool operator==(const ShowCatalogTags&) const = default;
+};
+
 struct Statement {
   using Node = std::variant<Query, Explain, CreateNamespace, DropNamespace, ShowNamespaces,
                             ShowTables, ShowProcedures, Use, CreateTable, DropTable, AlterTable, Describe,
                             ShowCreateTable, ShowTblProperties, Insert, Delete, Update, Merge,
                             Call, SetConfig, SetTimeZone, Reset, DescribeFunction, ShowFunctions,
-                            UndropTable, ShowDroppedTables, TransactionControl>;
+                            UndropTable, ShowDroppedTables, TransactionControl,
+                            CreateCatalogTag, DropCatalogTag, ShowCatalogTags>;
   Node node;
   SourcePos pos;
 

@@ -639,6 +639,14 @@ class Printer {
   }
 
   std::string Stmt(const UndropTable& u) { return "UNDROP TABLE " + ToSql(u.name); }
+  std::string Stmt(const CreateCatalogTag& c) {
+    std::string out = "CREATE CATALOG TAG " + QuoteIdentifier(c.name.name);
+    if (c.in) out += " IN NAMESPACE " + ToSql(*c.in);
+    if (c.retain) out += " RETAIN " + Duration(*c.retain);
+    return out;
+  }
+  std::string Stmt(const DropCatalogTag& d) { return "DROP CATALOG TAG " + QuoteIdentifier(d.name.name); }
+  std::string Stmt(const ShowCatalogTags&) { return "SHOW CATALOG TAGS"; }
 
   std::string Action(const SetProperties& a) { return "SET TBLPROPERTIES " + Properties(a.properties); }
   std::string Action(const UnsetProperties& a) {

@@ -296,6 +296,22 @@ bool Parser::AcceptNamespaceWord() {
 
 Result<Statement> Parser::ParseCreate(Statement s) {
   Bump();  // CREATE
+  if (Peek("CATALOG") && Peek("TAG", 1)) {
+    i_ += 2;
+    CreateCatalogTag c;
+    ARROW_ASSIGN_OR_RAISE(c.name, ParseIdent(true));
+    if (Accept("IN")) {
+      AcceptNamespaceWord();
+      ARROW_ASSIGN_OR_RAISE(ObjectName ns, ParseObjectName());
+      c.in = std::move(ns);
+    }
+    if (Accept("RETAIN")) {
+      ARROW_ASSIGN_OR_RAISE(RefDuration d, ParseDuration());
+      c.retain = d;
+    }
+    s.node = std::move(c);
+    return s;
+  }
   if (Peek("OR") && Peek("REPLACE", 1)) {
     i_ += 2;
     if (!Peek("TABLE")) return ErrorHere("expected TABLE");
@@ -443,6 +459,13 @@ Result<Statement> Parser::ParseCreateTable(Statement s, CreateMode mode) {
 
 Result<Statement> Parser::ParseDrop(Statement s) {
   Bump();  // DROP
+  if (Peek("CATALOG") && Peek("TAG", 1)) {
+    i_ += 2;
+    DropCatalogTag d;
+    ARROW_ASSIGN_OR_RAISE(d.name, ParseIdent(true));
+    s.node = std::move(d);
+    return s;
+  }
   if (Accept("TABLE")) {
     DropTable d;
     d.if_exists = AcceptIfExists();
@@ -526,6 +549,11 @@ Result<Statement> Parser::ParseShow(Statement s) {
   if (Accept("NAMESPACES") || Accept("DATABASES") || Accept("SCHEMAS")) return ParseShowInPattern<ShowNamespaces>(std::move(s));
   if (Accept("PROCEDURES")) return ParseShowInPattern<ShowProcedures>(std::move(s));
   if (Accept("TABLES")) return ParseShowInPattern<ShowTables>(std::move(s));
+  if (Peek("CATALOG") && Peek("TAGS", 1)) {
+    i_ += 2;
+    s.node = ShowCatalogTags{};
+    return s;
+  }
   if (Peek("DROPPED") && Peek("TABLES", 1)) {
     i_ += 2;
     return ParseShowInPattern<ShowDroppedTables>(std::move(s));

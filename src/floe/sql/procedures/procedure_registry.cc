@@ -58,6 +58,7 @@ const std::vector<Procedure>& AllProcedures() {
     AddCompactionProcedures(&out);
     AddOrphanFileProcedures(&out);
     AddChangelogProcedures(&out);
+    AddCatalogTagProcedures(&out);
     std::sort(out.begin(), out.end(), [](const Procedure& a, const Procedure& b) { return a.name < b.name; });
     return out;
   }();

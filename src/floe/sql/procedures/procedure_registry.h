@@ -77,7 +77,7 @@ class ProcedureArgs {
 struct ExecContext;
 
 struct ProcedureCall {
-  std::shared_ptr<table::Table> table;  // the `table` argument, loaded
+  std::shared_ptr<table::Table> table;  // the `table` argument, loaded (null: none)
   ProcedureArgs args;
   // The statement's session, for procedures that bind SQL text of their own (a `where`).
   ExecContext* ctx = nullptr;
@@ -86,7 +86,8 @@ struct ProcedureCall {
 struct Procedure {
   std::string name;
   std::string description;
-  // In declaration order: positional arguments bind in this order. The first is `table`.
+  // In declaration order: positional arguments bind in this order. The first is `table`,
+  // except in procedures of the whole catalog, which have none.
   std::vector<ProcedureParameter> parameters;
   std::shared_ptr<arrow::Schema> result_schema;
   // The procedure's rows, or its error (reported at the CALL).
@@ -116,5 +117,6 @@ void AddExpiryProcedures(std::vector<Procedure>* out);       // expiry_procedure
 void AddCompactionProcedures(std::vector<Procedure>* out);   // compaction_procedures.cc
 void AddOrphanFileProcedures(std::vector<Procedure>* out);   // orphan_file_procedures.cc
 void AddChangelogProcedures(std::vector<Procedure>* out);    // changelog_procedures.cc
+void AddCatalogTagProcedures(std::vector<Procedure>* out);   // catalog_tag_procedures.cc
 
 }  // namespace floe::sql

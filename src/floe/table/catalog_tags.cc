@@ -105,10 +105,10 @@ Status CatalogTagNotFound(const Catalog& catalog, const std::string& name) {
   return NotFound("Catalog tag ", name, " does not exist in catalog ", catalog.name());
 }
 
-Result<std::vector<CatalogTagTableAction>> CreateCatalogTag(TableCatalog& tables,
-                                                            const std::string& name,
-                                                            const CreateCatalogTagOptions& options) {
-  Catalog& catalog = *tables.catalog();
+std::string CatalogTagAuditDetail(const std::string& name) { return "catalog tag " + name; }
+
+Status CheckNewCatalogTag(Catalog& catalog, const std::string& name,
+                          const CreateCatalogTagOptions& options) {
   if (name.empty()) return ValidationError("Invalid catalog tag name: empty");
   if (!catalog.KeepsCatalogTags() || catalog.CommitsMetadata()) {
     return RefuseCatalogTags(catalog, "create", name);
@@ -121,55 +121,82 @@ Result<std::vector<CatalogTagTableAction>> CreateCatalogTag(TableCatalog& tables
   if (existing) {
     return AlreadyExists("Catalog tag ", name, " already exists in catalog ", catalog.name());
   }
+  return Status::OK();
+}
+
+spec::SnapshotRef CatalogTagRef(int64_t snapshot_id, const CreateCatalogTagOptions& options) {
+  spec::SnapshotRef ref;
+  ref.snapshot_id = snapshot_id;
+  ref.type = spec::SnapshotRefType::kTag;
+  ref.max_ref_age_ms = options.max_ref_age_ms;
+  return ref;
+}
+
+Result<CatalogTagPlan> PlanCatalogTag(TableCatalog& tables, const std::string& name,
+                                      const CreateCatalogTagOptions& options,
+                                      const std::string& transaction_id, int64_t created_at_ms,
+                                      const PendingTables& pending) {
+  Catalog& catalog = *tables.catalog();
+  ARROW_ASSIGN_OR_RAISE(auto idents, CatalogTagScopeTables(catalog, options.ns));
+  CatalogTagPlan plan;
+  plan.change.kind = CatalogTagChange::Kind::kCreate;
+  CatalogTag& tag = plan.change.tag;
+  tag.name = name;
+  tag.ns = options.ns;
+  tag.created_at_ms = created_at_ms;
+  tag.max_ref_age_ms = options.max_ref_age_ms;
+  tag.transaction_id = transaction_id;
+  for (const auto& ident : idents) {
+    auto own = pending.find(ident.ToString());
+    spec::TableMetadataPtr md;
+    std::string table_name = catalog.name() + "." + ident.ToString();
+    if (own != pending.end()) {
+      md = own->second;
+    } else {
+      ARROW_ASSIGN_OR_RAISE(auto table, LoadIfExists(tables, ident));
+      if (!table) continue;  // dropped meanwhile
+      md = table->metadata();
+      table_name = table->name();
+    }
+    auto ref = md->refs.find(name);
+    if (ref != md->refs.end()) {
+      return ValidationError("Cannot create catalog tag ", name, ": table ", table_name,
+                             " already has a ", ref->second.is_branch() ? "branch" : "tag",
+                             " named ", name);
+    }
+    tag.tables.push_back({ident, md->table_uuid, md->current_snapshot_id});
+    if (!md->current_snapshot_id) {
+      plan.rows.push_back({ident, std::nullopt, "skipped: no snapshot"});
+      continue;
+    }
+    plan.rows.push_back({ident, md->current_snapshot_id, "tagged"});
+    if (own != pending.end()) continue;  // its committer adds the tag
+    TableChange tc;
+    tc.ident = ident;
+    tc.requirements.push_back(CatalogTagUuidIs(md->table_uuid));
+    RequireMainAt(*md, &tc.requirements);
+    tc.requirements.push_back(CatalogTagRefIs(name, std::nullopt));
+    tc.updates.push_back(update::SetSnapshotRef{name, CatalogTagRef(*md->current_snapshot_id, options)});
+    plan.changes.push_back(std::move(tc));
+  }
+  return plan;
+}
+
+Result<std::vector<CatalogTagTableAction>> CreateCatalogTag(TableCatalog& tables,
+                                                            const std::string& name,
+                                                            const CreateCatalogTagOptions& options) {
+  ARROW_RETURN_NOT_OK(CheckNewCatalogTag(*tables.catalog(), name, options));
   const std::string transaction_id = NewUuid();
   return WithCatalogTagRetries<std::vector<CatalogTagTableAction>>(
       [&]() -> Result<std::vector<CatalogTagTableAction>> {
-        ARROW_ASSIGN_OR_RAISE(auto idents, CatalogTagScopeTables(catalog, options.ns));
-        CatalogTagChange change;
-        change.kind = CatalogTagChange::Kind::kCreate;
-        CatalogTag& tag = change.tag;
-        tag.name = name;
-        tag.ns = options.ns;
-        tag.created_at_ms = NowMillis();
-        tag.max_ref_age_ms = options.max_ref_age_ms;
-        tag.transaction_id = transaction_id;
-        std::vector<TableChange> changes;
-        std::vector<CatalogTagTableAction> rows;
-        for (const auto& ident : idents) {
-          ARROW_ASSIGN_OR_RAISE(auto table, LoadIfExists(tables, ident));
-          if (!table) continue;  // dropped meanwhile
-          auto md = table->metadata();
-          auto ref = md->refs.find(name);
-          if (ref != md->refs.end()) {
-            return ValidationError("Cannot create catalog tag ", name, ": table ", table->name(),
-                                   " already has a ", ref->second.is_branch() ? "branch" : "tag",
-                                   " named ", name);
-          }
-          CatalogTagTable recorded{ident, md->table_uuid, md->current_snapshot_id};
-          tag.tables.push_back(recorded);
-          if (!md->current_snapshot_id) {
-            rows.push_back({ident, std::nullopt, "skipped: no snapshot"});
-            continue;
-          }
-          TableChange tc;
-          tc.ident = ident;
-          tc.requirements.push_back(CatalogTagUuidIs(md->table_uuid));
-          RequireMainAt(*md, &tc.requirements);
-          tc.requirements.push_back(CatalogTagRefIs(name, std::nullopt));
-          spec::SnapshotRef tag_ref;
-          tag_ref.snapshot_id = *md->current_snapshot_id;
-          tag_ref.type = spec::SnapshotRefType::kTag;
-          tag_ref.max_ref_age_ms = options.max_ref_age_ms;
-          tc.updates.push_back(update::SetSnapshotRef{name, tag_ref});
-          changes.push_back(std::move(tc));
-          rows.push_back({ident, md->current_snapshot_id, "tagged"});
-        }
+        ARROW_ASSIGN_OR_RAISE(auto plan, PlanCatalogTag(tables, name, options, transaction_id,
+                                                        NowMillis(), PendingTables{}));
         TableChangesOptions commit;
         commit.transaction_id = transaction_id;
-        commit.audit_detail = "catalog tag " + name;
-        commit.catalog_tag = &change;
-        ARROW_RETURN_NOT_OK(CommitTableChanges(tables, changes, commit));
-        return rows;
+        commit.audit_detail = CatalogTagAuditDetail(name);
+        commit.catalog_tag = &plan.change;
+        ARROW_RETURN_NOT_OK(CommitTableChanges(tables, plan.changes, commit));
+        return std::move(plan.rows);
       });
 }
 

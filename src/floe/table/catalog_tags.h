@@ -9,12 +9,14 @@
 // table's audit row of one such statement carries the same transaction id.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "floe/catalog/catalog.h"
 #include "floe/table/table_catalog.h"
+#include "floe/table/transaction_commit.h"
 #include "floe/util/status.h"
 
 namespace floe::table {
@@ -33,6 +35,41 @@ struct CreateCatalogTagOptions {
   std::optional<Namespace> ns;            // none: every table of the catalog
   std::optional<int64_t> max_ref_age_ms;  // RETAIN: each tag ref's max-ref-age-ms
 };
+
+// A catalog tag to make, as a transaction's COMMIT TAG names it.
+struct NewCatalogTag {
+  std::string name;
+  CreateCatalogTagOptions options;
+};
+
+// Errors of a tag that cannot be made, before anything is read: an empty name, a catalog that
+// keeps no record of catalog tags, a retention that is not positive, a tag of that name.
+Status CheckNewCatalogTag(Catalog& catalog, const std::string& name,
+                          const CreateCatalogTagOptions& options);
+
+// The tag ref a catalog tag puts on one table.
+spec::SnapshotRef CatalogTagRef(int64_t snapshot_id, const CreateCatalogTagOptions& options);
+// The detail of the audit rows of the tables a catalog tag changes: "catalog tag run_42".
+std::string CatalogTagAuditDetail(const std::string& name);
+
+// Metadata about to be committed, by table name ("db.t"): a transaction's tables.
+using PendingTables = std::map<std::string, spec::TableMetadataPtr>;
+
+// A catalog tag ready to commit: the record, the tag ref on each table in scope (tables in
+// `pending` excepted: their committer adds the ref to the metadata it commits), and what it
+// does to each table.
+struct CatalogTagPlan {
+  CatalogTagChange change;
+  std::vector<TableChange> changes;
+  std::vector<CatalogTagTableAction> rows;
+};
+// Reads every table in scope (a table in `pending` as it will be) and plans the tag at its
+// current snapshot. Validation when a table already has a ref of that name; NotFound for a
+// namespace that does not exist.
+Result<CatalogTagPlan> PlanCatalogTag(TableCatalog& tables, const std::string& name,
+                                      const CreateCatalogTagOptions& options,
+                                      const std::string& transaction_id, int64_t created_at_ms,
+                                      const PendingTables& pending);
 
 // Tags every table in scope at its current snapshot and records the set. Tables without a
 // snapshot get no tag and are listed ("skipped: no snapshot"). Errors, with nothing changed:

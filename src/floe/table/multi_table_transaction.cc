@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 #include <set>
 #include <thread>
 
+#include "floe/table/catalog_tags.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/table/protection.h"
 #include "floe/table/table_catalog.h"
+#include "floe/table/transaction_commit.h"
 #include "floe/util/clock.h"
 #include "floe/util/crash_point.h"
 
@@ -145,7 +148,8 @@ std::vector<TableIdentifier> MultiTableTransaction::WrittenTables() const {
   return out;
 }
 
-Status MultiTableTransaction::CommitOnce(TableCatalog& tables, int64_t commit_ms, bool* retry) {
+Status MultiTableTransaction::CommitOnce(TableCatalog& tables, int64_t commit_ms, const NewCatalogTag* tag,
+                                         bool* retry) {
   *retry = false;
   Catalog& catalog = *tables.catalog();
   std::vector<Prepared> prepared;
@@ -217,7 +221,7 @@ Status MultiTableTransaction::CommitOnce(TableCatalog& tables, int64_t commit_ms
     }
     prepared.push_back(std::move(p));
   }
-  if (prepared.empty()) return Status::OK();
+  if (prepared.empty() && !tag) return Status::OK();
 
   Status st;
   if (catalog.CommitsMetadata()) {
@@ -236,6 +240,22 @@ Status MultiTableTransaction::CommitOnce(TableCatalog& tables, int64_t commit_ms
       st = catalog.CommitTables(commits);
     }
   } else {
+    std::optional<CatalogTagPlan> plan;
+    if (tag) {
+      PendingTables pending;
+      for (const auto& p : prepared) pending[p.table->ident().ToString()] = p.updated;
+      auto planned = PlanCatalogTag(tables, tag->name, tag->options, id_, commit_ms, pending);
+      if (!planned.ok()) return fail(planned.status());
+      plan = std::move(*planned);
+      std::set<std::string> tagged;
+      for (const auto& row : plan->rows) {
+        if (row.snapshot_id) tagged.insert(row.ident.ToString());
+      }
+      for (auto& p : prepared) {
+        if (!tagged.count(p.table->ident().ToString())) continue;
+        p.updated->refs[tag->name] = CatalogTagRef(*p.updated->current_snapshot_id, tag->options);
+      }
+    }
     std::vector<Catalog::TableSwap> swaps;
     for (auto& p : prepared) {
       Entry* e = FindEntry(p.table->ident());
@@ -248,8 +268,20 @@ Status MultiTableTransaction::CommitOnce(TableCatalog& tables, int64_t commit_ms
       next->record.transaction_id = id_;
       swaps.push_back({p.table->ident(), p.base_location, next->location, std::move(next->record)});
     }
+    if (plan) {
+      TableChangesOptions options;
+      options.transaction_id = id_;
+      options.audit_detail = CatalogTagAuditDetail(tag->name);
+      auto others = PrepareTableSwaps(tables, plan->changes, options);
+      if (!others.ok()) {
+        *retry = IsCommitConflict(others.status());  // a table moved since the plan read it
+        return fail(others.status());
+      }
+      for (auto& file : others->written) written.emplace_back(tables.io().get(), std::move(file));
+      for (auto& swap : others->swaps) swaps.push_back(std::move(swap));
+    }
     CrashPoint("transaction-after-files");
-    st = catalog.SwapMetadataLocations(swaps);
+    st = catalog.SwapMetadataLocations(swaps, plan ? &plan->change : nullptr);
   }
   if (IsCommitStateUnknown(st)) return st;  // the new files may be live: keep them all
   if (!st.ok()) {
@@ -272,12 +304,19 @@ Status MultiTableTransaction::CommitOnce(TableCatalog& tables, int64_t commit_ms
   return Status::OK();
 }
 
-Status MultiTableTransaction::Commit(TableCatalog& tables) {
+Status MultiTableTransaction::Commit(TableCatalog& tables, const NewCatalogTag* tag) {
+  if (tag) {
+    Status possible = CheckNewCatalogTag(*tables.catalog(), tag->name, tag->options);
+    if (!possible.ok()) {
+      Discard();
+      return WithContext(possible, "Cannot commit the transaction");
+    }
+  }
   const RetryPolicy retry;
   const int64_t commit_ms = NowMillis();
   for (int attempt = 0;; ++attempt) {
     bool again = false;
-    Status st = CommitOnce(tables, commit_ms, &again);
+    Status st = CommitOnce(tables, commit_ms, tag, &again);
     if (st.ok() || IsCommitStateUnknown(st)) return st;
     if (!again || attempt >= retry.num_retries) {
       Discard();

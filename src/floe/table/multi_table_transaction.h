@@ -20,6 +20,7 @@
 namespace floe::table {
 
 class TableCatalog;
+struct NewCatalogTag;
 
 // One write of a transaction, kept until the transaction ends: everything it needs to be
 // applied again on a table others moved.
@@ -57,10 +58,12 @@ class MultiTableTransaction {
   // "db.a, db.b": the tables with staged writes, in the order first written.
   std::vector<TableIdentifier> WrittenTables() const;
 
-  // Every staged write or none, in one catalog transaction. A table dropped or replaced
-  // since the transaction read it fails the commit, as does any conflict; the staged writes
-  // are discarded then. CommitStateUnknown keeps every file (the pointers may have moved).
-  Status Commit(TableCatalog& tables);
+  // Every staged write or none, in one catalog transaction; with `tag`, the catalog tag is
+  // made in it too (COMMIT TAG): the tables written are tagged at the snapshots the commit
+  // adds, every other table in scope at its current one. A table dropped or replaced since the transaction read it fails the commit, as
+  // does any conflict or a tag that cannot be made; the staged writes are discarded then.
+  // CommitStateUnknown keeps every file (the pointers may have moved).
+  Status Commit(TableCatalog& tables, const NewCatalogTag* tag = nullptr);
   // Removes every file the staged writes wrote and forgets them (ROLLBACK, a failed
   // statement, or a failed commit).
   void Discard();
@@ -76,7 +79,8 @@ class MultiTableTransaction {
  private:
   struct Entry;
   Entry* FindEntry(const TableIdentifier& ident) const;
-  Status CommitOnce(TableCatalog& tables, int64_t commit_ms, bool* retry);
+  Status CommitOnce(TableCatalog& tables, int64_t commit_ms, const NewCatalogTag* tag,
+                    bool* retry);
 
   std::string id_;
   std::vector<std::unique_ptr<Entry>> entries_;  // in the order first used

@@ -75,6 +75,26 @@ Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPo
 
 }  // namespace
 
+Result<PreparedSwaps> PrepareTableSwaps(TableCatalog& tables,
+                                        const std::vector<TableChange>& changes,
+                                        const TableChangesOptions& options) {
+  if (tables.catalog()->CommitsMetadata()) {
+    return Status::NotImplemented("Catalog ", tables.catalog()->name(),
+                                  " commits by request and swaps no pointers");
+  }
+  ARROW_ASSIGN_OR_RAISE(auto policy, LocationPolicy::ForCatalog(*tables.catalog()));
+  Attempt attempt;
+  for (const auto& change : changes) {
+    Status st = Prepare(tables, change, policy, options, &attempt);
+    if (!st.ok()) {
+      for (const auto& file : attempt.written)
+        (void)tables.io()->DeleteFile(file, FileKind::kMetadata);
+      return st;
+    }
+  }
+  return PreparedSwaps{std::move(attempt.swaps), std::move(attempt.written)};
+}
+
 Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& changes) {
   return CommitTableChanges(tables, changes, TableChangesOptions{});
 }

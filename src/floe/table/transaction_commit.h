@@ -5,8 +5,10 @@
 // written for each, then every catalog pointer swapped in one catalog transaction. All the
 // tables move or none does.
 
+#include <string>
 #include <vector>
 
+#include "floe/catalog/catalog.h"
 #include "floe/catalog/table_identifier.h"
 #include "floe/table/metadata_update.h"
 #include "floe/table/table_catalog.h"
@@ -42,5 +44,17 @@ struct TableChangesOptions {
 };
 Status CommitTableChanges(TableCatalog& tables, const std::vector<TableChange>& changes,
                           const TableChangesOptions& options);
+
+// Part of a larger catalog transaction, in a catalog that swaps pointers: each change's next
+// metadata file written, and the swaps that make them current. The caller swaps them (with
+// its own) or removes `written` when it gives up. Errors as CommitTableChanges'; a failure
+// removes what it wrote.
+struct PreparedSwaps {
+  std::vector<Catalog::TableSwap> swaps;
+  std::vector<std::string> written;
+};
+Result<PreparedSwaps> PrepareTableSwaps(TableCatalog& tables,
+                                        const std::vector<TableChange>& changes,
+                                        const TableChangesOptions& options);
 
 }  // namespace floe::table

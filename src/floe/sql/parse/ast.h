@@ -1059,22 +1059,6 @@ enum class TransactionControlKind {
   kRollbackToSavepoint
 };
 
-struct TransactionControl {
-  TransactionControlKind kind = TransactionControlKind::kBegin;
-  std::string text;
-  std::string savepoint;  // as PostgreSQL folds it: lower case unless quoted
-  std::string tag;        // COMMIT TAG name: the catalog tag the commit creates
-
-  bool operator==(const TransactionControl&) const = default;
-};
-
-// RESET [key]
-struct Reset {
-  std::optional<std::string> key;
-
-  bool operator==(const Reset&) const = default;
-};
-
 // floe's catalog tags: one Iceberg tag on every table of the catalog or of a namespace.
 //   CREATE CATALOG TAG name [IN [NAMESPACE] ns] [RETAIN n unit]
 //   DROP CATALOG TAG name
@@ -1087,6 +1071,24 @@ struct CreateCatalogTag {
   bool operator==(const CreateCatalogTag&) const = default;
 };
 
+struct TransactionControl {
+  TransactionControlKind kind = TransactionControlKind::kBegin;
+  std::string text;
+  std::string savepoint;  // as PostgreSQL folds it: lower case unless quoted
+  // COMMIT TAG name [IN ns] [RETAIN ...]: the catalog tag the commit creates with its writes.
+  std::optional<CreateCatalogTag> tag;
+
+  bool operator==(const TransactionControl&) const = default;
+};
+
+// RESET [key]
+struct Reset {
+  std::optional<std::string> key;
+
+  bool operator==(const Reset&) const = default;
+};
+
+// DROP CATALOG TAG name; SHOW CATALOG TAGS
 struct DropCatalogTag {
   Identifier name;
 

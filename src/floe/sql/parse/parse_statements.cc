@@ -180,9 +180,8 @@ Result<Statement> Parser::ParseTransactionControl(Statement s, TransactionContro
     Bump();
     if (!Accept("WORK")) Accept("TRANSACTION");
     if (Accept("TAG")) {
-      if (!IsNameToken(Cur())) return ErrorHere("expected a catalog tag name");
-      t.tag = Cur().text;
-      Bump();
+      ARROW_ASSIGN_OR_RAISE(CreateCatalogTag tag, ParseCatalogTag());
+      t.tag = std::move(tag);
     } else if (Accept("AND")) {  // AND NO CHAIN; AND CHAIN is not supported
       ARROW_RETURN_NOT_OK(Expect("NO"));
       ARROW_RETURN_NOT_OK(Expect("CHAIN"));
@@ -294,21 +293,27 @@ bool Parser::AcceptNamespaceWord() {
   return Accept("NAMESPACE") || Accept("DATABASE") || Accept("SCHEMA");
 }
 
+// name [IN [NAMESPACE] ns] [RETAIN n unit]: the tag CREATE CATALOG TAG and COMMIT TAG make.
+Result<CreateCatalogTag> Parser::ParseCatalogTag() {
+  CreateCatalogTag c;
+  ARROW_ASSIGN_OR_RAISE(c.name, ParseIdent(true));
+  if (Accept("IN")) {
+    AcceptNamespaceWord();
+    ARROW_ASSIGN_OR_RAISE(ObjectName ns, ParseObjectName());
+    c.in = std::move(ns);
+  }
+  if (Accept("RETAIN")) {
+    ARROW_ASSIGN_OR_RAISE(RefDuration d, ParseDuration());
+    c.retain = d;
+  }
+  return c;
+}
+
 Result<Statement> Parser::ParseCreate(Statement s) {
   Bump();  // CREATE
   if (Peek("CATALOG") && Peek("TAG", 1)) {
     i_ += 2;
-    CreateCatalogTag c;
-    ARROW_ASSIGN_OR_RAISE(c.name, ParseIdent(true));
-    if (Accept("IN")) {
-      AcceptNamespaceWord();
-      ARROW_ASSIGN_OR_RAISE(ObjectName ns, ParseObjectName());
-      c.in = std::move(ns);
-    }
-    if (Accept("RETAIN")) {
-      ARROW_ASSIGN_OR_RAISE(RefDuration d, ParseDuration());
-      c.retain = d;
-    }
+    ARROW_ASSIGN_OR_RAISE(CreateCatalogTag c, ParseCatalogTag());
     s.node = std::move(c);
     return s;
   }

@@ -332,6 +332,7 @@ class Parser {
   bool AcceptNamespaceWord();
 
   Result<Statement> ParseCreate(Statement s);
+  Result<CreateCatalogTag> ParseCatalogTag();
 
   Result<ColumnDef> ParseColumnDef();
 

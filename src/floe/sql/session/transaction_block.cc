@@ -32,7 +32,7 @@ Status TransactionBlock::Begin() {
   return Status::OK();
 }
 
-Status TransactionBlock::Commit(bool* rolled_back) {
+Status TransactionBlock::Commit(bool* rolled_back, const table::NewCatalogTag* tag) {
   *rolled_back = state_ == State::kFailed;
   if (state_ == State::kIdle) return Status::OK();
   if (state_ == State::kFailed) {
@@ -41,7 +41,7 @@ Status TransactionBlock::Commit(bool* rolled_back) {
   }
   std::shared_ptr<table::MultiTableTransaction> transaction = open_;
   End();
-  return transaction->Commit(tables_);  // discards the staged writes when it fails
+  return transaction->Commit(tables_, tag);  // discards the staged writes when it fails
 }
 
 void TransactionBlock::Rollback() {

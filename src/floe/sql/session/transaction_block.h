@@ -40,7 +40,8 @@ class TransactionBlock {
   Status Begin();
   // Commits every staged write at once. A failed block rolls back instead and reports it in
   // `rolled_back`. When the commit fails the block is over and nothing is visible.
-  Status Commit(bool* rolled_back);
+  // With `tag`, the catalog tag is made in the same catalog transaction (COMMIT TAG).
+  Status Commit(bool* rolled_back, const table::NewCatalogTag* tag = nullptr);
   void Rollback();
   // A statement failed inside the block.
   void Fail();

@@ -70,6 +70,11 @@ ENGINE_SQL = [
     "CREATE CATALOG TAG run_1; INSERT INTO db.u VALUES (1); "
     "CALL lakehouse.system.rollback_to_catalog_tag(tag => 'run_1', include_new_tables => true)",
     "CREATE CATALOG TAG run_1; SET floe.read.as-of-tag = 'run_1'; SELECT * FROM db.t; DROP CATALOG TAG run_1",
+    "BEGIN; INSERT INTO db.u VALUES (1); DELETE FROM db.t WHERE id = 1; SELECT count(*) FROM db.t; COMMIT",
+    "BEGIN; SAVEPOINT a; UPDATE db.t SET name = 'x' WHERE id = 2; ROLLBACK TO SAVEPOINT a; "
+    "RELEASE SAVEPOINT a; INSERT INTO db.u VALUES (2); COMMIT TAG run_2 IN NAMESPACE db RETAIN 1 DAYS",
+    "START TRANSACTION; SELECT * FROM db.missing; INSERT INTO db.u VALUES (3); COMMIT; ROLLBACK",
+    "BEGIN; CREATE TABLE db.v (x INT); ABORT; BEGIN; BEGIN; END",
 ]
 
 

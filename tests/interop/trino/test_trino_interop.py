@@ -2,14 +2,16 @@
 in an S3 bucket, and a SQLite file with a local warehouse (see conftest.py). Trino reads every
 snapshot floe wrote (by id with FOR VERSION AS OF, by time with FOR TIMESTAMP AS OF in UTC and
 America/New_York, and through "t$snapshots"), floe reads every snapshot Trino wrote (inserts,
-row-level UPDATE, DELETE and MERGE as position deletes), and a rollback or an expiry by either
-engine is seen by the other."""
+row-level UPDATE, DELETE and MERGE as position deletes), a rollback or an expiry by either
+engine is seen by the other, and Trino reads each table at a catalog tag floe made (FOR VERSION
+AS OF 'tag')."""
 
 import datetime as dt
 import decimal
 import re
 from zoneinfo import ZoneInfo
 
+import floe as floe_package
 import pytest
 
 UTC = dt.timezone.utc
@@ -64,6 +66,18 @@ def check_files_in_warehouse(floe, trino, cat, ns, name):
     assert paths
     prefix = str(floe.warehouse) + "/" if floe.on_s3 else ("file:", "/")
     assert all(p.startswith(prefix) for p in paths), paths
+
+
+def floe_connection(floe):
+    """A floe connection (the Python package, in this process) on the lab's catalog and
+    warehouse, under its catalog name; in the S3 lab with the lab's S3 server."""
+    s3 = None
+    if floe.on_s3:
+        s3 = {"endpoint": floe.env["AWS_ENDPOINT_URL"], "access_key_id": floe.env["AWS_ACCESS_KEY_ID"],
+              "secret_access_key": floe.env["AWS_SECRET_ACCESS_KEY"],
+              "region": floe.env.get("AWS_REGION", "us-east-1")}
+    return floe_package.connect(catalog=str(floe.catalog), warehouse=str(floe.warehouse),
+                                catalog_name=floe.catalog_name, s3=s3)
 
 
 def millis(value) -> int:
@@ -184,3 +198,48 @@ def test_rollback_and_expiry_by_either_engine(lab, ns):
     kept = floe_snapshots(floe, t)
     assert len(kept) == 1 and kept[0]["parent_id"] == s3
     assert floe_rows(floe, f"SELECT id, v FROM {t}") == [(norm(i), f"v{i}") for i in (1, 2, 3, 4)]
+
+
+def test_trino_reads_a_catalog_tag_floe_made(lab, ns):
+    """floe (the Python package) writes two runs of two tables, each run one transaction, and
+    tags the namespace's tables between them with CREATE CATALOG TAG: Trino reads every table at
+    the tag (FOR VERSION AS OF 'run_1') with run 1's rows only, finds the tag in "$refs", and
+    reads both runs current; SHOW CATALOG TAGS lists the tag."""
+    floe, trino, cat = lab
+    runs = {"orders": lambda run: [(run, 10 * run + i) for i in (1, 2, 3)],
+            "revenue": lambda run: [(run, 100 * run)]}
+    with floe_connection(floe) as conn:
+        for table in runs:
+            conn.sql(f"CREATE TABLE {ns}.{table} (run INT, id BIGINT) USING iceberg")
+
+        def write(run):
+            with conn.transaction():
+                for table, rows in runs.items():
+                    values = ", ".join(f"({r}, {i})" for r, i in rows(run))
+                    conn.sql(f"INSERT INTO {ns}.{table} VALUES {values}")
+
+        def main_snapshot(table):
+            (row,) = conn.sql(f"SELECT snapshot_id FROM {ns}.{table}.refs WHERE name = 'main'").to_pylist()
+            return row["snapshot_id"]
+
+        write(1)
+        run_1 = {table: main_snapshot(table) for table in runs}
+        now = dt.datetime.now(UTC)
+        before = now.replace(microsecond=now.microsecond // 1000 * 1000)  # created_at has milliseconds
+        tagged = conn.sql(f"CREATE CATALOG TAG run_1 IN NAMESPACE {ns}").to_pylist()
+        after = dt.datetime.now(UTC)
+        assert tagged == [{"table": f"{ns}.{table}", "snapshot_id": run_1[table], "action": "tagged"}
+                          for table in sorted(runs)]
+        write(2)
+        shown = [r for r in conn.sql("SHOW CATALOG TAGS").to_pylist() if r["namespace"] == ns]
+    assert len(shown) == 1, shown
+    created = shown[0].pop("created_at")
+    assert before <= created <= after, (before, created, after)
+    assert shown == [{"name": "run_1", "namespace": ns, "expires_at": None, "tables": 2, "skipped_tables": 0}]
+
+    for table, rows in runs.items():
+        t = f"{cat}.{ns}.{table}"
+        assert trino.query(f'SELECT name, type, snapshot_id FROM {cat}.{ns}."{table}$refs" '
+                           "WHERE name = 'run_1'") == [["run_1", "TAG", run_1[table]]], table
+        assert sorted(map(tuple, trino.query(f"SELECT run, id FROM {t} FOR VERSION AS OF 'run_1'"))) == rows(1), table
+        assert sorted(map(tuple, trino.query(f"SELECT run, id FROM {t}"))) == rows(1) + rows(2), table

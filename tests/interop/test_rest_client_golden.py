@@ -1,9 +1,10 @@
 """The golden SQL stories of time travel, rollback, refs, DML and maintenance (tests/sql/) run
 unchanged on Iceberg's reference REST catalog server (one JVM for the module), floe committing
 through it as a REST client: floe_sqltest --catalog rest+http://... empties the catalog before
-each file. Three files are about records a REST catalog does not keep, and floe says so
-instead (tests below): restore_table (restores by audit-log row), drop_undrop (UNDROP) and
-protected_refs (its refused writes are read back from the audit log).
+each file. Six files are about records a REST catalog does not keep, and floe says so
+instead (tests below): restore_table (restores by audit-log row), drop_undrop (UNDROP),
+protected_refs (its refused writes are read back from the audit log), transaction_audit (a
+transaction's audit rows), catalog_tags and commit_tag (the record of a catalog tag's tables).
 Needs scripts/setup-rest-kit.sh; without it the tests are skipped, unless CI=true: then they
 fail."""
 
@@ -22,6 +23,9 @@ NEEDS_RECORDS = {
     "timetravel/restore_table.test",
     "maintenance/drop_undrop.test",
     "maintenance/protected_refs.test",
+    "dml/transaction_audit.test",
+    "timetravel/catalog_tags.test",
+    "timetravel/commit_tag.test",
 }
 STORIES = sorted(
     str(p.relative_to(ROOT / "tests" / "sql"))
@@ -71,6 +75,21 @@ def test_what_a_rest_catalog_does_not_keep_is_said_plainly(server):
     assert r.stderr == ("Error: The audit log needs a catalog that keeps one; this REST catalog "
                         "does not (floe keeps it in the SQL catalogs it opens directly: SQLite, "
                         "PostgreSQL)\n")
+    r = floe_sql(server, "CREATE CATALOG TAG run_1")
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[0] == (
+        "Error: Cannot create catalog tag run_1: catalog lakehouse is a REST catalog, which has no "
+        "place to record the tables a catalog tag covers; catalog tags need a SQL catalog (SQLite "
+        "or PostgreSQL) (line 1, column 20)")
+    # COMMIT TAG fails the COMMIT: the block's write is not visible.
+    r = floe_sql(server, "BEGIN; INSERT INTO kept.u VALUES (1); COMMIT TAG run_1")
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[0] == (
+        "Error: Cannot commit the transaction: Cannot create catalog tag run_1: catalog lakehouse "
+        "is a REST catalog, which has no place to record the tables a catalog tag covers; catalog "
+        "tags need a SQL catalog (SQLite or PostgreSQL) (line 1, column 12)")
+    r = floe_sql(server, "SELECT count(*) FROM kept.u")
+    assert r.returncode == 0 and r.stdout.splitlines()[3] == "|       0|", r.stdout
     r = subprocess.run([str(FLOE), "audit", "--catalog", server.catalog_uri],
                        capture_output=True, text=True, timeout=120)
     assert r.stderr == ("Error: Cannot read the audit log: catalog lakehouse is a REST catalog, "

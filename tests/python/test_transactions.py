@@ -69,6 +69,17 @@ def test_blocks_do_not_nest(two_tables):
     assert counts(conn) == [1, 1]
 
 
+def test_begin_in_a_block_and_commit_outside_one_warn_as_postgresql(two_tables):
+    conn = two_tables
+    assert conn.sql("BEGIN").message == ""
+    assert conn.sql("BEGIN").message == "Warning: there is already a transaction in progress"
+    conn.sql("INSERT INTO db.b VALUES (8, 8)")
+    assert conn.sql("COMMIT").message == ""
+    assert conn.sql("COMMIT").message == "Warning: there is no transaction in progress"
+    assert conn.sql("ROLLBACK").message == "Warning: there is no transaction in progress"
+    assert counts(conn) == [1, 1]
+
+
 def test_a_conflict_fails_the_whole_block(two_tables, paths):
     conn = two_tables
     catalog, warehouse = paths

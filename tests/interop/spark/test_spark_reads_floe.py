@@ -1,8 +1,6 @@
 """Spark opens floe's catalog and reads every snapshot floe wrote, and its metadata tables, and
 each table at a catalog tag floe made."""
 
-import datetime as dt
-
 import floe as floe_package
 import pytest
 
@@ -18,6 +16,7 @@ from .support import (
     to_arrow,
     to_spark,
 )
+from catalog_tag_runs import RUNS, write_two_runs_tagged_between  # noqa: I001 - tests/interop, on the path .support sets
 
 DAYS_AND_BUCKETS = "lakehouse.system.days(ts), lakehouse.system.bucket(16, id)"
 
@@ -289,42 +288,13 @@ def test_spark_reads_a_catalog_tag_floe_made(spark, lakehouse, ns):
     tags the namespace's tables between them with CREATE CATALOG TAG: Spark reads every table
     at the tag (VERSION AS OF 'run_1') with run 1's rows only, finds the tag ref in .refs, and
     reads both runs current; SHOW CATALOG TAGS lists the tag."""
-    utc = dt.timezone.utc
-    runs = {"orders": lambda run: [(run, 10 * run + i) for i in (1, 2, 3)],
-            "revenue": lambda run: [(run, 100 * run)]}
     # On S3 the connection takes the server's AWS_* settings from the environment.
     with floe_package.connect(catalog=lakehouse.catalog, warehouse=lakehouse.warehouse,
                               catalog_name=lakehouse.catalog_name) as conn:
-        for table in runs:
-            conn.sql(f"CREATE TABLE {ns}.{table} (run INT, id BIGINT) USING iceberg")
-
-        def write(run):
-            with conn.transaction():
-                for table, rows in runs.items():
-                    values = ", ".join(f"({r}, {i})" for r, i in rows(run))
-                    conn.sql(f"INSERT INTO {ns}.{table} VALUES {values}")
-
-        def main_snapshot(table):
-            (row,) = conn.sql(f"SELECT snapshot_id FROM {ns}.{table}.refs WHERE name = 'main'").to_pylist()
-            return row["snapshot_id"]
-
-        write(1)
-        run_1 = {table: main_snapshot(table) for table in runs}
-        now = dt.datetime.now(utc)
-        before = now.replace(microsecond=now.microsecond // 1000 * 1000)  # created_at has milliseconds
-        tagged = conn.sql(f"CREATE CATALOG TAG run_1 IN NAMESPACE {ns}").to_pylist()
-        after = dt.datetime.now(utc)
-        assert tagged == [{"table": f"{ns}.{table}", "snapshot_id": run_1[table], "action": "tagged"}
-                          for table in sorted(runs)]
-        write(2)
-        shown = [r for r in conn.sql("SHOW CATALOG TAGS").to_pylist() if r["namespace"] == ns]
-    assert len(shown) == 1, shown
-    created = shown[0].pop("created_at")
-    assert before <= created <= after, (before, created, after)
-    assert shown == [{"name": "run_1", "namespace": ns, "expires_at": None, "tables": 2, "skipped_tables": 0}]
+        run_1 = write_two_runs_tagged_between(conn, ns)
 
     c = lakehouse.catalog_name
-    for table, rows in runs.items():
+    for table, rows in RUNS.items():
         t = f"{c}.{ns}.{table}"
         refs = spark.sql(f"SELECT name, type, snapshot_id FROM {t}.refs WHERE name = 'run_1'").collect()
         assert [tuple(r) for r in refs] == [("run_1", "TAG", run_1[table])], table

@@ -13,6 +13,7 @@ from zoneinfo import ZoneInfo
 
 import floe as floe_package
 import pytest
+from catalog_tag_runs import RUNS, write_two_runs_tagged_between
 
 UTC = dt.timezone.utc
 NEW_YORK = ZoneInfo("America/New_York")
@@ -206,38 +207,10 @@ def test_trino_reads_a_catalog_tag_floe_made(lab, ns):
     the tag (FOR VERSION AS OF 'run_1') with run 1's rows only, finds the tag in "$refs", and
     reads both runs current; SHOW CATALOG TAGS lists the tag."""
     floe, trino, cat = lab
-    runs = {"orders": lambda run: [(run, 10 * run + i) for i in (1, 2, 3)],
-            "revenue": lambda run: [(run, 100 * run)]}
     with floe_connection(floe) as conn:
-        for table in runs:
-            conn.sql(f"CREATE TABLE {ns}.{table} (run INT, id BIGINT) USING iceberg")
+        run_1 = write_two_runs_tagged_between(conn, ns)
 
-        def write(run):
-            with conn.transaction():
-                for table, rows in runs.items():
-                    values = ", ".join(f"({r}, {i})" for r, i in rows(run))
-                    conn.sql(f"INSERT INTO {ns}.{table} VALUES {values}")
-
-        def main_snapshot(table):
-            (row,) = conn.sql(f"SELECT snapshot_id FROM {ns}.{table}.refs WHERE name = 'main'").to_pylist()
-            return row["snapshot_id"]
-
-        write(1)
-        run_1 = {table: main_snapshot(table) for table in runs}
-        now = dt.datetime.now(UTC)
-        before = now.replace(microsecond=now.microsecond // 1000 * 1000)  # created_at has milliseconds
-        tagged = conn.sql(f"CREATE CATALOG TAG run_1 IN NAMESPACE {ns}").to_pylist()
-        after = dt.datetime.now(UTC)
-        assert tagged == [{"table": f"{ns}.{table}", "snapshot_id": run_1[table], "action": "tagged"}
-                          for table in sorted(runs)]
-        write(2)
-        shown = [r for r in conn.sql("SHOW CATALOG TAGS").to_pylist() if r["namespace"] == ns]
-    assert len(shown) == 1, shown
-    created = shown[0].pop("created_at")
-    assert before <= created <= after, (before, created, after)
-    assert shown == [{"name": "run_1", "namespace": ns, "expires_at": None, "tables": 2, "skipped_tables": 0}]
-
-    for table, rows in runs.items():
+    for table, rows in RUNS.items():
         t = f"{cat}.{ns}.{table}"
         assert trino.query(f'SELECT name, type, snapshot_id FROM {cat}.{ns}."{table}$refs" '
                            "WHERE name = 'run_1'") == [["run_1", "TAG", run_1[table]]], table

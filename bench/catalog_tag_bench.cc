@@ -16,8 +16,8 @@
 #include "floe/table/catalog_tags.h"
 #include "floe/table/commit.h"
 #include "floe/table/table_catalog.h"
-#include "floe/util/ids.h"
 #include "postgres_database.h"
+#include "synthetic_snapshots.h"
 
 namespace {
 
@@ -34,37 +34,6 @@ struct TagBench {
     std::filesystem::remove_all(dir, ec);
   }
 };
-
-// Two metadata-only append snapshots, main at the second.
-void AddTwoSnapshots(table::Table& t) {
-  Status st = table::Commit(
-      t, [](const spec::TableMetadataPtr& base,
-            std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
-        auto md = std::make_shared<spec::TableMetadata>(*base);
-        std::optional<int64_t> parent;
-        for (int i = 0; i < 2; ++i) {
-          spec::Snapshot s;
-          s.snapshot_id = NewSnapshotId();
-          s.parent_snapshot_id = parent;
-          s.sequence_number = ++md->last_sequence_number;
-          s.timestamp_ms = 1700000000000 + i * 60000;
-          s.manifest_list = md->location + "/metadata/snap-" + std::to_string(s.snapshot_id) + ".avro";
-          s.operation = "append";
-          s.summary = {{"added-records", "1"}, {"total-records", std::to_string(i + 1)}};
-          s.schema_id = 0;
-          md->snapshot_log.push_back({s.timestamp_ms, s.snapshot_id});
-          parent = s.snapshot_id;
-          md->snapshots.push_back(std::move(s));
-        }
-        md->current_snapshot_id = parent;
-        spec::SnapshotRef main;
-        main.snapshot_id = *parent;
-        md->refs["main"] = main;
-        md->IndexSnapshots();
-        return md;
-      });
-  if (!st.ok()) std::abort();
-}
 
 // Sets main of every table to its first snapshot (off the clock), so that a catalog tag made
 // before and after differ.
@@ -102,7 +71,7 @@ std::unique_ptr<TagBench> MakeTables(int n, bool postgres) {
   for (int i = 0; i < n; ++i) {
     auto t = b->tables->CreateTable({Namespace({"db"}), "t" + std::to_string(i)}, *schema)
                  .ValueOrDie();
-    AddTwoSnapshots(*t);
+    bench::AddSyntheticSnapshots(*t, 2);  // main at the second
   }
   return b;
 }

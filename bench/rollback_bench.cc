@@ -11,12 +11,11 @@
 
 #include "floe/catalog/sql_catalog.h"
 #include "floe/table/arrow_schema.h"
-#include "floe/table/commit.h"
 #include "floe/table/snapshot_management.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/table/table_catalog.h"
 #include "floe/table/time_travel.h"
-#include "floe/util/ids.h"
+#include "synthetic_snapshots.h"
 
 namespace {
 
@@ -62,42 +61,6 @@ std::unique_ptr<Bench> NewTable() {
   return b;
 }
 
-// Commits `n` synthetic append snapshots (one per minute) in one metadata-only commit.
-void AddSyntheticSnapshots(table::Table& t, int64_t n) {
-  Status st =
-      table::Commit(t,
-                    [n](const spec::TableMetadataPtr& base,
-                        std::vector<std::string>*) -> Result<std::shared_ptr<spec::TableMetadata>> {
-                      auto md = std::make_shared<spec::TableMetadata>(*base);
-                      std::optional<int64_t> parent = md->current_snapshot_id;
-                      int64_t ts = 1700000000000;
-                      for (int64_t i = 0; i < n; ++i) {
-                        spec::Snapshot s;
-                        s.snapshot_id = NewSnapshotId();
-                        s.parent_snapshot_id = parent;
-                        s.sequence_number = ++md->last_sequence_number;
-                        s.timestamp_ms = ts + i * 60000;
-                        s.manifest_list = md->location + "/metadata/snap-" +
-                                          std::to_string(s.snapshot_id) + ".avro";
-                        s.operation = "append";
-                        s.summary = {{"added-data-files", "1"},
-                                     {"added-records", "1000"},
-                                     {"total-records", std::to_string(1000 * (i + 1))}};
-                        s.schema_id = 0;
-                        md->snapshot_log.push_back({s.timestamp_ms, s.snapshot_id});
-                        parent = s.snapshot_id;
-                        md->snapshots.push_back(std::move(s));
-                      }
-                      md->current_snapshot_id = parent;
-                      spec::SnapshotRef main;
-                      main.snapshot_id = *parent;
-                      md->refs["main"] = main;
-                      md->IndexSnapshots();
-                      return md;
-                    });
-  if (!st.ok()) std::abort();
-}
-
 // rollback_to_snapshot(parent of the tip), then set_current_snapshot(tip) off the clock.
 void RollbackLoop(benchmark::State& state, table::Table& t) {
   auto md = t.metadata();
@@ -117,7 +80,7 @@ void RollbackLoop(benchmark::State& state, table::Table& t) {
 
 void BM_RollbackSnapshots(benchmark::State& state) {
   auto b = NewTable();
-  AddSyntheticSnapshots(*b->table, state.range(0));
+  bench::AddSyntheticSnapshots(*b->table, state.range(0));
   b->io->ResetCounters();
   RollbackLoop(state, *b->table);
   state.SetLabel(std::to_string(state.range(0)) + " snapshots");
@@ -137,7 +100,7 @@ BENCHMARK(BM_RollbackRows)->Arg(1000)->Arg(1000000)->Unit(benchmark::kMillisecon
 // TIMESTAMP AS OF over an in-memory metadata with N snapshot-log entries.
 void BM_TimestampAsOf(benchmark::State& state) {
   auto b = NewTable();
-  AddSyntheticSnapshots(*b->table, state.range(0));
+  bench::AddSyntheticSnapshots(*b->table, state.range(0));
   auto md = b->table->metadata();
   const int64_t mid = md->snapshot_log[md->snapshot_log.size() / 2].timestamp_ms + 30000;
   for (auto _ : state) {
@@ -151,7 +114,7 @@ BENCHMARK(BM_TimestampAsOf)->Arg(1000)->Arg(100000)->Unit(benchmark::kMicrosecon
 // The same including loading the table (reading and parsing its metadata file).
 void BM_LoadAndTimestampAsOf(benchmark::State& state) {
   auto b = NewTable();
-  AddSyntheticSnapshots(*b->table, state.range(0));
+  bench::AddSyntheticSnapshots(*b->table, state.range(0));
   auto md = b->table->metadata();
   const int64_t mid = md->snapshot_log[md->snapshot_log.size() / 2].timestamp_ms + 30000;
   for (auto _ : state) {

@@ -17,8 +17,10 @@ namespace {
 // reads every table again, this many times in all.
 constexpr int kCatalogTagAttempts = 5;
 
-Status RefuseCatalogTags(const Catalog& catalog, const std::string& verb,
-                         const std::string& name) {
+// OK where the catalog keeps a record of catalog tags; else why `verb` cannot be done.
+Status CheckKeepsCatalogTags(const Catalog& catalog, const std::string& verb,
+                             const std::string& name) {
+  if (catalog.KeepsCatalogTags() && !catalog.CommitsMetadata()) return Status::OK();
   return Status::NotImplemented(
       "Cannot ", verb, " catalog tag ", name, ": catalog ", catalog.name(),
       catalog.CommitsMetadata() ? " is a REST catalog, which has" : " has",
@@ -110,9 +112,7 @@ std::string CatalogTagAuditDetail(const std::string& name) { return "catalog tag
 Status CheckNewCatalogTag(Catalog& catalog, const std::string& name,
                           const CreateCatalogTagOptions& options) {
   if (name.empty()) return ValidationError("Invalid catalog tag name: empty");
-  if (!catalog.KeepsCatalogTags() || catalog.CommitsMetadata()) {
-    return RefuseCatalogTags(catalog, "create", name);
-  }
+  ARROW_RETURN_NOT_OK(CheckKeepsCatalogTags(catalog, "create", name));
   if (options.max_ref_age_ms && *options.max_ref_age_ms <= 0) {
     return ValidationError("Invalid retention for catalog tag ", name, ": ",
                            *options.max_ref_age_ms, " ms; it must be positive");
@@ -203,9 +203,7 @@ Result<std::vector<CatalogTagTableAction>> CreateCatalogTag(TableCatalog& tables
 Result<std::vector<CatalogTagTableAction>> DropCatalogTag(TableCatalog& tables,
                                                           const std::string& name) {
   Catalog& catalog = *tables.catalog();
-  if (!catalog.KeepsCatalogTags() || catalog.CommitsMetadata()) {
-    return RefuseCatalogTags(catalog, "drop", name);
-  }
+  ARROW_RETURN_NOT_OK(CheckKeepsCatalogTags(catalog, "drop", name));
   const std::string transaction_id = NewUuid();
   return WithCatalogTagRetries<std::vector<CatalogTagTableAction>>(
       [&]() -> Result<std::vector<CatalogTagTableAction>> {
@@ -255,9 +253,7 @@ Result<std::vector<CatalogTagTableAction>> DropCatalogTag(TableCatalog& tables,
 Result<std::vector<CatalogTagMove>> RollbackToCatalogTag(
     TableCatalog& tables, const std::string& name, const RollbackToCatalogTagOptions& options) {
   Catalog& catalog = *tables.catalog();
-  if (!catalog.KeepsCatalogTags() || catalog.CommitsMetadata()) {
-    return RefuseCatalogTags(catalog, "roll back to", name);
-  }
+  ARROW_RETURN_NOT_OK(CheckKeepsCatalogTags(catalog, "roll back to", name));
   const std::string transaction_id = NewUuid();
   return WithCatalogTagRetries<std::vector<CatalogTagMove>>(
       [&]() -> Result<std::vector<CatalogTagMove>> {

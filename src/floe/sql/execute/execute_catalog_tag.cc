@@ -40,14 +40,20 @@ std::shared_ptr<arrow::Schema> CatalogTagActionSchema() {
                         arrow::field("action", arrow::utf8())});
 }
 
-Result<StatementResult> ExecuteCreateCatalogTag(ExecContext& ctx, const CreateCatalogTag& c) {
-  table::CreateCatalogTagOptions options;
+Result<table::NewCatalogTag> BindCatalogTag(ExecContext& ctx, const CreateCatalogTag& c) {
+  table::NewCatalogTag tag;
+  tag.name = c.name.name;
   if (c.in) {
     ARROW_ASSIGN_OR_RAISE(Namespace ns, ctx.binder.BindExistingNamespace(*c.in));
-    options.ns = std::move(ns);
+    tag.options.ns = std::move(ns);
   }
-  if (c.retain) options.max_ref_age_ms = DurationMs(*c.retain);
-  auto made = table::CreateCatalogTag(ctx.state.tables, c.name.name, options);
+  if (c.retain) tag.options.max_ref_age_ms = DurationMs(*c.retain);
+  return tag;
+}
+
+Result<StatementResult> ExecuteCreateCatalogTag(ExecContext& ctx, const CreateCatalogTag& c) {
+  ARROW_ASSIGN_OR_RAISE(table::NewCatalogTag tag, BindCatalogTag(ctx, c));
+  auto made = table::CreateCatalogTag(ctx.state.tables, tag.name, tag.options);
   if (!made.ok()) return ErrorAt(ctx.sql, c.name.pos, made.status());
   ARROW_ASSIGN_OR_RAISE(auto rows, CatalogTagActionRows(*made));
   return Rows(std::move(rows));

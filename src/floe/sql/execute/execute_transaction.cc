@@ -3,9 +3,7 @@
 
 #include "floe/sql/execute/executors.h"
 #include "floe/sql/execute/result_tables.h"
-#include "floe/sql/execute/table_definition.h"
 #include "floe/sql/parse/parse_error.h"
-#include "floe/table/catalog_tags.h"
 
 namespace floe::sql {
 
@@ -30,20 +28,12 @@ Result<StatementResult> ExecuteTransactionControl(ExecContext& ctx, const Transa
       if (!block.active()) return Tagged(Warning(kNoTransactionMessage), "COMMIT");
       bool rolled_back = false;
       if (t.tag && block.state() == TransactionBlock::State::kOpen) {
-        table::NewCatalogTag tag;
-        tag.name = t.tag->name.name;
-        Status bound = Status::OK();
-        if (t.tag->in) {
-          auto ns = ctx.binder.BindExistingNamespace(*t.tag->in);
-          if (ns.ok()) tag.options.ns = std::move(*ns);
-          bound = ns.status();
-        }
-        if (t.tag->retain) tag.options.max_ref_age_ms = DurationMs(*t.tag->retain);
-        if (!bound.ok()) {
+        auto tag = BindCatalogTag(ctx, *t.tag);
+        if (!tag.ok()) {
           block.Rollback();  // a COMMIT that fails ends the block, as in PostgreSQL
-          return bound;
+          return tag.status();
         }
-        Status committed = block.Commit(&rolled_back, &tag);
+        Status committed = block.Commit(&rolled_back, &*tag);
         if (!committed.ok()) return ErrorAt(ctx.sql, t.tag->name.pos, committed);
       } else {
         ARROW_RETURN_NOT_OK(block.Commit(&rolled_back));

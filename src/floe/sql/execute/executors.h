@@ -15,6 +15,7 @@
 #include "floe/sql/bind/binder.h"
 #include "floe/sql/session.h"
 #include "floe/sql/session/session_state.h"
+#include "floe/table/catalog_tags.h"
 
 namespace floe::sql {
 
@@ -36,6 +37,9 @@ Result<StatementResult> ExecuteDropTable(ExecContext& ctx, const DropTable& d);
 Result<StatementResult> ExecuteUndropTable(ExecContext& ctx, const UndropTable& u);
 // execute_catalog_tag.cc
 Result<StatementResult> ExecuteCreateCatalogTag(ExecContext& ctx, const CreateCatalogTag& c);
+// The tag a CREATE CATALOG TAG or a COMMIT TAG names: its namespace bound (it must exist), its
+// RETAIN as each tag ref's max age.
+Result<table::NewCatalogTag> BindCatalogTag(ExecContext& ctx, const CreateCatalogTag& c);
 Result<StatementResult> ExecuteDropCatalogTag(ExecContext& ctx, const DropCatalogTag& d);
 Result<StatementResult> ExecuteShowCatalogTags(ExecContext& ctx);
 // The rows CREATE and DROP CATALOG TAG return: table, snapshot_id, action.

@@ -330,3 +330,26 @@ def spark_rest_catalog(spark, lakehouse: Floe, catalog: str):
     for key, value in settings.items():
         spark.conf.set(key, value)
     return server
+
+
+# The columns format-version 3 adds to the files tables: where a deletion vector lives in its
+# Puffin file (content_offset, content_size_in_bytes) and which data file it deletes from, and
+# the row id of a data file's first row.
+V3_FILE_COLUMNS = [*FILE_COLUMNS, "referenced_data_file", "content_offset", "content_size_in_bytes", "first_row_id"]
+
+
+def check_v3_files_tables(spark, floe, table: str) -> None:
+    """Every file of floe's files, delete_files, all_files and all_delete_files tables is
+    Spark's, with the columns of format-version 3 too: deletion vectors are delete files
+    (content 1, file_format PUFFIN) with their referenced data file, offset and size, and data
+    files have the first row id Spark gives them (inherited from the manifest when the entry
+    has none)."""
+    c = floe.catalog_name
+    columns = ", ".join(V3_FILE_COLUMNS)
+    for metadata_table in ("files", "delete_files", "all_files", "all_delete_files"):
+        sql = f"SELECT {columns} FROM {c}.{table}.{metadata_table}"
+        theirs = sorted((_spark_file_row(r) for r in spark.sql(sql).collect()), key=repr)
+        ours = sorted((_floe_file_row(r) for r in floe.sql(sql)), key=repr)
+        assert len(ours) == len(theirs), f"{table}.{metadata_table}: {len(ours)} files, Spark {len(theirs)}"
+        for a, b in zip(ours, theirs):
+            assert a == b, f"{table}.{metadata_table}: floe {a}, Spark {b}"

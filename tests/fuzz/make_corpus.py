@@ -170,12 +170,14 @@ def puffin_files() -> None:
         flagged = bytearray(data)
         flagged[-8] |= 1
         put("puffin_fuzz", bytes(flagged))
-        # Each blob: its length field says how long it is.
+        # Each blob (its length field says how long it is), and its bitmap alone, which the
+        # target also reads framed with the right length, magic and CRC.
         at = 4
         while data[at:at + 4] != b"PFA1":
             blob = data[at:at + 8 + int.from_bytes(data[at:at + 4], "big")]
             put("puffin_fuzz", blob)
             put("puffin_fuzz", blob[:-1] + bytes([blob[-1] ^ 1]))
+            put("puffin_fuzz", blob[8:-4])
             at += len(blob)
 
 

@@ -17,7 +17,10 @@ option(FLOE_UNITY_BUILD "Compile sources in groups (unity build)" ON)
 set(FLOE_UNITY_BATCH 8 CACHE STRING "Sources per unity group")
 # GCC 12 at -O2 sees a SortKey's FieldRef as maybe uninitialized once window_functions.cc
 # is inlined beside its neighbours (a false positive; alone it compiles clean).
-set(FLOE_UNITY_SKIP src/floe/sql/windows/window_functions.cc)
+# CRoaring 0.2's headers define feature-test macros and short names (ALIGNED, IS_X64, ...)
+# that must not reach the sources grouped after deletion_vector.cc.
+set(FLOE_UNITY_SKIP src/floe/sql/windows/window_functions.cc
+    src/floe/manifest/deletion_vector.cc)
 
 # floe_unity(<target>): replaces the target's .cc sources by unity groups. Sources group by
 # folder, in path order, so one group holds files of one area.

@@ -12,8 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all=(metadata_json_fuzz audit_refs_fuzz avro_container_fuzz manifest_fuzz manifest_list_fuzz parquet_fuzz
-     sql_parser_fuzz sql_engine_fuzz pg_message_fuzz http_request_fuzz rest_request_fuzz
+all=(metadata_json_fuzz audit_refs_fuzz avro_container_fuzz manifest_fuzz manifest_list_fuzz puffin_fuzz
+     parquet_fuzz sql_parser_fuzz sql_engine_fuzz pg_message_fuzz http_request_fuzz rest_request_fuzz
      rest_catalog_fuzz rest_client_answer_fuzz)
 targets=("$@")
 ((${#targets[@]})) || targets=("${all[@]}")
@@ -31,6 +31,9 @@ options_for() {
     sql_engine_fuzz|sql_parser_fuzz) echo "-max_len=512 -dict=tests/fuzz/sql.dict -timeout=5" ;;
     # One request against the restored catalog: a few tables' worth of metadata work.
     rest_catalog_fuzz) echo "-max_len=4096 -dict=tests/fuzz/rest.dict -timeout=10" ;;
+    # A few bytes of run containers make 65536 positions: the length bounds how many a
+    # deletion vector decodes to (16 KiB: some 75 million), and so the memory an input takes.
+    puffin_fuzz) echo "-max_len=16384 -timeout=10" ;;
     *) echo "-max_len=65536 -timeout=10" ;;
   esac
 }

@@ -10,7 +10,7 @@ mode=${1:-all}
 case "$mode" in all|--build-only|--no-wheel) ;; *) echo "setup: unknown option $mode" >&2; exit 2 ;; esac
 
 BUILD_PACKAGES=(build-essential cmake ninja-build ccache pkg-config python3-venv
-  rapidjson-dev libdeflate-dev libsqlite3-dev sqlite3 libgtest-dev libgmock-dev libbenchmark-dev
+  rapidjson-dev libdeflate-dev libroaring-dev libsqlite3-dev sqlite3 libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev libhowardhinnant-date-dev tzdata libedit-dev libpq-dev libssl-dev openssl
   libcurl4-openssl-dev)
 TEST_PACKAGES=(chromium  # the browser the metadata page tests drive through Playwright

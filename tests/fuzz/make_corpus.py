@@ -2,7 +2,8 @@
 
 Sources: a table written by floe (build/floe), tables written by PyIceberg (format v1 and
 v2), tables written by Spark with Iceberg 1.10 when build-spark/ is set up
-(tests/fuzz/make_spark_corpus.py), the metadata fixtures of tests/data/spec, and the SQL statements of tests/sql/**/*.test
+(tests/fuzz/make_spark_corpus.py), the metadata fixtures of tests/data/spec, the Puffin
+fixtures of tests/data/manifest, and the SQL statements of tests/sql/**/*.test
 plus statements against the fuzz engine's own tables. Files are named by content hash.
 
     .venv/bin/python tests/fuzz/make_corpus.py     # after scripts/build.sh release --target floe_cli
@@ -158,6 +159,28 @@ def spec_fixtures() -> None:
         put("metadata_json_fuzz", path.read_bytes())
 
 
+def puffin_files() -> None:
+    """The Puffin file Spark wrote (tests/data/manifest), its deletion vectors alone, and
+    damaged copies: cut short, a footer flagged as compressed, a flipped CRC. The seeds of
+    floe's own encoder and writer in tests/fuzz/corpus/puffin_fuzz are kept as they are."""
+    for path in sorted((ROOT / "tests/data/manifest").glob("*.puffin")):
+        data = path.read_bytes()
+        put("puffin_fuzz", data)
+        put("puffin_fuzz", data[:len(data) // 2])
+        flagged = bytearray(data)
+        flagged[-8] |= 1
+        put("puffin_fuzz", bytes(flagged))
+        # Each blob (its length field says how long it is), and its bitmap alone, which the
+        # target also reads framed with the right length, magic and CRC.
+        at = 4
+        while data[at:at + 4] != b"PFA1":
+            blob = data[at:at + 8 + int.from_bytes(data[at:at + 4], "big")]
+            put("puffin_fuzz", blob)
+            put("puffin_fuzz", blob[:-1] + bytes([blob[-1] ^ 1]))
+            put("puffin_fuzz", blob[8:-4])
+            at += len(blob)
+
+
 def sql_statements() -> None:
     statements = list(ENGINE_SQL)
     for test in sorted((ROOT / "tests/sql").rglob("*.test")):
@@ -192,6 +215,7 @@ def main() -> None:
     else:
         print("build-spark/ is not set up (scripts/setup-spark.sh): no Spark-written seeds")
     spec_fixtures()
+    puffin_files()
     sql_statements()
     for target in sorted(p.name for p in CORPUS.iterdir()):
         files = list((CORPUS / target).iterdir())

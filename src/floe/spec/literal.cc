@@ -438,6 +438,8 @@ Result<Literal> FromSingleValueBinary(const TypePtr& type, std::string_view byte
     case TypeId::kString:
     case TypeId::kBinary:
       return Literal(type, std::string(bytes));
+    case TypeId::kUnsupported:
+      return Status::NotImplemented("Cannot decode a single value of type ", type->ToString());
     case TypeId::kStruct:
     case TypeId::kList:
     case TypeId::kMap:

@@ -29,6 +29,9 @@ enum class TypeId {
   kUuid,
   kFixed,
   kBinary,
+  // A v3 type floe cannot read (variant, geometry, geography, timestamp_ns, timestamptz_ns,
+  // unknown): kept by name so the table's metadata stays intact and its other columns readable.
+  kUnsupported,
   kStruct,
   kList,
   kMap,
@@ -58,6 +61,7 @@ class Type {
   int32_t precision() const { return precision_; }  // decimal
   int32_t scale() const { return scale_; }          // decimal
   int32_t length() const { return length_; }        // fixed
+  const std::string& name() const { return name_; }  // unsupported: the type as written
 
   // Struct: its fields. List: one field, the element. Map: two fields, key then value.
   const std::vector<NestedField>& fields() const { return fields_; }
@@ -87,6 +91,7 @@ class Type {
   static TypePtr Uuid();
   static TypePtr Fixed(int32_t length);
   static TypePtr Binary();
+  static TypePtr Unsupported(std::string name);
   static TypePtr Struct(std::vector<NestedField> fields);
   static TypePtr List(int32_t element_id, TypePtr element, bool element_required);
   static TypePtr Map(int32_t key_id, TypePtr key, int32_t value_id, TypePtr value,
@@ -101,6 +106,7 @@ class Type {
   int32_t precision_ = 0;
   int32_t scale_ = 0;
   int32_t length_ = 0;
+  std::string name_;
   std::vector<NestedField> fields_;
 };
 

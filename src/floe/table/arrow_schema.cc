@@ -46,6 +46,8 @@ Result<std::shared_ptr<arrow::DataType>> ToArrowType(const Type& type) {
       return arrow::fixed_size_binary(type.length());
     case TypeId::kBinary:
       return arrow::binary();
+    case TypeId::kUnsupported:
+      break;
     case TypeId::kStruct: {
       arrow::FieldVector children;
       for (const auto& f : type.fields()) {
@@ -69,6 +71,10 @@ Result<std::shared_ptr<arrow::DataType>> ToArrowType(const Type& type) {
 }
 
 Result<std::shared_ptr<arrow::Field>> ToArrowField(const NestedField& field) {
+  if (field.type && field.type->id() == TypeId::kUnsupported) {
+    return Status::NotImplemented("Cannot read column '", field.name, "' of type ", field.type->ToString(),
+                                  ": floe does not support this format-version 3 type yet; select the other columns");
+  }
   ARROW_ASSIGN_OR_RAISE(auto type, ToArrowType(*field.type));
   auto metadata = arrow::key_value_metadata({kParquetFieldIdKey}, {std::to_string(field.id)});
   return arrow::field(field.name, std::move(type), !field.required, std::move(metadata));

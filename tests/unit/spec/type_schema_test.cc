@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "floe/spec/schema.h"
+#include "floe/spec/table_metadata.h"
 #include "floe/spec/type.h"
 #include "floe_test.h"
 
@@ -115,6 +116,24 @@ TEST(SchemaTest, SameStructureIgnoresSchemaId) {
   Schema c(3, a.fields());
   EXPECT_FALSE(a.SameStructure(c));
   EXPECT_TRUE(a.Equals(Schema(3, a.fields(), {1})));
+}
+
+// Format v3's types floe cannot read keep their names, so the metadata they are in survives a
+// rewrite and only reading such a column fails.
+TEST(TypeTest, KeepsV3TypesItCannotReadByName) {
+  for (const char* name : {"variant", "unknown", "timestamp_ns", "timestamptz_ns", "geometry",
+                           "geometry(srid:4326)", "geography(srid:4326, karney)"}) {
+    ASSERT_OK_AND_ASSIGN(TypePtr t, Type::ParsePrimitive(name));
+    EXPECT_EQ(t->id(), TypeId::kUnsupported) << name;
+    EXPECT_EQ(t->ToString(), name);
+  }
+  ASSERT_OK_AND_ASSIGN(TypePtr a, Type::ParsePrimitive("variant"));
+  ASSERT_OK_AND_ASSIGN(TypePtr b, Type::ParsePrimitive("timestamp_ns"));
+  EXPECT_FALSE(a->Equals(*b));
+  ASSERT_OK_AND_ASSIGN(auto schema, SchemaFromJson(R"({"type":"struct","schema-id":0,"fields":[
+      {"id":1,"name":"id","required":true,"type":"long"},
+      {"id":2,"name":"payload","required":false,"type":"variant"}]})"));
+  EXPECT_NE(SchemaToJson(*schema).find(R"("type":"variant")"), std::string::npos) << SchemaToJson(*schema);
 }
 
 }  // namespace

@@ -28,6 +28,7 @@ std::string SparkTypeName(const spec::Type& t) {
     case TypeId::kUuid: return "string";
     case TypeId::kFixed: return "binary";
     case TypeId::kBinary: return "binary";
+    case TypeId::kUnsupported: return t.ToString();
     case TypeId::kStruct: {
       std::string out = "struct<";
       for (size_t i = 0; i < t.fields().size(); ++i) {

@@ -48,7 +48,19 @@ struct DataFile {
   std::vector<int64_t> split_offsets;
   std::vector<int32_t> equality_ids;
   std::optional<int32_t> sort_order_id;
+  // v3 row lineage: the row id of the file's first row; null in a manifest for a file added
+  // by its snapshot, then inherited from the manifest's (spec: "First Row ID Inheritance").
+  std::optional<int64_t> first_row_id;
+  // The one data file a position delete file (always a deletion vector) applies to.
+  std::optional<std::string> referenced_data_file;
+  // A deletion vector's blob in its Puffin file.
+  std::optional<int64_t> content_offset;
+  std::optional<int64_t> content_size_in_bytes;
 
+  // A v3 deletion vector: a blob of a Puffin file rather than a file of its own.
+  bool is_deletion_vector() const {
+    return content == FileContent::kPositionDeletes && file_format == "PUFFIN";
+  }
   bool operator==(const DataFile& other) const = default;
 };
 

@@ -39,6 +39,10 @@ enum class Target {
   kSplitOffsets,
   kEqualityIds,
   kSortOrderId,
+  kFirstRowId,
+  kReferencedDataFile,
+  kContentOffset,
+  kContentSize,
   kPartitionValue,
 };
 
@@ -471,6 +475,10 @@ Result<std::unique_ptr<EntryDecoder>> EntryDecoder::Make(std::shared_ptr<const a
       case 132: target = Target::kSplitOffsets; break;
       case 135: target = Target::kEqualityIds; break;
       case 140: target = Target::kSortOrderId; break;
+      case 142: target = Target::kFirstRowId; break;
+      case 143: target = Target::kReferencedDataFile; break;
+      case 144: target = Target::kContentOffset; break;
+      case 145: target = Target::kContentSize; break;
       default: break;
     }
     dec->file_fields_.push_back(make_field(target, f.type));
@@ -644,6 +652,22 @@ Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d,
       case Target::kSortOrderId:
         ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
         f.sort_order_id = static_cast<int32_t>(l);
+        break;
+      case Target::kFirstRowId:
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
+        f.first_row_id = l;
+        break;
+      case Target::kReferencedDataFile:
+        ARROW_RETURN_NOT_OK(ReadRaw(*n, d, &view));
+        f.referenced_data_file = std::string(view);
+        break;
+      case Target::kContentOffset:
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
+        f.content_offset = l;
+        break;
+      case Target::kContentSize:
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
+        f.content_size_in_bytes = l;
         break;
       case Target::kSkip:
         break;

@@ -41,10 +41,12 @@ int64_t ListBytes(const std::vector<ManifestFile>& list) {
 }
 
 // The projection is part of the key: a projected read holds fewer metrics.
-// Inherited sequence numbers and snapshot ids come from the manifest list entry.
+// Inherited sequence numbers, snapshot ids and first row ids come from the manifest list
+// entry (a manifest written before a table moved to v3 gets its first row id later).
 std::string ManifestKey(const ManifestFile& manifest, const ReadManifestOptions& options) {
   std::string key = "m|" + manifest.manifest_path + "|" + std::to_string(manifest.sequence_number) +
-                    "|" + std::to_string(manifest.added_snapshot_id) + "|";
+                    "|" + std::to_string(manifest.added_snapshot_id) + "|" +
+                    (manifest.first_row_id ? std::to_string(*manifest.first_row_id) : "") + "|";
   if (!options.projection.metric_ids) return key + "*";
   for (int32_t id : *options.projection.metric_ids) key += std::to_string(id) + ",";
   return key;

@@ -18,7 +18,7 @@ struct PartitionFieldSummary {
   bool operator==(const PartitionFieldSummary& other) const = default;
 };
 
-// Spec: "Manifest Lists", manifest_file (ids 500-519).
+// Spec: "Manifest Lists", manifest_file (ids 500-520).
 struct ManifestFile {
   std::string manifest_path;
   int64_t manifest_length = 0;
@@ -35,6 +35,8 @@ struct ManifestFile {
   int64_t deleted_rows_count = 0;
   std::vector<PartitionFieldSummary> partitions;
   std::optional<std::string> key_metadata;
+  // v3: the row id its first data file without one inherits (data manifests only).
+  std::optional<int64_t> first_row_id;
 
   bool has_added_files() const { return added_files_count > 0; }
   bool has_existing_files() const { return existing_files_count > 0; }

@@ -82,13 +82,6 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
                                                     const spec::TableMetadata& metadata,
                                                     const ReadManifestOptions& options) {
   const std::string& path = manifest.manifest_path;
-  // v3 files may hold deletion vectors and row lineage, which a reader must not skip.
-  if (metadata.format_version >= 3) {
-    return Status::NotImplemented("Cannot read manifest ", path, " of a format-version ",
-                                  metadata.format_version,
-                                  " table: floe reads the metadata and history of v3 tables, "
-                                  "not yet their files");
-  }
   ARROW_ASSIGN_OR_RAISE(auto buffer, io.ReadFile(path, FileKind::kManifest));
   ARROW_ASSIGN_OR_RAISE(auto reader, avro::ContainerReader::Open(buffer, path));
   const avro::Schema& schema = *reader->schema();
@@ -135,6 +128,17 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
     } else if (e.status == EntryStatus::kAdded) {
       if (!e.sequence_number) e.sequence_number = manifest.sequence_number;
       if (!e.file_sequence_number) e.file_sequence_number = manifest.sequence_number;
+    }
+  }
+  // Spec, "First Row ID Inheritance": data files without a first row id take the next ids
+  // after the manifest's first, in the order they are listed.
+  if (manifest.first_row_id && manifest.content == ManifestContent::kData) {
+    int64_t next = *manifest.first_row_id;
+    for (auto& e : entries) {
+      DataFile& f = e.data_file;
+      if (f.content != FileContent::kData || f.first_row_id) continue;
+      f.first_row_id = next;
+      next += f.record_count;
     }
   }
   return entries;
@@ -299,6 +303,9 @@ Result<std::vector<ManifestFile>> ReadManifestList(FileIO& io, const std::string
       }
       if (auto* v = f.Get(519)) {
         ARROW_ASSIGN_OR_RAISE(m.key_metadata, GetBytes(*v));
+      }
+      if (auto* v = f.Get(520)) {
+        ARROW_ASSIGN_OR_RAISE(m.first_row_id, v->GetInt64());
       }
       out.push_back(std::move(m));
     }

@@ -17,12 +17,14 @@ namespace {
 class FinishingCursor : public ParquetDataFile::Cursor {
  public:
   FinishingCursor(std::unique_ptr<ParquetDataFile::Cursor> rows, std::string path,
-                  int64_t first_row, std::shared_ptr<const FileDeletes> deletes, RowLayout layout)
+                  int64_t first_row, std::shared_ptr<const FileDeletes> deletes, RowLayout layout,
+                  RowLineage lineage)
       : rows_(std::move(rows)),
         path_(std::move(path)),
         next_row_(first_row),
         deletes_(std::move(deletes)),
-        layout_(layout) {}
+        layout_(layout),
+        lineage_(lineage) {}
 
   Result<std::shared_ptr<arrow::RecordBatch>> Next() override {
     while (true) {
@@ -62,7 +64,36 @@ class FinishingCursor : public ParquetDataFile::Cursor {
           batch, batch->SetColumn(layout_.pos_column, batch->schema()->field(layout_.pos_column),
                                   std::move(column)));
     }
+    if (layout_.row_id_column >= 0 && lineage_.first_row_id) {
+      const int64_t first = *lineage_.first_row_id + start;
+      ARROW_ASSIGN_OR_RAISE(batch, Inherit(std::move(batch), layout_.row_id_column,
+                                           [first](int64_t i) { return first + i; }));
+    }
+    if (layout_.last_updated_column >= 0 && lineage_.first_row_id) {
+      const int64_t seq = lineage_.data_sequence_number;
+      ARROW_ASSIGN_OR_RAISE(batch, Inherit(std::move(batch), layout_.last_updated_column,
+                                           [seq](int64_t) { return seq; }));
+    }
     return batch;
+  }
+
+  // Column `index` (a long column) with each null at row i replaced by value(i).
+  template <typename Value>
+  static Result<std::shared_ptr<arrow::RecordBatch>> Inherit(std::shared_ptr<arrow::RecordBatch> batch,
+                                                             int index, Value value) {
+    const auto& read = *batch->column(index);
+    if (read.null_count() == 0) return batch;
+    const int64_t n = batch->num_rows();
+    arrow::Int64Builder out;
+    ARROW_RETURN_NOT_OK(out.Reserve(n));
+    if (read.type_id() == arrow::Type::INT64) {
+      const auto& longs = static_cast<const arrow::Int64Array&>(read);
+      for (int64_t i = 0; i < n; ++i) out.UnsafeAppend(longs.IsNull(i) ? value(i) : longs.Value(i));
+    } else {  // all null (the file has no such column)
+      for (int64_t i = 0; i < n; ++i) out.UnsafeAppend(value(i));
+    }
+    ARROW_ASSIGN_OR_RAISE(auto column, out.Finish());
+    return batch->SetColumn(index, batch->schema()->field(index), std::move(column));
   }
 
   Result<std::shared_ptr<arrow::RecordBatch>> Filter(std::shared_ptr<arrow::RecordBatch> batch,
@@ -110,6 +141,7 @@ class FinishingCursor : public ParquetDataFile::Cursor {
   int64_t next_row_;
   std::shared_ptr<const FileDeletes> deletes_;
   RowLayout layout_;
+  RowLineage lineage_;
 };
 
 }  // namespace
@@ -117,10 +149,10 @@ class FinishingCursor : public ParquetDataFile::Cursor {
 std::unique_ptr<ParquetDataFile::Cursor> FinishRows(std::unique_ptr<ParquetDataFile::Cursor> rows,
                                                     std::string path, int64_t first_row,
                                                     std::shared_ptr<const FileDeletes> deletes,
-                                                    RowLayout layout) {
+                                                    RowLayout layout, RowLineage lineage) {
   if (!rows || ((!deletes || deletes->empty()) && layout.plain())) return rows;
   return std::make_unique<FinishingCursor>(std::move(rows), std::move(path), first_row,
-                                           std::move(deletes), layout);
+                                           std::move(deletes), layout, lineage);
 }
 
 }  // namespace floe::scan

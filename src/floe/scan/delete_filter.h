@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "floe/scan/equality_deletes.h"
@@ -31,17 +32,31 @@ struct RowLayout {
       -1;  // the first this many; negative: all (others were read for equality deletes)
   int file_column = -1;  // `_file`: the data file's path
   int pos_column = -1;   // `_pos`: the row's position in the data file
+  int row_id_column = -1;        // `_row_id` (v3)
+  int last_updated_column = -1;  // `_last_updated_sequence_number` (v3)
 
-  bool plain() const { return output_columns < 0 && file_column < 0 && pos_column < 0; }
+  bool plain() const {
+    return output_columns < 0 && file_column < 0 && pos_column < 0 && row_id_column < 0 &&
+           last_updated_column < 0;
+  }
+};
+
+// What a data file's rows inherit when their row lineage columns are null (spec: "Row
+// Lineage"): `_row_id` is the file's first row id plus the row's position, and
+// `_last_updated_sequence_number` the file's data sequence number. Rows of a file without a
+// first row id (written before the table's v3) have no lineage: both stay null.
+struct RowLineage {
+  std::optional<int64_t> first_row_id;  // null: the rows have no id (not a v3 file)
+  int64_t data_sequence_number = 0;
 };
 
 // Hands out the batches of `rows`, a row group of the data file `path` whose first row is at
-// `first_row`, with the metadata columns of `layout` filled in, without the rows `deletes`
-// delete (null: none), and with the columns `layout` hands out. Batches left empty are not
-// handed out.
+// `first_row`, with the metadata columns of `layout` filled in (row lineage from `lineage`),
+// without the rows `deletes` delete (null: none), and with the columns `layout` hands out.
+// Batches left empty are not handed out.
 std::unique_ptr<ParquetDataFile::Cursor> FinishRows(std::unique_ptr<ParquetDataFile::Cursor> rows,
                                                     std::string path, int64_t first_row,
                                                     std::shared_ptr<const FileDeletes> deletes,
-                                                    RowLayout layout);
+                                                    RowLayout layout, RowLineage lineage = {});
 
 }  // namespace floe::scan

@@ -16,6 +16,7 @@
 #include <parquet/metadata.h>
 #include <parquet/schema.h>
 
+#include "floe/spec/literal_json.h"
 #include "floe/table/arrow_conform.h"
 #include "floe/table/arrow_literal.h"
 #include "floe/table/arrow_schema.h"
@@ -140,6 +141,17 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
       file->file_field_[i] = find(fields[i]);
       if (file->file_field_[i] >= 0) {
         CollectLeaves(manifest.schema_fields[file->file_field_[i]], &file->leaves_[i]);
+      } else if (!fields[i].initial_default_json.empty()) {
+        // Spec, v3: a column added with a default reads as that value in older files.
+        auto value = spec::LiteralFromJson(fields[i].initial_default_json, fields[i].type);
+        if (!value.ok()) {
+          return Status::Invalid("Column '", fields[i].name, "' (id ", fields[i].id, "): ", value.status().message());
+        }
+        if (!value->is_null()) {
+          file->defaults_.resize(fields.size());
+          ARROW_ASSIGN_OR_RAISE(file->defaults_[i], table::LiteralToScalar(*value));
+          ARROW_ASSIGN_OR_RAISE(file->defaults_[i], file->defaults_[i]->CastTo(file->read_schema_->field(static_cast<int>(i))->type()));
+        }
       } else if (fields[i].required) {
         return Status::Invalid("Missing required field '", fields[i].name, "' (id ", fields[i].id, ")");
       }
@@ -165,6 +177,19 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
   });
   ARROW_RETURN_NOT_OK(file->WithLocation(st));
   return file;
+}
+
+Result<std::shared_ptr<arrow::ChunkedArray>> ParquetDataFile::MissingColumn(int i, int64_t rows) const {
+  const auto& type = read_schema_->field(i)->type();
+  if (static_cast<size_t>(i) >= defaults_.size() || !defaults_[i]) return NullColumn(type, rows);
+  if (rows < 0) return Status::Invalid("negative row count ", rows);
+  // As NullColumn: one chunk repeated, whatever row count the footer claims.
+  ARROW_ASSIGN_OR_RAISE(auto chunk, arrow::MakeArrayFromScalar(*defaults_[i], std::min(rows, kNullChunkRows)));
+  arrow::ArrayVector chunks;
+  for (int64_t left = rows; left > 0; left -= chunk->length()) {
+    chunks.push_back(left >= chunk->length() ? chunk : chunk->Slice(0, left));
+  }
+  return std::make_shared<arrow::ChunkedArray>(std::move(chunks), type);
 }
 
 int ParquetDataFile::num_row_groups() const { return metadata_->num_row_groups(); }
@@ -307,7 +332,7 @@ Result<ParquetDataFile::RowGroup> ParquetDataFile::ReadRowGroupImpl(int row_grou
   ARROW_RETURN_NOT_OK(ReadFieldsInto(*reader, row_group, rest, &columns));
   for (size_t i = 0; i < n; ++i) {
     if (columns[i]) continue;
-    ARROW_ASSIGN_OR_RAISE(columns[i], NullColumn(read_schema_->field(static_cast<int>(i))->type(), rows));
+    ARROW_ASSIGN_OR_RAISE(columns[i], MissingColumn(static_cast<int>(i), rows));
   }
   out.rows = arrow::Table::Make(read_schema_, std::move(columns), rows);
   return out;
@@ -402,7 +427,7 @@ Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroupImpl(int ro
     const int64_t rows = metadata_->RowGroup(row_group)->num_rows();
     arrow::ChunkedArrayVector columns;
     for (int i = 0; i < n; ++i) {
-      ARROW_ASSIGN_OR_RAISE(auto nulls, NullColumn(read_schema_->field(i)->type(), rows));
+      ARROW_ASSIGN_OR_RAISE(auto nulls, MissingColumn(i, rows));
       columns.push_back(std::move(nulls));
     }
     out.cursor = std::make_unique<SlicingCursor>(arrow::Table::Make(read_schema_, std::move(columns), rows), batch_rows);
@@ -417,11 +442,13 @@ Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroupImpl(int ro
     if (raw_index[i] < 0) return Status::Invalid("Column '", projection_->fields()[i].name, "' missing after read");
   }
   // The cursor may outlive this file object: it keeps what it needs.
-  auto fill = [schema = read_schema_, raw_index](const arrow::RecordBatch& raw) -> Result<std::shared_ptr<arrow::RecordBatch>> {
+  auto fill = [schema = read_schema_, raw_index, defaults = defaults_](const arrow::RecordBatch& raw) -> Result<std::shared_ptr<arrow::RecordBatch>> {
     arrow::ArrayVector columns(raw_index.size());
     for (size_t i = 0; i < raw_index.size(); ++i) {
       const auto& field = *schema->field(static_cast<int>(i));
-      if (raw_index[i] < 0) {
+      if (raw_index[i] < 0 && i < defaults.size() && defaults[i]) {
+        ARROW_ASSIGN_OR_RAISE(columns[i], arrow::MakeArrayFromScalar(*defaults[i], raw.num_rows()));
+      } else if (raw_index[i] < 0) {
         ARROW_ASSIGN_OR_RAISE(columns[i], arrow::MakeArrayOfNull(field.type(), raw.num_rows()));
       } else {
         ARROW_ASSIGN_OR_RAISE(columns[i], table::ConformArray(raw.column(raw_index[i]), field));

@@ -83,6 +83,8 @@ class ParquetDataFile {
                         arrow::ChunkedArrayVector* columns) const;
   Result<bool> FilterColumnsMayMatch(const arrow::ChunkedArrayVector& columns) const;
   Status WithLocation(const Status& status) const;
+  // Projected field `i`, which the file lacks, for `rows` rows: its initial default or nulls.
+  Result<std::shared_ptr<arrow::ChunkedArray>> MissingColumn(int i, int64_t rows) const;
 
   std::string location_;
   std::shared_ptr<arrow::io::RandomAccessFile> input_;
@@ -92,6 +94,8 @@ class ParquetDataFile {
   std::shared_ptr<arrow::Schema> read_schema_;
   std::vector<std::shared_ptr<arrow::Field>> file_fields_;  // the file's top-level fields
   std::vector<int> file_field_;            // per projected field: the file's top-level field, or -1
+  // Per projected field the file lacks: its initial default (v3), or null (read as nulls).
+  std::vector<std::shared_ptr<arrow::Scalar>> defaults_;
   std::vector<std::vector<int>> leaves_;   // per projected field: its leaf columns in the file
   std::vector<BoundPredicate> bound_;      // predicates on flat leaf columns of this file
   std::vector<std::pair<int, ColumnPredicate>> filter_;  // (projected field, predicate) decoded first

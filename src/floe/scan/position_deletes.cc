@@ -59,22 +59,23 @@ Result<std::shared_ptr<const PositionDeleteIndex::ByDataFile>> PositionDeleteInd
   return loaded_.emplace(delete_file, std::move(by_file)).first->second;
 }
 
+std::shared_ptr<const DeletedPositions> MergePositions(std::shared_ptr<const DeletedPositions> a,
+                                                       DeletedPositions b) {
+  if (!a || a->empty()) return std::make_shared<const DeletedPositions>(std::move(b));
+  if (b.empty()) return a;
+  DeletedPositions merged;
+  merged.reserve(a->size() + b.size());
+  std::set_union(a->begin(), a->end(), b.begin(), b.end(), std::back_inserter(merged));
+  return std::make_shared<const DeletedPositions>(std::move(merged));
+}
+
 Result<std::shared_ptr<const DeletedPositions>> PositionDeleteIndex::For(
     const std::string& data_file, const std::vector<std::string>& delete_files) {
-  std::shared_ptr<DeletedPositions> out;
+  std::shared_ptr<const DeletedPositions> out;
   for (const auto& delete_file : delete_files) {
     ARROW_ASSIGN_OR_RAISE(auto by_file, Load(delete_file));
     auto it = by_file->find(data_file);
-    if (it == by_file->end()) continue;
-    if (!out) {
-      out = std::make_shared<DeletedPositions>(it->second);
-      continue;
-    }
-    DeletedPositions merged;
-    merged.reserve(out->size() + it->second.size());
-    std::set_union(out->begin(), out->end(), it->second.begin(), it->second.end(),
-                   std::back_inserter(merged));
-    *out = std::move(merged);
+    if (it != by_file->end()) out = MergePositions(std::move(out), it->second);
   }
   return out;
 }

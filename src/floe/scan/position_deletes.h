@@ -22,6 +22,10 @@ inline constexpr int32_t kDeletePosId = 2147483545;
 // The positions deleted from one data file, sorted, without repeats.
 using DeletedPositions = std::vector<int64_t>;
 
+// The positions deleted by either; `a` may be null.
+std::shared_ptr<const DeletedPositions> MergePositions(std::shared_ptr<const DeletedPositions> a,
+                                                       DeletedPositions b);
+
 // Reads position delete files, each at most once per scan however many data files it names,
 // and answers which rows of a data file they delete. Thread-safe.
 class PositionDeleteIndex {

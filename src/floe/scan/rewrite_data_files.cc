@@ -42,13 +42,7 @@ Result<table::RewriteDataFilesResult> RewriteDataFiles(const std::shared_ptr<tab
       -> Result<std::shared_ptr<arrow::RecordBatchReader>> {
     std::vector<ScanFile> files;
     for (const table::RewriteCandidate* c : group) {
-      std::vector<std::string> positions;
-      std::vector<EqualityDeleteRef> equality;
       for (const auto& d : c->deletes) {
-        if (d.content == manifest::FileContent::kPositionDeletes) {
-          positions.push_back(d.file_path);
-          continue;
-        }
         for (int32_t id : d.equality_ids) {
           const auto& fields = schema->fields();
           if (std::none_of(fields.begin(), fields.end(),
@@ -59,9 +53,9 @@ Result<table::RewriteDataFilesResult> RewriteDataFiles(const std::shared_ptr<tab
                 ", which is not a top-level column of the current schema");
           }
         }
-        equality.push_back({d.file_path, d.equality_ids});
       }
-      files.emplace_back(c->file.file_path, std::move(positions), std::move(equality));
+      ARROW_ASSIGN_OR_RAISE(ScanFile file, ScanFileOf(c->file, 0, c->deletes));
+      files.push_back(std::move(file));
     }
     return MakeRowGroupStream(table->io(), std::move(files), schema, {}, schema,
                               std::make_shared<RowGroupCounters>());

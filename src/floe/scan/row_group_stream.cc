@@ -10,6 +10,7 @@
 #include <arrow/util/future.h>
 #include <arrow/util/thread_pool.h>
 
+#include "floe/manifest/deletion_vector.h"
 #include "floe/scan/metadata_columns.h"
 #include "floe/scan/parquet_file_reader.h"
 #include "floe/table/arrow_schema.h"
@@ -365,13 +366,25 @@ RowGroupSequence::RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<ScanF
   for (size_t i = 0; i < fields.size(); ++i) {
     if (fields[i].id == kFileColumnId) layout_.file_column = static_cast<int>(i);
     if (fields[i].id == kPosColumnId) layout_.pos_column = static_cast<int>(i);
+    if (fields[i].id == kRowIdColumnId) layout_.row_id_column = static_cast<int>(i);
+    if (fields[i].id == kLastUpdatedSequenceNumberColumnId) layout_.last_updated_column = static_cast<int>(i);
   }
 }
 
 Result<std::shared_ptr<const FileDeletes>> RowGroupSequence::DeletesOf(const ScanFile& file) {
-  if (file.position_deletes.empty() && file.equality_deletes.empty()) return nullptr;
+  if (file.position_deletes.empty() && file.equality_deletes.empty() && file.deletion_vectors.empty()) {
+    return nullptr;
+  }
   auto deletes = std::make_shared<FileDeletes>();
   ARROW_ASSIGN_OR_RAISE(deletes->positions, position_deletes_->For(file.path, file.position_deletes));
+  for (const auto& dv : file.deletion_vectors) {
+    ARROW_ASSIGN_OR_RAISE(auto deleted, manifest::ReadDeletionVector(*io_, dv.path, dv.offset, dv.length));
+    if (static_cast<int64_t>(deleted.size()) != dv.cardinality) {
+      return Status::IOError("Invalid deletion vector in ", dv.path, " for ", file.path, ": it deletes ",
+                             deleted.size(), " rows, its manifest entry counts ", dv.cardinality);
+    }
+    deletes->positions = MergePositions(std::move(deletes->positions), std::move(deleted));
+  }
   const auto& fields = projection_->fields();
   for (const auto& ref : file.equality_deletes) {
     FileDeletes::Equality eq;
@@ -413,6 +426,7 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
       }
       file_ = *opened;
       deletes_ = *deletes;
+      lineage_ = next.lineage;
       next_row_group_ = 0;
       counters_->total += file_->num_row_groups();
       continue;
@@ -422,7 +436,7 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
       ++counters_->skipped_by_stats;
       continue;
     }
-    return Taken{file_, row_group, deletes_, layout_};
+    return Taken{file_, row_group, deletes_, layout_, lineage_};
   }
 }
 
@@ -431,7 +445,8 @@ Result<ParquetDataFile::OpenedRowGroup> RowGroupSequence::Open(const Taken& take
   ARROW_ASSIGN_OR_RAISE(auto opened, taken.file->OpenRowGroup(taken.row_group, batch_rows, cancel));
   if (opened.cursor) {
     opened.cursor = FinishRows(std::move(opened.cursor), taken.file->location(),
-                               taken.file->RowGroupFirstRow(taken.row_group), taken.deletes, taken.layout);
+                               taken.file->RowGroupFirstRow(taken.row_group), taken.deletes, taken.layout,
+                               taken.lineage);
   }
   return opened;
 }

@@ -32,6 +32,14 @@ struct RowGroupCounters {
   std::atomic<int64_t> skipped_by_filter_columns{0};
 };
 
+// A deletion vector: a blob of a Puffin file (spec: "Deletion Vectors").
+struct DeletionVectorRef {
+  std::string path;
+  int64_t offset = 0;
+  int64_t length = 0;
+  int64_t cardinality = 0;  // the deleted rows the manifest counts (its record_count)
+};
+
 // A data file to read and the delete files that apply to it.
 struct ScanFile {
   ScanFile(std::string path) : path(std::move(path)) {}  // NOLINT(runtime/explicit): a file no delete applies to
@@ -43,6 +51,8 @@ struct ScanFile {
   std::vector<std::string> position_deletes;  // position delete files that may name rows of it
   // Their fields must be columns of the projection read.
   std::vector<EqualityDeleteRef> equality_deletes;
+  std::vector<DeletionVectorRef> deletion_vectors;
+  RowLineage lineage;
 };
 
 struct RowGroupStreamOptions {
@@ -77,6 +87,7 @@ class RowGroupSequence {
     int row_group = 0;
     std::shared_ptr<const FileDeletes> deletes;  // of the file; null when none
     RowLayout layout;
+    RowLineage lineage;
   };
   // The next row group. A file that cannot be opened is an error, now and on every later call.
   Result<Taken> Take();
@@ -102,6 +113,7 @@ class RowGroupSequence {
   size_t next_file_ = 0;
   std::shared_ptr<ParquetDataFile> file_;
   std::shared_ptr<const FileDeletes> deletes_;
+  RowLineage lineage_;
   int next_row_group_ = 0;
   // Files whose row groups are all handed out; from the first file to the last.
   std::unique_ptr<ProgressTask> progress_;

@@ -221,14 +221,25 @@ Status TableScan::AssignDeletes(const spec::TableMetadata& md, const spec::Snaps
   using Delete = const manifest::ManifestEntry*;
   std::vector<Delete> global;
   std::unordered_map<std::string, std::vector<Delete>> by_partition;
+  // Deletes naming their one data file (deletion vectors, always) are found by its path.
+  std::unordered_map<std::string, std::vector<Delete>> by_data_file;
   for (const auto& entries : delete_manifests) {
     for (const auto& e : *entries) {
       if (e.status == manifest::EntryStatus::kDeleted) continue;
-      const spec::PartitionSpec* spec = md.SpecById(e.data_file.spec_id);
+      const manifest::DataFile& file = e.data_file;
+      if (file.is_deletion_vector() && !file.referenced_data_file) {
+        return Status::IOError("Deletion vector in ", file.file_path, " of snapshot ", snap.snapshot_id, " of ",
+                               table_->name(), " has no referenced_data_file");
+      }
+      if (file.content == manifest::FileContent::kPositionDeletes && file.referenced_data_file) {
+        by_data_file[*file.referenced_data_file].push_back(&e);
+        continue;
+      }
+      const spec::PartitionSpec* spec = md.SpecById(file.spec_id);
       if (!spec || spec->fields().empty()) {
         global.push_back(&e);
       } else {
-        by_partition[manifest::PartitionKey(e.data_file)].push_back(&e);
+        by_partition[manifest::PartitionKey(file)].push_back(&e);
       }
     }
   }
@@ -238,7 +249,12 @@ Status TableScan::AssignDeletes(const spec::TableMetadata& md, const spec::Snaps
       auto it = by_partition.find(manifest::PartitionKey(task.file));
       if (it != by_partition.end()) local = &it->second;
     }
-    for (const std::vector<Delete>* list : {static_cast<const std::vector<Delete>*>(&global), local}) {
+    const std::vector<Delete>* named = nullptr;
+    if (!by_data_file.empty()) {
+      auto it = by_data_file.find(task.file.file_path);
+      if (it != by_data_file.end()) named = &it->second;
+    }
+    for (const std::vector<Delete>* list : {static_cast<const std::vector<Delete>*>(&global), local, named}) {
       if (!list) continue;
       for (Delete d : *list) {
         const manifest::DataFile& file = d->data_file;
@@ -297,11 +313,39 @@ Result<spec::NestedField> EqualityField(const spec::TableMetadata& md, const spe
 
 std::string FileTaskKey(const FileScanTask& task) {
   std::vector<std::string> deletes;
-  for (const auto& d : task.deletes) deletes.push_back(d.file_path);
+  for (const auto& d : task.deletes) {
+    // One Puffin file holds the deletion vectors of many data files.
+    deletes.push_back(d.is_deletion_vector() ? d.file_path + "@" + std::to_string(d.content_offset.value_or(0))
+                                             : d.file_path);
+  }
   std::sort(deletes.begin(), deletes.end());
   std::string key = task.file.file_path;
   for (const auto& d : deletes) key += "\n" + d;
   return key;
+}
+
+Result<ScanFile> ScanFileOf(const manifest::DataFile& file, int64_t data_sequence_number,
+                            const std::vector<manifest::DataFile>& deletes) {
+  if (file.key_metadata) {
+    return Status::NotImplemented("Cannot read data file ", file.file_path,
+                                  ": it is encrypted, and floe does not read encrypted tables");
+  }
+  ScanFile out(file.file_path);
+  for (const auto& d : deletes) {
+    if (d.is_deletion_vector()) {
+      if (!d.content_offset || !d.content_size_in_bytes) {
+        return Status::IOError("Deletion vector in ", d.file_path, " for ", file.file_path,
+                               " has no content_offset or content_size_in_bytes");
+      }
+      out.deletion_vectors.push_back({d.file_path, *d.content_offset, *d.content_size_in_bytes, d.record_count});
+    } else if (d.content == manifest::FileContent::kPositionDeletes) {
+      out.position_deletes.push_back(d.file_path);
+    } else {
+      out.equality_deletes.push_back({d.file_path, d.equality_ids});
+    }
+  }
+  out.lineage = {file.first_row_id, data_sequence_number};
+  return out;
 }
 
 Result<ScanFilesPlan> PlanScanFiles(const spec::TableMetadata& md, std::vector<FileScanTask> tasks,
@@ -311,14 +355,9 @@ Result<ScanFilesPlan> PlanScanFiles(const spec::TableMetadata& md, std::vector<F
   // Columns equality deletes compare on are read too, and dropped once they are applied.
   std::vector<spec::NestedField> extra;
   for (auto& task : tasks) {
-    std::vector<std::string> position_deletes;
-    std::vector<EqualityDeleteRef> equality_deletes;
+    ARROW_ASSIGN_OR_RAISE(ScanFile file, ScanFileOf(task.file, task.data_sequence_number, task.deletes));
     for (const auto& d : task.deletes) {
-      if (d.content == manifest::FileContent::kPositionDeletes) {
-        position_deletes.push_back(d.file_path);
-        continue;
-      }
-      equality_deletes.push_back({d.file_path, d.equality_ids});
+      if (d.content != manifest::FileContent::kEqualityDeletes) continue;
       for (int32_t id : d.equality_ids) {
         auto read = [id](const std::vector<spec::NestedField>& fields) {
           return std::any_of(fields.begin(), fields.end(), [id](const spec::NestedField& f) { return f.id == id; });
@@ -328,8 +367,7 @@ Result<ScanFilesPlan> PlanScanFiles(const spec::TableMetadata& md, std::vector<F
         extra.push_back(std::move(field));
       }
     }
-    plan.files.emplace_back(std::move(task.file.file_path), std::move(position_deletes),
-                            std::move(equality_deletes));
+    plan.files.push_back(std::move(file));
   }
   if (!extra.empty()) {
     plan.output_columns = static_cast<int>(projection->fields().size());

@@ -26,6 +26,11 @@ struct FileScanTask {
 // Two snapshots' tasks of equal keys hold the same rows.
 std::string FileTaskKey(const FileScanTask& task);
 
+// What the row-group stream reads of `file`: it, its deletes by kind, and its row lineage.
+// An encrypted file is refused by name.
+Result<ScanFile> ScanFileOf(const manifest::DataFile& file, int64_t data_sequence_number,
+                            const std::vector<manifest::DataFile>& deletes);
+
 // What the row-group stream reads for planned tasks: each data file with its delete files,
 // and `projection` widened by the columns equality deletes compare on that it lacks (taken
 // from `schema`, else the newest older schema of `md` that has them). Those extra columns

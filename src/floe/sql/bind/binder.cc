@@ -6,6 +6,7 @@
 #include <arrow/acero/options.h>
 #include <arrow/compute/api.h>
 
+#include "floe/scan/metadata_columns.h"
 #include "floe/scan/table_scan.h"
 #include "floe/sql/plan/metadata_answers.h"
 #include "floe/sql/metadata/audit_log_table.h"
@@ -301,7 +302,7 @@ Result<Rel> Binder::BindTableRef(const TableRef& ref, const ScanHints& hints) {
     // Iceberg's metadata columns, read when named and hidden from `*`; a table column of
     // the same name wins.
     std::vector<std::string> metadata_columns;
-    for (const char* name : {"_file", "_pos"}) {
+    for (const std::string& name : scan::MetadataColumnNames()) {
       if (hints.columns.count(name) && !read_schema->FindFieldByNameCaseInsensitive(name)) {
         metadata_columns.push_back(name);
       }

@@ -293,7 +293,16 @@ Result<std::shared_ptr<arrow::Table>> FilesOf(const table::Table& t, const std::
   arrow::ListBuilder offsets(arrow::default_memory_pool(), std::make_shared<arrow::Int64Builder>());
   arrow::ListBuilder equality(arrow::default_memory_pool(), std::make_shared<arrow::Int32Builder>());
   arrow::Int32Builder sort_order;
+  arrow::Int64Builder first_row_id, content_offset, content_size;
+  arrow::StringBuilder referenced;
+  auto optional_long = [](arrow::Int64Builder& builder, const std::optional<int64_t>& v) {
+    return v ? builder.Append(*v) : builder.AppendNull();
+  };
   for (const auto* f : kept) {
+    ARROW_RETURN_NOT_OK(optional_long(first_row_id, f->first_row_id));
+    ARROW_RETURN_NOT_OK(f->referenced_data_file ? referenced.Append(*f->referenced_data_file) : referenced.AppendNull());
+    ARROW_RETURN_NOT_OK(optional_long(content_offset, f->content_offset));
+    ARROW_RETURN_NOT_OK(optional_long(content_size, f->content_size_in_bytes));
     ARROW_RETURN_NOT_OK(f->split_offsets.empty() ? offsets.AppendNull() : offsets.Append());
     for (int64_t o : f->split_offsets) {
       ARROW_RETURN_NOT_OK(static_cast<arrow::Int64Builder*>(offsets.value_builder())->Append(o));
@@ -313,6 +322,19 @@ Result<std::shared_ptr<arrow::Table>> FilesOf(const table::Table& t, const std::
   arrays.push_back(equality_array);
   fields.push_back(arrow::field("sort_order_id", arrow::int32()));
   arrays.push_back(sort_array);
+  // Row lineage and deletion vectors (v3), after the other columns as in Iceberg's files tables.
+  ARROW_ASSIGN_OR_RAISE(auto first_row_id_array, first_row_id.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto referenced_array, referenced.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto content_offset_array, content_offset.Finish());
+  ARROW_ASSIGN_OR_RAISE(auto content_size_array, content_size.Finish());
+  fields.push_back(arrow::field("first_row_id", arrow::int64()));
+  arrays.push_back(first_row_id_array);
+  fields.push_back(arrow::field("referenced_data_file", arrow::utf8()));
+  arrays.push_back(referenced_array);
+  fields.push_back(arrow::field("content_offset", arrow::int64()));
+  arrays.push_back(content_offset_array);
+  fields.push_back(arrow::field("content_size_in_bytes", arrow::int64()));
+  arrays.push_back(content_size_array);
   return arrow::Table::Make(arrow::schema(fields), arrays);
 }
 

@@ -57,8 +57,8 @@ expect_error 1 "Error: [ORDER_BY_POS_OUT_OF_RANGE] ORDER BY position 2 is not in
   -c "SELECT id FROM db.t ORDER BY 2"
 expect_error 1 "Error: Cannot downgrade v2 table to v1: lakehouse.db.t (line 1, column 13)" \
   -c "ALTER TABLE db.t SET TBLPROPERTIES ('format-version'='1')"
-expect_error 1 "Error: Cannot upgrade table lakehouse.db.t at format-version 3: floe writes format-version 2 tables only (line 1, column 13)" \
-  -c "ALTER TABLE db.t SET TBLPROPERTIES ('format-version'='3')"
+expect_error 1 "Error: Cannot upgrade table lakehouse.db.t at unsupported format version: v4 (supported: v3) (line 1, column 13)" \
+  -c "ALTER TABLE db.t SET TBLPROPERTIES ('format-version'='4')"
 printf 'SELECT %s1%s\n' "$(printf '(%.0s' $(seq 100000))" "$(printf ')%.0s' $(seq 100000))" > deep.sql
 expect_error 1 "Error: SQL nested too deeply (more than 256 levels) (line 1, column 135)" -f deep.sql
 printf 'SELECT 1%s\n' "$(printf ' + 1%.0s' $(seq 100000))" > long_sum.sql

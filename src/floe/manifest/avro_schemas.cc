@@ -108,7 +108,8 @@ Result<std::string> AvroTypeJson(const spec::Type& type) {
   }
 }
 
-Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(const spec::Type& partition_type) {
+Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(const spec::Type& partition_type,
+                                                                int32_t format_version) {
   std::string partition_fields;
   for (const auto& f : partition_type.fields()) {
     ARROW_ASSIGN_OR_RAISE(std::string t, AvroTypeJson(*f.type));
@@ -140,12 +141,17 @@ Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(const spec::Type
       R"({"name":"split_offsets","type":["null",{"type":"array","items":"long","element-id":133}],"doc":"Splittable offsets","default":null,"field-id":132},)",
       R"({"name":"equality_ids","type":["null",{"type":"array","items":"int","element-id":136}],"doc":"Equality comparison field IDs","default":null,"field-id":135},)",
       R"({"name":"sort_order_id","type":["null","int"],"doc":"Sort order ID","default":null,"field-id":140})",
+      format_version >= 3 ?
+      R"(,{"name":"first_row_id","type":["null","long"],"doc":"Starting row ID to assign to new rows","default":null,"field-id":142},)"
+      R"({"name":"referenced_data_file","type":["null","string"],"doc":"Fully qualified location (URI with FS scheme) of a data file that all deletes reference","default":null,"field-id":143},)"
+      R"({"name":"content_offset","type":["null","long"],"doc":"The offset in the file where the content starts","default":null,"field-id":144},)"
+      R"({"name":"content_size_in_bytes","type":["null","long"],"doc":"The length of referenced content stored in the file","default":null,"field-id":145})" : "",
       R"(]},"field-id":2}]})");
   return avro::Schema::Parse(json);
 }
 
-Result<std::shared_ptr<const avro::Schema>> ManifestListSchema() {
-  static const char kJson[] =
+Result<std::shared_ptr<const avro::Schema>> ManifestListSchema(int32_t format_version) {
+  static const char kV2Fields[] =
       R"({"type":"record","name":"manifest_file","fields":[)"
       R"({"name":"manifest_path","type":"string","doc":"Location URI with FS scheme","field-id":500},)"
       R"({"name":"manifest_length","type":"long","doc":"Total file size in bytes","field-id":501},)"
@@ -166,10 +172,12 @@ Result<std::shared_ptr<const avro::Schema>> ManifestListSchema() {
       R"({"name":"lower_bound","type":["null","bytes"],"doc":"Partition lower bound for all files","default":null,"field-id":510},)"
       R"({"name":"upper_bound","type":["null","bytes"],"doc":"Partition upper bound for all files","default":null,"field-id":511})"
       R"(]},"element-id":508}],"doc":"Summary for each partition","default":null,"field-id":507},)"
-      R"({"name":"key_metadata","type":["null","bytes"],"doc":"Encryption key metadata blob","default":null,"field-id":519})"
-      R"(]})";
-  static const Result<std::shared_ptr<const avro::Schema>> schema = avro::Schema::Parse(kJson);
-  return schema;
+      R"({"name":"key_metadata","type":["null","bytes"],"doc":"Encryption key metadata blob","default":null,"field-id":519})";
+  static const Result<std::shared_ptr<const avro::Schema>> v2 = avro::Schema::Parse(std::string(kV2Fields) + "]}");
+  static const Result<std::shared_ptr<const avro::Schema>> v3 = avro::Schema::Parse(
+      std::string(kV2Fields) +
+      R"(,{"name":"first_row_id","type":["null","long"],"doc":"Starting row ID to assign to new rows in ADDED data files","default":null,"field-id":520}]})");
+  return format_version >= 3 ? v3 : v2;
 }
 
 avro::Value LiteralToAvro(const Literal& value) {

@@ -17,9 +17,12 @@ namespace floe::manifest {
 // A field name Avro accepts: `name` itself when valid, else Java's escaped form.
 std::string AvroCompatibleName(const std::string& name);
 
-// The manifest entry schema for a partition type (a struct of partition fields).
-Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(const spec::Type& partition_type);
-Result<std::shared_ptr<const avro::Schema>> ManifestListSchema();
+// The manifest entry schema for a partition type (a struct of partition fields); format
+// version 3 adds the data file's first_row_id and a deletion vector's referenced file and blob.
+Result<std::shared_ptr<const avro::Schema>> ManifestEntrySchema(const spec::Type& partition_type,
+                                                                int32_t format_version = 2);
+// Format version 3 adds each manifest's first_row_id.
+Result<std::shared_ptr<const avro::Schema>> ManifestListSchema(int32_t format_version = 2);
 
 // The Avro schema JSON of one Iceberg primitive type, as Java's AvroSchemaUtil writes it.
 Result<std::string> AvroTypeJson(const spec::Type& type);

@@ -130,13 +130,14 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
       if (!e.file_sequence_number) e.file_sequence_number = manifest.sequence_number;
     }
   }
-  // Spec, "First Row ID Inheritance": data files without a first row id take the next ids
-  // after the manifest's first, in the order they are listed.
+  // Spec, "First Row ID Inheritance": live data files without a first row id take the next
+  // ids after the manifest's first, in the order they are listed (the manifest list reserved
+  // ids for its added and existing rows only).
   if (manifest.first_row_id && manifest.content == ManifestContent::kData) {
     int64_t next = *manifest.first_row_id;
     for (auto& e : entries) {
       DataFile& f = e.data_file;
-      if (f.content != FileContent::kData || f.first_row_id) continue;
+      if (e.status == EntryStatus::kDeleted || f.content != FileContent::kData || f.first_row_id) continue;
       f.first_row_id = next;
       next += f.record_count;
     }
@@ -162,11 +163,13 @@ Result<std::vector<ManifestEntry>> ReadManifest(FileIO& io, const ManifestFile& 
 Status WriteManifestList(FileIO& io, const std::string& location, int64_t snapshot_id,
                          std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
                          const std::vector<ManifestFile>& manifests, int32_t format_version,
-                         const std::string& codec) {
-  if (format_version != 2) {
+                         const std::string& codec, ManifestListRowIds* row_ids) {
+  if (format_version != 2 && format_version != 3) {
     return Status::NotImplemented("Writing format version ", format_version, " manifest lists");
   }
-  ARROW_ASSIGN_OR_RAISE(auto schema, ManifestListSchema());
+  const bool v3 = format_version >= 3;
+  if (v3 && !row_ids) return Status::Invalid("A format-version 3 manifest list needs its first row id");
+  ARROW_ASSIGN_OR_RAISE(auto schema, ManifestListSchema(format_version));
   ARROW_ASSIGN_OR_RAISE(auto avro_codec, avro::CodecFromName(codec));
   avro::Metadata metadata = {
       {"snapshot-id", std::to_string(snapshot_id)},
@@ -174,6 +177,10 @@ Status WriteManifestList(FileIO& io, const std::string& location, int64_t snapsh
       {"sequence-number", std::to_string(sequence_number)},
       {"format-version", std::to_string(format_version)},
   };
+  if (v3) {
+    metadata.emplace_back("first-row-id", std::to_string(row_ids->first_row_id));
+    row_ids->assigned = 0;
+  }
   ARROW_ASSIGN_OR_RAISE(auto sink, io.OpenOutputStream(location, FileKind::kManifestList));
   ARROW_ASSIGN_OR_RAISE(auto writer,
                         avro::ContainerWriter::Make(sink, schema, avro_codec, metadata));
@@ -196,7 +203,7 @@ Status WriteManifestList(FileIO& io, const std::string& location, int64_t snapsh
           optional_bytes(p.upper_bound),
       }));
     }
-    avro::Value value = avro::Value::Record({
+    std::vector<avro::Value> fields = {
         avro::Value::String(m.manifest_path),
         avro::Value::Long(m.manifest_length),
         avro::Value::Int(m.partition_spec_id),
@@ -212,8 +219,17 @@ Status WriteManifestList(FileIO& io, const std::string& location, int64_t snapsh
         avro::Value::Long(m.deleted_rows_count),
         avro::Value::Union(1, avro::Value::Array(std::move(partitions))),
         optional_bytes(m.key_metadata),
-    });
-    ARROW_RETURN_NOT_OK(writer->Write(value));
+    };
+    if (v3) {
+      std::optional<int64_t> first_row_id = m.first_row_id;
+      if (!first_row_id && m.content == ManifestContent::kData) {
+        first_row_id = row_ids->first_row_id + row_ids->assigned;
+        row_ids->assigned += m.added_rows_count + m.existing_rows_count;
+      }
+      fields.push_back(first_row_id ? avro::Value::Union(1, avro::Value::Long(*first_row_id))
+                                    : avro::Value::Union(0, avro::Value::Null()));
+    }
+    ARROW_RETURN_NOT_OK(writer->Write(avro::Value::Record(std::move(fields))));
   }
   ARROW_RETURN_NOT_OK(writer->Close());
   return sink->Close();

@@ -24,12 +24,20 @@ Result<std::vector<ManifestEntry>> ReadManifest(FileIO& io, const ManifestFile& 
                                                 const spec::TableMetadata& metadata,
                                                 const ReadManifestOptions& options = {});
 
+// Row lineage of a v3 manifest list: data manifests without a first row id take the next
+// ids from `first_row_id` (the snapshot's), each reserving as many as it lists added and
+// existing rows (spec: "First Row ID Assignment"); `assigned` is how many were taken.
+struct ManifestListRowIds {
+  int64_t first_row_id = 0;
+  int64_t assigned = 0;
+};
+
 // Writes a manifest list; manifests whose sequence numbers are unassigned get
-// `sequence_number` (the new snapshot's).
+// `sequence_number` (the new snapshot's). Format version 3 needs `row_ids`.
 Status WriteManifestList(FileIO& io, const std::string& location, int64_t snapshot_id,
                          std::optional<int64_t> parent_snapshot_id, int64_t sequence_number,
                          const std::vector<ManifestFile>& manifests, int32_t format_version = 2,
-                         const std::string& codec = "deflate");
+                         const std::string& codec = "deflate", ManifestListRowIds* row_ids = nullptr);
 
 Result<std::vector<ManifestFile>> ReadManifestList(FileIO& io, const std::string& location);
 

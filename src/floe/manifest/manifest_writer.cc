@@ -26,7 +26,7 @@ avro::Value OptionalIntMap(const IdMap<V>& map, bool keep_empty, MakeValue make)
   return avro::Value::Union(1, avro::Value::Array(std::move(items)));
 }
 
-avro::Value DataFileToAvro(const DataFile& f) {
+avro::Value DataFileToAvro(const DataFile& f, int32_t format_version) {
   std::vector<avro::Value> partition;
   partition.reserve(f.partition.size());
   for (const auto& p : f.partition) partition.push_back(LiteralToAvro(p));
@@ -35,7 +35,7 @@ avro::Value DataFileToAvro(const DataFile& f) {
   std::vector<avro::Value> split_offsets, equality_ids;
   for (int64_t o : f.split_offsets) split_offsets.push_back(avro::Value::Long(o));
   for (int32_t id : f.equality_ids) equality_ids.push_back(avro::Value::Int(id));
-  return avro::Value::Record({
+  std::vector<avro::Value> fields = {
       avro::Value::Int(static_cast<int32_t>(f.content)),
       avro::Value::String(f.file_path),
       avro::Value::String(f.file_format),
@@ -56,7 +56,15 @@ avro::Value DataFileToAvro(const DataFile& f) {
                              : avro::Value::Union(1, avro::Value::Array(std::move(equality_ids))),
       f.sort_order_id ? avro::Value::Union(1, avro::Value::Int(*f.sort_order_id))
                       : avro::Value::Union(0, avro::Value::Null()),
-  });
+  };
+  if (format_version >= 3) {
+    fields.push_back(OptionalLong(f.first_row_id));
+    fields.push_back(f.referenced_data_file ? avro::Value::Union(1, avro::Value::String(*f.referenced_data_file))
+                                            : avro::Value::Union(0, avro::Value::Null()));
+    fields.push_back(OptionalLong(f.content_offset));
+    fields.push_back(OptionalLong(f.content_size_in_bytes));
+  }
+  return avro::Value::Record(std::move(fields));
 }
 
 // Tracks one partition field's summary for the manifest list.
@@ -98,7 +106,7 @@ Result<std::unique_ptr<ManifestWriter>> ManifestWriter::Make(
     std::shared_ptr<FileIO> io, std::string location, const spec::Schema& schema,
     const spec::PartitionSpec& spec, int64_t snapshot_id, ManifestContent content,
     int32_t format_version, std::string codec) {
-  if (format_version != 2) {
+  if (format_version != 2 && format_version != 3) {
     return Status::NotImplemented("Writing format version ", format_version, " manifests");
   }
   std::unique_ptr<ManifestWriter> w(new ManifestWriter());
@@ -109,7 +117,7 @@ Result<std::unique_ptr<ManifestWriter>> ManifestWriter::Make(
   w->content_ = content;
   w->format_version_ = format_version;
   ARROW_ASSIGN_OR_RAISE(w->partition_type_, spec.PartitionType(schema));
-  ARROW_ASSIGN_OR_RAISE(auto avro_schema, ManifestEntrySchema(*w->partition_type_));
+  ARROW_ASSIGN_OR_RAISE(auto avro_schema, ManifestEntrySchema(*w->partition_type_, format_version));
   ARROW_ASSIGN_OR_RAISE(auto avro_codec, avro::CodecFromName(codec));
   avro::Metadata metadata = {
       {"schema", spec::SchemaToJson(schema)},
@@ -141,7 +149,7 @@ Status ManifestWriter::Write(const ManifestEntry& entry) {
       OptionalLong(entry.snapshot_id),
       OptionalLong(entry.sequence_number),
       OptionalLong(entry.file_sequence_number),
-      DataFileToAvro(entry.data_file),
+      DataFileToAvro(entry.data_file, format_version_),
   });
   ARROW_RETURN_NOT_OK(writer_->Write(value));
   const int64_t rows = entry.data_file.record_count;

@@ -4,6 +4,7 @@
 
 #include "floe/scan/row_group_stream.h"
 #include "floe/scan/table_scan.h"
+#include "floe/table/row_level_writes.h"
 
 namespace floe::scan {
 
@@ -11,6 +12,7 @@ Result<table::RewriteDataFilesResult> RewriteDataFiles(const std::shared_ptr<tab
                                                        const RewriteDataFilesOptions& options) {
   ARROW_RETURN_NOT_OK(
       table::CheckRewriteDataFilesOptions(*table, options.strategy, options.options));
+  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "rewrite data files of"));
   auto md = table->metadata();
   const spec::Snapshot* current = md->current_snapshot();
   if (!current) return table::RewriteDataFilesResult{};

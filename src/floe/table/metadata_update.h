@@ -21,7 +21,7 @@
 namespace floe::table {
 
 // The newest format version a table may be created at or upgraded to by a commit: the newest
-// whose metadata floe reads (its own data writes on v3 tables wait for row lineage).
+// whose metadata floe reads.
 inline constexpr int32_t kMaxWritableFormatVersion = spec::kMaxReadableFormatVersion;
 
 using spec::MetadataUpdate;

@@ -44,6 +44,10 @@ Status ReplaceTable(Table& table, const spec::Schema& schema, const CreateTableO
     ARROW_RETURN_NOT_OK(builder.SetDefaultPartitionSpec(TableMetadataBuilder::kLastAdded));
     builder.SetProperties(fresh->properties);
     builder.RemoveRef(spec::kMainBranch);
+    // A replace may upgrade the table, never downgrade it (as Iceberg).
+    if (options.format_version > current.format_version) {
+      ARROW_RETURN_NOT_OK(builder.UpgradeFormatVersion(options.format_version, options.format_version));
+    }
     return Status::OK();
   });
 }

@@ -11,6 +11,7 @@
 #include "floe/manifest/manifest_writer.h"
 #include "floe/manifest/partition_key.h"
 #include "floe/table/commit.h"
+#include "floe/table/snapshot_producer.h"
 #include "floe/table/manifest_merge.h"
 #include "floe/table/metadata_files.h"
 #include "floe/table/rolling_writer.h"
@@ -637,9 +638,7 @@ Result<RewriteManifestsResult> RewriteManifests(Table& table, std::optional<int3
         snap.schema_id = base->current_schema_id;
         snap.manifest_list = ManifestListLocation(*base, snapshot_id, ++attempt);
         attempt_files->push_back(snap.manifest_list);
-        ARROW_RETURN_NOT_OK(manifest::WriteManifestList(
-            *table.io(), snap.manifest_list, snapshot_id, snap.parent_snapshot_id,
-            snap.sequence_number, list, base->format_version));
+        ARROW_RETURN_NOT_OK(WriteSnapshotManifestList(*table.io(), *base, list, &snap));
         ARROW_RETURN_NOT_OK(builder.SetBranchSnapshot(std::move(snap), spec::kMainBranch));
         return builder.Build();
       });

@@ -359,9 +359,7 @@ class SnapshotProducer : public std::enable_shared_from_this<SnapshotProducer> {
     snap.schema_id = base->current_schema_id;
     snap.manifest_list = ManifestListLocation(*base, snapshot_id_, attempt_);
     attempt_files->push_back(snap.manifest_list);
-    ARROW_RETURN_NOT_OK(manifest::WriteManifestList(*io, snap.manifest_list, snapshot_id_,
-                                                    snap.parent_snapshot_id, snap.sequence_number,
-                                                    manifests, base->format_version));
+    ARROW_RETURN_NOT_OK(WriteSnapshotManifestList(*io, *base, manifests, &snap));
     ARROW_RETURN_NOT_OK(builder.SetBranchSnapshot(std::move(snap), branch_));
     return builder.Build();
   }
@@ -662,6 +660,19 @@ Result<int64_t> DeleteFiles(Table& table, const OverwriteFilter& filter, const W
   ARROW_RETURN_NOT_OK(CheckOverwriteFilter(table, filter));
   auto producer = std::make_shared<SnapshotProducer>(table, "delete", std::vector<DataFile>{}, RemovalFor(table, {}, filter, options), options);
   return producer->Commit();
+}
+
+Status WriteSnapshotManifestList(FileIO& io, const spec::TableMetadata& base,
+                                 const std::vector<manifest::ManifestFile>& manifests, spec::Snapshot* snapshot) {
+  manifest::ManifestListRowIds row_ids{base.next_row_id, 0};
+  ARROW_RETURN_NOT_OK(manifest::WriteManifestList(io, snapshot->manifest_list, snapshot->snapshot_id,
+                                                  snapshot->parent_snapshot_id, snapshot->sequence_number,
+                                                  manifests, base.format_version, "deflate", &row_ids));
+  if (base.format_version >= 3) {
+    snapshot->first_row_id = row_ids.first_row_id;
+    snapshot->added_rows = row_ids.assigned;
+  }
+  return Status::OK();
 }
 
 }  // namespace floe::table

@@ -14,6 +14,7 @@
 #include <arrow/type_fwd.h>
 
 #include "floe/manifest/data_file.h"
+#include "floe/manifest/manifest_file.h"
 #include "floe/table/conflict_validation.h"
 #include "floe/table/table.h"
 
@@ -125,5 +126,11 @@ Result<int64_t> RewriteFiles(Table& table, RewriteFilesChange change, const Writ
 
 // Writes `data` as data files laid out by the table's default spec, without committing.
 Result<std::vector<manifest::DataFile>> WriteDataFiles(const Table& table, const arrow::Table& data);
+
+// Writes the manifest list of `snapshot` (its location, ids and sequence number set) for a
+// commit on `base`; on a v3 table it also gives the snapshot its range of row ids: first-row-id
+// from the table's next-row-id, added-rows as many as the list assigned.
+Status WriteSnapshotManifestList(FileIO& io, const spec::TableMetadata& base,
+                                 const std::vector<manifest::ManifestFile>& manifests, spec::Snapshot* snapshot);
 
 }  // namespace floe::table

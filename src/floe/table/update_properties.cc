@@ -1,6 +1,7 @@
 #include "floe/table/update_properties.h"
 
 #include "floe/table/commit.h"
+#include "floe/table/metadata_update.h"
 #include "floe/table/table_metadata_builder.h"
 
 namespace floe::table {
@@ -15,6 +16,9 @@ Status Apply(const Table& table, const PropertyUpdates& updates, TableMetadataBu
       return ValidationError("[UNSET_NONEXISTENT_PROPERTIES] Attempted to unset non-existent properties [`",
                              key, "`] in table ", table.name(), ".");
     }
+  }
+  if (updates.format_version) {
+    ARROW_RETURN_NOT_OK(builder.UpgradeFormatVersion(*updates.format_version, kMaxWritableFormatVersion));
   }
   builder.SetProperties(updates.set);
   builder.RemoveProperties(updates.remove);

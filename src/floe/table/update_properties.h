@@ -3,6 +3,7 @@
 // Setting and removing table properties (ALTER TABLE ... SET/UNSET TBLPROPERTIES).
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -17,6 +18,9 @@ struct PropertyUpdates {
   // `[UNSET_NONEXISTENT_PROPERTIES] Attempted to unset non-existent properties [`<key>`] in
   // table <table>.` (Spark's message).
   bool ignore_missing = false;
+  // 'format-version' is the table's own, not a stored property: set, it upgrades the table in
+  // the same commit (never downgrades).
+  std::optional<int32_t> format_version = std::nullopt;
 };
 
 // One commit; a key both set and removed is refused (`Cannot remove and update the same

@@ -42,15 +42,16 @@ Result<StatementResult> ExecuteAlterTable(ExecContext& ctx, const sql::AlterTabl
     return out;
   };
   if (auto* s = alter.As<SetProperties>()) {
-    // format-version is the table's own, not a stored property; floe keeps tables at v2.
+    // format-version is the table's own, not a stored property: setting it upgrades the table.
     table::PropertyUpdates updates;
     for (const auto& p : s->properties) {
       if (p.key != "format-version") {
         updates.set[p.key] = p.value;
         continue;
       }
-      Status st = CheckFormatVersion(p.value, table->metadata()->format_version, table->name());
-      if (!st.ok()) return ErrorAt(sql, alter.name.pos, st.message());
+      auto version = CheckFormatVersion(p.value, table->metadata()->format_version, table->name());
+      if (!version.ok()) return ErrorAt(sql, alter.name.pos, version.status().message());
+      updates.format_version = *version;
     }
     ARROW_RETURN_NOT_OK(table::UpdateProperties(*table, updates));
     return Message("");

@@ -100,8 +100,9 @@ Result<StatementResult> ExecuteCreateTable(ExecContext& ctx, const sql::CreateTa
   if (create.location) options.location = *create.location;
   auto fv = options.properties.find("format-version");
   if (fv != options.properties.end()) {
-    Status st = CheckFormatVersion(fv->second, std::nullopt, ToSql(create.name));
-    if (!st.ok()) return ErrorAt(sql, create.name.pos, st.message());
+    auto version = CheckFormatVersion(fv->second, std::nullopt, ToSql(create.name));
+    if (!version.ok()) return ErrorAt(sql, create.name.pos, version.status().message());
+    options.format_version = *version;
     options.properties.erase(fv);
   }
   std::shared_ptr<table::Table> table;

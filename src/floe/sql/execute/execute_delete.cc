@@ -18,6 +18,7 @@
 #include "floe/sql/parse/parse_error.h"
 #include "floe/sql/execute/result_tables.h"
 #include "floe/sql/execute/row_level.h"
+#include "floe/table/row_level_writes.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/rolling_writer.h"
 #include "floe/table/snapshot_producer.h"
@@ -61,6 +62,7 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
     }
   }
 
+  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "DELETE FROM"));
   if (plan.merge_on_read) {
     ARROW_ASSIGN_OR_RAISE(auto query, TargetQuery("SELECT _file, _pos FROM t", target, true));
     ARROW_ASSIGN_OR_RAISE(auto reader, StreamRows(ctx, query));

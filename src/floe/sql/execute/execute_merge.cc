@@ -31,6 +31,7 @@
 #include "floe/sql/execute/result_tables.h"
 #include "floe/sql/execute/row_assignments.h"
 #include "floe/sql/execute/row_level.h"
+#include "floe/table/row_level_writes.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/rolling_writer.h"
 #include "floe/table/snapshot_producer.h"
@@ -475,6 +476,7 @@ Result<StatementResult> MergeRun::Run() {
   if (!writer.ok()) return Fail(writer.status());
   writer_ = std::move(writer).ValueUnsafe();
   if ((!has_matched_ && !has_by_source_) || !md->current_snapshot()) return RunAppend();
+  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table_, "MERGE INTO"));
   ARROW_ASSIGN_OR_RAISE(auto plan, PlanRowLevel(ctx_, table_, *target_, "merge"));
   return plan.merge_on_read ? RunMergeOnRead(plan) : RunCopyOnWrite(plan);
 }

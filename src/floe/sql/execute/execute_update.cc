@@ -20,6 +20,7 @@
 #include "floe/sql/execute/result_tables.h"
 #include "floe/sql/execute/row_assignments.h"
 #include "floe/sql/execute/row_level.h"
+#include "floe/table/row_level_writes.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/rolling_writer.h"
 #include "floe/table/snapshot_producer.h"
@@ -61,6 +62,7 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
   }
   const spec::Snapshot* head = md->current_snapshot();
   if (!head) return Written(0);
+  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "UPDATE"));
   ARROW_ASSIGN_OR_RAISE(auto plan, PlanRowLevel(ctx, table, target, "update"));
   const std::string table_sql =
       StrCat("`", ctx.state.catalog->name(), "`.`", table->ident().ns.ToString(), "`.`",

@@ -1,5 +1,6 @@
 #include "floe/sql/execute/table_definition.h"
 
+#include "floe/table/metadata_update.h"
 #include "floe/util/number_parse.h"
 #include "floe/util/str_cat.h"
 
@@ -57,9 +58,9 @@ Result<spec::TypePtr> IcebergType(const DataType& t, int32_t* next_id) {
 }
 
 // The 'format-version' a statement asks for, against the table's current one (none when
-// creating). floe writes format version 2 only: the same version is accepted, anything else
-// fails before a commit, with Iceberg's phrase where Iceberg would fail too.
-Status CheckFormatVersion(const std::string& value, std::optional<int> current, const std::string& table) {
+// creating). floe writes format versions 2 and 3: anything else fails before a commit, with
+// Iceberg's phrase where Iceberg would fail too.
+Result<int32_t> CheckFormatVersion(const std::string& value, std::optional<int> current, const std::string& table) {
   std::optional<int32_t> wanted = ParseInt32(value);
   if (!wanted) {
     return ValidationError("Invalid format-version '", value, "' for table ", table,
@@ -68,11 +69,16 @@ Status CheckFormatVersion(const std::string& value, std::optional<int> current, 
   if (current && *wanted < *current) {
     return ValidationError("Cannot downgrade v", *current, " table to v", *wanted, ": ", table);
   }
-  if (*wanted != 2) {
-    return ValidationError("Cannot ", current ? "upgrade" : "create", " table ", table, " at format-version ", *wanted,
-                           ": floe writes format-version 2 tables only");
+  if (*wanted > table::kMaxWritableFormatVersion) {
+    return ValidationError("Cannot ", current ? "upgrade" : "create", " table ", table,
+                           " at unsupported format version: v", *wanted, " (supported: v",
+                           table::kMaxWritableFormatVersion, ")");
   }
-  return Status::OK();
+  if (*wanted < 2) {
+    return ValidationError("Cannot ", current ? "upgrade" : "create", " table ", table, " at format-version ", *wanted,
+                           ": floe writes format-version 2 and 3 tables");
+  }
+  return *wanted;
 }
 
 // A table's properties as Spark shows them: Iceberg's reserved ones added.

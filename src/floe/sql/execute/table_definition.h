@@ -20,8 +20,8 @@ namespace floe::sql {
 // creation reassigns.
 Result<spec::TypePtr> IcebergType(const DataType& t, int32_t* next_id);
 // The 'format-version' a statement asks for, against the table's current one (none when
-// creating). floe writes format version 2 only.
-Status CheckFormatVersion(const std::string& value, std::optional<int> current, const std::string& table);
+// creating): 2 or 3, the versions floe writes.
+Result<int32_t> CheckFormatVersion(const std::string& value, std::optional<int> current, const std::string& table);
 // A table's properties as Spark shows them: Iceberg's reserved ones added.
 std::map<std::string, std::string> ShownProperties(const spec::TableMetadata& md);
 spec::Transform ToTransform(const PartitionField& f);

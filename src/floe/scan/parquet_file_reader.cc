@@ -67,14 +67,19 @@ const spec::NestedField* TopLevelField(const spec::Schema& schema, int32_t id) {
 // array of at most kNullChunkRows rows, and memory stays the same for any row count.
 constexpr int64_t kNullChunkRows = 64 * 1024;
 
-Result<std::shared_ptr<arrow::ChunkedArray>> NullColumn(const std::shared_ptr<arrow::DataType>& type, int64_t rows) {
-  if (rows < 0) return Status::Invalid("negative row count ", rows);
-  ARROW_ASSIGN_OR_RAISE(auto chunk, arrow::MakeArrayOfNull(type, std::min(rows, kNullChunkRows)));
+// `rows` rows of `chunk`'s one value, as `chunk` (at most kNullChunkRows long) repeated.
+Result<std::shared_ptr<arrow::ChunkedArray>> Repeated(const std::shared_ptr<arrow::Array>& chunk, int64_t rows) {
   arrow::ArrayVector chunks;
   for (int64_t left = rows; left > 0; left -= chunk->length()) {
     chunks.push_back(left >= chunk->length() ? chunk : chunk->Slice(0, left));
   }
-  return std::make_shared<arrow::ChunkedArray>(std::move(chunks), type);
+  return std::make_shared<arrow::ChunkedArray>(std::move(chunks), chunk->type());
+}
+
+Result<std::shared_ptr<arrow::ChunkedArray>> NullColumn(const std::shared_ptr<arrow::DataType>& type, int64_t rows) {
+  if (rows < 0) return Status::Invalid("negative row count ", rows);
+  ARROW_ASSIGN_OR_RAISE(auto chunk, arrow::MakeArrayOfNull(type, std::min(rows, kNullChunkRows)));
+  return Repeated(chunk, rows);
 }
 
 // Runs `fn`, turning a Parquet exception into a Status.
@@ -183,13 +188,8 @@ Result<std::shared_ptr<arrow::ChunkedArray>> ParquetDataFile::MissingColumn(int 
   const auto& type = read_schema_->field(i)->type();
   if (static_cast<size_t>(i) >= defaults_.size() || !defaults_[i]) return NullColumn(type, rows);
   if (rows < 0) return Status::Invalid("negative row count ", rows);
-  // As NullColumn: one chunk repeated, whatever row count the footer claims.
   ARROW_ASSIGN_OR_RAISE(auto chunk, arrow::MakeArrayFromScalar(*defaults_[i], std::min(rows, kNullChunkRows)));
-  arrow::ArrayVector chunks;
-  for (int64_t left = rows; left > 0; left -= chunk->length()) {
-    chunks.push_back(left >= chunk->length() ? chunk : chunk->Slice(0, left));
-  }
-  return std::make_shared<arrow::ChunkedArray>(std::move(chunks), type);
+  return Repeated(chunk, rows);
 }
 
 int ParquetDataFile::num_row_groups() const { return metadata_->num_row_groups(); }

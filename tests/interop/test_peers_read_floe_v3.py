@@ -19,10 +19,10 @@ import datetime as dt
 import decimal
 
 import pyarrow as pa
-import pytest
 
 from conftest import rows
-from duckdb_rest import Duck, Relay  # tests/support, on the path floe_driver sets
+# floe serve --rest with a Relay in front, and DuckDB attached to it, as the DuckDB suite has them.
+from test_duckdb_rest import duck, server  # noqa: F401
 from test_pyiceberg_reads_floe import check_snapshots_match
 
 UTC = dt.timezone.utc
@@ -42,24 +42,6 @@ def batch(first: int, count: int) -> pa.Table:
         "ts": pa.array(ts, pa.timestamp("us", tz="UTC")),
         "day": pa.array([t.date() for t in ts], pa.date32()),
     })
-
-
-@pytest.fixture
-def server(floe):
-    """`floe serve --rest 127.0.0.1:0` on the test's catalog and warehouse, a Relay in front."""
-    s = floe.serve_rest()
-    s.relay = Relay(s.rest_port)
-    yield s
-    s.relay.close()
-    s.stop(check=True)
-    assert [str(e) for e in s.relay.exchanges if e.status is None or e.status >= 500] == []
-
-
-@pytest.fixture
-def duck(floe, server):
-    d = Duck(floe, server.relay, server.stderr)
-    yield d
-    d.close()
 
 
 def floe_lineage(floe, name: str, snapshot_ids: list[int]) -> dict[int, list[tuple]]:

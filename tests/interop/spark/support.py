@@ -234,20 +234,27 @@ def _spark_file_row(row) -> dict:
     return out
 
 
+def _check_file_rows(spark, floe, table: str, columns: list[str]) -> None:
+    """`columns` of every file of floe's files, delete_files, all_files and all_delete_files
+    tables are Spark's."""
+    c = floe.catalog_name
+    listed = ", ".join(columns)
+    for metadata_table in ("files", "delete_files", "all_files", "all_delete_files"):
+        sql = f"SELECT {listed} FROM {c}.{table}.{metadata_table}"
+        theirs = sorted((_spark_file_row(r) for r in spark.sql(sql).collect()), key=repr)
+        ours = sorted((_floe_file_row(r) for r in floe.sql(sql)), key=repr)
+        assert len(ours) == len(theirs), f"{table}.{metadata_table}: {len(ours)} files, Spark {len(theirs)}"
+        for a, b in zip(ours, theirs):
+            assert a == b, f"{table}.{metadata_table}: floe {a}, Spark {b}"
+
+
 def check_files_tables(spark, floe, table: str) -> None:
     """Every file of floe's files, delete_files and all_files tables, with the metric maps as
     the manifests hold them (NULL where a manifest has no map, {} where it has an empty one,
     as for a position delete file's value counts), is Spark's; and so are the entries table's
     statuses and contents and the all_manifests table's file counts."""
     c = floe.catalog_name
-    columns = ", ".join(FILE_COLUMNS)
-    for metadata_table in ("files", "delete_files", "all_files", "all_delete_files"):
-        sql = f"SELECT {columns} FROM {c}.{table}.{metadata_table}"
-        theirs = sorted((_spark_file_row(r) for r in spark.sql(sql).collect()), key=repr)
-        ours = sorted((_floe_file_row(r) for r in floe.sql(sql)), key=repr)
-        assert len(ours) == len(theirs), f"{table}.{metadata_table}: {len(ours)} files, Spark {len(theirs)}"
-        for a, b in zip(ours, theirs):
-            assert a == b, f"{table}.{metadata_table}: floe {a}, Spark {b}"
+    _check_file_rows(spark, floe, table, FILE_COLUMNS)
 
     sql = (
         f"SELECT status, snapshot_id, data_file.content AS content, data_file.file_path AS path, "
@@ -344,12 +351,4 @@ def check_v3_files_tables(spark, floe, table: str) -> None:
     (content 1, file_format PUFFIN) with their referenced data file, offset and size, and data
     files have the first row id Spark gives them (inherited from the manifest when the entry
     has none)."""
-    c = floe.catalog_name
-    columns = ", ".join(V3_FILE_COLUMNS)
-    for metadata_table in ("files", "delete_files", "all_files", "all_delete_files"):
-        sql = f"SELECT {columns} FROM {c}.{table}.{metadata_table}"
-        theirs = sorted((_spark_file_row(r) for r in spark.sql(sql).collect()), key=repr)
-        ours = sorted((_floe_file_row(r) for r in floe.sql(sql)), key=repr)
-        assert len(ours) == len(theirs), f"{table}.{metadata_table}: {len(ours)} files, Spark {len(theirs)}"
-        for a, b in zip(ours, theirs):
-            assert a == b, f"{table}.{metadata_table}: floe {a}, Spark {b}"
+    _check_file_rows(spark, floe, table, V3_FILE_COLUMNS)

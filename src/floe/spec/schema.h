@@ -48,4 +48,15 @@ class Schema {
 
 using SchemaPtr = std::shared_ptr<const Schema>;
 
+// The row lineage columns (spec: "Row Lineage", "Reserved Field IDs"): optional longs that
+// format-version 3 data files may store for the rows a rewrite carries over.
+inline constexpr int32_t kRowIdFieldId = 2147483540;
+inline constexpr int32_t kLastUpdatedSequenceNumberFieldId = 2147483539;
+inline constexpr const char* kRowIdName = "_row_id";
+inline constexpr const char* kLastUpdatedSequenceNumberName = "_last_updated_sequence_number";
+
+// `schema` with `_row_id` and `_last_updated_sequence_number` after its own columns, as Iceberg
+// writes the data files of a v3 rewrite (Java's MetadataColumns.schemaWithRowLineage).
+SchemaPtr WithRowLineage(const Schema& schema);
+
 }  // namespace floe::spec

@@ -47,6 +47,7 @@ Result<std::unique_ptr<RollingDataWriter>> RollingDataWriter::Make(const Table& 
   w->schema_ = w->metadata_->current_schema();
   w->spec_ = w->metadata_->default_spec();
   if (!w->schema_ || !w->spec_) return Status::Invalid("Table ", table.name(), " has no current schema or spec");
+  if (options.row_lineage) w->schema_ = spec::WithRowLineage(*w->schema_);
   ARROW_RETURN_NOT_OK(CheckTableLocations(table, *w->metadata_));
   ARROW_ASSIGN_OR_RAISE(w->arrow_schema_, ToArrowSchema(*w->schema_));
   ARROW_ASSIGN_OR_RAISE(w->data_options_, DataWriterOptions::FromProperties(w->metadata_->properties));

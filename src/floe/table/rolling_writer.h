@@ -34,6 +34,10 @@ struct RollingWriterOptions {
   int64_t target_file_size_bytes = 536870912;  // write.target-file-size-bytes
   int32_t max_open_files = 64;
   int64_t buffer_bytes = 256 << 20;
+  // The files also store `_row_id` and `_last_updated_sequence_number` after the table's
+  // columns (spec::WithRowLineage): rows a rewrite of a v3 table carries over keep their
+  // lineage there. Rows without those columns store nulls (they inherit).
+  bool row_lineage = false;
 
   // The table properties' values over the defaults above.
   static Result<RollingWriterOptions> FromProperties(const std::map<std::string, std::string>& props);

@@ -4,7 +4,8 @@
 //   - else per `write.delete.mode`: copy-on-write rewrites each data file holding a matching row
 //     without those rows (an `overwrite`); merge-on-read writes position delete files naming the
 //     matching rows (a `delete`).
-// Rows where the condition is NULL stay, as everywhere in SQL.
+// Rows where the condition is NULL stay, as everywhere in SQL. On a v3 table the rewritten files
+// store each kept row's `_row_id` and `_last_updated_sequence_number` (the row keeps both).
 
 #include <algorithm>
 #include <map>
@@ -17,6 +18,7 @@
 #include "floe/sql/execute/executors.h"
 #include "floe/sql/parse/parse_error.h"
 #include "floe/sql/execute/result_tables.h"
+#include "floe/sql/execute/row_assignments.h"
 #include "floe/sql/execute/row_level.h"
 #include "floe/table/row_level_writes.h"
 #include "floe/table/arrow_schema.h"
@@ -62,7 +64,7 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
     }
   }
 
-  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "DELETE FROM"));
+  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "DELETE FROM", plan.merge_on_read));
   if (plan.merge_on_read) {
     ARROW_ASSIGN_OR_RAISE(auto query, TargetQuery("SELECT _file, _pos FROM t", target, true));
     ARROW_ASSIGN_OR_RAISE(auto reader, StreamRows(ctx, query));
@@ -85,22 +87,29 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
   // Copy-on-write: the files holding a matching row, then their other rows written anew.
   ARROW_ASSIGN_OR_RAISE(auto affected, AffectedFiles(ctx, target));
   if (affected.empty()) return Written(0);
-  // Every row with the file it came from and the condition's value: NULL or false stays.
-  ARROW_ASSIGN_OR_RAISE(auto rows_query, TargetQuery("SELECT *, _file FROM t", target, false));
+  // Every row (on v3 with its lineage, which a row kept keeps) with the file it came from and
+  // the condition's value: NULL or false stays.
+  const bool lineage = table::CarriesRowLineage(*md);
+  ARROW_ASSIGN_OR_RAISE(
+      auto rows_query,
+      TargetQuery(lineage ? StrCat("SELECT *, ", kRowLineageColumns, ", _file FROM t") : "SELECT *, _file FROM t",
+                  target, false));
   if (del.where) {
     auto* select = std::get_if<Select>(&rows_query.body);
     select->items.push_back(SelectItem{*del.where, std::nullopt});
   }
   ARROW_ASSIGN_OR_RAISE(auto rows_reader, StreamRows(ctx, rows_query));
   const int columns = rows_reader->schema()->num_fields() - (del.where ? 2 : 1);
-  ARROW_ASSIGN_OR_RAISE(auto table_schema, table::ToArrowSchema(*md->current_schema()));
+  ARROW_ASSIGN_OR_RAISE(
+      auto table_schema,
+      table::ToArrowSchema(lineage ? *spec::WithRowLineage(*md->current_schema()) : *md->current_schema()));
   if (table_schema->num_fields() != columns) {
     return Status::Invalid("internal: DELETE read ", columns, " columns of ", table->name(),
                            ", which has ", table_schema->num_fields());
   }
   std::vector<int> kept_columns(static_cast<size_t>(columns));
   for (int i = 0; i < columns; ++i) kept_columns[i] = i;
-  auto writer = table::RollingDataWriter::Make(*table);
+  auto writer = table::MakeRowLevelWriter(*table);
   if (!writer.ok()) return WithContext(writer.status(), "Cannot delete from " + table->name());
   int64_t deleted = 0;
   while (true) {

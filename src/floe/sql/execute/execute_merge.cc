@@ -11,6 +11,10 @@
 // A MERGE with only NOT MATCHED clauses appends. A target row matched by two source rows
 // fails the statement (MERGE_CARDINALITY_VIOLATION) unless the only matched clause is an
 // unconditional DELETE; nothing is committed then.
+// On a v3 table the files written store the row lineage of the target's rows: a kept row keeps
+// its `_row_id` and `_last_updated_sequence_number`, an updated one its `_row_id` (its sequence
+// number is NULL: the new snapshot's); inserted rows store NULL for both and go to files of
+// their own, written after the others, so their new ids follow every other row's.
 
 #include <algorithm>
 #include <map>
@@ -143,6 +147,8 @@ class MergeRun {
   Status WriteBatch(const std::shared_ptr<arrow::RecordBatch>& batch, const FileSet* keep,
                     FilePositions* positions);
   Result<StatementResult> RunAppend();
+  // The files of writer_ and then inserts_; a failure deletes them all.
+  Result<std::vector<manifest::DataFile>> FinishWriters();
   Result<StatementResult> RunMergeOnRead(const RowLevelPlan& plan);
   Result<StatementResult> RunCopyOnWrite(const RowLevelPlan& plan);
   Status Fail(const Status& st) const {
@@ -157,12 +163,19 @@ class MergeRun {
   std::shared_ptr<arrow::Schema> table_schema_;
   std::string table_sql_;
   std::string target_name_, source_name_;
-  int columns_ = 0;  // the table's; then _file, _pos and the source marker
+  int columns_ = 0;  // the table's; then _file, _pos, on v3 _row_id and
+                     // _last_updated_sequence_number, and the source marker
+  bool lineage_ = false;  // the table carries row lineage (v3)
+  int marker_ = 0;        // the source marker's column
   std::vector<ClausePlan> clauses_;
   std::vector<Expr> items_;  // conditions and values, after the target columns
   bool has_matched_ = false, has_not_matched_ = false, has_by_source_ = false;
   bool check_cardinality_ = false;
   std::unique_ptr<table::RollingDataWriter> writer_;
+  // On v3, the inserted rows: their files follow the others', so that their row ids (the
+  // files' first row ids plus positions) come after every row written beside them, as when
+  // Spark writes them after the target's rows.
+  std::unique_ptr<table::RollingDataWriter> inserts_;
   std::unordered_set<std::string> paths_;
   std::unordered_set<RowId, RowIdHash> matched_;
   std::unordered_set<RowId, RowIdHash> kept_;  // kept target rows, when one may join twice
@@ -171,7 +184,7 @@ class MergeRun {
 Status MergeRun::PlanClauses() {
   const std::string& sql = ctx_.sql;
   auto schema = table_->metadata()->current_schema();
-  const int base = columns_ + 3;
+  const int base = marker_ + 1;
   auto add_item = [&](Expr e) {
     items_.push_back(std::move(e));
     return base + static_cast<int>(items_.size()) - 1;
@@ -269,9 +282,12 @@ Status MergeRun::PlanClauses() {
 Result<Query> MergeRun::JoinedQuery(JoinKind kind, bool prune_target) {
   // The target's rows with their data file and position, under the name the statement
   // qualifies them by.
-  ARROW_ASSIGN_OR_RAISE(Query target_rows,
-                        TargetQuery("SELECT *, _file AS __floe_file, _pos AS __floe_pos FROM t",
-                                    *target_, prune_target));
+  ARROW_ASSIGN_OR_RAISE(
+      Query target_rows,
+      TargetQuery(lineage_ ? "SELECT *, _file AS __floe_file, _pos AS __floe_pos, _row_id AS __floe_row_id, "
+                             "_last_updated_sequence_number AS __floe_sequence FROM t"
+                           : "SELECT *, _file AS __floe_file, _pos AS __floe_pos FROM t",
+                  *target_, prune_target));
   SubqueryRef target_ref;
   target_ref.query = std::move(target_rows);
   target_ref.alias = TableAlias{Identifier{target_name_, true, merge_.target.pos}, {}};
@@ -311,7 +327,7 @@ Result<Query> MergeRun::JoinedQuery(JoinKind kind, bool prune_target) {
 
 Result<std::vector<int>> MergeRun::Pick(const arrow::RecordBatch& batch) const {
   const arrow::Array& file = *batch.column(columns_);
-  const arrow::Array& marker = *batch.column(columns_ + 2);
+  const arrow::Array& marker = *batch.column(marker_);
   for (const auto& c : clauses_) {
     if (c.condition >= 0 && batch.column(c.condition)->type_id() != arrow::Type::BOOL &&
         batch.column(c.condition)->type_id() != arrow::Type::NA) {
@@ -374,7 +390,7 @@ const std::string* MergeRun::Intern(std::string_view path) { return &*paths_.emp
 Status MergeRun::CheckCardinality(const arrow::RecordBatch& batch) {
   const auto& file = static_cast<const arrow::StringArray&>(*batch.column(columns_));
   const auto& pos = static_cast<const arrow::Int64Array&>(*batch.column(columns_ + 1));
-  const arrow::Array& marker = *batch.column(columns_ + 2);
+  const arrow::Array& marker = *batch.column(marker_);
   const std::string* current = nullptr;
   for (int64_t i = 0; i < batch.num_rows(); ++i) {
     if (!file.IsValid(i) || !marker.IsValid(i)) continue;
@@ -426,8 +442,18 @@ Status MergeRun::WriteBatch(const std::shared_ptr<arrow::RecordBatch>& batch, co
       ARROW_ASSIGN_OR_RAISE(
           written, ApplyAssignments(*rows, table_schema_, clause.assigned, matched, table_sql_,
                                     ctx_.sql, merge_.target.pos));
+      // An updated row keeps its id and takes the new snapshot's sequence number.
+      if (lineage_) {
+        ARROW_ASSIGN_OR_RAISE(written, WithRowLineage(*written, rows->column(columns_ + 2),
+                                                      rows->column(columns_ + 3), matched));
+      }
     } else if (clause.action == ClausePlan::Action::kInsert) {
+      // An inserted row has no lineage: it takes a new id and the new sequence number.
       ARROW_ASSIGN_OR_RAISE(written, InsertedRows(*rows, clause));
+      if (inserts_) {
+        ARROW_RETURN_NOT_OK(Fail(inserts_->Write(*written)));
+        continue;
+      }
     }
     if (written) ARROW_RETURN_NOT_OK(Fail(writer_->Write(*written)));
   }
@@ -435,6 +461,10 @@ Status MergeRun::WriteBatch(const std::shared_ptr<arrow::RecordBatch>& batch, co
     ARROW_ASSIGN_OR_RAISE(auto rows, Rows(batch, kept));
     arrow::ArrayVector cols(rows->columns().begin(), rows->columns().begin() + columns_);
     auto original = arrow::RecordBatch::Make(table_schema_, rows->num_rows(), std::move(cols));
+    if (lineage_) {
+      ARROW_ASSIGN_OR_RAISE(original,
+                            WithRowLineage(*original, rows->column(columns_ + 2), rows->column(columns_ + 3), nullptr));
+    }
     ARROW_RETURN_NOT_OK(Fail(writer_->Write(*original)));
   }
   return Status::OK();
@@ -448,6 +478,8 @@ Result<StatementResult> MergeRun::Run() {
   auto md = table_->metadata();
   ARROW_ASSIGN_OR_RAISE(table_schema_, table::ToArrowSchema(*md->current_schema()));
   columns_ = table_schema_->num_fields();
+  lineage_ = table::CarriesRowLineage(*md);
+  marker_ = columns_ + (lineage_ ? 4 : 2);
   table_sql_ = StrCat("`", ctx_.state.catalog->name(), "`.`", table_->ident().ns.ToString(), "`.`",
                       table_->ident().name, "`");
   ARROW_RETURN_NOT_OK(PlanClauses());
@@ -472,13 +504,33 @@ Result<StatementResult> MergeRun::Run() {
     }
   }
 
-  auto writer = table::RollingDataWriter::Make(*table_);
+  const bool append = (!has_matched_ && !has_by_source_) || !md->current_snapshot();
+  // An append writes no lineage (as Spark's), a rewrite of a v3 table does.
+  auto writer = append ? table::RollingDataWriter::Make(*table_) : table::MakeRowLevelWriter(*table_);
   if (!writer.ok()) return Fail(writer.status());
   writer_ = std::move(writer).ValueUnsafe();
-  if ((!has_matched_ && !has_by_source_) || !md->current_snapshot()) return RunAppend();
-  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table_, "MERGE INTO"));
+  if (append) return RunAppend();
   ARROW_ASSIGN_OR_RAISE(auto plan, PlanRowLevel(ctx_, table_, *target_, "merge"));
+  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table_, "MERGE INTO", plan.merge_on_read));
+  if (lineage_ && has_not_matched_) {
+    auto inserts = table::MakeRowLevelWriter(*table_);
+    if (!inserts.ok()) return Fail(inserts.status());
+    inserts_ = std::move(inserts).ValueUnsafe();
+  }
   return plan.merge_on_read ? RunMergeOnRead(plan) : RunCopyOnWrite(plan);
+}
+
+Result<std::vector<manifest::DataFile>> MergeRun::FinishWriters() {
+  auto files = writer_->Finish();
+  if (!files.ok()) return Fail(files.status());
+  if (!inserts_) return files;
+  auto inserted = inserts_->Finish();
+  if (!inserted.ok()) {
+    for (const auto& f : *files) (void)table_->io()->DeleteFile(f.file_path, FileKind::kData);
+    return Fail(inserted.status());
+  }
+  for (auto& f : *inserted) files->push_back(std::move(f));
+  return files;
 }
 
 Result<StatementResult> MergeRun::RunAppend() {
@@ -513,8 +565,8 @@ Result<StatementResult> MergeRun::RunMergeOnRead(const RowLevelPlan& plan) {
     if (check_cardinality_) ARROW_RETURN_NOT_OK(CheckCardinality(*batch));
     ARROW_RETURN_NOT_OK(WriteBatch(batch, nullptr, &positions));
   }
-  auto files = writer_->Finish();
-  if (!files.ok()) return Fail(files.status());
+  auto files = FinishWriters();
+  if (!files.ok()) return files.status();
   // A row that several source rows delete is deleted once.
   for (auto& [path, p] : positions) {
     std::sort(p.begin(), p.end());
@@ -561,8 +613,8 @@ Result<StatementResult> MergeRun::RunCopyOnWrite(const RowLevelPlan& plan) {
     if (!batch) break;
     ARROW_RETURN_NOT_OK(WriteBatch(batch, &affected, nullptr));
   }
-  auto files = writer_->Finish();
-  if (!files.ok()) return Fail(files.status());
+  auto files = FinishWriters();
+  if (!files.ok()) return files.status();
   if (affected.empty() && files->empty()) return Written(touched_);
   std::vector<std::string> paths(affected.begin(), affected.end());
   ARROW_RETURN_NOT_OK(ctx_.state.cancel->Check());

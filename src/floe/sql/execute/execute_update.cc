@@ -4,7 +4,9 @@
 //   - merge-on-read writes position delete files naming the matching rows and new data files
 //     with their new values (an `overwrite` too).
 // Values are stored as INSERT stores them (Spark's store assignment); rows where the condition
-// is NULL keep their values.
+// is NULL keep their values. On a v3 table the files written store each row's `_row_id`, and
+// the `_last_updated_sequence_number` of the rows kept (NULL for the updated ones, which take
+// the new snapshot's).
 
 #include <algorithm>
 #include <map>
@@ -40,18 +42,23 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
                         ResolveAssignments(sql, *schema, *table_schema, update.assignments,
                                            update.table, update.alias));
 
-  // Every row with its file, position, the condition and the new values; binding it first
-  // reports errors in the condition or the values before anything is read.
-  ARROW_ASSIGN_OR_RAISE(auto rows_query,
-                        TargetQuery("SELECT *, _file, _pos FROM t", target, false));
+  // Every row with its file, position, on v3 its lineage, the condition and the new values;
+  // binding it first reports errors in the condition or the values before anything is read.
+  const bool lineage = table::CarriesRowLineage(*md);
+  ARROW_ASSIGN_OR_RAISE(
+      auto rows_query,
+      TargetQuery(lineage ? StrCat("SELECT *, _file, _pos, ", kRowLineageColumns, " FROM t") : "SELECT *, _file, _pos FROM t",
+                  target, false));
   auto* select = std::get_if<Select>(&rows_query.body);
   const int columns = table_schema->num_fields();
+  const int row_id_column = columns + 2, sequence_column = columns + 3;
+  const int read_columns = columns + (lineage ? 4 : 2);
   int condition_column = -1;
   if (update.where) {
-    condition_column = columns + 2;
+    condition_column = read_columns;
     select->items.push_back(SelectItem{*update.where, std::nullopt});
   }
-  const int first_value = columns + 2 + (update.where ? 1 : 0);
+  const int first_value = read_columns + (update.where ? 1 : 0);
   for (size_t i = 0; i < update.assignments.size(); ++i) {
     select->items.push_back(SelectItem{update.assignments[i].value, std::nullopt});
     assigned[i].value = first_value + static_cast<int>(i);
@@ -62,13 +69,13 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
   }
   const spec::Snapshot* head = md->current_snapshot();
   if (!head) return Written(0);
-  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "UPDATE"));
   ARROW_ASSIGN_OR_RAISE(auto plan, PlanRowLevel(ctx, table, target, "update"));
+  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "UPDATE", plan.merge_on_read));
   const std::string table_sql =
       StrCat("`", ctx.state.catalog->name(), "`.`", table->ident().ns.ToString(), "`.`",
              table->ident().name, "`");
 
-  auto writer = table::RollingDataWriter::Make(*table);
+  auto writer = table::MakeRowLevelWriter(*table);
   if (!writer.ok()) return WithContext(writer.status(), "Cannot update " + table->name());
   std::vector<int> table_columns(static_cast<size_t>(columns));
   for (int i = 0; i < columns; ++i) table_columns[i] = i;
@@ -95,6 +102,11 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
           auto all, arrow::MakeArrayFromScalar(arrow::BooleanScalar(true), rows->num_rows()));
       ARROW_ASSIGN_OR_RAISE(auto updated, ApplyAssignments(*rows, table_schema, assigned, all,
                                                            table_sql, sql, update.table.pos));
+      // An updated row keeps its id and takes the new snapshot's sequence number.
+      if (lineage) {
+        ARROW_ASSIGN_OR_RAISE(updated, WithRowLineage(*updated, rows->column(row_id_column),
+                                                      rows->column(sequence_column), all));
+      }
       Status written = (*writer)->Write(*updated);
       if (!written.ok()) return WithContext(written, "Cannot update " + table->name());
     }
@@ -127,6 +139,11 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
     updated_rows += CountTrue(*matched);
     ARROW_ASSIGN_OR_RAISE(auto updated, ApplyAssignments(*rows, table_schema, assigned, matched,
                                                          table_sql, sql, update.table.pos));
+    // Every row keeps its id; an updated one takes the new snapshot's sequence number.
+    if (lineage) {
+      ARROW_ASSIGN_OR_RAISE(updated, WithRowLineage(*updated, rows->column(row_id_column),
+                                                    rows->column(sequence_column), matched));
+    }
     Status written = (*writer)->Write(*updated);
     if (!written.ok()) return WithContext(written, "Cannot update " + table->name());
   }

@@ -39,4 +39,16 @@ Result<std::shared_ptr<arrow::RecordBatch>> ApplyAssignments(
     const std::vector<Assigned>& assigned, const std::shared_ptr<arrow::Array>& matched,
     const std::string& table_sql, const std::string& sql, SourcePos pos);
 
+// The row lineage columns a rewrite of a v3 table reads beside the table's (spec: "Row
+// Lineage"), in the order its data files store them after the table's columns.
+inline constexpr const char* kRowLineageColumns = "_row_id, _last_updated_sequence_number";
+
+// `rows` followed by the row lineage columns a v3 rewrite stores for them: `row_id` as read,
+// and `sequence` as read except where `changed` is TRUE, where it is NULL (a changed row
+// takes the sequence number of the snapshot that writes it). A null `changed`: none changed.
+Result<std::shared_ptr<arrow::RecordBatch>> WithRowLineage(const arrow::RecordBatch& rows,
+                                                           const std::shared_ptr<arrow::Array>& row_id,
+                                                           const std::shared_ptr<arrow::Array>& sequence,
+                                                           const std::shared_ptr<arrow::Array>& changed);
+
 }  // namespace floe::sql

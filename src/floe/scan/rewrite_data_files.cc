@@ -12,7 +12,6 @@ Result<table::RewriteDataFilesResult> RewriteDataFiles(const std::shared_ptr<tab
                                                        const RewriteDataFilesOptions& options) {
   ARROW_RETURN_NOT_OK(
       table::CheckRewriteDataFilesOptions(*table, options.strategy, options.options));
-  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "rewrite data files of"));
   auto md = table->metadata();
   const spec::Snapshot* current = md->current_snapshot();
   if (!current) return table::RewriteDataFilesResult{};
@@ -37,7 +36,7 @@ Result<table::RewriteDataFilesResult> RewriteDataFiles(const std::shared_ptr<tab
       const spec::PartitionSpec* spec = md->SpecById(task.file.spec_id);
       request.eligible.push_back(!spec || FileMayMatch(task.file, options.filter, *spec));
     }
-    request.candidates.push_back({std::move(task.file), std::move(task.deletes)});
+    request.candidates.push_back({std::move(task.file), std::move(task.deletes), task.data_sequence_number});
   }
 
   auto read = [&](const std::vector<const table::RewriteCandidate*>& group)
@@ -56,10 +55,13 @@ Result<table::RewriteDataFilesResult> RewriteDataFiles(const std::shared_ptr<tab
           }
         }
       }
-      ARROW_ASSIGN_OR_RAISE(ScanFile file, ScanFileOf(c->file, 0, c->deletes));
+      ARROW_ASSIGN_OR_RAISE(ScanFile file, ScanFileOf(c->file, c->data_sequence_number, c->deletes));
       files.push_back(std::move(file));
     }
-    return MakeRowGroupStream(table->io(), std::move(files), schema, {}, schema,
+    // On v3 each row's lineage, stored or inherited, is read beside it and written with it.
+    const spec::SchemaPtr projection =
+        table::CarriesRowLineage(*md) ? spec::WithRowLineage(*schema) : schema;
+    return MakeRowGroupStream(table->io(), std::move(files), projection, {}, schema,
                               std::make_shared<RowGroupCounters>());
   };
   return table::RewriteDataFiles(*table, request, read);

@@ -1,5 +1,7 @@
 #include "floe/table/rewrite_data_files.h"
 
+#include "floe/table/row_level_writes.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -15,6 +17,7 @@
 #include "floe/table/manifest_merge.h"
 #include "floe/table/metadata_files.h"
 #include "floe/table/rolling_writer.h"
+#include "floe/table/row_level_writes.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/table/table_metadata_builder.h"
 #include "floe/util/ascii.h"
@@ -451,6 +454,8 @@ Result<RewriteDataFilesResult> RewriteDataFiles(Table& table,
     for (size_t i : group.files) files.push_back(&request.candidates[i]);
     RollingWriterOptions writer_options = rolling;
     writer_options.target_file_size_bytes = options.InputSplitSize(group.input_size);
+    // On v3 the rows keep their lineage: the reader hands it over beside the table's columns.
+    writer_options.row_lineage = CarriesRowLineage(*md);
     auto written = [&]() -> Result<std::vector<DataFile>> {
       ARROW_ASSIGN_OR_RAISE(auto reader, read(files));
       ARROW_ASSIGN_OR_RAISE(auto writer, RollingDataWriter::Make(table, writer_options));

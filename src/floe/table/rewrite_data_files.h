@@ -32,6 +32,7 @@ namespace floe::table {
 struct RewriteCandidate {
   manifest::DataFile file;
   std::vector<manifest::DataFile> deletes;
+  int64_t data_sequence_number = 0;  // the file's, which its rows' lineage inherits
 };
 
 // The options of the action and the bin-pack planner, by Iceberg's names, with Iceberg's

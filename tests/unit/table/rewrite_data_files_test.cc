@@ -65,7 +65,7 @@ class RewriteDataFilesTest : public floe::testing::PeopleTableTest {
     request.dry_run = dry_run;
     request.starting_snapshot_id = md->current_snapshot()->snapshot_id;
     ARROW_ASSIGN_OR_RAISE(auto tasks, scan::TableScan(table_).PlanFiles());
-    for (auto& t : tasks) request.candidates.push_back({t.file, t.deletes});
+    for (auto& t : tasks) request.candidates.push_back({t.file, t.deletes, t.data_sequence_number});
     bool ran = false;
     auto read = [&](const std::vector<const RewriteCandidate*>& group)
         -> Result<std::shared_ptr<arrow::RecordBatchReader>> {

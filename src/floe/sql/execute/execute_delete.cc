@@ -3,7 +3,7 @@
 //     there is none): a `delete` snapshot that writes no file;
 //   - else per `write.delete.mode`: copy-on-write rewrites each data file holding a matching row
 //     without those rows (an `overwrite`); merge-on-read writes position delete files naming the
-//     matching rows (a `delete`).
+//     matching rows, or on a format-version 3 table deletion vectors (a `delete`).
 // Rows where the condition is NULL stay, as everywhere in SQL. On a v3 table the rewritten files
 // store each kept row's `_row_id` and `_last_updated_sequence_number` (the row keeps both).
 
@@ -64,7 +64,6 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
     }
   }
 
-  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "DELETE FROM", plan.merge_on_read));
   if (plan.merge_on_read) {
     ARROW_ASSIGN_OR_RAISE(auto query, TargetQuery("SELECT _file, _pos FROM t", target, true));
     ARROW_ASSIGN_OR_RAISE(auto reader, StreamRows(ctx, query));

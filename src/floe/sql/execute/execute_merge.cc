@@ -511,7 +511,6 @@ Result<StatementResult> MergeRun::Run() {
   writer_ = std::move(writer).ValueUnsafe();
   if (append) return RunAppend();
   ARROW_ASSIGN_OR_RAISE(auto plan, PlanRowLevel(ctx_, table_, *target_, "merge"));
-  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table_, "MERGE INTO", plan.merge_on_read));
   if (lineage_ && has_not_matched_) {
     auto inserts = table::MakeRowLevelWriter(*table_);
     if (!inserts.ok()) return Fail(inserts.status());

@@ -70,7 +70,6 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
   const spec::Snapshot* head = md->current_snapshot();
   if (!head) return Written(0);
   ARROW_ASSIGN_OR_RAISE(auto plan, PlanRowLevel(ctx, table, target, "update"));
-  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "UPDATE", plan.merge_on_read));
   const std::string table_sql =
       StrCat("`", ctx.state.catalog->name(), "`.`", table->ident().ns.ToString(), "`.`",
              table->ident().name, "`");

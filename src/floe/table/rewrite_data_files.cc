@@ -378,7 +378,8 @@ Status CheckRewriteDataFilesOptions(
 namespace {
 
 // Delete files that applied to a rewritten file and to no file left live: the rewritten
-// files no longer hold the rows they delete.
+// files no longer hold the rows they delete. A deletion vector is one blob of its Puffin file
+// (manifest::DeleteFileId): the vectors of one Puffin file go each with their data file.
 std::vector<DataFile> RemovedDeleteFiles(const std::vector<RewriteCandidate>& candidates,
                                          const std::set<std::string>& rewritten) {
   std::map<std::string, const DataFile*> deletes;
@@ -386,13 +387,14 @@ std::vector<DataFile> RemovedDeleteFiles(const std::vector<RewriteCandidate>& ca
   for (const auto& c : candidates) {
     const bool gone = rewritten.count(c.file.file_path) > 0;
     for (const auto& d : c.deletes) {
-      deletes.emplace(d.file_path, &d);
-      (gone ? applied_to_rewritten : still_apply).insert(d.file_path);
+      const std::string id = manifest::DeleteFileId(d);
+      deletes.emplace(id, &d);
+      (gone ? applied_to_rewritten : still_apply).insert(id);
     }
   }
   std::vector<DataFile> removed;
-  for (const auto& [path, d] : deletes) {
-    if (applied_to_rewritten.count(path) && !still_apply.count(path)) removed.push_back(*d);
+  for (const auto& [id, d] : deletes) {
+    if (applied_to_rewritten.count(id) && !still_apply.count(id)) removed.push_back(*d);
   }
   return removed;
 }

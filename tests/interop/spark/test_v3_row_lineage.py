@@ -1,12 +1,13 @@
 """Row lineage through rewrites, floe against Spark 3.5 with Iceberg 1.10 on format-version 3
-tables: the same statements (two single-file inserts, then a DELETE, an UPDATE, a MERGE that
-updates, deletes and inserts, a MERGE whose NOT MATCHED BY SOURCE clause updates, and a
-compaction) run by Spark on one table and by floe on its twin. At every snapshot, each row's
-(id, v, _row_id, _last_updated_sequence_number) of Spark's table as Spark reads it equals that
-of floe's table as Spark reads it and as floe reads it: a row carried over keeps both values, an
-updated row keeps its id and takes the sequence number of the snapshot that updated it, an
-inserted row takes a new id. The data files floe's rewrites write store both columns (Parquet
-field ids 2147483540 and 2147483539) after the table's, as Spark's do; its inserts do not.
+tables, copy-on-write and merge-on-read (deletion vectors): the same statements (two single-file
+inserts, then a DELETE, an UPDATE, a MERGE that updates, deletes and inserts, a MERGE whose NOT
+MATCHED BY SOURCE clause updates, and a compaction) run by Spark on one table and by floe on its
+twin. At every snapshot, each row's (id, v, _row_id, _last_updated_sequence_number) of Spark's
+table as Spark reads it equals that of floe's table as Spark reads it and as floe reads it: a
+row carried over keeps both values, an updated row keeps its id and takes the sequence number of
+the snapshot that updated it, an inserted row takes a new id. The data files both engines'
+row-level changes and compactions write store both columns (Parquet field ids 2147483540 and
+2147483539) after the table's; their inserts do not. Both compactions leave no deletion vector.
 
 Single-file inserts and MERGE sources in id order make Spark's row id assignment deterministic:
 the rows a MERGE inserts come after every row written beside them in both engines."""
@@ -36,7 +37,20 @@ def statements(table: str, name: str) -> list[str]:
     ]
 
 
-OPERATIONS = ["append", "append", "overwrite", "overwrite", "overwrite", "overwrite", "replace"]
+# The snapshots the statements commit; a merge-on-read DELETE writes deletion vectors alone.
+OPERATIONS = {
+    "copy-on-write": ["append", "append", "overwrite", "overwrite", "overwrite", "overwrite", "replace"],
+    "merge-on-read": ["append", "append", "delete", "overwrite", "overwrite", "overwrite", "replace"],
+}
+# The rows at the end, (id, v, _row_id, _last_updated_sequence_number): the MERGE's inserted
+# rows take the ids after the rows written beside them (after the 6 rows rewritten at row id 20
+# copy-on-write; after the 1 row updated at row id 10 merge-on-read).
+FINAL = {
+    "copy-on-write": [(1, "n", 0, 6), (3, "x", 2, 4), (4, "m", 3, 5), (6, "f", 5, 1), (7, "x", 6, 4),
+                      (8, "y", 7, 6), (10, "i1", 26, 5), (15, "i2", 27, 5)],
+    "merge-on-read": [(1, "n", 0, 6), (3, "x", 2, 4), (4, "m", 3, 5), (6, "f", 5, 1), (7, "x", 6, 4),
+                      (8, "y", 7, 6), (10, "i1", 11, 5), (15, "i2", 12, 5)],
+}
 
 
 def create(table: str, mode: str) -> str:
@@ -61,7 +75,7 @@ def columns_written(spark, table: str) -> dict[str, set[tuple]]:
     return out
 
 
-@pytest.mark.parametrize("mode", ["copy-on-write"])
+@pytest.mark.parametrize("mode", ["copy-on-write", "merge-on-read"])
 def test_row_lineage_through_rewrites_as_spark(spark, lakehouse, ns, mode):
     floe = lakehouse
     if floe.on_s3:
@@ -74,14 +88,15 @@ def test_row_lineage_through_rewrites_as_spark(spark, lakehouse, ns, mode):
         floe.sql(f_stmt)
 
     spark_ids, floe_ids = snapshot_ids(spark, theirs), snapshot_ids(spark, ours)
-    assert len(spark_ids) == len(floe_ids) == len(OPERATIONS)
+    operations = OPERATIONS[mode]
+    assert len(spark_ids) == len(floe_ids) == len(operations)
     for table in (theirs, ours):
-        operations = [r.operation for r in spark.sql(
+        written = [r.operation for r in spark.sql(
             f"SELECT operation FROM lakehouse.{table}.snapshots ORDER BY committed_at").collect()]
-        assert operations == OPERATIONS, f"{table}: {operations}"
+        assert written == operations, f"{table}: {written}"
     floe_reads = floe_snapshots(floe, ours, floe_ids)
     for i, (spark_id, floe_id) in enumerate(zip(spark_ids, floe_ids)):
-        where = f"after {OPERATIONS[i]} #{i + 1}: {statements(ours, ours)[i]}"
+        where = f"after {operations[i]} #{i + 1}: {statements(ours, ours)[i]}"
         want = spark_snapshot(spark, theirs, spark_id)
         assert spark_snapshot(spark, ours, floe_id) == want, f"{where}: Spark reads floe's table"
         assert floe_reads[floe_id] == want, f"{where}: floe reads its table"
@@ -89,9 +104,7 @@ def test_row_lineage_through_rewrites_as_spark(spark, lakehouse, ns, mode):
 
     # The values themselves, as Spark wrote them (sequence numbers 1 to 7).
     assert [(r["id"], r["v"], r["_row_id"], r["_last_updated_sequence_number"])
-            for r in spark_snapshot(spark, ours, floe_ids[-1])] == [
-        (1, "n", 0, 6), (3, "x", 2, 4), (4, "m", 3, 5), (6, "f", 5, 1), (7, "x", 6, 4), (8, "y", 7, 6),
-        (10, "i1", 26, 5), (15, "i2", 27, 5)]
+            for r in spark_snapshot(spark, ours, floe_ids[-1])] == FINAL[mode]
 
     # The files the rewrites add store the lineage columns after the table's, as Spark's do;
     # the inserts' do not.
@@ -99,6 +112,7 @@ def test_row_lineage_through_rewrites_as_spark(spark, lakehouse, ns, mode):
     lineage = plain + (("_row_id", ROW_ID), ("_last_updated_sequence_number", LAST_UPDATED))
     for table in (theirs, ours):
         assert columns_written(spark, table) == {"append": {plain}, "overwrite": {lineage}, "replace": {lineage}}, table
+        assert spark.sql(f"SELECT count(*) AS n FROM lakehouse.{table}.delete_files").first().n == 0, table
 
 
 def test_floe_inserts_and_v2_rewrites_write_no_lineage_columns(spark, lakehouse, ns):

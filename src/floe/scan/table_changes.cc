@@ -271,7 +271,12 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> ReadTableChanges(
     if (!f) return NotFound("Cannot find identifier column '", name, "' in table ", table->name());
     key_ids.push_back(f->id);
   }
-  if (options.compute_updates && keys.empty()) {
+  // Row lineage pairs the images of one snapshot's updates on format v3 (mode all), without
+  // identifier columns; net mode compares states by key alone.
+  const bool by_lineage = md->format_version >= 3 && !options.net;
+  const bool compute_updates =
+      options.compute_updates.value_or(!options.identifier_columns.empty() || by_lineage);
+  if (compute_updates && keys.empty() && !by_lineage) {
     return Status::Invalid(
         "Cannot compute the update images because identifier columns are not set");
   }
@@ -301,7 +306,7 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> ReadTableChanges(
     changelog.from_exclusive = from;
     changelog.to_inclusive = to;
     changelog.identifier_columns = keys;
-    changelog.compute_updates = options.compute_updates;
+    changelog.compute_updates = compute_updates;
     ARROW_ASSIGN_OR_RAISE(auto rows, StreamChangelog(table, changelog));
     return std::make_shared<WithCommitColumns>(md, std::move(rows));
   }
@@ -314,7 +319,7 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> ReadTableChanges(
   diff_options.memory_budget_bytes = options.memory_budget_bytes;
   diff_options.spill_directory = options.spill_directory;
   auto changes = std::make_shared<StateChanges>(schema, *md->SnapshotById(*to),
-                                                options.compute_updates && !keys.empty());
+                                                compute_updates && !keys.empty());
   ARROW_RETURN_NOT_OK(changes->Init());
   auto output_schema = changes->schema();
   return std::make_shared<ProducedBatches>(

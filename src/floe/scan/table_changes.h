@@ -44,8 +44,10 @@ struct TableChangesOptions {
   bool to_is_head = false;
   bool net = false;
   // A DELETE and an INSERT of one key in one snapshot (in net mode: over the range) become
-  // UPDATE_BEFORE and UPDATE_AFTER.
-  bool compute_updates = false;
+  // UPDATE_BEFORE and UPDATE_AFTER; in mode all on a format v3 table also (first) those of
+  // one _row_id, identifier columns or not. Unset: on when identifier columns are named, or
+  // in mode all on a format v3 table.
+  std::optional<bool> compute_updates;
   // Names of the current schema; empty: the schema's identifier fields.
   std::vector<std::string> identifier_columns;
   int64_t memory_budget_bytes = 256LL << 20;

@@ -58,12 +58,17 @@ struct ChangeRow {
 // Everything read for the changelog: batches of the table's columns, and the rows chosen.
 class ChangeCollector {
  public:
+  // Row lineage is read from format v3 on (older tables have none).
   ChangeCollector(std::shared_ptr<table::Table> table, spec::SchemaPtr schema)
       : table_(std::move(table)), schema_(std::move(schema)) {
     std::vector<spec::NestedField> fields = schema_->fields();
     columns_ = static_cast<int>(fields.size());
-    for (const char* name : {"_file", "_pos", "_row_id", "_last_updated_sequence_number"}) {
-      fields.push_back(*MetadataColumn(name));
+    fields.push_back(*MetadataColumn("_file"));
+    fields.push_back(*MetadataColumn("_pos"));
+    if (table_->metadata()->format_version >= 3) {
+      fields.push_back(*MetadataColumn("_row_id"));
+      fields.push_back(*MetadataColumn("_last_updated_sequence_number"));
+      lineage_ = true;
     }
     located_ = std::make_shared<const spec::Schema>(schema_->schema_id(), std::move(fields));
     positions_ = std::make_shared<const spec::Schema>(
@@ -91,8 +96,12 @@ class ChangeCollector {
           const auto& files = static_cast<const arrow::StringArray&>(*batch->column(columns_));
           const auto& positions =
               static_cast<const arrow::Int64Array&>(*batch->column(columns_ + 1));
-          const auto& row_ids = static_cast<const arrow::Int64Array&>(*batch->column(columns_ + 2));
-          const auto& updated = static_cast<const arrow::Int64Array&>(*batch->column(columns_ + 3));
+          const arrow::Int64Array* row_ids = nullptr;
+          const arrow::Int64Array* updated = nullptr;
+          if (lineage_) {
+            row_ids = static_cast<const arrow::Int64Array*>(batch->column(columns_ + 2).get());
+            updated = static_cast<const arrow::Int64Array*>(batch->column(columns_ + 3).get());
+          }
           const int index = static_cast<int>(batches_.size());
           bool any = false;
           for (int64_t i = 0; i < batch->num_rows(); ++i) {
@@ -102,10 +111,10 @@ class ChangeCollector {
             r.row = i;
             r.change = change;
             r.ordinal = ordinal;
-            if (row_ids.IsValid(i) && updated.IsValid(i)) {
+            if (row_ids && row_ids->IsValid(i) && updated->IsValid(i)) {
               r.lineage = true;
-              r.row_id = row_ids.Value(i);
-              r.last_updated = updated.Value(i);
+              r.row_id = row_ids->Value(i);
+              r.last_updated = updated->Value(i);
             }
             rows_.push_back(r);
             any = true;
@@ -195,9 +204,10 @@ class ChangeCollector {
 
   std::shared_ptr<table::Table> table_;
   spec::SchemaPtr schema_;
-  spec::SchemaPtr located_;    // the schema's columns, then _file and _pos
+  spec::SchemaPtr located_;    // the schema's columns, then _file, _pos (and row lineage)
   spec::SchemaPtr positions_;  // _file and _pos alone
   int columns_ = 0;
+  bool lineage_ = false;  // _row_id and _last_updated_sequence_number follow _file and _pos
   std::vector<int> all_columns_;
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches_;
   std::vector<ChangeRow> rows_;

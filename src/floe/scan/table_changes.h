@@ -9,7 +9,9 @@
 //    change of each snapshot, with its ordinal in the range and its commit.
 //  - mode net: per key (the identifier columns; the whole row without them) the state at
 //    `from` against the state at `to`, that is the first before-image and the last
-//    after-image of the range. The same rows as `floe diff from to --key ...`.
+//    after-image of the range. The same rows as `floe diff from to --key ...`. On a format v3
+//    table without identifier columns, when both ends were written at v3, the key is the
+//    row id: a row is changed when its _last_updated_sequence_number is.
 //  - a range across a rollback, between branches or over expired snapshots: as net, since
 //    only its two ends are known. Such rows have no ordinal (NULL).
 // Net and state-difference rows carry the commit of `to` (the point they were observed at).

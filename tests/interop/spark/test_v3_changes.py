@@ -15,6 +15,8 @@ DELETE after it.
 - Spark's create_changelog_view of the copy-on-write table with compute_updates and
   identifier_columns ['id'] (over the ranges it can compute: the UPDATE of two identical rows
   makes it fail) equals floe's without identifier columns, on both tables.
+- Net mode without identifier columns compares the states at two snapshots by row id, as
+  Spark's reads of the two ends with their lineage say.
 - Where lineage and values disagree: an UPDATE that writes a row's values again, and an
   INSERT OVERWRITE with the rows the table held (new row ids): Spark's view drops them as
   carry-over, floe reports them, as the lineage oracle says.
@@ -60,36 +62,44 @@ def write(spark, name: str, properties: str, workload: list[str]) -> list[int]:
     return snapshots
 
 
+def lineage_rows(spark, name: str, snapshot_id: int | None) -> dict[int, tuple]:
+    """A snapshot's rows by row id, as Spark reads them: (id, data, sequence number)."""
+    if snapshot_id is None:
+        return {}
+    out = {}
+    for r in spark.sql(f"SELECT id, data, {LINEAGE} FROM lakehouse.{name} VERSION AS OF {snapshot_id}").collect():
+        assert r._row_id is not None and r._row_id not in out, (name, snapshot_id, r)
+        out[r._row_id] = (r.id, r.data, r._last_updated_sequence_number)
+    return out
+
+
+def lineage_diff(before: dict[int, tuple], after: dict[int, tuple]) -> Counter:
+    """The changes from one state to another by row id: (change type, id, data)."""
+    out = Counter()
+    for row_id, (i, d, seq) in before.items():
+        if row_id not in after:
+            out[("DELETE", i, d)] += 1
+        elif after[row_id][2] != seq:
+            out[("UPDATE_BEFORE", i, d)] += 1
+            out[("UPDATE_AFTER", *after[row_id][:2])] += 1
+    for row_id, (i, d, _) in after.items():
+        if row_id not in before:
+            out[("INSERT", i, d)] += 1
+    return out
+
+
 def lineage_changes(spark, name: str) -> Counter:
     """The changes of every snapshot but compactions, from Spark's reads with lineage:
     (ordinal, change type, id, data)."""
     snaps = spark.sql(f"SELECT snapshot_id, parent_id, operation FROM lakehouse.{name}.snapshots "
                       "ORDER BY committed_at").collect()
-
-    def rows(snapshot_id):
-        if snapshot_id is None:
-            return {}
-        out = {}
-        for r in spark.sql(f"SELECT id, data, {LINEAGE} FROM lakehouse.{name} VERSION AS OF {snapshot_id}").collect():
-            assert r._row_id is not None and r._row_id not in out, (name, snapshot_id, r)
-            out[r._row_id] = (r.id, r.data, r._last_updated_sequence_number)
-        return out
-
     out = Counter()
     ordinal = 0
     for s in snaps:
         if s.operation == "replace":
             continue
-        before, after = rows(s.parent_id), rows(s.snapshot_id)
-        for row_id, (i, d, seq) in before.items():
-            if row_id not in after:
-                out[(ordinal, "DELETE", i, d)] += 1
-            elif after[row_id][2] != seq:
-                out[(ordinal, "UPDATE_BEFORE", i, d)] += 1
-                out[(ordinal, "UPDATE_AFTER", *after[row_id][:2])] += 1
-        for row_id, (i, d, _) in after.items():
-            if row_id not in before:
-                out[(ordinal, "INSERT", i, d)] += 1
+        changes = lineage_diff(lineage_rows(spark, name, s.parent_id), lineage_rows(spark, name, s.snapshot_id))
+        out.update({(ordinal, *k): n for k, n in changes.items()})
         ordinal += 1
     return out
 
@@ -201,6 +211,27 @@ def test_v3_feed_equals_spark_update_images(spark, lakehouse, tables):
         assert feed(floe.sql(call(name, "floe_default", ""), "SELECT * FROM floe_default")) == want, name
 
 
+def test_v3_net_changes_by_row_id(spark, lakehouse, tables):
+    """Net mode without identifier columns compares the two states by row id: the rows the
+    lineage of Spark's reads of the two ends says were removed, added and updated."""
+    floe = lakehouse
+    for name, s in tables.items():
+        ranges = [(None, len(s) - 1), (0, 3), (1, DUPLICATE_UPDATE), (3, len(s) - 1), (DUPLICATE_UPDATE - 1, 6)]
+        for a, b in ranges:
+            before = lineage_rows(spark, name, None if a is None else s[a])
+            want = lineage_diff(before, lineage_rows(spark, name, s[b]))
+            start = "NULL" if a is None else s[a]
+            got = floe.sql(f"SELECT * FROM table_changes('{name}', {start}, {s[b]}, mode => 'net')")
+            assert Counter((r["_change_type"], r["id"], r["data"]) for r in got) == want, (name, a, b)
+            assert all(r["_change_ordinal"] is None and r["_commit_snapshot_id"] == s[b] for r in got)
+        # `floe changes --net`, no key: the same rows.
+        proc = floe.cli("changes", name, "--from", str(s[1]), "--net", "--json")
+        assert (proc.returncode, proc.stderr) == (0, ""), proc
+        rows = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+        want = lineage_diff(lineage_rows(spark, name, s[1]), lineage_rows(spark, name, s[-1]))
+        assert Counter((r["_change_type"], r["id"], r["data"]) for r in rows) == want, name
+
+
 # Lineage and values disagree: rows written again unchanged by an UPDATE (a newer sequence
 # number) and rows deleted and inserted again with the same values (new row ids).
 DISAGREE = [
@@ -227,6 +258,11 @@ def test_v3_feed_where_lineage_and_values_disagree(spark, lakehouse, ns):
     }), sorted(want.items())
     got = floe.sql(f"SELECT * FROM table_changes('{name}', NULL, NULL)")
     assert feed(got) == want, sorted(feed(got).items())
+    # Net mode by row id: the rows the table held before the UPDATE are all gone, the
+    # INSERT OVERWRITE's copies of (1, 'a') are new.
+    got = floe.sql(f"SELECT * FROM table_changes('{name}', {s[0]}, NULL, mode => 'net')")
+    assert Counter((r["_change_type"], r["id"], r["data"]) for r in got) == Counter(
+        {("DELETE", 1, "a"): 2, ("DELETE", 2, "b"): 1, ("INSERT", 1, "a"): 2}), got
     # Spark matches values: both statements read as carry-over.
     spark.sql(call(name, "spark_disagree", "")).collect()
     theirs = spark_rows(spark, "SELECT * FROM spark_disagree")

@@ -64,6 +64,13 @@ struct DataFile {
   bool operator==(const DataFile& other) const = default;
 };
 
+// What tells a table's delete files apart: the path, and for a deletion vector also its
+// blob's offset, since one Puffin file holds the vectors of many data files.
+inline std::string DeleteFileId(const DataFile& f) {
+  return f.is_deletion_vector() ? f.file_path + "@" + std::to_string(f.content_offset.value_or(0))
+                                : f.file_path;
+}
+
 // One row of a manifest. Null sequence numbers and snapshot id are inherited from the
 // manifest list entry when read (spec: "Sequence Number Inheritance").
 struct ManifestEntry {

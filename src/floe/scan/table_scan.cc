@@ -313,11 +313,7 @@ Result<spec::NestedField> EqualityField(const spec::TableMetadata& md, const spe
 
 std::string FileTaskKey(const FileScanTask& task) {
   std::vector<std::string> deletes;
-  for (const auto& d : task.deletes) {
-    // One Puffin file holds the deletion vectors of many data files.
-    deletes.push_back(d.is_deletion_vector() ? d.file_path + "@" + std::to_string(d.content_offset.value_or(0))
-                                             : d.file_path);
-  }
+  for (const auto& d : task.deletes) deletes.push_back(manifest::DeleteFileId(d));
   std::sort(deletes.begin(), deletes.end());
   std::string key = task.file.file_path;
   for (const auto& d : deletes) key += "\n" + d;

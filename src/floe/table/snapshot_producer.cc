@@ -31,11 +31,12 @@ namespace {
 
 struct Totals {
   int64_t records = 0, files_size = 0, data_files = 0;
-  int64_t delete_files = 0, position_delete_files = 0, equality_delete_files = 0;
+  int64_t delete_files = 0, position_delete_files = 0, equality_delete_files = 0, dvs = 0;
   int64_t position_deletes = 0, equality_deletes = 0;
 
   void Add(const DataFile& f) {
-    files_size += f.file_size_in_bytes;
+    // A deletion vector counts the bytes of its blob, not of the Puffin file it shares.
+    files_size += f.is_deletion_vector() ? f.content_size_in_bytes.value_or(0) : f.file_size_in_bytes;
     switch (f.content) {
       case manifest::FileContent::kData:
         records += f.record_count;
@@ -43,7 +44,7 @@ struct Totals {
         break;
       case manifest::FileContent::kPositionDeletes:
         ++delete_files;
-        ++position_delete_files;
+        ++(f.is_deletion_vector() ? dvs : position_delete_files);
         position_deletes += f.record_count;
         break;
       case manifest::FileContent::kEqualityDeletes:
@@ -79,8 +80,9 @@ std::map<std::string, std::string> BuildSummary(const std::vector<DataFile>& add
   if (add.delete_files > 0) s["added-delete-files"] = std::to_string(add.delete_files);
   if (add.position_delete_files > 0) {
     s["added-position-delete-files"] = std::to_string(add.position_delete_files);
-    s["added-position-deletes"] = std::to_string(add.position_deletes);
   }
+  if (add.dvs > 0) s["added-dvs"] = std::to_string(add.dvs);
+  if (add.position_deletes > 0) s["added-position-deletes"] = std::to_string(add.position_deletes);
   if (add.equality_delete_files > 0) {
     s["added-equality-delete-files"] = std::to_string(add.equality_delete_files);
     s["added-equality-deletes"] = std::to_string(add.equality_deletes);
@@ -93,8 +95,9 @@ std::map<std::string, std::string> BuildSummary(const std::vector<DataFile>& add
   if (del.delete_files > 0) s["removed-delete-files"] = std::to_string(del.delete_files);
   if (del.position_delete_files > 0) {
     s["removed-position-delete-files"] = std::to_string(del.position_delete_files);
-    s["removed-position-deletes"] = std::to_string(del.position_deletes);
   }
+  if (del.dvs > 0) s["removed-dvs"] = std::to_string(del.dvs);
+  if (del.position_deletes > 0) s["removed-position-deletes"] = std::to_string(del.position_deletes);
   if (del.equality_delete_files > 0) {
     s["removed-equality-delete-files"] = std::to_string(del.equality_delete_files);
     s["removed-equality-deletes"] = std::to_string(del.equality_deletes);
@@ -134,8 +137,20 @@ struct Removal {
   // every row of (all, or the replaced partitions'), as Iceberg drops the deletes a row
   // filter covers. Unset: delete files stay.
   std::function<bool(const DataFile&)> remove_deletes;
-  std::vector<std::string> required_delete_paths;
+  std::vector<std::string> required_delete_ids;  // DeleteFileId of each
 };
+
+// Removes exactly `files` (by DeleteFileId) from the delete manifests, each of which must
+// still be live when the commit applies.
+void RemoveDeleteFiles(const std::vector<DataFile>& files, Removal* removal) {
+  if (files.empty()) return;
+  auto ids = std::make_shared<std::set<std::string>>();
+  for (const auto& f : files) {
+    ids->insert(manifest::DeleteFileId(f));
+    removal->required_delete_ids.push_back(manifest::DeleteFileId(f));
+  }
+  removal->remove_deletes = [ids](const DataFile& f) { return ids->count(manifest::DeleteFileId(f)) > 0; };
+}
 
 // One pending snapshot: files to add (already written) and which base files to remove.
 class SnapshotProducer : public std::enable_shared_from_this<SnapshotProducer> {
@@ -325,14 +340,14 @@ class SnapshotProducer : public std::enable_shared_from_this<SnapshotProducer> {
       }
       if (!missing.empty()) return ValidationError("Missing required files to delete: ", missing);
     }
-    if (!removal_.required_delete_paths.empty()) {
+    if (!removal_.required_delete_ids.empty()) {
       std::set<std::string> found;
       for (const auto& f : deleted) {
-        if (f.content != manifest::FileContent::kData) found.insert(f.file_path);
+        if (f.content != manifest::FileContent::kData) found.insert(manifest::DeleteFileId(f));
       }
       std::string missing;
-      for (const auto& p : removal_.required_delete_paths) {
-        if (!found.count(p)) missing += (missing.empty() ? "" : ", ") + p;
+      for (const auto& id : removal_.required_delete_ids) {
+        if (!found.count(id)) missing += (missing.empty() ? "" : ", ") + id;
       }
       if (!missing.empty()) return ValidationError("Missing required files to delete: ", missing);
     }
@@ -438,8 +453,13 @@ Result<int64_t> AppendFiles(Table& table, std::vector<DataFile> files, const Wri
   return producer->Commit();
 }
 
-Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, std::vector<DataFile> delete_files,
-                               const WriteOptions& options) {
+namespace {
+
+Result<int64_t> CommitRowDeltaRemoving(Table& table, std::vector<DataFile> data_files,
+                                       std::vector<DataFile> delete_files,
+                                       const std::vector<DataFile>& removed_delete_files,
+                                       const WriteOptions& options) {
+  const int32_t format_version = table.metadata()->format_version;
   for (const auto& f : data_files) {
     if (f.content != manifest::FileContent::kData) {
       return Status::Invalid("Row delta on ", table.name(), ": ", f.file_path, " is a delete file, not a data file");
@@ -453,17 +473,44 @@ Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, s
       return Status::Invalid("Row delta on ", table.name(), ": equality delete file ", f.file_path,
                              " has no equality field ids");
     }
+    // Spec: v3 tables keep position deletes as deletion vectors only, one per data file.
+    if (f.content == manifest::FileContent::kPositionDeletes && f.is_deletion_vector() != (format_version >= 3)) {
+      return Status::Invalid("Row delta on ", table.name(), ": ",
+                             format_version >= 3 ? "must use deletion vectors for position deletes in v3: "
+                                                 : "must not use deletion vectors for position deletes in v2: ",
+                             f.file_path);
+    }
+    if (f.is_deletion_vector() && (!f.referenced_data_file || !f.content_offset || !f.content_size_in_bytes)) {
+      return Status::Invalid("Row delta on ", table.name(), ": deletion vector in ", f.file_path,
+                             " lacks its referenced data file, offset or size");
+    }
   }
   // Iceberg's operation names: deletes alone are a `delete`, data alone an `append`.
   const char* operation = data_files.empty() ? "delete" : delete_files.empty() ? "append" : "overwrite";
   std::vector<DataFile> added = std::move(data_files);
   added.insert(added.end(), std::make_move_iterator(delete_files.begin()), std::make_move_iterator(delete_files.end()));
-  auto producer = std::make_shared<SnapshotProducer>(table, operation, std::move(added), Removal{}, options);
+  Removal removal;
+  RemoveDeleteFiles(removed_delete_files, &removal);
+  auto producer = std::make_shared<SnapshotProducer>(table, operation, std::move(added), std::move(removal), options);
   return producer->Commit();
 }
 
+}  // namespace
+
 Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, std::vector<DataFile> delete_files,
-                               RowDeltaValidation validation, WriteOptions options) {
+                               const WriteOptions& options) {
+  return CommitRowDeltaRemoving(table, std::move(data_files), std::move(delete_files), {}, options);
+}
+
+Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, std::vector<DataFile> delete_files,
+                               RowDeltaValidation validation, WriteOptions options,
+                               std::vector<DataFile> removed_delete_files) {
+  // The data files this delta adds deletion vectors for: a vector another commit added for
+  // one of them meanwhile would leave two (Iceberg's validateAddedDVs).
+  auto dv_targets = std::make_shared<std::set<std::string>>();
+  for (const auto& f : delete_files) {
+    if (f.is_deletion_vector() && f.referenced_data_file) dv_targets->insert(*f.referenced_data_file);
+  }
   if (!options.starting_snapshot_id) {
     auto md = table.metadata();
     auto ref = md->refs.find(options.branch);
@@ -471,8 +518,8 @@ Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, s
   }
   auto earlier = std::move(options.validate);
   options.validate = [&table, earlier, validation = std::move(validation), branch = options.branch,
-                      isolation = options.isolation](const spec::TableMetadata& base,
-                                                     std::optional<int64_t> start) -> Status {
+                      isolation = options.isolation, dv_targets](const spec::TableMetadata& base,
+                                                                 std::optional<int64_t> start) -> Status {
     if (earlier) ARROW_RETURN_NOT_OK(earlier(base, start));
     std::optional<int64_t> head;
     auto ref = base.refs.find(branch);
@@ -485,9 +532,22 @@ Result<int64_t> CommitRowDelta(Table& table, std::vector<DataFile> data_files, s
       if (referenced.count(f.file_path)) missing += (missing.empty() ? "" : ", ") + f.file_path;
     }
     if (!missing.empty()) return ValidationError("Cannot commit, missing data files: [", missing, "]");
+    if (!dv_targets->empty()) {
+      ARROW_ASSIGN_OR_RAISE(auto added_deletes, DeleteFilesAddedSince(*table.io(), base, table.name(), head, start));
+      for (const auto& [f, seq] : added_deletes) {
+        if (!f.is_deletion_vector() || !f.referenced_data_file || !dv_targets->count(*f.referenced_data_file)) {
+          continue;
+        }
+        return ValidationError("Found concurrently added DV for ", *f.referenced_data_file, ": DV{location=",
+                               f.file_path, ", offset=", f.content_offset.value_or(0),
+                               ", length=", f.content_size_in_bytes.value_or(0),
+                               ", referencedDataFile=", *f.referenced_data_file, "}");
+      }
+    }
     return ValidateNoConflicts(changes, validation.conflicts, isolation);
   };
-  return CommitRowDelta(table, std::move(data_files), std::move(delete_files), options);
+  return CommitRowDeltaRemoving(table, std::move(data_files), std::move(delete_files), removed_delete_files,
+                                options);
 }
 
 Result<int64_t> AppendData(Table& table, const arrow::Table& data, const WriteOptions& options) {
@@ -639,15 +699,8 @@ Result<int64_t> RewriteFiles(Table& table, RewriteFilesChange change, const Writ
     data_paths->insert(f.file_path);
     removal.required_paths.push_back(f.file_path);
   }
-  auto delete_paths = std::make_shared<std::set<std::string>>();
-  for (const auto& f : change.removed_delete_files) {
-    delete_paths->insert(f.file_path);
-    removal.required_delete_paths.push_back(f.file_path);
-  }
+  RemoveDeleteFiles(change.removed_delete_files, &removal);
   removal.remove = [data_paths](const DataFile& f) { return data_paths->count(f.file_path) > 0; };
-  if (!delete_paths->empty()) {
-    removal.remove_deletes = [delete_paths](const DataFile& f) { return delete_paths->count(f.file_path) > 0; };
-  }
   // Files others added meanwhile never conflict (their rows are not rewritten); files they
   // removed are found missing above.
   removal.conflicts = {[](const DataFile&) { return false; }, "the rewritten files"};

@@ -104,9 +104,13 @@ struct RowDeltaValidation {
   ConflictFilter conflicts;
   std::vector<std::string> referenced_data_files;
 };
+// `removed_delete_files` are delete files the new ones replace (a deletion vector merged into
+// the data file's new one, a position delete file naming only that data file); each must
+// still be live. Deletion vectors added meanwhile for a data file this delta adds one for fail
+// the commit ("Found concurrently added DV for ...").
 Result<int64_t> CommitRowDelta(Table& table, std::vector<manifest::DataFile> data_files,
                                std::vector<manifest::DataFile> delete_files, RowDeltaValidation validation,
-                               WriteOptions options);
+                               WriteOptions options, std::vector<manifest::DataFile> removed_delete_files = {});
 
 // Iceberg's RewriteFiles: data files replaced by `added`, which hold the same live rows, and
 // delete files that no longer apply to any data file removed, as one `replace` snapshot.

@@ -6,6 +6,8 @@
 #include <arrow/util/key_value_metadata.h>
 #include <parquet/arrow/writer.h>
 
+#include "floe/manifest/deletion_vector.h"
+#include "floe/manifest/puffin_file.h"
 #include "floe/scan/position_deletes.h"
 #include "floe/scan/table_scan.h"
 #include "floe/table/snapshot_producer.h"
@@ -212,6 +214,120 @@ TEST_F(RowDeltaTest, MisfiledFilesAreRefusedBeforeAnythingIsCommitted) {
                              CommitRowDelta(*table_, {}, data));
   ASSERT_OK(table_->Refresh());
   EXPECT_EQ(table_->metadata_location(), before);
+}
+
+// On a format-version 3 table position deletes are deletion vectors, one per data file.
+class DeletionVectorDeltaTest : public RowDeltaTest {
+ protected:
+  void SetUp() override {
+    ASSERT_OK(wh_.Open());
+    ASSERT_OK_AND_ASSIGN(auto schema, table::SchemaFromArrow(*floe::testing::People(0, 1)->schema()));
+    CreateTableOptions options;
+    options.format_version = 3;
+    ASSERT_OK_AND_ASSIGN(table_, wh_.tables->CreateTable(ident_, *schema, options));
+  }
+
+  // A Puffin file of its own holding the deletion vector of `positions` of `data_file`.
+  DataFile DeletionVector(const DataFile& data_file, const std::vector<int64_t>& positions) {
+    const std::string path = table_->metadata()->location + "/data/dv-" + std::to_string(++n_) + ".puffin";
+    auto writer = manifest::PuffinWriter::Make(*table_->io(), path).ValueOrDie();
+    auto placed = writer->Add(manifest::DeletionVectorBlobMetadata(data_file.file_path,
+                                                                   static_cast<int64_t>(positions.size())),
+                              manifest::EncodeDeletionVector(positions))
+                      .ValueOrDie();
+    auto size = writer->Finish().ValueOrDie();
+    DataFile dv;
+    dv.content = FileContent::kPositionDeletes;
+    dv.file_path = path;
+    dv.file_format = "PUFFIN";
+    dv.partition = data_file.partition;
+    dv.spec_id = data_file.spec_id;
+    dv.record_count = static_cast<int64_t>(positions.size());
+    dv.file_size_in_bytes = size.file_size;
+    dv.referenced_data_file = data_file.file_path;
+    dv.content_offset = placed.offset;
+    dv.content_size_in_bytes = placed.length;
+    return dv;
+  }
+};
+
+TEST_F(DeletionVectorDeltaTest, AVectorReplacesTheOneBeforeIt) {
+  ASSERT_OK(AppendData(*table_, *floe::testing::People(0, 5)).status());
+  ASSERT_OK_AND_ASSIGN(auto tasks, scan::TableScan(table_).PlanFiles());
+  const DataFile data = tasks.at(0).file;
+  DataFile first = DeletionVector(data, {1});
+  ASSERT_OK_AND_ASSIGN(int64_t s2, CommitRowDelta(*table_, {}, {first}));
+  RowDeltaValidation validation{{[](const DataFile&) { return true; }, "true"}, {data.file_path}};
+  ASSERT_OK_AND_ASSIGN(int64_t s3, CommitRowDelta(*table_, {}, {DeletionVector(data, {1, 3})}, validation,
+                                                  WriteOptions{}, {first}));
+  EXPECT_EQ(IdsAt(s2), (std::vector<int64_t>{0, 2, 3, 4}));
+  EXPECT_EQ(IdsAt(s3), (std::vector<int64_t>{0, 2, 4}));
+  const auto& summary = table_->metadata()->SnapshotById(s3)->summary;
+  EXPECT_EQ(summary.at("added-dvs"), "1");
+  EXPECT_EQ(summary.at("removed-dvs"), "1");
+  EXPECT_EQ(summary.at("total-delete-files"), "1");
+  EXPECT_EQ(summary.at("total-position-deletes"), "2");
+  ASSERT_OK_AND_ASSIGN(auto now, scan::TableScan(table_).PlanFiles());
+  ASSERT_EQ(now.at(0).deletes.size(), 1u);
+  EXPECT_EQ(now.at(0).deletes[0].record_count, 2);
+
+  // Replacing the first vector again: it is no longer live.
+  const std::string before = table_->metadata_location();
+  ASSERT_RAISES_WITH_MESSAGE("Missing required files to delete: " + manifest::DeleteFileId(first),
+                             CommitRowDelta(*table_, {}, {DeletionVector(data, {1, 4})}, validation,
+                                            WriteOptions{}, {first}));
+  ASSERT_OK(table_->Refresh());
+  EXPECT_EQ(table_->metadata_location(), before);
+}
+
+TEST_F(DeletionVectorDeltaTest, AVectorAddedMeanwhileForTheSameFileFailsTheCommit) {
+  ASSERT_OK_AND_ASSIGN(int64_t s1, AppendData(*table_, *floe::testing::People(0, 5)));
+  ASSERT_OK(AppendData(*table_, *floe::testing::People(10, 5)).status());
+  ASSERT_OK_AND_ASSIGN(auto tasks, scan::TableScan(table_).PlanFiles());
+  ASSERT_EQ(tasks.size(), 2u);
+  // `a` holds ids 0 to 4, the rows that took the first row ids.
+  std::sort(tasks.begin(), tasks.end(), [](const auto& x, const auto& y) { return x.file.first_row_id < y.file.first_row_id; });
+  const DataFile a = tasks[0].file, b = tasks[1].file;
+  WriteOptions options;
+  options.starting_snapshot_id = table_->metadata()->current_snapshot()->snapshot_id;
+  options.isolation = IsolationLevel::kSnapshot;
+  // Another writer deletes from `a` after this one read the table.
+  DataFile theirs = DeletionVector(a, {0});
+  ASSERT_OK(CommitRowDelta(*table_, {}, {theirs}).status());
+  const std::string before = table_->metadata_location();
+  RowDeltaValidation validation{{[](const DataFile&) { return true; }, "true"}, {a.file_path}};
+  DataFile mine = DeletionVector(a, {2});
+  ASSERT_RAISES_WITH_MESSAGE("Found concurrently added DV for " + a.file_path + ": DV{location=" +
+                                 theirs.file_path + ", offset=4, length=" +
+                                 std::to_string(*theirs.content_size_in_bytes) +
+                                 ", referencedDataFile=" + a.file_path + "}",
+                             CommitRowDelta(*table_, {}, {mine}, validation, options));
+  ASSERT_OK(table_->Refresh());
+  EXPECT_EQ(table_->metadata_location(), before);
+  EXPECT_FALSE(std::filesystem::exists(mine.file_path)) << "a failed commit leaves its Puffin file behind";
+  // A vector for the other file commits.
+  RowDeltaValidation other{{[](const DataFile&) { return true; }, "true"}, {b.file_path}};
+  ASSERT_OK_AND_ASSIGN(int64_t s4, CommitRowDelta(*table_, {}, {DeletionVector(b, {4})}, other, options));
+  EXPECT_EQ(IdsAt(s4), (std::vector<int64_t>{1, 2, 3, 4, 10, 11, 12, 13}));
+  EXPECT_EQ(IdsAt(s1), (std::vector<int64_t>{0, 1, 2, 3, 4}));
+}
+
+TEST_F(DeletionVectorDeltaTest, PositionDeleteFilesAreRefusedOnV3AndVectorsOnV2) {
+  ASSERT_OK(AppendData(*table_, *floe::testing::People(0, 3)).status());
+  ASSERT_OK_AND_ASSIGN(auto tasks, scan::TableScan(table_).PlanFiles());
+  DataFile v2_style = PositionDeletes(tasks.at(0).file.file_path, {0});
+  ASSERT_RAISES_WITH_MESSAGE("must use deletion vectors for position deletes in v3: " + v2_style.file_path,
+                             CommitRowDelta(*table_, {}, {v2_style}));
+}
+
+TEST_F(RowDeltaTest, DeletionVectorsAreRefusedOnV2) {
+  ASSERT_OK(AppendData(*table_, *floe::testing::People(0, 3)).status());
+  DataFile dv;
+  dv.content = FileContent::kPositionDeletes;
+  dv.file_path = table_->metadata()->location + "/data/x.puffin";
+  dv.file_format = "PUFFIN";
+  ASSERT_RAISES_WITH_MESSAGE("must not use deletion vectors for position deletes in v2: " + dv.file_path,
+                             CommitRowDelta(*table_, {}, {dv}));
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 //     there is none): a `delete` snapshot that writes no file;
 //   - else per `write.delete.mode`: copy-on-write rewrites each data file holding a matching row
 //     without those rows (an `overwrite`); merge-on-read writes position delete files naming the
-//     matching rows (a `delete`).
+//     matching rows, or on a format-version 3 table deletion vectors (a `delete`).
 // Rows where the condition is NULL stay, as everywhere in SQL.
 
 #include <algorithm>
@@ -62,7 +62,6 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
     }
   }
 
-  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "DELETE FROM"));
   if (plan.merge_on_read) {
     ARROW_ASSIGN_OR_RAISE(auto query, TargetQuery("SELECT _file, _pos FROM t", target, true));
     ARROW_ASSIGN_OR_RAISE(auto reader, StreamRows(ctx, query));
@@ -83,6 +82,7 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
   }
 
   // Copy-on-write: the files holding a matching row, then their other rows written anew.
+  ARROW_RETURN_NOT_OK(table::CheckRowLevelWrites(*table, "DELETE FROM"));
   ARROW_ASSIGN_OR_RAISE(auto affected, AffectedFiles(ctx, target));
   if (affected.empty()) return Written(0);
   // Every row with the file it came from and the condition's value: NULL or false stays.

@@ -9,6 +9,7 @@
 #include <parquet/arrow/writer.h>
 
 #include "floe/manifest/partition_key.h"
+#include "floe/sql/execute/deletion_vector_writes.h"
 #include "floe/scan/position_deletes.h"
 #include "floe/sql/plan/metadata_answers.h"
 #include "floe/sql/parse/parse_error.h"
@@ -249,15 +250,27 @@ Status CommitPositionDeletes(table::Table& table, const RowLevelPlan& plan, File
   };
   if (positions.empty() && data_files.empty()) return Status::OK();
   for (auto& [path, p] : positions) std::sort(p.begin(), p.end());
-  auto deletes = WritePositionDeletes(table, positions, plan.live);
-  if (!deletes.ok()) {
-    remove_data();
-    return deletes.status();
+  std::vector<manifest::DataFile> deletes, replaced;
+  if (table.metadata()->format_version >= 3) {
+    auto dvs = WriteDeletionVectors(table, positions, plan.tasks);
+    if (!dvs.ok()) {
+      remove_data();
+      return dvs.status();
+    }
+    deletes = std::move(dvs->deletion_vectors);
+    replaced = std::move(dvs->replaced);
+  } else {
+    auto written = WritePositionDeletes(table, positions, plan.live);
+    if (!written.ok()) {
+      remove_data();
+      return written.status();
+    }
+    deletes = std::move(written).ValueUnsafe();
   }
   table::RowDeltaValidation validation{{plan.may_match, plan.condition}, {}};
   for (const auto& [path, p] : positions) validation.referenced_data_files.push_back(path);
-  return table::CommitRowDelta(table, std::move(data_files), std::move(deletes).ValueUnsafe(),
-                               std::move(validation), plan.options)
+  return table::CommitRowDelta(table, std::move(data_files), std::move(deletes), std::move(validation),
+                               plan.options, std::move(replaced))
       .status();
 }
 

@@ -81,7 +81,8 @@ StatementResult Written(int64_t rows);
 void CollectPositions(const arrow::StringArray& paths, const arrow::Int64Array& pos,
                       FilePositions* out);
 
-// Commits merge-on-read changes: position delete files naming `positions`, and `data_files`
+// Commits merge-on-read changes: position delete files naming `positions` (deletion vectors on
+// a format-version 3 table, merged with each data file's earlier deletes), and `data_files`
 // (rows an UPDATE wrote anew), validated against what was committed since `plan` read.
 // Nothing is committed when there is nothing to commit; with no position named, the data
 // files are an `append`. A failure removes every file written.

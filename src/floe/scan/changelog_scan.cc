@@ -259,8 +259,7 @@ void ForEachEqualGroup(const ChangeCollector& c, const std::vector<ChangeRow>& r
 // Row lineage (format v3), within one snapshot: a DELETE and an INSERT image of one _row_id
 // are one row. With the same _last_updated_sequence_number it was written again unchanged
 // (carry-over: both dropped); with another, it was updated: with `updates` the pair becomes
-// UPDATE_BEFORE and UPDATE_AFTER, else it stays a DELETE and an INSERT. A row id held by more
-// than one image of a kind is left to the matching by values.
+// UPDATE_BEFORE and UPDATE_AFTER, else it stays a DELETE and an INSERT.
 void MatchLineage(ChangeCollector& c, const std::vector<size_t>& snapshot_rows, bool updates) {
   auto& rows = c.rows();
   struct Images {
@@ -279,6 +278,14 @@ void MatchLineage(ChangeCollector& c, const std::vector<size_t>& snapshot_rows, 
       images.inserted = i;
       ++images.inserts;
     }
+  }
+  // A row id on two images of one kind (no writer that keeps lineage makes them) tells
+  // nothing: those images match by values.
+  for (size_t i : snapshot_rows) {
+    ChangeRow& r = rows[i];
+    if (!r.lineage || r.dropped) continue;
+    const Images& images = by_id[r.row_id];
+    if (images.deletes > 1 || images.inserts > 1) r.lineage = false;
   }
   for (const auto& [id, images] : by_id) {
     if (images.deletes != 1 || images.inserts != 1) continue;

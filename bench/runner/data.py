@@ -11,7 +11,7 @@ import time
 import uuid
 from pathlib import Path
 
-from .workloads import MERGE_INSERTS, MERGE_UPDATES, MODES, size_label
+from .workloads import DELETE_VERSIONS, DELETES_DELETE, MERGE_INSERTS, MERGE_UPDATES, MODES, size_label
 
 STAMP_FORMAT = 1
 BIG_FILE_BYTES = 64 * 1024**3  # larger than any table here: one data file per insert
@@ -266,6 +266,41 @@ class Data:
             "rows": rows,
             "snapshot_id": int(snaps[0]["snapshot_id"]),
             "data_files": self.file_count(name, int(snaps[0]["snapshot_id"])),
+            "location": meta["location"].removeprefix("file:").removeprefix("//"),
+            "write_s": round(time.perf_counter() - t0, 2),
+        }
+        return self._record(name, spec, info)
+
+    def deletes_table(self, rows: int, version: str) -> dict:
+        """db.dv_<version>_<size>: `range(rows)` as (id, id * 0.5) in one snapshot and one data
+        file, then `DELETE FROM t WHERE id % 10 = 0` merge-on-read as the second: at format
+        version 3 the deletes are a deletion vector, at 2 a position delete file. The second
+        snapshot is the one read; the first is where every timed DELETE starts from."""
+        name = f"dv_{version}_{size_label(rows)}"
+        props = {"format-version": version.removeprefix("v"), "write.delete.mode": "merge-on-read",
+                 "write.target-file-size-bytes": BIG_FILE_BYTES}
+        spec = {"rows": rows, "props": props, "delete": DELETES_DELETE}
+        info = self._cached(name, spec)
+        if info:
+            return info
+        self.log(f"data: writing db.{name} ({rows} rows, {DELETE_VERSIONS[version]})")
+        t0 = time.perf_counter()
+        self._fresh(name, "id BIGINT, v DOUBLE", props)
+        self.floe.sql(f"INSERT INTO db.{name} SELECT id, id * 0.5 FROM range({rows})")
+        self.floe.sql(DELETES_DELETE.format(t=f"db.{name}"))
+        _, meta = self.metadata(f"db.{name}")
+        snap = next(s for s in meta["snapshots"] if s["snapshot-id"] == meta["current-snapshot-id"])
+        base, deleted, summary = int(snap["parent-snapshot-id"]), int(snap["snapshot-id"]), snap["summary"]
+        info = {
+            "table": f"db.{name}",
+            "rows": rows,
+            "format_version": meta["format-version"],
+            "snapshot_id": base,
+            "deleted_snapshot_id": deleted,
+            "data_files": int(summary["total-data-files"]),
+            "delete_files": int(summary.get("total-delete-files", 0)),
+            "dvs": int(summary.get("added-dvs", 0)),
+            "deleted_rows": int(summary.get("total-position-deletes", 0)),
             "location": meta["location"].removeprefix("file:").removeprefix("//"),
             "write_s": round(time.perf_counter() - t0, 2),
         }

@@ -14,11 +14,11 @@ import time
 from pathlib import Path
 
 from . import setup
-from .workloads import (COMPACTION_CALL, COMPACTION_ROWS_PER_FILE, ENGINES, MODES, PLANNING, ROWLEVEL_DELETE, ROWLEVEL_MERGE, SCANS, TIME_TRAVEL, parse_size,
-                        size_label)
+from .workloads import (COMPACTION_CALL, COMPACTION_ROWS_PER_FILE, DELETE_VERSIONS, DELETES_DELETE, DELETES_SCANS, ENGINES, MODES, PLANNING,
+                        ROWLEVEL_DELETE, ROWLEVEL_MERGE, SCANS, TIME_TRAVEL, deletes_expected, parse_size, size_label)
 
 ROOT = setup.ROOT
-GROUPS = ("scan", "timetravel", "planning", "rollback", "append", "expire", "rowlevel", "compaction")
+GROUPS = ("scan", "timetravel", "planning", "rollback", "append", "expire", "rowlevel", "compaction", "deletes")
 # The reads floe also runs through its Python package, for the in-process column.
 FLOE_IN_PROCESS = ("query", "ts_as_of", "history")
 
@@ -35,6 +35,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--history", default="10K,100K", help="snapshot counts of the time-travel tables")
     ap.add_argument("--append-rows", default="10M", help="rows per append run (default 10M)")
     ap.add_argument("--rowlevel-sizes", default="10M", help="rows of the tables the rowlevel group writes to (default 10M)")
+    ap.add_argument("--deletes-sizes", default="20M",
+                    help="rows of the tables the deletes group scans with a tenth of them deleted (default 20M)")
     ap.add_argument("--compaction-files", default="1K", help="small files of the table the compaction group rewrites (default 1K)")
     ap.add_argument(
         "--groups",
@@ -62,6 +64,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.append_rows = parse_size(args.append_rows)
     args.rowlevel_sizes = [parse_size(s) for s in args.rowlevel_sizes.split(",") if s.strip()]
     args.compaction_files = parse_size(args.compaction_files)
+    args.deletes_sizes = [parse_size(s) for s in args.deletes_sizes.split(",") if s.strip()]
     args.groups = {g.strip() for g in args.groups.split(",") if g.strip()}
     for g in args.groups:
         if g not in GROUPS:
@@ -94,6 +97,8 @@ class Runner:
         self.runs: list[dict] = []
         self.notes: list[tuple[str, str]] = []  # (group, text)
         self.mismatches: list[str] = []
+        # Answers known before any engine runs, keyed as check() groups runs: floe's must match.
+        self.expected: dict[tuple, list] = {}
         self.tables: dict[str, dict] = {}
         self.done: dict[tuple, dict] = {}
         self.on_progress = lambda: None
@@ -353,6 +358,7 @@ class Runner:
                 "added_data_files": int(summary.get("added-data-files", 0)),
                 "added_delete_files": int(summary.get("added-delete-files", 0)),
                 "added_position_deletes": int(summary.get("added-position-deletes", 0)),
+                **({"added_dvs": int(summary["added-dvs"])} if "added-dvs" in summary else {}),
                 # ... and what appeared on disk: the same files, plus the metadata.
                 "new_file_bytes": sum(n for p, n in new.items() if not p.startswith(meta_dir)),
                 "metadata_bytes": sum(n for p, n in new.items() if p.startswith(meta_dir)),
@@ -409,6 +415,52 @@ class Runner:
                     floe_sql = sql.format(t=f"{t} VERSION AS OF {sid}")
                     self.alternate(key, readers, lambda e: (spec, floe_sql))
 
+    def deletes(self) -> None:
+        """Scans of the same table, a tenth of its rows deleted merge-on-read, at format version
+        3 (a deletion vector) and 2 (a position delete file), by every engine; then floe's
+        DELETE that wrote those deletes, timed from the table's state before it."""
+        if "spark" in self.args.engines:
+            self.note("deletes", "deletes: the DELETE is timed in floe only; Spark scans the tables like the other engines.")
+        for rows in self.args.deletes_sizes:
+            tables = {v: self.data.deletes_table(rows, v) for v in DELETE_VERSIONS}
+            for v, info in tables.items():
+                self.tables[info["table"]] = info
+
+            def label(info: dict) -> str:
+                kind = (f"{info['dvs']} deletion vector{'' if info['dvs'] == 1 else 's'}" if info["dvs"]
+                        else f"{info['delete_files']} position delete file{'' if info['delete_files'] == 1 else 's'}")
+                return (f"{size_label(rows)} rows, v{info['format_version']} ({info['data_files']} data "
+                        f"file{'' if info['data_files'] == 1 else 's'}, {kind}, {info['deleted_rows']:,} rows deleted)")
+
+            for w in DELETES_SCANS:
+                sql = SCANS[w][1]
+                for v, info in tables.items():
+                    t, sid = info["table"], info["deleted_snapshot_id"]
+                    key = {"group": "deletes", "workload": w, "size": rows, "variant": v, "label": label(info), "table": t}
+                    self.expected[(key["group"], w, t, rows)] = deletes_expected(rows, w)
+                    spec = {"op": "query", "workload": w, "sql": sql, "table": t, "snapshot_id": sid}
+                    floe_sql = sql.format(t=f"{t} VERSION AS OF {sid}")
+                    self.alternate(key, self.args.engines, lambda e: (spec, floe_sql))
+            # The DELETE itself, from the snapshot before it, the versions taking turns; the table
+            # goes back to the snapshot the scans read afterwards.
+            try:
+                for rep in range(self.args.reps):
+                    for i in range(len(tables)):
+                        v = list(tables)[(rep + i) % len(tables)]
+                        info = tables[v]
+                        key = {"group": "deletes", "workload": "delete", "size": rows, "variant": v,
+                               "label": label(info), "table": info["table"]}
+                        self.expected[("deletes", "delete", info["table"], rows)] = deletes_expected(rows, "count_sum")
+                        if not self.resumed(key, "floe", rep):
+                            self._write_run(key, "floe", rep, info, DELETES_DELETE, None)
+                self.on_progress()
+            finally:
+                for info in tables.values():
+                    _, meta = self.data.metadata(info["table"])
+                    if meta.get("current-snapshot-id") != info["deleted_snapshot_id"]:
+                        self.floe.sql(f"CALL lakehouse.system.set_current_snapshot('{info['table']}', "
+                                      f"{info['deleted_snapshot_id']})")
+
     def compaction(self) -> None:
         """rewrite_data_files of a table of many small files, by floe and Spark (the engines
         with the procedure), each run from the table's first state; floe then reads what the
@@ -455,6 +507,11 @@ class Runner:
             groups.setdefault((run["group"], run["workload"], run.get("table"), run["size"]), []).append(run)
         for (group, workload, table, size), runs in groups.items():
             ref = next((r for r in runs if r["engine"] == "floe" and r["error"] is None), None)
+            expected = self.expected.get((group, workload, table, size))
+            if ref is not None and expected is not None and normalise(ref["rows"]) != normalise(expected):
+                msg = f"{group}/{workload} on {table}: floe rep {ref['rep']} returned {ref['rows'][:5]}, expected {expected}"
+                if msg not in self.mismatches:
+                    self.mismatches.append(msg)
             for r in runs:
                 r["agrees"] = None
                 if r["error"] or ref is None or group == "rollback":
@@ -564,7 +621,7 @@ def main(argv: list[str] | None = None) -> None:
         options = {
             "sizes": args.sizes, "engines": args.engines, "reps": args.reps, "history": args.history,
             "append_rows": args.append_rows, "rowlevel_sizes": args.rowlevel_sizes,
-            "compaction_files": args.compaction_files, "groups": sorted(args.groups),
+            "compaction_files": args.compaction_files, "deletes_sizes": args.deletes_sizes, "groups": sorted(args.groups),
         }
         this_run = {
             "started": started.isoformat(timespec="seconds"),
@@ -590,7 +647,7 @@ def main(argv: list[str] | None = None) -> None:
     runner.on_progress = save  # a run that stops half-way leaves every finished workload on disk
     steps = [("scan", runner.scans), ("timetravel", runner.time_travel), ("planning", runner.planning),
              ("rollback", runner.rollback), ("append", runner.append), ("expire", runner.expire),
-             ("rowlevel", runner.rowlevel), ("compaction", runner.compaction)]
+             ("rowlevel", runner.rowlevel), ("compaction", runner.compaction), ("deletes", runner.deletes)]
     for name, step in steps:
         if name in args.groups:
             log(f"== {name}")

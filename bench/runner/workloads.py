@@ -62,6 +62,28 @@ COMPACTION: dict[str, str] = {
     "rewrite_data_files": "rewrite_data_files (bin-pack) of many small files into 128 MB targets",
 }
 
+# Scans of a table a tenth of whose rows a merge-on-read DELETE removed, db.dv_<version>_<size>
+# (id BIGINT, v DOUBLE; range(N) in one data file), once per format version: v3 keeps the
+# deletes as one deletion vector per data file in a Puffin file, v2 as Parquet position delete
+# files. `{t}` is the table, as in ROWLEVEL_DELETE.
+DELETE_VERSIONS: dict[str, str] = {"v3": "v3, deletion vectors", "v2": "v2, position delete files"}
+DELETES_DELETE = "DELETE FROM {t} WHERE id % 10 = 0"
+DELETES_SCANS = ("count", "count_sum")  # workloads of SCANS
+DELETES: dict[str, str] = {
+    **{w: f"{SCANS[w][0]} of a table a tenth of whose rows are deleted" for w in DELETES_SCANS},
+    "delete": "DELETE FROM t WHERE id % 10 = 0 (a tenth of the rows), merge-on-read, by floe",
+}
+
+
+def deletes_expected(rows: int, workload: str) -> list[list]:
+    """What count(*) (and sum(v)) of range(rows) as (id, id * 0.5) is once the ids divisible by
+    10 are deleted."""
+    gone = (rows + 9) // 10  # 0, 10, 20, ... below rows
+    n = rows - gone
+    s = 0.5 * (rows * (rows - 1) // 2 - 10 * (gone * (gone - 1) // 2))
+    return [[n]] if workload == "count" else [[n, s]]
+
+
 ENGINES = ("floe", "duckdb", "pyiceberg", "spark")
 
 

@@ -162,3 +162,53 @@ def test_peers_read_table_floe_upgraded_to_v3(floe, pyiceberg_catalog, duck):
         floe, pyiceberg_catalog, duck, name,
         [first, pa.concat_tables([first, second]), before, after],
         ["append", "append", "append", "overwrite"], v2_snapshots=2)
+
+
+def without(table: pa.Table, gone) -> pa.Table:
+    return pa.Table.from_pylist([r for r in table.to_pylist() if not gone(r["id"])], schema=table.schema)
+
+
+def test_peers_read_floe_deletion_vectors(floe, pyiceberg_catalog, duck):
+    """floe's merge-on-read deletes on a v3 table: deletion vectors in Puffin files, the second
+    delete merging each file's vector into a new one."""
+    name = "db.deletion_vectors"
+    floe.sql("CREATE NAMESPACE IF NOT EXISTS db",
+             f"CREATE TABLE {name} ({SQL_COLUMNS}) USING iceberg PARTITIONED BY (bucket(4, id)) "
+             "TBLPROPERTIES ('format-version'='3', 'write.delete.mode'='merge-on-read')")
+    first, second = batch(1, 14), batch(15, 9)
+    floe.append(name, first)
+    floe.append(name, second)
+    floe.sql(f"DELETE FROM {name} WHERE id % 4 = 0")
+    floe.sql(f"DELETE FROM {name} WHERE id % 3 = 0 OR id = 5")
+    both = pa.concat_tables([first, second])
+    once = without(both, lambda i: i % 4 == 0)
+    twice = without(once, lambda i: i % 3 == 0 or i == 5)
+    formats = {r["file_format"] for r in floe.sql(f"SELECT file_format FROM {name}.delete_files")}
+    assert formats == {"PUFFIN"}, formats
+
+    check_peers_read_every_snapshot(floe, pyiceberg_catalog, duck, name, [first, both, once, twice],
+                                    ["append", "append", "delete", "delete"])
+
+
+def test_peers_read_floe_vectors_on_an_upgraded_table(floe, pyiceberg_catalog, duck):
+    """A v2 table with floe's position delete files, upgraded, then deleted from again: each
+    data file's first vector holds its earlier position deletes too."""
+    name = "db.upgraded_deletes"
+    first, second = batch(1, 10), batch(11, 10)
+    floe.sql("CREATE NAMESPACE IF NOT EXISTS db",
+             f"CREATE TABLE {name} ({SQL_COLUMNS}) USING iceberg TBLPROPERTIES ('write.delete.mode'='merge-on-read')")
+    floe.append(name, first)
+    floe.append(name, second)
+    floe.sql(f"DELETE FROM {name} WHERE id IN (2, 3, 12)")
+    floe.sql(f"ALTER TABLE {name} SET TBLPROPERTIES ('format-version'='3')")
+    floe.sql(f"DELETE FROM {name} WHERE id IN (4, 15)")
+    both = pa.concat_tables([first, second])
+    v2_deleted = without(both, lambda i: i in (2, 3, 12))
+    v3_deleted = without(v2_deleted, lambda i: i in (4, 15))
+    files = sorted((r["file_format"], r["record_count"]) for r in floe.sql(
+        f"SELECT file_format, record_count FROM {name}.delete_files"))
+    # The v2 file named both data files: it stays, and each vector holds its positions too.
+    assert files == [("PARQUET", 3), ("PUFFIN", 2), ("PUFFIN", 3)], files
+
+    check_peers_read_every_snapshot(floe, pyiceberg_catalog, duck, name, [first, both, v2_deleted, v3_deleted],
+                                    ["append", "append", "delete", "delete"], v2_snapshots=3)

@@ -270,55 +270,157 @@ Result<std::vector<int64_t>> DecodeDeletionVector(std::string_view blob, const s
   return positions;
 }
 
+namespace {
+
+// Java's RoaringBitmap, whose bytes a vector must match, holds up to 4096 values of one
+// container as an array and more as a bitmap, and before serializing turns a container into
+// runs when those take strictly fewer bytes (CRoaring's rule differs at the tie, so floe
+// writes the portable format itself).
+constexpr int64_t kMaxArrayValues = 4096;
+constexpr size_t kBitmapContainerBytes = 8192;
+constexpr uint32_t kNoOffsetThreshold = 4;  // fewer containers with runs: no offset table
+
+enum class ContainerKind { kArray, kBitmap, kRun };
+
+// One container: the positions [begin, end) sharing a key and their high 16 low bits.
+struct WrittenContainer {
+  size_t begin = 0, end = 0;
+  size_t runs = 0;
+  ContainerKind kind = ContainerKind::kArray;
+
+  size_t cardinality() const { return end - begin; }
+  size_t bytes() const {
+    switch (kind) {
+      case ContainerKind::kArray: return 2 * cardinality();
+      case ContainerKind::kBitmap: return kBitmapContainerBytes;
+      case ContainerKind::kRun: return 2 + 4 * runs;
+    }
+    return 0;
+  }
+};
+
+// The portable serialization of the 32-bit bitmap of `low` (ascending, distinct) split into
+// `containers`, appended to `out`.
+void SerializeBitmap(const std::vector<uint32_t>& low, const std::vector<WrittenContainer>& containers, std::string* out) {
+  const auto n = static_cast<uint32_t>(containers.size());
+  const bool has_runs = std::any_of(containers.begin(), containers.end(),
+                                    [](const WrittenContainer& c) { return c.kind == ContainerKind::kRun; });
+  const bool offsets = !has_runs || n >= kNoOffsetThreshold;
+  size_t header = has_runs ? 4 + (n + 7) / 8 : 8;
+  header += 4 * n + (offsets ? 4 * n : 0);
+  size_t size = header;
+  for (const WrittenContainer& c : containers) size += c.bytes();
+  const size_t origin = out->size();
+  out->resize(origin + size, '\0');
+  char* base = out->data() + origin;
+  char* p = base;
+  if (has_runs) {
+    StoreLittleEndian(p, kCookieWithRuns | (n - 1) << 16, 4);
+    p += 4;
+    for (uint32_t i = 0; i < n; ++i) {
+      if (containers[i].kind == ContainerKind::kRun) p[i / 8] = static_cast<char>(p[i / 8] | 1 << (i % 8));
+    }
+    p += (n + 7) / 8;
+  } else {
+    StoreLittleEndian(p, kCookieNoRuns, 4);
+    StoreLittleEndian(p + 4, n, 4);
+    p += 8;
+  }
+  for (const WrittenContainer& c : containers) {
+    StoreLittleEndian(p, low[c.begin] >> 16, 2);
+    StoreLittleEndian(p + 2, c.cardinality() - 1, 2);
+    p += 4;
+  }
+  size_t at = header;
+  if (offsets) {
+    for (const WrittenContainer& c : containers) {
+      StoreLittleEndian(p, at, 4);
+      p += 4;
+      at += c.bytes();
+    }
+  }
+  p = base + header;
+  for (const WrittenContainer& c : containers) {
+    switch (c.kind) {
+      case ContainerKind::kArray:
+        for (size_t i = c.begin; i < c.end; ++i, p += 2) StoreLittleEndian(p, low[i] & 0xFFFF, 2);
+        break;
+      case ContainerKind::kBitmap:
+        for (size_t i = c.begin; i < c.end; ++i) {
+          const uint32_t v = low[i] & 0xFFFF;
+          p[v / 8] = static_cast<char>(p[v / 8] | 1 << (v % 8));  // little-endian words: bit v at byte v/8
+        }
+        p += kBitmapContainerBytes;
+        break;
+      case ContainerKind::kRun: {
+        StoreLittleEndian(p, c.runs, 2);
+        p += 2;
+        size_t i = c.begin;
+        while (i < c.end) {
+          size_t j = i + 1;
+          while (j < c.end && low[j] == low[j - 1] + 1) ++j;
+          StoreLittleEndian(p, low[i] & 0xFFFF, 2);
+          StoreLittleEndian(p + 2, j - i - 1, 2);
+          p += 4;
+          i = j;
+        }
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace
+
 std::string EncodeDeletionVector(const std::vector<int64_t>& sorted_positions) {
   const std::vector<int64_t>* positions = &sorted_positions;
   std::vector<int64_t> sorted;
-  if (!std::is_sorted(sorted_positions.begin(), sorted_positions.end())) {
+  if (!std::is_sorted(sorted_positions.begin(), sorted_positions.end()) ||
+      std::adjacent_find(sorted_positions.begin(), sorted_positions.end()) != sorted_positions.end()) {
     sorted = sorted_positions;
     std::sort(sorted.begin(), sorted.end());
+    sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
     positions = &sorted;
   }
   auto it = std::lower_bound(positions->begin(), positions->end(), int64_t{0});
   const auto end = positions->end();
 
-  struct Encoded {
-    uint32_t key;
-    BitmapPtr bitmap;
-    size_t size;
-  };
-  std::vector<Encoded> parts;
+  std::string out(kLengthSize + kMagicSize + kCountSize, '\0');
+  std::memcpy(out.data() + kLengthSize, kMagic, kMagicSize);
+  uint64_t parts = 0;
   std::vector<uint32_t> low;
-  size_t bitmap_bytes = kCountSize;
+  std::vector<WrittenContainer> containers;
   while (it != end) {
     const auto key = static_cast<uint32_t>(*it >> 32);
     low.clear();
-    for (; it != end && static_cast<uint32_t>(*it >> 32) == key; ++it) {
-      low.push_back(static_cast<uint32_t>(*it));
+    for (; it != end && static_cast<uint32_t>(*it >> 32) == key; ++it) low.push_back(static_cast<uint32_t>(*it));
+    containers.clear();
+    for (size_t i = 0; i < low.size();) {
+      WrittenContainer c;
+      c.begin = i;
+      const uint32_t high = low[i] >> 16;
+      for (; i < low.size() && low[i] >> 16 == high; ++i) {
+        if (i == c.begin || low[i] != low[i - 1] + 1) ++c.runs;
+      }
+      c.end = i;
+      const size_t plain = static_cast<int64_t>(c.cardinality()) <= kMaxArrayValues ? 2 * c.cardinality()
+                                                                                    : kBitmapContainerBytes;
+      c.kind = 2 + 4 * c.runs < plain ? ContainerKind::kRun
+               : static_cast<int64_t>(c.cardinality()) <= kMaxArrayValues ? ContainerKind::kArray
+                                                                         : ContainerKind::kBitmap;
+      containers.push_back(c);
     }
-    BitmapPtr bitmap(roaring_bitmap_create());
-    if (bitmap == nullptr) throw std::bad_alloc();
-    roaring_bitmap_add_many(bitmap.get(), low.size(), low.data());
-    roaring_bitmap_run_optimize(bitmap.get());
-    const size_t size = roaring_bitmap_portable_size_in_bytes(bitmap.get());
-    bitmap_bytes += kKeySize + size;
-    parts.push_back({key, std::move(bitmap), size});
+    const size_t at = out.size();
+    out.resize(at + kKeySize);
+    StoreLittleEndian(out.data() + at, key, 4);
+    SerializeBitmap(low, containers, &out);
+    ++parts;
   }
-
-  const size_t length = kMagicSize + bitmap_bytes;
-  std::string out(kLengthSize + length + kCrcSize, '\0');
-  char* p = out.data();
-  StoreBigEndian32(p, static_cast<uint32_t>(length));
-  p += kLengthSize;
-  std::memcpy(p, kMagic, kMagicSize);
-  p += kMagicSize;
-  StoreLittleEndian(p, parts.size(), 8);
-  p += kCountSize;
-  for (const Encoded& part : parts) {
-    StoreLittleEndian(p, part.key, 4);
-    p += kKeySize;
-    p += roaring_bitmap_portable_serialize(part.bitmap.get(), p);
-  }
-  StoreBigEndian32(p, Crc32(out.data() + kLengthSize, length));
+  StoreLittleEndian(out.data() + kLengthSize + kMagicSize, parts, 8);
+  const size_t length = out.size() - kLengthSize;
+  StoreBigEndian32(out.data(), static_cast<uint32_t>(length));
+  out.resize(out.size() + kCrcSize);
+  StoreBigEndian32(out.data() + kLengthSize + length, Crc32(out.data() + kLengthSize, length));
   return out;
 }
 

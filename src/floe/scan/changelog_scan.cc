@@ -1,6 +1,7 @@
 #include "floe/scan/changelog_scan.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <map>
 #include <unordered_map>
 #include <unordered_set>
@@ -45,17 +46,30 @@ struct ChangeRow {
   int32_t ordinal = 0;
   bool dropped = false;  // cancelled as carry-over or net of a later change
   size_t partner = 0;    // of an update image: the other image's index
+  // Row lineage (format v3): the row's _row_id and _last_updated_sequence_number, when its
+  // file has them. `by_lineage`: its row id matched an image of the other kind in its
+  // snapshot, which settled what it is (carry-over or one side of an update).
+  bool lineage = false;
+  bool by_lineage = false;
+  int64_t row_id = 0;
+  int64_t last_updated = 0;
 };
 
 // Everything read for the changelog: batches of the table's columns, and the rows chosen.
 class ChangeCollector {
  public:
+  // Row lineage is read from format v3 on (older tables have none).
   ChangeCollector(std::shared_ptr<table::Table> table, spec::SchemaPtr schema)
       : table_(std::move(table)), schema_(std::move(schema)) {
     std::vector<spec::NestedField> fields = schema_->fields();
     columns_ = static_cast<int>(fields.size());
     fields.push_back(*MetadataColumn("_file"));
     fields.push_back(*MetadataColumn("_pos"));
+    if (table_->metadata()->format_version >= 3) {
+      fields.push_back(*MetadataColumn("_row_id"));
+      fields.push_back(*MetadataColumn("_last_updated_sequence_number"));
+      lineage_ = true;
+    }
     located_ = std::make_shared<const spec::Schema>(schema_->schema_id(), std::move(fields));
     positions_ = std::make_shared<const spec::Schema>(
         schema_->schema_id(),
@@ -72,7 +86,8 @@ class ChangeCollector {
   const std::vector<int>& all_columns() const { return all_columns_; }
 
   // The rows of `tasks` (each file with its deletes), every one a `change` of snapshot
-  // `ordinal`; with `skip`, those whose file and position it holds are left out.
+  // `ordinal`, with their row lineage; with `skip`, those whose file and position it holds
+  // are left out.
   Status Read(const std::vector<FileScanTask>& tasks, Change change, int32_t ordinal,
               const Positions* skip = nullptr) {
     if (tasks.empty()) return Status::OK();
@@ -81,18 +96,35 @@ class ChangeCollector {
           const auto& files = static_cast<const arrow::StringArray&>(*batch->column(columns_));
           const auto& positions =
               static_cast<const arrow::Int64Array&>(*batch->column(columns_ + 1));
+          const arrow::Int64Array* row_ids = nullptr;
+          const arrow::Int64Array* updated = nullptr;
+          if (lineage_) {
+            row_ids = static_cast<const arrow::Int64Array*>(batch->column(columns_ + 2).get());
+            updated = static_cast<const arrow::Int64Array*>(batch->column(columns_ + 3).get());
+          }
           const int index = static_cast<int>(batches_.size());
           bool any = false;
           for (int64_t i = 0; i < batch->num_rows(); ++i) {
             if (skip && IsIn(*skip, files.GetView(i), positions.Value(i))) continue;
-            rows_.push_back(ChangeRow{index, i, change, ordinal, false});
+            ChangeRow r;
+            r.batch = index;
+            r.row = i;
+            r.change = change;
+            r.ordinal = ordinal;
+            if (row_ids && row_ids->IsValid(i) && updated->IsValid(i)) {
+              r.lineage = true;
+              r.row_id = row_ids->Value(i);
+              r.last_updated = updated->Value(i);
+            }
+            rows_.push_back(r);
             any = true;
           }
-          if (any)
-            batches_.push_back(batch->RemoveColumn(columns_ + 1)
-                                   .ValueOrDie()
-                                   ->RemoveColumn(columns_)
-                                   .ValueOrDie());
+          if (any) {
+            std::vector<int> data(static_cast<size_t>(columns_));
+            for (int k = 0; k < columns_; ++k) data[static_cast<size_t>(k)] = k;
+            ARROW_ASSIGN_OR_RAISE(auto table_columns, batch->SelectColumns(data));
+            batches_.push_back(std::move(table_columns));
+          }
           return Status::OK();
         });
   }
@@ -172,9 +204,10 @@ class ChangeCollector {
 
   std::shared_ptr<table::Table> table_;
   spec::SchemaPtr schema_;
-  spec::SchemaPtr located_;    // the schema's columns, then _file and _pos
+  spec::SchemaPtr located_;    // the schema's columns, then _file, _pos (and row lineage)
   spec::SchemaPtr positions_;  // _file and _pos alone
   int columns_ = 0;
+  bool lineage_ = false;  // _row_id and _last_updated_sequence_number follow _file and _pos
   std::vector<int> all_columns_;
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches_;
   std::vector<ChangeRow> rows_;
@@ -223,17 +256,87 @@ void ForEachEqualGroup(const ChangeCollector& c, const std::vector<ChangeRow>& r
   }
 }
 
-// Within one snapshot an identical DELETE and INSERT cancel, pair by pair.
+// Row lineage (format v3), within one snapshot: a DELETE and an INSERT image of one _row_id
+// are one row. With the same _last_updated_sequence_number it was written again unchanged
+// (carry-over: both dropped); with another, it was updated: with `updates` the pair becomes
+// UPDATE_BEFORE and UPDATE_AFTER, else it stays a DELETE and an INSERT.
+void MatchLineage(ChangeCollector& c, const std::vector<size_t>& snapshot_rows, bool updates) {
+  auto& rows = c.rows();
+  struct Images {
+    size_t deleted = 0, inserted = 0;
+    int deletes = 0, inserts = 0;
+  };
+  std::unordered_map<int64_t, Images> by_id;
+  for (size_t i : snapshot_rows) {
+    const ChangeRow& r = rows[i];
+    if (!r.lineage || r.dropped) continue;
+    Images& images = by_id[r.row_id];
+    if (r.change == Change::kDelete) {
+      images.deleted = i;
+      ++images.deletes;
+    } else if (r.change == Change::kInsert) {
+      images.inserted = i;
+      ++images.inserts;
+    }
+  }
+  // A row id on two images of one kind (no writer that keeps lineage makes them) tells
+  // nothing: those images match by values.
+  for (size_t i : snapshot_rows) {
+    ChangeRow& r = rows[i];
+    if (!r.lineage || r.dropped) continue;
+    const Images& images = by_id[r.row_id];
+    if (images.deletes > 1 || images.inserts > 1) r.lineage = false;
+  }
+  for (const auto& [id, images] : by_id) {
+    if (images.deletes != 1 || images.inserts != 1) continue;
+    ChangeRow& before = rows[images.deleted];
+    ChangeRow& after = rows[images.inserted];
+    before.by_lineage = after.by_lineage = true;
+    if (before.last_updated == after.last_updated) {
+      before.dropped = after.dropped = true;
+    } else if (updates) {
+      before.change = Change::kUpdateBefore;
+      after.change = Change::kUpdateAfter;
+      before.partner = images.inserted;
+      after.partner = images.deleted;
+    }
+  }
+}
+
+// Within one snapshot an identical DELETE and INSERT cancel, pair by pair, among the rows
+// lineage did not settle. Two images that both have row lineage are different rows (their
+// row ids differ), so a pair needs one image without it (a file written before the table's
+// v3): on v2 tables every image.
 void RemoveCarryOver(ChangeCollector& c, const std::vector<size_t>& snapshot_rows) {
   auto& rows = c.rows();
-  std::vector<size_t> deletes, inserts;
-  ForEachEqualGroup(c, rows, snapshot_rows, c.all_columns(), [&](const std::vector<size_t>& group) {
+  std::vector<size_t> open;
+  for (size_t i : snapshot_rows) {
+    if (!rows[i].dropped && !rows[i].by_lineage) open.push_back(i);
+  }
+  std::vector<size_t> deletes, inserts, deletes_traced, inserts_traced;
+  ForEachEqualGroup(c, rows, open, c.all_columns(), [&](const std::vector<size_t>& group) {
     if (group.size() < 2) return;
     deletes.clear();
     inserts.clear();
-    for (size_t i : group) (rows[i].change == Change::kDelete ? deletes : inserts).push_back(i);
-    const size_t pairs = std::min(deletes.size(), inserts.size());
-    for (size_t k = 0; k < pairs; ++k) rows[deletes[k]].dropped = rows[inserts[k]].dropped = true;
+    deletes_traced.clear();
+    inserts_traced.clear();
+    for (size_t i : group) {
+      const bool deleted = rows[i].change == Change::kDelete;
+      if (rows[i].lineage) {
+        (deleted ? deletes_traced : inserts_traced).push_back(i);
+      } else {
+        (deleted ? deletes : inserts).push_back(i);
+      }
+    }
+    auto cancel = [&](std::vector<size_t>& a, std::vector<size_t>& b) {
+      const size_t pairs = std::min(a.size(), b.size());
+      for (size_t k = 0; k < pairs; ++k) rows[a[k]].dropped = rows[b[k]].dropped = true;
+      a.erase(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(pairs));
+      b.erase(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(pairs));
+    };
+    cancel(deletes, inserts);
+    cancel(deletes, inserts_traced);
+    cancel(deletes_traced, inserts);
   });
 }
 
@@ -274,13 +377,15 @@ void RemoveNetCarryOver(ChangeCollector& c) {
 }
 
 // Within one snapshot a DELETE and an INSERT of equal identifier values are one update;
-// further INSERTs of those values stay INSERTs, but two DELETEs cannot be told apart.
+// further INSERTs of those values stay INSERTs, but two DELETEs cannot be told apart. Rows
+// row lineage paired already are left as they are.
 Status ComputeUpdates(ChangeCollector& c, const std::vector<size_t>& snapshot_rows,
                       const std::vector<int>& keys, const std::vector<std::string>& key_names) {
+  if (keys.empty()) return Status::OK();
   auto& rows = c.rows();
   std::vector<size_t> live;
   for (size_t i : snapshot_rows) {
-    if (!rows[i].dropped) live.push_back(i);
+    if (!rows[i].dropped && !rows[i].by_lineage) live.push_back(i);
   }
   bool ambiguous = false;
   std::vector<size_t> deletes, inserts;
@@ -483,7 +588,8 @@ Result<ChangelogPlan> PlanChangelog(const table::Table& table, const ChangelogOp
   plan.schema = table.metadata()->current_schema();
   if (!plan.schema) return Status::IOError("Table ", table.name(), " has no current schema");
   if (options.compute_updates) {
-    if (options.identifier_columns.empty()) {
+    // Format v3 pairs updates by row lineage, identifier columns or not.
+    if (options.identifier_columns.empty() && table.metadata()->format_version < 3) {
       return Status::Invalid(
           "Cannot compute the update images because identifier columns are not set");
     }
@@ -553,7 +659,10 @@ Result<std::vector<size_t>> ReadSnapshotChanges(const std::shared_ptr<table::Tab
   std::vector<size_t> rows(collector.rows().size() - first);
   for (size_t i = 0; i < rows.size(); ++i) rows[i] = first + i;
   // Net changes cancel over the whole range instead.
-  if (!options.net_changes) RemoveCarryOver(collector, rows);
+  if (!options.net_changes) {
+    MatchLineage(collector, rows, options.compute_updates);
+    RemoveCarryOver(collector, rows);
+  }
   if (options.compute_updates) {
     ARROW_RETURN_NOT_OK(ComputeUpdates(collector, rows, plan.keys, plan.key_names));
   }

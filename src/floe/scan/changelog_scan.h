@@ -17,6 +17,14 @@
 // cancels it, as many times as both occur; the v2 format records no row lineage, so a row
 // deleted and inserted again unchanged by one commit is not reported either.
 //
+// Row lineage (format v3): a DELETE and an INSERT image of one snapshot with the same
+// `_row_id` are one row, whatever other rows hold the same values. With the same
+// `_last_updated_sequence_number` it was carried over and is not reported; with a newer one it
+// was updated (with update images: UPDATE_BEFORE and UPDATE_AFTER, no identifier columns
+// needed). Images of different row ids never cancel: a row deleted and inserted again with
+// equal values is reported. Images without lineage (files written before the table's v3) are
+// matched by values as on v2.
+//
 // Snapshots whose operation is `replace` (compaction) change no row and are skipped.
 
 #include <cstdint>
@@ -44,12 +52,14 @@ struct ChangelogOptions {
   std::optional<int64_t> from_exclusive;
   std::optional<int64_t> to_inclusive;
   // With update images, a DELETE and an INSERT of one snapshot with equal values in these
-  // columns (names of the current schema) become UPDATE_BEFORE and UPDATE_AFTER.
+  // columns (names of the current schema) become UPDATE_BEFORE and UPDATE_AFTER; on format
+  // v3 first those of one _row_id, and the columns may be left empty.
   std::vector<std::string> identifier_columns;
   bool compute_updates = false;
   // Net changes over the whole range, as Spark computes them: rows equal in every column
   // cancel in snapshot order, DELETE and INSERT alike, whatever snapshots they are in; what
-  // is left carries the snapshot of the row after the last point where they balanced.
+  // is left carries the snapshot of the row after the last point where they balanced. Row
+  // lineage plays no part: on format v3 too, rows cancel by values.
   bool net_changes = false;
   // A range that holds no snapshot (Spark's options can name one): no rows.
   bool empty = false;
@@ -82,9 +92,9 @@ Result<std::vector<int64_t>> ChangelogSnapshots(const table::Table& table,
 // _change_ordinal; within a snapshot its DELETE rows, then UPDATE_BEFORE and UPDATE_AFTER
 // pairs, then INSERT rows. Errors besides ChangelogSnapshots', in Spark's words: `Not support
 // net changes with update images`, `Cannot compute the update images because identifier
-// columns are not set`, `Cannot find identifier column '<c>' in table <name>`, and `Cannot
-// compute updates because there are multiple rows with the same identifier
-// fields([id,_change_ordinal]). Please make sure the rows are unique.`
+// columns are not set` (format v1 and v2), `Cannot find identifier column '<c>' in table
+// <name>`, and `Cannot compute updates because there are multiple rows with the same
+// identifier fields([id,_change_ordinal]). Please make sure the rows are unique.`
 Result<std::shared_ptr<arrow::Table>> ReadChangelog(const std::shared_ptr<table::Table>& table,
                                                     const ChangelogOptions& options);
 

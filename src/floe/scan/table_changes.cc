@@ -11,6 +11,7 @@
 #include <arrow/compute/api.h>
 
 #include "floe/scan/changelog_scan.h"
+#include "floe/scan/metadata_columns.h"
 #include "floe/scan/snapshot_diff.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/time_travel.h"
@@ -271,7 +272,18 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> ReadTableChanges(
     if (!f) return NotFound("Cannot find identifier column '", name, "' in table ", table->name());
     key_ids.push_back(f->id);
   }
-  if (options.compute_updates && keys.empty()) {
+  // Format v3: row lineage pairs the images of one row in each snapshot (mode all), without
+  // identifier columns; and without them two states compare by row id (net mode, ranges off
+  // one line of history) when both ends have lineage: snapshots written at v3, whose rows all
+  // have row ids.
+  const bool v3 = md->format_version >= 3;
+  const spec::Snapshot* to_snapshot = to ? md->SnapshotById(*to) : nullptr;
+  const bool states_by_row_id = v3 && key_ids.empty() && to_snapshot && to_snapshot->first_row_id &&
+                                (!from || md->SnapshotById(*from)->first_row_id);
+  const bool by_lineage = v3 && (!options.net || states_by_row_id);
+  const bool compute_updates =
+      options.compute_updates.value_or(!options.identifier_columns.empty() || by_lineage);
+  if (compute_updates && keys.empty() && !by_lineage) {
     return Status::Invalid(
         "Cannot compute the update images because identifier columns are not set");
   }
@@ -301,20 +313,30 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> ReadTableChanges(
     changelog.from_exclusive = from;
     changelog.to_inclusive = to;
     changelog.identifier_columns = keys;
-    changelog.compute_updates = options.compute_updates;
+    changelog.compute_updates = compute_updates;
     ARROW_ASSIGN_OR_RAISE(auto rows, StreamChangelog(table, changelog));
     return std::make_shared<WithCommitColumns>(md, std::move(rows));
   }
 
-  // The two ends' states compared in the current columns, by key where there is one.
+  // The two ends' states compared in the current columns, by key where there is one, else by
+  // row id with the rows' lineage compared too: a row written again unchanged (same row id
+  // and sequence number) is no change, one updated is a changed row.
   DiffOptions diff_options;
   diff_options.compare_schema = schema;
   for (int32_t id : key_ids) diff_options.key_columns.push_back(schema->FindColumnName(id));
+  if (states_by_row_id) {
+    std::vector<spec::NestedField> fields = schema->fields();
+    fields.push_back(*MetadataColumn("_row_id"));
+    fields.push_back(*MetadataColumn("_last_updated_sequence_number"));
+    diff_options.compare_schema =
+        std::make_shared<const spec::Schema>(schema->schema_id(), std::move(fields));
+    diff_options.key_columns = {"_row_id"};
+  }
   diff_options.sample_rows = 0;
   diff_options.memory_budget_bytes = options.memory_budget_bytes;
   diff_options.spill_directory = options.spill_directory;
-  auto changes = std::make_shared<StateChanges>(schema, *md->SnapshotById(*to),
-                                                options.compute_updates && !keys.empty());
+  auto changes = std::make_shared<StateChanges>(
+      schema, *md->SnapshotById(*to), compute_updates && (!keys.empty() || states_by_row_id));
   ARROW_RETURN_NOT_OK(changes->Init());
   auto output_schema = changes->schema();
   return std::make_shared<ProducedBatches>(

@@ -9,7 +9,9 @@
 //    change of each snapshot, with its ordinal in the range and its commit.
 //  - mode net: per key (the identifier columns; the whole row without them) the state at
 //    `from` against the state at `to`, that is the first before-image and the last
-//    after-image of the range. The same rows as `floe diff from to --key ...`.
+//    after-image of the range. The same rows as `floe diff from to --key ...`. On a format v3
+//    table without identifier columns, when both ends were written at v3, the key is the
+//    row id: a row is changed when its _last_updated_sequence_number is.
 //  - a range across a rollback, between branches or over expired snapshots: as net, since
 //    only its two ends are known. Such rows have no ordinal (NULL).
 // Net and state-difference rows carry the commit of `to` (the point they were observed at).
@@ -44,8 +46,10 @@ struct TableChangesOptions {
   bool to_is_head = false;
   bool net = false;
   // A DELETE and an INSERT of one key in one snapshot (in net mode: over the range) become
-  // UPDATE_BEFORE and UPDATE_AFTER.
-  bool compute_updates = false;
+  // UPDATE_BEFORE and UPDATE_AFTER; in mode all on a format v3 table also (first) those of
+  // one _row_id, identifier columns or not. Unset: on when identifier columns are named, or
+  // in mode all on a format v3 table.
+  std::optional<bool> compute_updates;
   // Names of the current schema; empty: the schema's identifier fields.
   std::vector<std::string> identifier_columns;
   int64_t memory_budget_bytes = 256LL << 20;

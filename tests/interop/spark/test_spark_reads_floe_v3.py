@@ -14,6 +14,7 @@ from .support import (
     check_v3_files_tables,
     make_rows,
     rows_of,
+    spark_read,
     to_arrow,
 )
 from .test_floe_reads_spark import insert
@@ -174,3 +175,90 @@ def test_spark_reads_table_floe_upgraded_to_v3(spark, lakehouse, ns):
     expected = [first, first + second, before, kept + replacement, kept + replacement + spark_rows]
     operations = ["append", "append", "append", "overwrite", "append"]
     check_spark_reads_every_snapshot(spark, floe, table, expected, operations, v2_snapshots=2)
+
+
+# What Iceberg counts in a row delta's summary; floe's and Spark's must be equal.
+DELETE_SUMMARY_KEYS = (
+    "added-dvs", "removed-dvs", "added-delete-files", "removed-delete-files", "added-position-delete-files",
+    "removed-position-delete-files", "added-position-deletes", "removed-position-deletes", "added-files-size",
+    "removed-files-size", "changed-partition-count", "total-delete-files", "total-position-deletes",
+    "total-records", "total-data-files", "total-files-size")
+
+
+def check_summaries_alike(spark, ours: str, theirs: str) -> None:
+    """Snapshot by snapshot, the operation and DELETE_SUMMARY_KEYS of both tables are equal."""
+    a, b = delete_summaries(spark, ours), delete_summaries(spark, theirs)
+    assert len(a) == len(b), f"{ours}: {a}, {theirs}: {b}"
+    for i, (x, y) in enumerate(zip(a, b)):
+        assert x == y, f"snapshot {i}: {ours}: {x}, {theirs}: {y}"
+
+
+def delete_summaries(spark, table: str) -> list[tuple]:
+    """Each snapshot's operation and the counts of DELETE_SUMMARY_KEYS, oldest first."""
+    rows = spark.sql(f"SELECT operation, summary FROM lakehouse.{table}.snapshots ORDER BY committed_at").collect()
+    return [(r.operation, {k: r.summary.get(k) for k in DELETE_SUMMARY_KEYS}) for r in rows]
+
+
+def test_spark_reads_floe_deletion_vectors(spark, lakehouse, ns):
+    """Twin v3 merge-on-read tables floe writes alike: floe deletes rows of one, Spark the same
+    rows of the other, twice (the second delete merging each file's vector); then each engine
+    deletes from the other's table, merging the other's vectors. Spark reads floe's deletion
+    vectors at every snapshot with the rows and lineage written, and the snapshots' counts
+    (DVs added and removed, delete files, positions, blob bytes) are Spark's own."""
+    floe = lakehouse
+    # Names of one length: the position delete files name data files, so their sizes follow.
+    ours, theirs = f"{ns}.dvs_a", f"{ns}.dvs_b"
+    first, second = make_rows(1, 16), make_rows(17, 12)
+    for table in (ours, theirs):
+        floe.sql(f"CREATE TABLE lakehouse.{table} ({SQL_COLUMNS}) USING iceberg PARTITIONED BY (day) "
+                 "TBLPROPERTIES ('format-version'='3', 'write.delete.mode'='merge-on-read')")
+        floe.append(table, to_arrow(first))
+        floe.append(table, to_arrow(second))
+    conditions = ["id % 4 = 0", "id % 3 = 0 OR id = 5"]
+    for condition in conditions:
+        floe.sql(f"DELETE FROM lakehouse.{ours} WHERE {condition}")
+        spark.sql(f"DELETE FROM lakehouse.{theirs} WHERE {condition}")
+    check_summaries_alike(spark, ours, theirs)
+    # Each engine merges the other's vectors.
+    spark.sql(f"DELETE FROM lakehouse.{ours} WHERE id IN (7, 26)")
+    floe.sql(f"DELETE FROM lakehouse.{theirs} WHERE id IN (7, 26)")
+    check_summaries_alike(spark, ours, theirs)
+
+    every = first + second
+    expected = [first, every]
+    gone = set()
+    for condition in [lambda i: i % 4 == 0, lambda i: i % 3 == 0 or i == 5, lambda i: i in (7, 26)]:
+        gone |= {r["id"] for r in every if condition(r["id"])}
+        expected.append([r for r in every if r["id"] not in gone])
+    operations = ["append", "append", "delete", "delete", "delete"]
+    for table in (ours, theirs):
+        check_spark_reads_every_snapshot(spark, floe, table, expected, operations)
+        files = spark.sql(f"SELECT file_format, referenced_data_file FROM lakehouse.{table}.delete_files").collect()
+        assert {f.file_format for f in files} == {"PUFFIN"}, f"{table}: {files}"
+        referenced = [f.referenced_data_file for f in files]
+        assert len(referenced) == len(set(referenced)), f"{table}: one vector per data file: {referenced}"
+
+
+def test_spark_reads_floe_vectors_on_an_upgraded_table(spark, lakehouse, ns):
+    """A v2 merge-on-read table with floe's position delete files, upgraded: floe's first
+    deletion vector for each data file holds its earlier deletes too, and the position delete
+    files that named only that file are removed, as Spark does on its twin."""
+    floe = lakehouse
+    ours, theirs = f"{ns}.upgraded_a", f"{ns}.upgraded_b"  # of one length, as above
+    rows = make_rows(1, 20)
+    for table in (ours, theirs):
+        floe.sql(f"CREATE TABLE lakehouse.{table} ({SQL_COLUMNS}) USING iceberg "
+                 "TBLPROPERTIES ('write.delete.mode'='merge-on-read')")
+        floe.append(table, to_arrow(rows[:10]))
+        floe.append(table, to_arrow(rows[10:]))
+        floe.sql(f"DELETE FROM lakehouse.{table} WHERE id IN (2, 3)")
+        floe.sql(f"ALTER TABLE lakehouse.{table} SET TBLPROPERTIES ('format-version'='3')")
+    floe.sql(f"DELETE FROM lakehouse.{ours} WHERE id IN (4, 15)")
+    spark.sql(f"DELETE FROM lakehouse.{theirs} WHERE id IN (4, 15)")
+    check_summaries_alike(spark, ours, theirs)
+    for table in (ours, theirs):
+        files = spark.sql(f"SELECT file_format, record_count FROM lakehouse.{table}.delete_files "
+                          "ORDER BY record_count").collect()
+        assert [(f.file_format, f.record_count) for f in files] == [("PUFFIN", 1), ("PUFFIN", 3)], f"{table}: {files}"
+        assert spark_read(spark, table) == rows_of([r for r in rows if r["id"] not in (2, 3, 4, 15)])
+        assert rows_of(floe.read(table)) == spark_read(spark, table)

@@ -108,6 +108,26 @@ TEST(DeletionVectorTest, DenseRangesRoundTripAsRunAndBitsetContainers) {
   EXPECT_EQ(RoundTrip(every_other), every_other);
 }
 
+std::string Hex(const std::string& bytes) {
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned char c : bytes) out += std::string{digits[c >> 4], digits[c & 15]};
+  return out;
+}
+
+// Iceberg Java's bytes for these positions (from a table Spark wrote): runs replace an array
+// only when strictly smaller, so three positions in a row stay an array and four become a run.
+TEST(DeletionVectorTest, ContainersAreChosenAsJavaChoosesThem) {
+  EXPECT_EQ(Hex(EncodeDeletionVector({0, 1, 2})),
+            "00000026d1d339640100000000000000000000003a300000010000000000020010000000000001000200748ad0d0");
+  EXPECT_EQ(Hex(EncodeDeletionVector({0, 1, 2, 3})),
+            "0000001fd1d339640100000000000000000000003b30000001000003000100000003003d2a1e35");
+  EXPECT_EQ(Hex(EncodeDeletionVector({1})),
+            "00000022d1d339640100000000000000000000003a3000000100000000000000100000000100eebd85f4");
+  EXPECT_EQ(Hex(EncodeDeletionVector({0, 3})),
+            "00000024d1d339640100000000000000000000003a30000001000000000001001000000000000300d088f0cc");
+}
+
 TEST(DeletionVectorTest, RandomPositionsRoundTrip) {
   std::mt19937_64 random(20260101);
   std::uniform_int_distribution<int64_t> dist(0, int64_t{1} << 36);

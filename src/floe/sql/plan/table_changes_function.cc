@@ -172,7 +172,6 @@ Result<std::shared_ptr<arrow::RecordBatchReader>> TableChanges(
   if (bound[5]) {
     ARROW_ASSIGN_OR_RAISE(options.identifier_columns, StringList(*bound[5], "identifier_columns"));
   }
-  options.compute_updates = !options.identifier_columns.empty();
   if (bound[4] && bound[4]->is_valid) {
     if (bound[4]->type->id() != arrow::Type::BOOL) {
       return Status::Invalid("The compute_updates argument of ", kTableChangesFunction,

@@ -65,7 +65,8 @@ Result<std::shared_ptr<arrow::Table>> CreateChangelogView(
   }
   if (view.compute_updates) {
     if (view.net_changes) return Status::Invalid("Not support net changes with update images");
-    if (view.identifier_columns.empty()) {
+    // Format v3 pairs the images of one row id without them.
+    if (view.identifier_columns.empty() && md->format_version < 3) {
       return Status::Invalid(
           "Cannot compute the update images because identifier columns are not set");
     }
@@ -92,10 +93,9 @@ void AddChangelogProcedures(std::vector<Procedure>* out) {
   out->push_back(
       Procedure{"create_changelog_view",
                 "Creates a session view of the rows a table's snapshots inserted and deleted "
-                "(carry-over rows of "
-                "copy-on-write removed), with update images by identifier columns or net changes "
-                "over the range; "
-                "merge-on-read deletes included.",
+                "(carry-over rows of copy-on-write removed), with update images by identifier "
+                "columns (or row lineage on v3) or net changes over the range; merge-on-read "
+                "deletes included.",
                 {{"table", Type::kString, true},
                  {"changelog_view", Type::kString, false},
                  {"options", Type::kStringMap, false},

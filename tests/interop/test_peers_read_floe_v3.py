@@ -1,7 +1,8 @@
 """PyIceberg 0.12 and DuckDB 1.5 (its iceberg extension, through `floe serve --rest`) read the
 format-version 3 tables floe writes: a table floe creates at v3 (partitioned by bucket), appends
 to twice and overwrites whole; a v2 table (partitioned by identity) floe appends to twice,
-upgrades to v3, appends to and overwrites partitions of dynamically.
+upgrades to v3, appends to and overwrites partitions of dynamically; floe's deletion vectors;
+a copy-on-write DELETE and a compaction whose files store the rows' lineage.
 
 At every snapshot PyIceberg's scan and DuckDB's `AT (VERSION => id)` read the rows floe wrote,
 as floe does. Row lineage: DuckDB reads `_row_id` and `_last_updated_sequence_number`, and at
@@ -212,3 +213,22 @@ def test_peers_read_floe_vectors_on_an_upgraded_table(floe, pyiceberg_catalog, d
 
     check_peers_read_every_snapshot(floe, pyiceberg_catalog, duck, name, [first, both, v2_deleted, v3_deleted],
                                     ["append", "append", "delete", "delete"], v2_snapshots=3)
+
+
+def test_peers_read_floe_rewrites_with_lineage(floe, pyiceberg_catalog, duck):
+    """floe's copy-on-write DELETE and compaction on a v3 table: the files they write store each
+    row's `_row_id` and `_last_updated_sequence_number`, which DuckDB reads as floe does (a row
+    keeps both), and PyIceberg reads the rows alone."""
+    name = "db.rewrites_with_lineage"
+    floe.sql("CREATE NAMESPACE IF NOT EXISTS db",
+             f"CREATE TABLE {name} ({SQL_COLUMNS}) USING iceberg PARTITIONED BY (bucket(4, id)) "
+             "TBLPROPERTIES ('format-version'='3')")
+    first, second = batch(1, 14), batch(15, 9)
+    floe.append(name, first)
+    floe.append(name, second)
+    floe.sql(f"DELETE FROM {name} WHERE id % 4 = 0")
+    floe.sql(f"CALL lakehouse.system.rewrite_data_files(table => '{name}', options => map('rewrite-all', 'true'))")
+    both = pa.concat_tables([first, second])
+    kept = without(both, lambda i: i % 4 == 0)
+    check_peers_read_every_snapshot(floe, pyiceberg_catalog, duck, name, [first, both, kept, kept],
+                                    ["append", "append", "overwrite", "replace"])

@@ -18,7 +18,8 @@ namespace floe::scan {
 inline constexpr int32_t kFileColumnId = 2147483646;
 inline constexpr int32_t kPosColumnId = 2147483645;
 inline constexpr int32_t kRowIdColumnId = spec::kRowIdFieldId;
-inline constexpr int32_t kLastUpdatedSequenceNumberColumnId = spec::kLastUpdatedSequenceNumberFieldId;
+inline constexpr int32_t kLastUpdatedSequenceNumberColumnId =
+    spec::kLastUpdatedSequenceNumberFieldId;
 
 // The metadata column called `name` (case-insensitively), or nullopt.
 std::optional<spec::NestedField> MetadataColumn(std::string_view name);

@@ -36,7 +36,8 @@ Result<table::RewriteDataFilesResult> RewriteDataFiles(const std::shared_ptr<tab
       const spec::PartitionSpec* spec = md->SpecById(task.file.spec_id);
       request.eligible.push_back(!spec || FileMayMatch(task.file, options.filter, *spec));
     }
-    request.candidates.push_back({std::move(task.file), std::move(task.deletes), task.data_sequence_number});
+    request.candidates.push_back(
+        {std::move(task.file), std::move(task.deletes), task.data_sequence_number});
   }
 
   auto read = [&](const std::vector<const table::RewriteCandidate*>& group)
@@ -55,7 +56,8 @@ Result<table::RewriteDataFilesResult> RewriteDataFiles(const std::shared_ptr<tab
           }
         }
       }
-      ARROW_ASSIGN_OR_RAISE(ScanFile file, ScanFileOf(c->file, c->data_sequence_number, c->deletes));
+      ARROW_ASSIGN_OR_RAISE(ScanFile file,
+                            ScanFileOf(c->file, c->data_sequence_number, c->deletes));
       files.push_back(std::move(file));
     }
     // On v3 each row's lineage, stored or inherited, is read beside it and written with it.

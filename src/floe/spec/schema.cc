@@ -119,8 +119,10 @@ bool Schema::Equals(const Schema& other) const {
 SchemaPtr WithRowLineage(const Schema& schema) {
   std::vector<NestedField> fields = schema.fields();
   fields.push_back(Optional(kRowIdFieldId, kRowIdName, Type::Long()));
-  fields.push_back(Optional(kLastUpdatedSequenceNumberFieldId, kLastUpdatedSequenceNumberName, Type::Long()));
-  return std::make_shared<const Schema>(schema.schema_id(), std::move(fields), schema.identifier_field_ids());
+  fields.push_back(
+      Optional(kLastUpdatedSequenceNumberFieldId, kLastUpdatedSequenceNumberName, Type::Long()));
+  return std::make_shared<const Schema>(schema.schema_id(), std::move(fields),
+                                        schema.identifier_field_ids());
 }
 
 }  // namespace floe::spec

@@ -13,7 +13,6 @@
 #include "floe/manifest/manifest_writer.h"
 #include "floe/manifest/partition_key.h"
 #include "floe/table/commit.h"
-#include "floe/table/snapshot_producer.h"
 #include "floe/table/manifest_merge.h"
 #include "floe/table/metadata_files.h"
 #include "floe/table/rolling_writer.h"

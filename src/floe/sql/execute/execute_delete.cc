@@ -16,13 +16,13 @@
 
 #include "floe/sql/bind/binder.h"
 #include "floe/sql/execute/executors.h"
-#include "floe/sql/parse/parse_error.h"
 #include "floe/sql/execute/result_tables.h"
 #include "floe/sql/execute/row_assignments.h"
 #include "floe/sql/execute/row_level.h"
-#include "floe/table/row_level_writes.h"
+#include "floe/sql/parse/parse_error.h"
 #include "floe/table/arrow_schema.h"
 #include "floe/table/rolling_writer.h"
+#include "floe/table/row_level_writes.h"
 #include "floe/table/snapshot_producer.h"
 #include "floe/util/str_cat.h"
 
@@ -91,7 +91,8 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
   const bool lineage = table::CarriesRowLineage(*md);
   ARROW_ASSIGN_OR_RAISE(
       auto rows_query,
-      TargetQuery(lineage ? StrCat("SELECT *, ", kRowLineageColumns, ", _file FROM t") : "SELECT *, _file FROM t",
+      TargetQuery(lineage ? StrCat("SELECT *, ", kRowLineageColumns, ", _file FROM t")
+                          : "SELECT *, _file FROM t",
                   target, false));
   if (del.where) {
     auto* select = std::get_if<Select>(&rows_query.body);
@@ -99,9 +100,9 @@ Result<StatementResult> ExecuteDelete(ExecContext& ctx, const sql::Delete& del) 
   }
   ARROW_ASSIGN_OR_RAISE(auto rows_reader, StreamRows(ctx, rows_query));
   const int columns = rows_reader->schema()->num_fields() - (del.where ? 2 : 1);
-  ARROW_ASSIGN_OR_RAISE(
-      auto table_schema,
-      table::ToArrowSchema(lineage ? *spec::WithRowLineage(*md->current_schema()) : *md->current_schema()));
+  ARROW_ASSIGN_OR_RAISE(auto table_schema,
+                        table::ToArrowSchema(lineage ? *spec::WithRowLineage(*md->current_schema())
+                                                     : *md->current_schema()));
   if (table_schema->num_fields() != columns) {
     return Status::Invalid("internal: DELETE read ", columns, " columns of ", table->name(),
                            ", which has ", table_schema->num_fields());

@@ -163,8 +163,8 @@ class MergeRun {
   std::shared_ptr<arrow::Schema> table_schema_;
   std::string table_sql_;
   std::string target_name_, source_name_;
-  int columns_ = 0;  // the table's; then _file, _pos, on v3 _row_id and
-                     // _last_updated_sequence_number, and the source marker
+  int columns_ = 0;       // the table's; then _file, _pos, on v3 _row_id and
+                          // _last_updated_sequence_number, and the source marker
   bool lineage_ = false;  // the table carries row lineage (v3)
   int marker_ = 0;        // the source marker's column
   std::vector<ClausePlan> clauses_;
@@ -284,10 +284,12 @@ Result<Query> MergeRun::JoinedQuery(JoinKind kind, bool prune_target) {
   // qualifies them by.
   ARROW_ASSIGN_OR_RAISE(
       Query target_rows,
-      TargetQuery(lineage_ ? "SELECT *, _file AS __floe_file, _pos AS __floe_pos, _row_id AS __floe_row_id, "
-                             "_last_updated_sequence_number AS __floe_sequence FROM t"
-                           : "SELECT *, _file AS __floe_file, _pos AS __floe_pos FROM t",
-                  *target_, prune_target));
+      TargetQuery(
+          lineage_
+              ? "SELECT *, _file AS __floe_file, _pos AS __floe_pos, _row_id AS __floe_row_id, "
+                "_last_updated_sequence_number AS __floe_sequence FROM t"
+              : "SELECT *, _file AS __floe_file, _pos AS __floe_pos FROM t",
+          *target_, prune_target));
   SubqueryRef target_ref;
   target_ref.query = std::move(target_rows);
   target_ref.alias = TableAlias{Identifier{target_name_, true, merge_.target.pos}, {}};
@@ -462,8 +464,8 @@ Status MergeRun::WriteBatch(const std::shared_ptr<arrow::RecordBatch>& batch, co
     arrow::ArrayVector cols(rows->columns().begin(), rows->columns().begin() + columns_);
     auto original = arrow::RecordBatch::Make(table_schema_, rows->num_rows(), std::move(cols));
     if (lineage_) {
-      ARROW_ASSIGN_OR_RAISE(original,
-                            WithRowLineage(*original, rows->column(columns_ + 2), rows->column(columns_ + 3), nullptr));
+      ARROW_ASSIGN_OR_RAISE(original, WithRowLineage(*original, rows->column(columns_ + 2),
+                                                     rows->column(columns_ + 3), nullptr));
     }
     ARROW_RETURN_NOT_OK(Fail(writer_->Write(*original)));
   }
@@ -506,7 +508,8 @@ Result<StatementResult> MergeRun::Run() {
 
   const bool append = (!has_matched_ && !has_by_source_) || !md->current_snapshot();
   // An append writes no lineage (as Spark's), a rewrite of a v3 table does.
-  auto writer = append ? table::RollingDataWriter::Make(*table_) : table::MakeRowLevelWriter(*table_);
+  auto writer =
+      append ? table::RollingDataWriter::Make(*table_) : table::MakeRowLevelWriter(*table_);
   if (!writer.ok()) return Fail(writer.status());
   writer_ = std::move(writer).ValueUnsafe();
   if (append) return RunAppend();

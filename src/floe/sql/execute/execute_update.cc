@@ -45,10 +45,10 @@ Result<StatementResult> ExecuteUpdate(ExecContext& ctx, const sql::Update& updat
   // Every row with its file, position, on v3 its lineage, the condition and the new values;
   // binding it first reports errors in the condition or the values before anything is read.
   const bool lineage = table::CarriesRowLineage(*md);
-  ARROW_ASSIGN_OR_RAISE(
-      auto rows_query,
-      TargetQuery(lineage ? StrCat("SELECT *, _file, _pos, ", kRowLineageColumns, " FROM t") : "SELECT *, _file, _pos FROM t",
-                  target, false));
+  ARROW_ASSIGN_OR_RAISE(auto rows_query, TargetQuery(lineage ? StrCat("SELECT *, _file, _pos, ",
+                                                                      kRowLineageColumns, " FROM t")
+                                                             : "SELECT *, _file, _pos FROM t",
+                                                     target, false));
   auto* select = std::get_if<Select>(&rows_query.body);
   const int columns = table_schema->num_fields();
   const int row_id_column = columns + 2, sequence_column = columns + 3;

@@ -78,15 +78,14 @@ Result<std::shared_ptr<arrow::RecordBatch>> ApplyAssignments(
   return arrow::RecordBatch::Make(table_schema, batch.num_rows(), std::move(columns));
 }
 
-Result<std::shared_ptr<arrow::RecordBatch>> WithRowLineage(const arrow::RecordBatch& rows,
-                                                           const std::shared_ptr<arrow::Array>& row_id,
-                                                           const std::shared_ptr<arrow::Array>& sequence,
-                                                           const std::shared_ptr<arrow::Array>& changed) {
+Result<std::shared_ptr<arrow::RecordBatch>> WithRowLineage(
+    const arrow::RecordBatch& rows, const std::shared_ptr<arrow::Array>& row_id,
+    const std::shared_ptr<arrow::Array>& sequence, const std::shared_ptr<arrow::Array>& changed) {
   std::shared_ptr<arrow::Array> kept = sequence;
   if (changed) {
     ARROW_ASSIGN_OR_RAISE(
-        auto cleared, arrow::compute::CallFunction("if_else", {changed, arrow::MakeNullScalar(arrow::int64()),
-                                                               sequence}));
+        auto cleared, arrow::compute::CallFunction(
+                          "if_else", {changed, arrow::MakeNullScalar(arrow::int64()), sequence}));
     kept = cleared.make_array();
   }
   arrow::FieldVector fields = rows.schema()->fields();
@@ -95,7 +94,8 @@ Result<std::shared_ptr<arrow::RecordBatch>> WithRowLineage(const arrow::RecordBa
   fields.push_back(arrow::field(spec::kLastUpdatedSequenceNumberName, arrow::int64()));
   columns.push_back(row_id);
   columns.push_back(std::move(kept));
-  return arrow::RecordBatch::Make(arrow::schema(std::move(fields)), rows.num_rows(), std::move(columns));
+  return arrow::RecordBatch::Make(arrow::schema(std::move(fields)), rows.num_rows(),
+                                  std::move(columns));
 }
 
 }  // namespace floe::sql

@@ -46,9 +46,8 @@ inline constexpr const char* kRowLineageColumns = "_row_id, _last_updated_sequen
 // `rows` followed by the row lineage columns a v3 rewrite stores for them: `row_id` as read,
 // and `sequence` as read except where `changed` is TRUE, where it is NULL (a changed row
 // takes the sequence number of the snapshot that writes it). A null `changed`: none changed.
-Result<std::shared_ptr<arrow::RecordBatch>> WithRowLineage(const arrow::RecordBatch& rows,
-                                                           const std::shared_ptr<arrow::Array>& row_id,
-                                                           const std::shared_ptr<arrow::Array>& sequence,
-                                                           const std::shared_ptr<arrow::Array>& changed);
+Result<std::shared_ptr<arrow::RecordBatch>> WithRowLineage(
+    const arrow::RecordBatch& rows, const std::shared_ptr<arrow::Array>& row_id,
+    const std::shared_ptr<arrow::Array>& sequence, const std::shared_ptr<arrow::Array>& changed);
 
 }  // namespace floe::sql

@@ -1,7 +1,5 @@
 #include "floe/table/rewrite_data_files.h"
 
-#include "floe/table/row_level_writes.h"
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>

@@ -103,7 +103,7 @@ def key_kind(path):
 @dataclasses.dataclass
 class Request:
     """One request the proxy answered: when it arrived and when its answer was sent, in
-    time.perf_counter() seconds; the bytes of its answer's body."""
+    time.perf_counter() seconds; the bytes of its body and of its answer's body."""
     method: str
     path: str
     kind: str
@@ -112,6 +112,7 @@ class Request:
     end: float = 0.0
     status: int = 0
     body_bytes: int = 0
+    upload_bytes: int = 0
 
 
 class _Pacer:
@@ -235,6 +236,7 @@ class FaultProxy:
                 with proxy._lock:
                     proxy.requests.append(req)
                 body, chunked = self._body()
+                req.upload_bytes = len(body)
                 pacer = self._pacer()
                 if pacer and body:
                     pacer.wait(len(body))  # the upload takes its time at the cap too
@@ -404,7 +406,8 @@ class FaultProxy:
 
     def counts(self, requests=None):
         """What `requests` (default: every request since reset()) were: how many by method and
-        by method and kind of key ("GET data": 1000), ranged GETs, the bytes of the answers,
+        by method and kind of key ("GET data": 1000), ranged GETs, the bytes of the answers and
+        of the uploads,
         the most in flight at once, and the union of the time any was in flight (seconds)."""
         with self._lock:
             reqs = list(self.requests if requests is None else requests)
@@ -425,7 +428,8 @@ class FaultProxy:
                 since = None
         return {"requests": len(reqs), "by_method": by_method, "by_kind": by_kind,
                 "ranged_gets": sum(1 for r in reqs if r.method == "GET" and r.ranged),
-                "bytes": sum(r.body_bytes for r in reqs), "max_in_flight": most,
+                "bytes": sum(r.body_bytes for r in reqs), "upload_bytes": sum(r.upload_bytes for r in reqs),
+                "max_in_flight": most,
                 "busy_s": round(busy, 4)}
 
     def _match(self, method, path):

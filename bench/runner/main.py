@@ -650,6 +650,7 @@ class Runner:
         proxy = o["proxy"]
         proxy.reset()
         op = spec["op"]
+        spawned = time.perf_counter()
         if engine == "floe":
             r = measure.run(o["floe"].argv([floe_sql], endpoint=spec["s3"]["endpoint"]), env=o["env"],
                             timeout=self.args.timeout)
@@ -672,6 +673,12 @@ class Runner:
                     res = json.loads(line[len("BENCH_RESULT "):])
                     rows, inproc = res["rows"], res["inproc_ms"]
         counts = proxy.counts()
+        # Where the process's time went: before its first request, while it made them, after.
+        first, last = counts.pop("first_start"), counts.pop("last_end")
+        if first is not None:
+            counts["before_first_ms"] = round((first - spawned) * 1000, 1)
+            counts["span_ms"] = round((last - first) * 1000, 1)
+            counts["after_last_ms"] = round(r.wall_ms - (last - spawned) * 1000, 1)
         error = None
         if r.timed_out:
             error = f"timed out after {self.args.timeout:.0f} s"
@@ -765,12 +772,12 @@ class Runner:
 def median_counts(counted: list[dict]) -> dict:
     """The median of each figure of the proxy's counts over runs (a count missing from a run is 0)."""
     out = {}
-    for k in counted[0]:
-        if isinstance(counted[0][k], dict):
-            names = sorted({n for c in counted for n in c[k]})
-            out[k] = {n: statistics.median(c[k].get(n, 0) for c in counted) for n in names}
+    for k in sorted({k for c in counted for k in c}):
+        if any(isinstance(c.get(k), dict) for c in counted):
+            names = sorted({n for c in counted for n in c.get(k, {})})
+            out[k] = {n: statistics.median(c.get(k, {}).get(n, 0) for c in counted) for n in names}
         else:
-            out[k] = statistics.median(c[k] for c in counted)
+            out[k] = statistics.median(c.get(k) or 0 for c in counted)
     return out
 
 

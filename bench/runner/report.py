@@ -179,15 +179,17 @@ def _objectstore(result: dict) -> list[str]:
     # floe's critical path: the dependent round trips the query needs times the delay, plus the
     # bytes floe moved at one connection's cap.
     lines += [
-        "floe beside its critical path: *round trips* are the requests that must follow one another "
+        "floe beside its critical path. *Needed* are the round trips that must follow one another "
         "(metadata file, manifest list, manifests, data file footers, data; a `count(*)` with no deletes "
         "needs no data file, `.history` only the metadata file, a rollback a read and a write of the "
-        "metadata file); *estimate* is those times the delay plus the bytes floe's run moved at one "
-        "connection's cap. *In flight* is the most requests the proxy held at once; *proxy busy* the time "
-        "at least one was in flight.", "",
-        "| workload | data | round trips | MB moved | estimate s | floe CLI s | floe-py in-process s | CLI / estimate "
-        "| requests | in flight | proxy busy s |",
-        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "metadata file); *estimate* is those times the delay plus the bytes the floe CLI's run moved at one "
+        "connection's cap. *Chain* is the longest run of the CLI's requests each sent after the one before "
+        "it was answered, *in flight* the most it had at once. The CLI's time splits into the time before "
+        "its first request (start-up, catalog), the span from its first request to its last answer, and "
+        "the time after it.", "",
+        "| workload | data | needed | estimate s | floe CLI s | CLI / estimate | floe-py in-process s | requests "
+        "| chain | in flight | MB moved | before first s | span s | after last s |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for w, table, label in keys:
         f = find(w, table, "floe")
@@ -195,13 +197,19 @@ def _objectstore(result: dict) -> list[str]:
             continue
         py = find(w, table, "floe-py")
         rt = OBJECTSTORE[w][1]
-        moved = f["requests"]["bytes"] + f["requests"].get("upload_bytes", 0)
+        c = f["requests"]
+        moved = c["bytes"] + c.get("upload_bytes", 0)
         est = rt * delay_ms / 1000 + (moved / cap if cap else 0)
         inproc = py["inproc_median_ms"] / 1000 if py and py.get("inproc_median_ms") is not None else None
+
+        def sec(k):
+            return "–" if c.get(k) is None else f"{c[k] / 1000:.2f}"
+
         lines.append(
-            f"| {OBJECTSTORE[w][0]} | {label} | {rt} | {_mb(moved)} | {est:.2f} | {f['median_ms'] / 1000:.2f} | "
-            f"{'–' if inproc is None else f'{inproc:.2f}'} | {f['median_ms'] / 1000 / est:.1f} | "
-            f"{f['requests']['requests']:,.0f} | {f['requests']['max_in_flight']:.0f} | {f['requests']['busy_s']:.2f} |")
+            f"| {OBJECTSTORE[w][0]} | {label} | {rt} | {est:.2f} | {f['median_ms'] / 1000:.2f} | "
+            f"{f['median_ms'] / 1000 / est:.1f} | {'–' if inproc is None else f'{inproc:.2f}'} | "
+            f"{c['requests']:,.0f} | {c.get('chain', 0):,.0f} | {c['max_in_flight']:.0f} | {_mb(moved)} | "
+            f"{sec('before_first_ms')} | {sec('span_ms')} | {sec('after_last_ms')} |")
     lines.append("")
 
     lines += ["Where the requests went (median of the runs; *kind* from the key: the metadata file, manifest "

@@ -408,7 +408,9 @@ class FaultProxy:
         """What `requests` (default: every request since reset()) were: how many by method and
         by method and kind of key ("GET data": 1000), ranged GETs, the bytes of the answers and
         of the uploads,
-        the most in flight at once, and the union of the time any was in flight (seconds)."""
+        the most in flight at once, the union of the time any was in flight (seconds), the
+        longest chain of requests that followed one another, and when the first was sent and
+        the last answered (time.perf_counter())."""
         with self._lock:
             reqs = list(self.requests if requests is None else requests)
         by_method, by_kind = {}, {}
@@ -426,11 +428,21 @@ class FaultProxy:
             if depth == 0 and since is not None:
                 busy += t - since
                 since = None
+        # The longest chain of requests each sent after the answer before it had ended: the
+        # round trips that followed one another. Ends sort before starts at the same instant.
+        chain, done_best = {}, 0
+        for t, d, i in sorted([(r.start, 1, i) for i, r in enumerate(reqs)] +
+                              [((r.end or r.start), 0, i) for i, r in enumerate(reqs)]):
+            if d:
+                chain[i] = done_best + 1
+            else:
+                done_best = max(done_best, chain.get(i, 1))
         return {"requests": len(reqs), "by_method": by_method, "by_kind": by_kind,
                 "ranged_gets": sum(1 for r in reqs if r.method == "GET" and r.ranged),
                 "bytes": sum(r.body_bytes for r in reqs), "upload_bytes": sum(r.upload_bytes for r in reqs),
-                "max_in_flight": most,
-                "busy_s": round(busy, 4)}
+                "max_in_flight": most, "busy_s": round(busy, 4), "chain": max(chain.values(), default=0),
+                "first_start": min((r.start for r in reqs), default=None),
+                "last_end": max((r.end or r.start for r in reqs), default=None)}
 
     def _match(self, method, path):
         with self._lock:

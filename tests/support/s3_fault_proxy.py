@@ -156,6 +156,9 @@ class FaultProxy:
 
         class Handler(http.server.BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            # An answer's headers and body are two writes: with Nagle's algorithm the body would
+            # wait for the client's delayed ACK of the headers (40 ms), a delay nobody asked for.
+            disable_nagle_algorithm = shaping
 
             def log_message(self, *args):
                 pass

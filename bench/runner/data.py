@@ -363,3 +363,180 @@ class Data:
             "write_s": round(time.perf_counter() - t0, 2),
         }
         return self._record(name, spec, info)
+
+
+class S3Floe(Floe):
+    """build/floe sql on a SQLite catalog whose warehouse is s3://<bucket>/wh, reaching the
+    bucket at `endpoint` (the moto server itself, or the proxy in front of it)."""
+
+    def __init__(self, binary: Path, catalog: Path, bucket: str, endpoint: str, env: dict):
+        super().__init__(binary, catalog.parent)
+        self.catalog = catalog
+        self.bucket = bucket
+        self.warehouse_uri = f"s3://{bucket}/wh"
+        self.endpoint = endpoint
+        self.env = env
+
+    def argv(self, statements: list[str], fmt: str = "json", endpoint: str | None = None) -> list[str]:
+        cmd = [str(self.binary), "sql", "--catalog", str(self.catalog), "--warehouse", self.warehouse_uri,
+               "--s3-endpoint", endpoint or self.endpoint, "--format", fmt, "-q"]
+        for s in statements:
+            cmd += ["-c", s]
+        return cmd
+
+    def sql(self, *statements: str) -> list[dict]:
+        proc = subprocess.run(self.argv(list(statements)), capture_output=True, text=True, env=self.env)
+        if proc.returncode != 0:
+            raise RuntimeError(f"floe failed on {statements[0][:200]!r}...: {proc.stderr.strip()}")
+        return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+class ObjectStoreData:
+    """The object store group's tables, written by floe straight into a bucket of a fresh moto
+    server (not through the proxy), on a catalog of their own; moto keeps nothing between runs,
+    so they are written anew every run."""
+
+    def __init__(self, floe: S3Floe, s3_client, log):
+        self.floe = floe
+        self.s3 = s3_client
+        self.log = log
+
+    def _create(self, name: str, columns: str, props: dict, partitioned_by: str = "") -> None:
+        tblprops = ", ".join(f"'{k}'='{v}'" for k, v in props.items())
+        part = f" PARTITIONED BY ({partitioned_by})" if partitioned_by else ""
+        self.floe.sql("CREATE NAMESPACE IF NOT EXISTS os",
+                      f"CREATE TABLE os.{name} ({columns}) USING iceberg{part} TBLPROPERTIES ({tblprops})")
+
+    def location(self, table: str) -> str:
+        ns, name = table.split(".")
+        with sqlite3.connect(self.floe.catalog) as con:
+            (loc,) = con.execute("SELECT metadata_location FROM iceberg_tables WHERE table_namespace = ? "
+                                 "AND table_name = ?", (ns, name)).fetchone()
+        return loc
+
+    def _key(self, uri: str) -> str:
+        prefix = f"s3://{self.floe.bucket}/"
+        if not uri.startswith(prefix):
+            raise RuntimeError(f"{uri} is not in s3://{self.floe.bucket}")
+        return uri[len(prefix):]
+
+    def metadata(self, table: str) -> tuple[str, dict]:
+        loc = self.location(table)
+        body = self.s3.get_object(Bucket=self.floe.bucket, Key=self._key(loc))["Body"].read()
+        return loc, json.loads(body)
+
+    def object_sizes(self, prefix: str) -> dict[str, int]:
+        out = {}
+        for page in self.s3.get_paginator("list_objects_v2").paginate(Bucket=self.floe.bucket, Prefix=prefix):
+            out.update({o["Key"]: o["Size"] for o in page.get("Contents", [])})
+        return out
+
+    def _sizes(self, table: str) -> dict:
+        """The bytes of the table's files by kind, for the critical-path estimate."""
+        _, name = table.split(".")
+        sizes = self.object_sizes(f"wh/os/{name}/")
+        data = [n for k, n in sizes.items() if k.endswith(".parquet")]
+        manifests = [n for k, n in sizes.items() if k.endswith(".avro") and "/snap-" not in k]
+        return {"data_bytes": sum(data), "largest_data_file": max(data, default=0),
+                "largest_manifest": max(manifests, default=0),
+                "metadata_file_bytes": sizes.get(self._key(self.location(table)), 0)}
+
+    def time_travel_table(self, files: int, manifests: int) -> dict:
+        """os.tt: `manifests` appends of files / manifests partitions each, OBJECTSTORE_ROWS_PER_FILE
+        rows a partition, manifests never merged: at its `manifests`-th snapshot, the one read,
+        `manifests` manifests and `files` data files. OBJECTSTORE_LATER_SNAPSHOTS appends of
+        one partition follow, so that snapshot is an old one."""
+        from .workloads import OBJECTSTORE_LATER_SNAPSHOTS, OBJECTSTORE_ROWS_PER_FILE
+
+        if files % manifests:
+            raise SystemExit(f"--objectstore-files {files} is not a multiple of --objectstore-manifests {manifests}")
+        parts, per_file = files // manifests, OBJECTSTORE_ROWS_PER_FILE
+        per = parts * per_file
+        self.log(f"objectstore: writing os.tt ({manifests} appends of {parts} partitions) into the bucket")
+        t0 = time.perf_counter()
+        self._create("tt", "id BIGINT, v DOUBLE, p INT", {"commit.manifest-merge.enabled": "false"}, "p")
+        stmts = [f"INSERT INTO os.tt SELECT id + {i * per} AS id, (id + {i * per}) * 0.5 AS v, "
+                 f"CAST(id % {parts} AS INT) AS p FROM range({per})" for i in range(manifests)]
+        for chunk in range(0, len(stmts), 25):
+            self.floe.sql(*stmts[chunk:chunk + 25])
+        _, meta = self.metadata("os.tt")
+        old = meta["current-snapshot-id"]
+        rows = manifests * per
+        self.floe.sql(*[f"INSERT INTO os.tt SELECT id + {rows + i * per_file}, (id + {rows + i * per_file}) * 0.5, "
+                        f"CAST(0 AS INT) FROM range({per_file})" for i in range(OBJECTSTORE_LATER_SNAPSHOTS)])
+        _, meta = self.metadata("os.tt")
+        n_manifests = self.floe.sql(f"SELECT count(*) AS n FROM os.tt.manifests VERSION AS OF {old}")[0]["n"]
+        n_files = self.floe.sql(f"SELECT count(*) AS n FROM os.tt.files VERSION AS OF {old}")[0]["n"]
+        return {"table": "os.tt", "rows": rows, "snapshot_id": old, "current_snapshot_id": meta["current-snapshot-id"],
+                "snapshots": len(meta["snapshots"]), "manifests": int(n_manifests), "data_files": int(n_files),
+                **self._sizes("os.tt"), "write_s": round(time.perf_counter() - t0, 2)}
+
+    def history_table(self, snapshots: int) -> dict:
+        """os.h: one real append of 1,000 rows, then its metadata rewritten to hold `snapshots`
+        snapshots one second apart sharing the append's manifest list (as Data.history_table
+        does on local disk), uploaded as the next metadata file and registered by swapping the
+        catalog's pointer."""
+        self.log(f"objectstore: writing os.h ({snapshots} snapshots) into the bucket")
+        t0 = time.perf_counter()
+        self._create("h", "id BIGINT, v DOUBLE", {"write.target-file-size-bytes": BIG_FILE_BYTES})
+        self.floe.sql("INSERT INTO os.h SELECT id, id * 0.5 FROM range(1000)")
+        old, meta = self.metadata("os.h")
+        base = meta["snapshots"][0]
+        rng = random.Random(7)
+        ids = [base["snapshot-id"]]
+        seen = set(ids)
+        while len(ids) < snapshots:
+            sid = rng.getrandbits(63)
+            if sid and sid not in seen:
+                seen.add(sid)
+                ids.append(sid)
+        end_ms = base["timestamp-ms"]
+        snaps, log = [], []
+        for i, sid in enumerate(ids):
+            ts = end_ms - (snapshots - 1 - i) * 1000
+            s = dict(base)
+            s.update({"snapshot-id": sid, "sequence-number": i + 1, "timestamp-ms": ts})
+            if i:
+                s["parent-snapshot-id"] = ids[i - 1]
+                summary = dict(base["summary"])
+                for k in ("added-data-files", "added-records", "added-files-size", "changed-partition-count"):
+                    summary[k] = "0"
+                s["summary"] = summary
+            snaps.append(s)
+            log.append({"timestamp-ms": ts, "snapshot-id": sid})
+        meta.update({"snapshots": snaps, "snapshot-log": log, "last-sequence-number": snapshots,
+                     "current-snapshot-id": ids[-1], "refs": {"main": {"snapshot-id": ids[-1], "type": "branch"}},
+                     "last-updated-ms": max(meta["last-updated-ms"], end_ms)})
+        meta["metadata-log"] = meta.get("metadata-log", []) + [{"timestamp-ms": meta["last-updated-ms"],
+                                                                 "metadata-file": old}]
+        name = old.rsplit("/", 1)[1]
+        version = int(name.split("-", 1)[0]) + 1
+        new = f"{old.rsplit('/', 1)[0]}/{version:05d}-{uuid.uuid4()}.metadata.json"
+        body = json.dumps(meta).encode()
+        self.s3.put_object(Bucket=self.floe.bucket, Key=self._key(new), Body=body)
+        with sqlite3.connect(self.floe.catalog) as con:
+            cur = con.execute("UPDATE iceberg_tables SET metadata_location = ?, previous_metadata_location = ? "
+                              "WHERE table_namespace = 'os' AND table_name = 'h' AND metadata_location = ?",
+                              (new, old, old))
+            if cur.rowcount != 1:
+                raise RuntimeError("os.h changed while its history was being written")
+        mid = snapshots // 2
+        as_of_ms = end_ms - (snapshots - 1 - mid) * 1000 + 500
+        return {"table": "os.h", "snapshots": snapshots, "rows": 1000, "as_of_ms": as_of_ms,
+                "as_of": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(as_of_ms // 1000)) + f".{as_of_ms % 1000:03d}",
+                "as_of_snapshot_id": ids[mid], "snapshot_id": ids[mid], "current_snapshot_id": ids[-1],
+                "metadata_bytes": len(body), **self._sizes("os.h"), "write_s": round(time.perf_counter() - t0, 2)}
+
+    def scan_table(self, rows: int) -> dict:
+        """os.t: range(rows) as (id, id * 0.5) in one data file as the first snapshot, the one
+        read, then ten more rows as a second."""
+        self.log(f"objectstore: writing os.t ({rows} rows) into the bucket")
+        t0 = time.perf_counter()
+        self._create("t", "id BIGINT, v DOUBLE", {"write.target-file-size-bytes": BIG_FILE_BYTES})
+        self.floe.sql(f"INSERT INTO os.t SELECT id, id * 0.5 FROM range({rows})")
+        self.floe.sql("INSERT INTO os.t SELECT id, id * 0.5 FROM range(10)")
+        _, meta = self.metadata("os.t")
+        first = next(s for s in meta["snapshots"] if "parent-snapshot-id" not in s)["snapshot-id"]
+        return {"table": "os.t", "rows": rows, "snapshot_id": first, "current_snapshot_id": meta["current-snapshot-id"],
+                "data_files": self.floe.sql(f"SELECT count(*) AS n FROM os.t.files VERSION AS OF {first}")[0]["n"],
+                **self._sizes("os.t"), "write_s": round(time.perf_counter() - t0, 2)}

@@ -14,11 +14,14 @@ import time
 from pathlib import Path
 
 from . import setup
-from .workloads import (COMPACTION_CALL, COMPACTION_ROWS_PER_FILE, DELETE_VERSIONS, DELETES_DELETE, DELETES_SCANS, ENGINES, MODES, PLANNING,
-                        ROWLEVEL_DELETE, ROWLEVEL_MERGE, SCANS, TIME_TRAVEL, deletes_expected, parse_size, size_label)
+from .workloads import (COMPACTION_CALL, COMPACTION_ROWS_PER_FILE, DELETE_VERSIONS, DELETES_DELETE, DELETES_SCANS, ENGINES, MODES,
+                        OBJECTSTORE_BUCKET, OBJECTSTORE_ENGINES, OBJECTSTORE_ROLLBACK_ENGINES, OBJECTSTORE_SCANS, PLANNING,
+                        ROWLEVEL_DELETE, ROWLEVEL_MERGE, SCANS, TIME_TRAVEL, deletes_expected, parse_size, range_expected,
+                        size_label)
 
 ROOT = setup.ROOT
-GROUPS = ("scan", "timetravel", "planning", "rollback", "append", "expire", "rowlevel", "compaction", "deletes")
+GROUPS = ("scan", "timetravel", "planning", "rollback", "append", "expire", "rowlevel", "compaction", "deletes",
+          "objectstore")
 # The reads floe also runs through its Python package, for the in-process column.
 FLOE_IN_PROCESS = ("query", "ts_as_of", "history")
 
@@ -38,6 +41,18 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--deletes-sizes", default="20M",
                     help="rows of the tables the deletes group scans with a tenth of them deleted (default 20M)")
     ap.add_argument("--compaction-files", default="1K", help="small files of the table the compaction group rewrites (default 1K)")
+    ap.add_argument("--objectstore-rows", default="20M",
+                    help="rows of the table the objectstore group scans in the bucket (default 20M)")
+    ap.add_argument("--objectstore-files", default="1K",
+                    help="data files of the objectstore group's time-travel table at the snapshot read (default 1K)")
+    ap.add_argument("--objectstore-manifests", default="100",
+                    help="manifests of that snapshot, one per append (default 100)")
+    ap.add_argument("--objectstore-snapshots", default="10K",
+                    help="snapshots of the objectstore group's TIMESTAMP AS OF and .history table (default 10K)")
+    ap.add_argument("--objectstore-latency-ms", type=float, default=20,
+                    help="delay the proxy adds to every S3 answer, in ms (default 20)")
+    ap.add_argument("--objectstore-bandwidth", default="100M",
+                    help="bytes per second of each connection through the proxy, 0 for no cap (default 100M)")
     ap.add_argument(
         "--groups",
         default=",".join(GROUPS),
@@ -65,6 +80,11 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     args.rowlevel_sizes = [parse_size(s) for s in args.rowlevel_sizes.split(",") if s.strip()]
     args.compaction_files = parse_size(args.compaction_files)
     args.deletes_sizes = [parse_size(s) for s in args.deletes_sizes.split(",") if s.strip()]
+    args.objectstore_rows = parse_size(args.objectstore_rows)
+    args.objectstore_files = parse_size(args.objectstore_files)
+    args.objectstore_manifests = parse_size(args.objectstore_manifests)
+    args.objectstore_snapshots = parse_size(args.objectstore_snapshots)
+    args.objectstore_bandwidth = parse_size(args.objectstore_bandwidth)
     args.groups = {g.strip() for g in args.groups.split(",") if g.strip()}
     for g in args.groups:
         if g not in GROUPS:
@@ -90,7 +110,8 @@ class Runner:
             raise SystemExit(f"{self.floe.binary} is missing: scripts/build.sh release --target floe")
         self.floe.warehouse.mkdir(parents=True, exist_ok=True)
         self.data = Data(self.floe, log)
-        self.extensions = setup.duckdb_extensions() if "duckdb" in args.engines else {}
+        optional = ("httpfs",) if "objectstore" in args.groups else ()
+        self.extensions = setup.duckdb_extensions(optional) if "duckdb" in args.engines else {}
         self.spark_python, self.spark_classpath = (None, "")
         if "spark" in args.engines:
             self.spark_python, self.spark_classpath = setup.ensure_spark()
@@ -191,11 +212,17 @@ class Runner:
         run = dict(key, rep=rep, **result)
         self.runs.append(run)
         inproc = f", in-process {run['inproc_ms']:.0f} ms" if run["inproc_ms"] is not None else ""
-        log(f"  {key['workload']} {key.get('label', '')} {run['engine']} rep {rep}: {run['wall_ms']:.0f} ms{inproc}, {run['peak_mb']:.0f} MB")
+        reqs = ""
+        if run.get("requests"):
+            c = run["requests"]
+            reqs = f", {c['requests']} requests ({', '.join(f'{k} {v}' for k, v in sorted(c['by_method'].items()))})"
+        log(f"  {key['workload']} {key.get('label', '')} {run['engine']} rep {rep}: {run['wall_ms']:.0f} ms{inproc}, "
+            f"{run['peak_mb']:.0f} MB{reqs}")
 
-    def alternate(self, key: dict, engines: list[str], make) -> None:
+    def alternate(self, key: dict, engines: list[str], make, measure=None, after=None) -> None:
         """reps rounds; each round runs every engine once, starting one further along. An engine
-        that overstays --timeout once is not run again on this workload."""
+        that overstays --timeout once is not run again on this workload. `measure` replaces
+        Runner.measure; `after` runs, untimed, after every run."""
         gave_up: set[str] = set()
         for rep in range(self.args.reps):
             for i in range(len(engines)):
@@ -203,8 +230,10 @@ class Runner:
                 if engine in gave_up or self.resumed(key, engine, rep):
                     continue
                 spec, floe_sql = make(engine)
-                result = self.measure(engine, spec, floe_sql)
+                result = (measure or self.measure)(engine, spec, floe_sql)
                 self.record(key, result, rep)
+                if after is not None:
+                    after()
                 if result["error"] and result["error"].startswith("timed out"):
                     gave_up.add(engine)
                     self.note(
@@ -500,6 +529,179 @@ class Runner:
             "(`scripts/bench.sh micro`), floe only: see the head of this page.",
         )
 
+    def objectstore(self) -> None:
+        """Tables in a bucket of a moto server, read through tests/support/s3_fault_proxy.py
+        with a delay on every answer and a bandwidth cap on every connection, by floe's CLI,
+        floe's Python package, DuckDB (httpfs) and PyIceberg (pyarrow's S3); the proxy counts
+        each run's requests."""
+        import shutil
+
+        sys.path.insert(0, str(ROOT / "tests" / "support"))
+        import s3_fault_proxy
+        import s3_server
+
+        from .data import ObjectStoreData, S3Floe
+
+        a = self.args
+        engines = [e for e in OBJECTSTORE_ENGINES if e in ("floe", "floe-py") or e in a.engines]
+        if "spark" in a.engines:
+            self.note("objectstore", "objectstore: Spark is left out: reading S3 needs Hadoop's S3A jars, which "
+                      "scripts/setup-spark.sh does not fetch.")
+        work = Path(a.data).resolve() / "objectstore"
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        server = s3_server.S3Server(str(work / "moto"), bucket=OBJECTSTORE_BUCKET).start()
+        proxy = None
+        try:
+            # Credentials and region only: every engine is given the proxy as its endpoint, and
+            # no AWS_ENDPOINT_URL is left for one to go around it.
+            env = {k: v for k, v in os.environ.items() if not k.startswith("AWS_")}
+            env.update({k: v for k, v in s3_server.environment(server.endpoint).items() if k != "AWS_ENDPOINT_URL"})
+            floe = S3Floe(self.floe.binary, work / "catalog.db", OBJECTSTORE_BUCKET, server.endpoint, env)
+            data = ObjectStoreData(floe, s3_server.client(server.endpoint), log)
+            tt = data.time_travel_table(a.objectstore_files, a.objectstore_manifests)
+            h = data.history_table(a.objectstore_snapshots)
+            t = data.scan_table(a.objectstore_rows)
+            for info in (tt, h, t):
+                self.tables[info["table"]] = info
+            latency = a.objectstore_latency_ms / 1000
+            proxy = s3_fault_proxy.FaultProxy(server.endpoint, latency=latency,
+                                              bandwidth=a.objectstore_bandwidth or None, cache_reads=True).start()
+            held = proxy.preload(OBJECTSTORE_BUCKET)
+            log(f"objectstore: proxy {proxy.endpoint} (+{a.objectstore_latency_ms:g} ms an answer, "
+                f"{a.objectstore_bandwidth / 1e6:g} MB/s a connection) holds {held / 1e6:.1f} MB of the bucket")
+            self._os = {"floe": floe, "data": data, "proxy": proxy, "env": env, "latency": latency}
+            s3 = {"endpoint": proxy.endpoint, "access_key_id": s3_server.ACCESS_KEY,
+                  "secret_access_key": s3_server.SECRET_KEY, "region": s3_server.REGION}
+
+            def run(key: dict, spec: dict, floe_sql: str) -> None:
+                spec = dict(spec, s3=s3)
+                self.alternate(key, engines, lambda e: (spec, floe_sql), measure=self._os_measure)
+
+            sid = tt["snapshot_id"]
+            key = {"group": "objectstore", "workload": "version_as_of", "size": tt["data_files"], "table": tt["table"],
+                   "label": f"{tt['data_files']:,} data files in {tt['manifests']} manifests, snapshot "
+                            f"{tt['manifests']} of {tt['snapshots']}"}
+            self.expected[("objectstore", "version_as_of", tt["table"], tt["data_files"])] = \
+                range_expected(tt["rows"], "count_sum")
+            sql = SCANS["count_sum"][1]
+            run(key, {"op": "query", "workload": "count_sum", "sql": sql, "table": tt["table"], "snapshot_id": sid},
+                sql.format(t=f"{tt['table']} VERSION AS OF {sid}"))
+
+            for w in ("ts_as_of", "history"):
+                key = {"group": "objectstore", "workload": w, "size": h["snapshots"], "table": h["table"],
+                       "label": f"{size_label(h['snapshots'])} snapshots"}
+                self.expected[("objectstore", w, h["table"], h["snapshots"])] = \
+                    [[h["rows"]]] if w == "ts_as_of" else [[h["snapshots"]]]
+                floe_sql = (f"SELECT count(*) FROM {h['table']} TIMESTAMP AS OF '{h['as_of']}'" if w == "ts_as_of"
+                            else f"SELECT * FROM {h['table']}.history")
+                run(key, {"op": w, "workload": w, "table": h["table"], "timestamp": h["as_of"],
+                          "timestamp_ms": h["as_of_ms"]}, floe_sql)
+
+            for w in OBJECTSTORE_SCANS:
+                sql = SCANS[w][1]
+                key = {"group": "objectstore", "workload": w, "size": t["rows"], "table": t["table"],
+                       "label": f"{size_label(t['rows'])} rows, {t['data_files']} data file"
+                                f"{'' if t['data_files'] == 1 else 's'}"}
+                expected = range_expected(t["rows"], w)
+                if expected:
+                    self.expected[("objectstore", w, t["table"], t["rows"])] = expected
+                run(key, {"op": "query", "workload": w, "sql": sql, "table": t["table"], "snapshot_id": t["snapshot_id"]},
+                    sql.format(t=f"{t['table']} VERSION AS OF {t['snapshot_id']}"))
+
+            # Rollbacks last: each moves the table's current snapshot (and adds to its history);
+            # the runner moves it back, untimed, straight on moto.
+            rollers = [e for e in engines if e in OBJECTSTORE_ROLLBACK_ENGINES]
+            if "duckdb" in engines:
+                self.note("objectstore", "objectstore/rollback: DuckDB's iceberg extension commits only to an "
+                          "Iceberg REST catalog, so it is left out; PyIceberg runs "
+                          "`manage_snapshots().rollback_to_snapshot(id).commit()`.")
+            for info, what in ((tt, f"{tt['manifests']} manifests"), (h, f"{size_label(h['snapshots'])} snapshots")):
+                target, latest = info["snapshot_id"], info["current_snapshot_id"]
+                key = {"group": "objectstore", "workload": "rollback", "size": info.get("snapshots", 0),
+                       "table": info["table"], "label": f"{info['table']}, {what}, "
+                       f"{info['metadata_file_bytes'] / 1e6:.1f} MB metadata file"}
+                spec = {"op": "rollback", "workload": "rollback", "table": info["table"], "snapshot_id": target,
+                        "s3": s3}
+                floe_sql = f"CALL lakehouse.system.rollback_to_snapshot('{info['table']}', {target})"
+                self._os_restore(info["table"], latest)
+                try:
+                    self.alternate(key, rollers, lambda e: (spec, floe_sql), measure=self._os_measure,
+                                   after=lambda: self._os_restore(info["table"], latest))
+                finally:
+                    self._os_restore(info["table"], latest)
+        finally:
+            if proxy is not None:
+                proxy.stop()
+            server.stop()
+
+    def _os_restore(self, table: str, snapshot_id: int) -> None:
+        o = self._os
+        _, meta = o["data"].metadata(table)
+        if meta["current-snapshot-id"] != snapshot_id:
+            o["floe"].sql(f"CALL lakehouse.system.set_current_snapshot('{table}', {snapshot_id})")
+            o["proxy"].preload(OBJECTSTORE_BUCKET)  # the new metadata file, so no run pays moto for it
+
+    def _os_measure(self, engine: str, spec: dict, floe_sql: str) -> dict:
+        """One run through the proxy: whole-process time, the answer, and the requests it made."""
+        from . import measure
+
+        o = self._os
+        proxy = o["proxy"]
+        proxy.reset()
+        op = spec["op"]
+        spawned = time.perf_counter()
+        if engine == "floe":
+            r = measure.run(o["floe"].argv([floe_sql], endpoint=spec["s3"]["endpoint"]), env=o["env"],
+                            timeout=self.args.timeout)
+            rows = [list(json.loads(line).values()) for line in r.stdout.splitlines() if line.startswith("{")]
+            if op == "history":
+                rows = [[len(rows)]]
+            inproc = None
+        else:
+            spec = dict(spec, engine="floe" if engine == "floe-py" else engine, floe_sql=floe_sql,
+                        catalog=str(o["floe"].catalog), warehouse=o["floe"].warehouse_uri,
+                        duckdb_extensions=self.extensions)
+            # floe's package and its pyarrow from .venv; the peers' DuckDB from build/bench-pylib.
+            path = str(ROOT) if engine == "floe-py" else f"{setup.PYLIB}:{ROOT}"
+            env = dict(o["env"], PYTHONPATH=path)
+            r = measure.run([sys.executable, "-m", "bench.runner.child", json.dumps(spec)], env=env, cwd=str(ROOT),
+                            timeout=self.args.timeout)
+            rows, inproc = None, None
+            for line in r.stdout.splitlines():
+                if line.startswith("BENCH_RESULT "):
+                    res = json.loads(line[len("BENCH_RESULT "):])
+                    rows, inproc = res["rows"], res["inproc_ms"]
+        counts = proxy.counts()
+        # Where the process's time went: before its first request, while it made them, after.
+        first, last = counts.pop("first_start"), counts.pop("last_end")
+        if first is not None:
+            counts["before_first_ms"] = round((first - spawned) * 1000, 1)
+            counts["span_ms"] = round((last - first) * 1000, 1)
+            counts["after_last_ms"] = round(r.wall_ms - (last - spawned) * 1000, 1)
+        error = None
+        if r.timed_out:
+            error = f"timed out after {self.args.timeout:.0f} s"
+        elif r.returncode != 0 or rows is None:
+            error = (r.stderr.strip().splitlines() or ["no output"])[-1][:500]
+        elif op == "rollback":
+            _, meta = o["data"].metadata(spec["table"])
+            rows = [[meta["current-snapshot-id"]]]
+            if meta["current-snapshot-id"] != spec["snapshot_id"]:
+                error = f"{engine} left {spec['table']} at {meta['current-snapshot-id']}, not {spec['snapshot_id']}"
+        if error:
+            log(f"  {engine}: FAILED: {error}")
+        result = {"engine": engine, "wall_ms": round(r.wall_ms, 2), "inproc_ms": None if inproc is None else round(inproc, 2),
+                  "peak_mb": round(r.peak_rss_mb, 1), "rows": rows, "error": error, "requests": counts}
+        if engine in ("floe", "floe-py"):
+            # Where each request went and when, for reading floe's critical path.
+            with proxy._lock:
+                reqs = list(proxy.requests)
+            t0 = min((q.start for q in reqs), default=0)
+            result["trace"] = [[q.method, q.kind, round((q.start - t0) * 1000, 2), round((q.end - q.start) * 1000, 2),
+                                q.body_bytes] for q in reqs]
+        return result
+
     def check(self) -> None:
         """Every run of every engine must return what floe's first run returned."""
         groups: dict[tuple, list[dict]] = {}
@@ -554,13 +756,29 @@ class Runner:
             written = [r["written"] for r in runs if r.get("written")]
             if written:
                 out[-1]["written"] = {k: statistics.median(w[k] for w in written) for k in written[0]}
+            counted = [r["requests"] for r in runs if r.get("requests")]
+            if counted:
+                out[-1]["requests"] = median_counts(counted)
         floe = {(s["group"], s["workload"], s["table"], s["size"]): s["median_ms"] for s in out if s["engine"] == "floe"}
         for s in out:
             if s["median_ms"] is None:
                 continue
             f = floe.get((s["group"], s["workload"], s["table"], s["size"]))
-            s["ratio_floe_to_peer"] = None if f is None or s["engine"] == "floe" else round(f / s["median_ms"], 3)
+            s["ratio_floe_to_peer"] = (None if f is None or s["engine"] in ("floe", "floe-py")
+                                       else round(f / s["median_ms"], 3))
         return out
+
+
+def median_counts(counted: list[dict]) -> dict:
+    """The median of each figure of the proxy's counts over runs (a count missing from a run is 0)."""
+    out = {}
+    for k in sorted({k for c in counted for k in c}):
+        if any(isinstance(c.get(k), dict) for c in counted):
+            names = sorted({n for c in counted for n in c.get(k, {})})
+            out[k] = {n: statistics.median(c.get(k, {}).get(n, 0) for c in counted) for n in names}
+        else:
+            out[k] = statistics.median(c.get(k) or 0 for c in counted)
+    return out
 
 
 def note_group(note) -> str:
@@ -622,6 +840,10 @@ def main(argv: list[str] | None = None) -> None:
             "sizes": args.sizes, "engines": args.engines, "reps": args.reps, "history": args.history,
             "append_rows": args.append_rows, "rowlevel_sizes": args.rowlevel_sizes,
             "compaction_files": args.compaction_files, "deletes_sizes": args.deletes_sizes, "groups": sorted(args.groups),
+            "objectstore": {"rows": args.objectstore_rows, "files": args.objectstore_files,
+                            "manifests": args.objectstore_manifests, "snapshots": args.objectstore_snapshots,
+                            "latency_ms": args.objectstore_latency_ms, "bandwidth": args.objectstore_bandwidth,
+                            "bandwidth_scope": "per connection"},
         }
         this_run = {
             "started": started.isoformat(timespec="seconds"),
@@ -647,7 +869,8 @@ def main(argv: list[str] | None = None) -> None:
     runner.on_progress = save  # a run that stops half-way leaves every finished workload on disk
     steps = [("scan", runner.scans), ("timetravel", runner.time_travel), ("planning", runner.planning),
              ("rollback", runner.rollback), ("append", runner.append), ("expire", runner.expire),
-             ("rowlevel", runner.rowlevel), ("compaction", runner.compaction), ("deletes", runner.deletes)]
+             ("rowlevel", runner.rowlevel), ("compaction", runner.compaction), ("deletes", runner.deletes),
+             ("objectstore", runner.objectstore)]
     for name, step in steps:
         if name in args.groups:
             log(f"== {name}")

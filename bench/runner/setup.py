@@ -28,13 +28,22 @@ def ensure_packages() -> None:
         sys.path.insert(0, str(PYLIB))
 
 
-def duckdb_extensions() -> dict[str, str]:
-    """The iceberg and avro extension binaries the pinned wheels ship."""
+def duckdb_extensions(optional: tuple[str, ...] = ()) -> dict[str, str]:
+    """The iceberg and avro extension binaries the pinned wheels ship, and those of `optional`
+    (httpfs) found in build/bench-pylib or else in .venv (requirements.txt pins
+    duckdb-extension-httpfs at the same version)."""
+    import importlib.util
+
     import duckdb
 
     out = {}
-    for ext in ("iceberg", "avro"):
-        path = PYLIB / f"duckdb_extension_{ext}" / "extensions" / f"v{duckdb.__version__}" / f"{ext}.duckdb_extension"
+    for ext in ("iceberg", "avro", *optional):
+        rel = Path(f"duckdb_extension_{ext}") / "extensions" / f"v{duckdb.__version__}" / f"{ext}.duckdb_extension"
+        path = PYLIB / rel
+        if not path.is_file() and ext in optional:
+            found = importlib.util.find_spec(f"duckdb_extension_{ext}")
+            if found is not None and found.submodule_search_locations:
+                path = Path(list(found.submodule_search_locations)[0]).parent / rel
         if not path.is_file():
             raise SystemExit(f"bench: {path} is missing; check requirements-bench.txt (duckdb {duckdb.__version__})")
         out[ext] = str(path)

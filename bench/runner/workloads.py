@@ -102,3 +102,33 @@ def size_label(n: int) -> str:
         if n >= mult and n % mult == 0:
             return f"{n // mult}{suffix}"
     return str(n)
+
+
+# The object store group: tables in a bucket of a moto server, read through
+# tests/support/s3_fault_proxy.py, which adds a delay to every answer and caps each
+# connection's bandwidth. Workload -> (title, the round trips that must follow one another
+# on its critical path: metadata file -> manifest list -> manifests -> data file footers ->
+# data; a count(*) with no deletes needs no data file, .history only the metadata file, a
+# rollback reads the metadata file and writes the next one).
+OBJECTSTORE_SCANS = ("count_sum", "group_mod10", "range_filter", "top3")  # workloads of SCANS
+OBJECTSTORE: dict[str, tuple[str, int]] = {
+    "version_as_of": ("count(*), sum(v) VERSION AS OF an old snapshot (many manifests and data files)", 5),
+    "ts_as_of": ("count(*) at TIMESTAMP AS OF (many snapshots)", 3),
+    "history": ("SELECT * FROM t.history (many snapshots, all rows fetched)", 1),
+    **{w: (SCANS[w][0], 5) for w in OBJECTSTORE_SCANS},
+    "rollback": ("rollback_to_snapshot (a metadata-only commit)", 2),
+}
+# Engines of the group: floe's CLI, floe's Python package (each in a process of its own), and
+# the peers that read S3. Spark needs Hadoop's S3A jars, which scripts/setup-spark.sh does not
+# fetch.
+OBJECTSTORE_ENGINES = ("floe", "floe-py", "duckdb", "pyiceberg")
+OBJECTSTORE_ROLLBACK_ENGINES = ("floe", "floe-py", "pyiceberg")  # DuckDB commits only to REST catalogs
+OBJECTSTORE_BUCKET = "bench"
+OBJECTSTORE_ROWS_PER_FILE = 100  # rows of each data file of the time-travel table
+OBJECTSTORE_LATER_SNAPSHOTS = 5  # appends after the snapshot VERSION AS OF reads
+
+
+def range_expected(rows: int, workload: str) -> list[list] | None:
+    """What count(*) (and sum(v)) of range(rows) as (id, id * 0.5) are."""
+    s = 0.5 * (rows * (rows - 1) // 2)
+    return {"count": [[rows]], "count_sum": [[rows, s]]}.get(workload)

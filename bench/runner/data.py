@@ -18,6 +18,48 @@ BIG_FILE_BYTES = 64 * 1024**3  # larger than any table here: one data file per i
 SMALL_FILE_BYTES = 64 * 1024**2
 
 
+def widen_history(meta: dict, old_location: str, snapshots: int, spacing_ms: int, seed: int) -> dict:
+    """Rewrites `meta`, the metadata at `old_location` of a table with one snapshot, to hold
+    `snapshots` snapshots `spacing_ms` apart that share its manifest list (committing them one
+    by one would take hours): the last takes the real commit's time, the others go back from
+    it. Returns where TIMESTAMP AS OF half a step after the middle snapshot resolves: its
+    time (`as_of_ms`, `as_of`) and that snapshot's id, with every id (`ids`, oldest first)."""
+    base = meta["snapshots"][0]
+    rng = random.Random(seed)
+    ids: list[int] = [base["snapshot-id"]]
+    seen = set(ids)
+    while len(ids) < snapshots:
+        sid = rng.getrandbits(63)
+        if sid and sid not in seen:
+            seen.add(sid)
+            ids.append(sid)
+    end_ms = base["timestamp-ms"]
+    snaps, log = [], []
+    for i, sid in enumerate(ids):
+        ts = end_ms - (snapshots - 1 - i) * spacing_ms
+        s = dict(base)
+        s.update({"snapshot-id": sid, "sequence-number": i + 1, "timestamp-ms": ts})
+        if i:
+            s["parent-snapshot-id"] = ids[i - 1]
+            summary = dict(base["summary"])
+            for k in ("added-data-files", "added-records", "added-files-size", "changed-partition-count"):
+                summary[k] = "0"
+            s["summary"] = summary
+        snaps.append(s)
+        log.append({"timestamp-ms": ts, "snapshot-id": sid})
+    meta.update({"snapshots": snaps, "snapshot-log": log, "last-sequence-number": snapshots,
+                 "current-snapshot-id": ids[-1], "refs": {"main": {"snapshot-id": ids[-1], "type": "branch"}},
+                 "last-updated-ms": max(meta["last-updated-ms"], end_ms)})
+    meta["metadata-log"] = meta.get("metadata-log", []) + [
+        {"timestamp-ms": meta["last-updated-ms"], "metadata-file": old_location}
+    ]
+    mid = snapshots // 2
+    as_of_ms = end_ms - (snapshots - 1 - mid) * spacing_ms + spacing_ms // 2
+    return {"ids": ids, "as_of_ms": as_of_ms,
+            "as_of": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(as_of_ms // 1000)) + f".{as_of_ms % 1000:03d}",
+            "as_of_snapshot_id": ids[mid]}
+
+
 class Floe:
     """build/floe sql on the benchmark catalog."""
 
@@ -169,39 +211,7 @@ class Data:
                 (name,),
             ).fetchone()
         meta = json.loads(Path(old).read_text())
-        base = meta["snapshots"][0]
-        rng = random.Random(spec["seed"])
-        ids: list[int] = [base["snapshot-id"]]
-        seen = set(ids)
-        while len(ids) < snapshots:
-            sid = rng.getrandbits(63)
-            if sid and sid not in seen:
-                seen.add(sid)
-                ids.append(sid)
-        # The last snapshot takes the real commit's time; earlier ones go back one second each.
-        end_ms = base["timestamp-ms"]
-        snaps, log = [], []
-        for i, sid in enumerate(ids):
-            ts = end_ms - (snapshots - 1 - i) * spec["spacing_ms"]
-            s = dict(base)
-            s.update({"snapshot-id": sid, "sequence-number": i + 1, "timestamp-ms": ts})
-            if i:
-                s["parent-snapshot-id"] = ids[i - 1]
-                summary = dict(base["summary"])
-                for k in ("added-data-files", "added-records", "added-files-size", "changed-partition-count"):
-                    summary[k] = "0"
-                s["summary"] = summary
-            snaps.append(s)
-            log.append({"timestamp-ms": ts, "snapshot-id": sid})
-        meta["snapshots"] = snaps
-        meta["snapshot-log"] = log
-        meta["last-sequence-number"] = snapshots
-        meta["current-snapshot-id"] = ids[-1]
-        meta["refs"] = {"main": {"snapshot-id": ids[-1], "type": "branch"}}
-        meta["last-updated-ms"] = max(meta["last-updated-ms"], end_ms)
-        meta["metadata-log"] = meta.get("metadata-log", []) + [
-            {"timestamp-ms": meta["last-updated-ms"], "metadata-file": old}
-        ]
+        at = widen_history(meta, old, snapshots, spec["spacing_ms"], spec["seed"])
         old_path = Path(old)
         version = int(old_path.name.split("-", 1)[0]) + 1
         new = old_path.with_name(f"{version:05d}-{uuid.uuid4()}.metadata.json")
@@ -214,16 +224,13 @@ class Data:
             )
             if cur.rowcount != 1:
                 raise RuntimeError(f"db.{name} changed while its history was being written")
-        # TIMESTAMP AS OF half a second after the middle snapshot: resolves to that snapshot.
-        mid = snapshots // 2
-        as_of_ms = end_ms - (snapshots - 1 - mid) * spec["spacing_ms"] + 500
         info = {
             "table": f"db.{name}",
             "snapshots": snapshots,
             "rows": 1000,
-            "as_of_ms": as_of_ms,
-            "as_of": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(as_of_ms // 1000)) + f".{as_of_ms % 1000:03d}",
-            "as_of_snapshot_id": ids[mid],
+            "as_of_ms": at["as_of_ms"],
+            "as_of": at["as_of"],
+            "as_of_snapshot_id": at["as_of_snapshot_id"],
             "metadata_bytes": new.stat().st_size,
             "write_s": round(time.perf_counter() - t0, 2),
         }
@@ -481,34 +488,7 @@ class ObjectStoreData:
         self._create("h", "id BIGINT, v DOUBLE", {"write.target-file-size-bytes": BIG_FILE_BYTES})
         self.floe.sql("INSERT INTO os.h SELECT id, id * 0.5 FROM range(1000)")
         old, meta = self.metadata("os.h")
-        base = meta["snapshots"][0]
-        rng = random.Random(7)
-        ids = [base["snapshot-id"]]
-        seen = set(ids)
-        while len(ids) < snapshots:
-            sid = rng.getrandbits(63)
-            if sid and sid not in seen:
-                seen.add(sid)
-                ids.append(sid)
-        end_ms = base["timestamp-ms"]
-        snaps, log = [], []
-        for i, sid in enumerate(ids):
-            ts = end_ms - (snapshots - 1 - i) * 1000
-            s = dict(base)
-            s.update({"snapshot-id": sid, "sequence-number": i + 1, "timestamp-ms": ts})
-            if i:
-                s["parent-snapshot-id"] = ids[i - 1]
-                summary = dict(base["summary"])
-                for k in ("added-data-files", "added-records", "added-files-size", "changed-partition-count"):
-                    summary[k] = "0"
-                s["summary"] = summary
-            snaps.append(s)
-            log.append({"timestamp-ms": ts, "snapshot-id": sid})
-        meta.update({"snapshots": snaps, "snapshot-log": log, "last-sequence-number": snapshots,
-                     "current-snapshot-id": ids[-1], "refs": {"main": {"snapshot-id": ids[-1], "type": "branch"}},
-                     "last-updated-ms": max(meta["last-updated-ms"], end_ms)})
-        meta["metadata-log"] = meta.get("metadata-log", []) + [{"timestamp-ms": meta["last-updated-ms"],
-                                                                 "metadata-file": old}]
+        at = widen_history(meta, old, snapshots, 1000, 7)
         name = old.rsplit("/", 1)[1]
         version = int(name.split("-", 1)[0]) + 1
         new = f"{old.rsplit('/', 1)[0]}/{version:05d}-{uuid.uuid4()}.metadata.json"
@@ -520,11 +500,9 @@ class ObjectStoreData:
                               (new, old, old))
             if cur.rowcount != 1:
                 raise RuntimeError("os.h changed while its history was being written")
-        mid = snapshots // 2
-        as_of_ms = end_ms - (snapshots - 1 - mid) * 1000 + 500
-        return {"table": "os.h", "snapshots": snapshots, "rows": 1000, "as_of_ms": as_of_ms,
-                "as_of": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(as_of_ms // 1000)) + f".{as_of_ms % 1000:03d}",
-                "as_of_snapshot_id": ids[mid], "snapshot_id": ids[mid], "current_snapshot_id": ids[-1],
+        return {"table": "os.h", "snapshots": snapshots, "rows": 1000, "as_of_ms": at["as_of_ms"],
+                "as_of": at["as_of"], "as_of_snapshot_id": at["as_of_snapshot_id"],
+                "snapshot_id": at["as_of_snapshot_id"], "current_snapshot_id": at["ids"][-1],
                 "metadata_bytes": len(body), **self._sizes("os.h"), "write_s": round(time.perf_counter() - t0, 2)}
 
     def scan_table(self, rows: int) -> dict:

@@ -371,20 +371,26 @@ RowGroupSequence::RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<ScanF
   }
 }
 
+Result<std::shared_ptr<const DeletedPositions>> DeletedPositionsOf(FileIO& io, PositionDeleteIndex& index,
+                                                                   const ScanFile& file) {
+  ARROW_ASSIGN_OR_RAISE(auto positions, index.For(file.path, file.position_deletes));
+  for (const auto& dv : file.deletion_vectors) {
+    ARROW_ASSIGN_OR_RAISE(auto deleted, manifest::ReadDeletionVector(io, dv.path, dv.offset, dv.length));
+    if (static_cast<int64_t>(deleted.size()) != dv.cardinality) {
+      return Status::IOError("Invalid deletion vector in ", dv.path, " for ", file.path, ": it deletes ",
+                             deleted.size(), " rows, its manifest entry counts ", dv.cardinality);
+    }
+    positions = MergePositions(std::move(positions), std::move(deleted));
+  }
+  return positions;
+}
+
 Result<std::shared_ptr<const FileDeletes>> RowGroupSequence::DeletesOf(const ScanFile& file) {
   if (file.position_deletes.empty() && file.equality_deletes.empty() && file.deletion_vectors.empty()) {
     return nullptr;
   }
   auto deletes = std::make_shared<FileDeletes>();
-  ARROW_ASSIGN_OR_RAISE(deletes->positions, position_deletes_->For(file.path, file.position_deletes));
-  for (const auto& dv : file.deletion_vectors) {
-    ARROW_ASSIGN_OR_RAISE(auto deleted, manifest::ReadDeletionVector(*io_, dv.path, dv.offset, dv.length));
-    if (static_cast<int64_t>(deleted.size()) != dv.cardinality) {
-      return Status::IOError("Invalid deletion vector in ", dv.path, " for ", file.path, ": it deletes ",
-                             deleted.size(), " rows, its manifest entry counts ", dv.cardinality);
-    }
-    deletes->positions = MergePositions(std::move(deletes->positions), std::move(deleted));
-  }
+  ARROW_ASSIGN_OR_RAISE(deletes->positions, DeletedPositionsOf(*io_, *position_deletes_, file));
   const auto& fields = projection_->fields();
   for (const auto& ref : file.equality_deletes) {
     FileDeletes::Equality eq;

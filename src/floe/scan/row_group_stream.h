@@ -73,6 +73,12 @@ struct RowGroupStreamOptions {
   arrow::MemoryPool* memory_pool = StatementMemoryPool();
 };
 
+// The positions of `file` its position delete files and deletion vectors delete, read
+// through `index` and `io`; null when none. A vector holding another number of positions
+// than its manifest entry counts is an IOError naming it.
+Result<std::shared_ptr<const DeletedPositions>> DeletedPositionsOf(FileIO& io, PositionDeleteIndex& index,
+                                                                   const ScanFile& file);
+
 // The row groups of `files` one after another, each file's footer (and the positions its
 // delete files delete) read when it is reached; row groups whose statistics rule them out are
 // skipped and counted. Not thread-safe.

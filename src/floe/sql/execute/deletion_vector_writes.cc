@@ -1,12 +1,12 @@
 #include "floe/sql/execute/deletion_vector_writes.h"
 
 #include <algorithm>
-#include <iterator>
 #include <map>
 
 #include "floe/manifest/deletion_vector.h"
 #include "floe/manifest/puffin_file.h"
 #include "floe/scan/position_deletes.h"
+#include "floe/scan/row_group_stream.h"
 #include "floe/table/location_policy.h"
 #include "floe/table/metadata_files.h"
 #include "floe/util/ids.h"
@@ -24,15 +24,6 @@ std::optional<std::string> FileScopedTarget(const manifest::DataFile& deletes) {
   if (lower == deletes.lower_bounds.end() || upper == deletes.upper_bounds.end()) return std::nullopt;
   if (lower->second != upper->second) return std::nullopt;
   return lower->second;
-}
-
-// `a` and `b`, both ascending, as one ascending list without repeats.
-std::vector<int64_t> Union(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
-  std::vector<int64_t> out;
-  out.reserve(a.size() + b.size());
-  std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
 }
 
 }  // namespace
@@ -56,31 +47,20 @@ Result<DeletionVectorWrite> WriteDeletionVectors(const table::Table& table,
     if (it == task_of.end())
       return Status::Invalid("internal: ", path, " is not a live data file of ", table.name());
     const scan::FileScanTask& task = *it->second;
-    std::vector<int64_t> deleted = now;
-    std::sort(deleted.begin(), deleted.end());
-    std::vector<std::string> v2_files;
     for (const auto& d : task.deletes) {
-      if (d.content != manifest::FileContent::kPositionDeletes) continue;
-      if (d.is_deletion_vector()) {
-        if (!d.content_offset || !d.content_size_in_bytes) {
-          return Status::IOError("Deletion vector in ", d.file_path, " for ", path,
-                                 " has no content_offset or content_size_in_bytes");
-        }
-        ARROW_ASSIGN_OR_RAISE(auto before, manifest::ReadDeletionVector(io, d.file_path, *d.content_offset,
-                                                                        *d.content_size_in_bytes));
-        deleted = Union(deleted, before);
-      } else {
-        v2_files.push_back(d.file_path);
+      if (d.content == manifest::FileContent::kPositionDeletes && FileScopedTarget(d) == path) {
+        out.replaced.push_back(d);
       }
-      if (FileScopedTarget(d) == path) out.replaced.push_back(d);
     }
-    if (!v2_files.empty()) {
-      ARROW_ASSIGN_OR_RAISE(auto before, position_deletes.For(path, v2_files));
-      if (before) deleted = Union(deleted, *before);
-    }
-    const auto cardinality = static_cast<int64_t>(deleted.size());
+    ARROW_ASSIGN_OR_RAISE(auto file, scan::ScanFileOf(task.file, task.data_sequence_number, task.deletes));
+    ARROW_ASSIGN_OR_RAISE(auto before, scan::DeletedPositionsOf(io, position_deletes, file));
+    scan::DeletedPositions added = now;
+    std::sort(added.begin(), added.end());
+    added.erase(std::unique(added.begin(), added.end()), added.end());
+    auto deleted = scan::MergePositions(std::move(before), std::move(added));
+    const auto cardinality = static_cast<int64_t>(deleted->size());
     ARROW_ASSIGN_OR_RAISE(auto placed, writer->Add(manifest::DeletionVectorBlobMetadata(path, cardinality),
-                                                   manifest::EncodeDeletionVector(deleted)));
+                                                   manifest::EncodeDeletionVector(*deleted)));
     manifest::DataFile dv;
     dv.content = manifest::FileContent::kPositionDeletes;
     dv.file_path = location;

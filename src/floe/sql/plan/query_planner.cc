@@ -27,6 +27,7 @@
 #include "floe/util/memory_limit.h"
 #include "floe/sql/types/decimal_kernels.h"
 #include "floe/sql/types/decimal_rules.h"
+#include "floe/sql/types/order_key.h"
 #include "floe/sql/parse/expr_children.h"
 #include "floe/sql/parse/parse_error.h"
 #include "floe/util/number_parse.h"
@@ -333,6 +334,11 @@ Result<Rel> QueryPlanner::ApplyOrderLimit(Rel rel, const Query& query) {
         value_type = bound.type;
       }
       bool nulls_first = item.nulls == NullsOrder::kFirst || (item.nulls == NullsOrder::kDefault && item.ascending);
+      Status orderable = CheckOrderable(*value_type, StrCat(ToSql(item.expr), item.ascending ? " ASC" : " DESC",
+                                                            nulls_first ? " NULLS FIRST" : " NULLS LAST"));
+      if (!orderable.ok()) return ErrorAt(env_.sql, item.expr.pos, orderable.message());
+      // Arrow sorts no arrays or structs: they sort by bytes in their order.
+      if (NeedsOrderKey(*value_type)) value = OrderKey(std::move(value));
       // Acero orders nulls the same way for every key; a leading is-null key per item gives
       // each its own NULLS FIRST / LAST.
       exprs.push_back(cp::call("cast", {cp::call("is_null", {value})}, cp::CastOptions::Unsafe(arrow::int8())));

@@ -610,8 +610,8 @@ Result<std::shared_ptr<arrow::io::RandomAccessFile>> FileIO::OpenInputFile(
 }
 
 Result<std::shared_ptr<arrow::Buffer>> FileIO::ReadFile(const std::string& location,
-                                                        FileKind kind, std::optional<int64_t> size) {
-  ARROW_ASSIGN_OR_RAISE(auto file, OpenInputFile(location, kind, size));
+                                                        FileKind kind, std::optional<int64_t> known_size) {
+  ARROW_ASSIGN_OR_RAISE(auto file, OpenInputFile(location, kind, known_size));
   const std::string context = StrCat("Cannot read file ", location);
   auto size = file->GetSize();
   if (!size.ok()) return WithContext(size.status(), context);

@@ -584,13 +584,20 @@ void FileIO::ResetCounters() {
 }
 
 Result<std::shared_ptr<arrow::io::RandomAccessFile>> FileIO::OpenInputFile(
-    const std::string& location, FileKind kind) {
+    const std::string& location, FileKind kind, std::optional<int64_t> size) {
   const std::string context = StrCat("Cannot read file ", location);
   ARROW_RETURN_NOT_OK(WithContext(Inject(FileOp::kRead, location, kind), context));
   auto target = Route(fs_, location);
   if (!target.ok()) return WithContext(target.status(), context);
   const std::string* path = &target->path;
-  auto file = target->fs->OpenInputFile(*path);
+  arrow::Result<std::shared_ptr<arrow::io::RandomAccessFile>> file;
+  if (size && *size >= 0) {
+    arrow::fs::FileInfo info(*path, arrow::fs::FileType::File);
+    info.set_size(*size);
+    file = target->fs->OpenInputFile(info);
+  } else {
+    file = target->fs->OpenInputFile(*path);
+  }
   if (!file.ok()) {
     auto info = target->fs->GetFileInfo(*path);
     if (info.ok() && info->type() == arrow::fs::FileType::NotFound) {
@@ -603,8 +610,8 @@ Result<std::shared_ptr<arrow::io::RandomAccessFile>> FileIO::OpenInputFile(
 }
 
 Result<std::shared_ptr<arrow::Buffer>> FileIO::ReadFile(const std::string& location,
-                                                        FileKind kind) {
-  ARROW_ASSIGN_OR_RAISE(auto file, OpenInputFile(location, kind));
+                                                        FileKind kind, std::optional<int64_t> known_size) {
+  ARROW_ASSIGN_OR_RAISE(auto file, OpenInputFile(location, kind, known_size));
   const std::string context = StrCat("Cannot read file ", location);
   auto size = file->GetSize();
   if (!size.ok()) return WithContext(size.status(), context);

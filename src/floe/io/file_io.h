@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -101,10 +102,14 @@ class FileIO : public std::enable_shared_from_this<FileIO> {
   FileIO& operator=(const FileIO&) = delete;
   ~FileIO();
 
-  // Missing files fail with a NotFound status.
-  Result<std::shared_ptr<arrow::Buffer>> ReadFile(const std::string& location, FileKind kind);
+  // Missing files fail with a NotFound status. `size`, when the metadata gives it (a
+  // manifest's length, a data file's file_size_in_bytes), spares object storage the request
+  // that would ask for it: one dependent round trip less before the first byte.
+  Result<std::shared_ptr<arrow::Buffer>> ReadFile(const std::string& location, FileKind kind,
+                                                  std::optional<int64_t> size = std::nullopt);
   Result<std::shared_ptr<arrow::io::RandomAccessFile>> OpenInputFile(const std::string& location,
-                                                                     FileKind kind);
+                                                                     FileKind kind,
+                                                                     std::optional<int64_t> size = std::nullopt);
 
   // Creates parent directories. Fails with AlreadyExists if the file exists: Iceberg never
   // rewrites a file in place. Close() fsyncs the file and the directories that gained an

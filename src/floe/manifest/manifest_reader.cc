@@ -82,7 +82,9 @@ Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFi
                                                     const spec::TableMetadata& metadata,
                                                     const ReadManifestOptions& options) {
   const std::string& path = manifest.manifest_path;
-  ARROW_ASSIGN_OR_RAISE(auto buffer, io.ReadFile(path, FileKind::kManifest));
+  std::optional<int64_t> length;
+  if (manifest.manifest_length > 0) length = manifest.manifest_length;
+  ARROW_ASSIGN_OR_RAISE(auto buffer, io.ReadFile(path, FileKind::kManifest, length));
   ARROW_ASSIGN_OR_RAISE(auto reader, avro::ContainerReader::Open(buffer, path));
   const avro::Schema& schema = *reader->schema();
   const avro::Node& root = schema.Resolve(schema.root());

@@ -108,12 +108,13 @@ Status ParquetDataFile::WithLocation(const Status& status) const { return NameFi
 Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const std::string& location,
                                                                spec::SchemaPtr projection,
                                                                const std::vector<ColumnPredicate>& predicates,
-                                                               const spec::Schema* schema) {
+                                                               const spec::Schema* schema,
+                                                               std::optional<int64_t> size) {
   std::shared_ptr<ParquetDataFile> file(new ParquetDataFile());
   file->location_ = location;
   file->projection_ = std::move(projection);
   Status st = Guard([&]() -> Status {
-    ARROW_ASSIGN_OR_RAISE(file->input_, io.OpenInputFile(location, FileKind::kData));
+    ARROW_ASSIGN_OR_RAISE(file->input_, io.OpenInputFile(location, FileKind::kData, size));
     auto parquet_reader = parquet::ParquetFileReader::Open(file->input_, ReaderProperties());
     file->metadata_ = parquet_reader->metadata();
     file->first_rows_.reserve(static_cast<size_t>(file->metadata_->num_row_groups()));

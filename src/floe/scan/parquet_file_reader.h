@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,7 +39,8 @@ class ParquetDataFile {
   static Result<std::shared_ptr<ParquetDataFile>> Open(FileIO& io, const std::string& location,
                                                        spec::SchemaPtr projection,
                                                        const std::vector<ColumnPredicate>& predicates = {},
-                                                       const spec::Schema* schema = nullptr);
+                                                       const spec::Schema* schema = nullptr,
+                                                       std::optional<int64_t> size = std::nullopt);
 
   const std::string& location() const { return location_; }
   int num_row_groups() const;

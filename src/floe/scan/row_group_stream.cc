@@ -420,7 +420,7 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
       }
       if (next_file_ == 0) progress_ = std::make_unique<ProgressTask>("Reading data files", static_cast<int64_t>(files_.size()));
       const ScanFile& next = files_[next_file_++];
-      auto opened = ParquetDataFile::Open(*io_, next.path, projection_, predicates_, schema_.get());
+      auto opened = ParquetDataFile::Open(*io_, next.path, projection_, predicates_, schema_.get(), next.size);
       if (!opened.ok()) {
         error_ = opened.status();
         return error_;

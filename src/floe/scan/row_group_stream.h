@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,8 @@ struct ScanFile {
   std::vector<EqualityDeleteRef> equality_deletes;
   std::vector<DeletionVectorRef> deletion_vectors;
   RowLineage lineage;
+  // The file's size as its manifest gives it: opening it then asks object storage nothing.
+  std::optional<int64_t> size = std::nullopt;
 };
 
 struct RowGroupStreamOptions {

@@ -341,6 +341,7 @@ Result<ScanFile> ScanFileOf(const manifest::DataFile& file, int64_t data_sequenc
     }
   }
   out.lineage = {file.first_row_id, data_sequence_number};
+  if (file.file_size_in_bytes > 0) out.size = file.file_size_in_bytes;
   return out;
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "floe/io/object_store.h"
 #include "floe/util/number_parse.h"
 
 namespace floe::manifest {
@@ -50,6 +51,14 @@ std::string ManifestKey(const ManifestFile& manifest, const ReadManifestOptions&
   if (!options.projection.metric_ids) return key + "*";
   for (int32_t id : *options.projection.metric_ids) key += std::to_string(id) + ",";
   return key;
+}
+
+// The size a cached copy is checked against. Asking object storage costs a round trip, and it
+// never rewrites an object in place: there the size the manifest list gives (or none) is
+// trusted. A local file is stat'ed, so one removed reads as an error as before.
+Result<int64_t> CheckedSize(FileIO& io, const std::string& location, int64_t known) {
+  if (IsObjectStoreLocation(location)) return known;
+  return io.FileSize(location);
 }
 
 }  // namespace
@@ -102,7 +111,7 @@ void ManifestCache::EvictLocked() {
 }
 
 Result<ManifestCache::ListPtr> ManifestCache::ReadManifestList(FileIO& io, const std::string& location) {
-  auto stat = io.FileSize(location);
+  auto stat = CheckedSize(io, location, -1);
   // An unreadable file fails as an uncached read does, with the same message.
   if (!stat.ok()) {
     ARROW_ASSIGN_OR_RAISE(auto list, manifest::ReadManifestList(io, location));
@@ -120,7 +129,7 @@ Result<ManifestCache::ListPtr> ManifestCache::ReadManifestList(FileIO& io, const
 Result<ManifestCache::EntriesPtr> ManifestCache::ReadManifest(FileIO& io, const ManifestFile& manifest,
                                                               const spec::TableMetadata& metadata,
                                                               const ReadManifestOptions& options) {
-  auto stat = io.FileSize(manifest.manifest_path);
+  auto stat = CheckedSize(io, manifest.manifest_path, manifest.manifest_length);
   if (!stat.ok()) {
     ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(io, manifest, metadata, options));
     return std::make_shared<const std::vector<ManifestEntry>>(std::move(entries));
@@ -146,7 +155,7 @@ Result<ManifestCache::EntriesPtr> ManifestCache::ReadManifest(FileIO& io, const 
 ManifestCache::EntriesPtr ManifestCache::Find(FileIO& io, const ManifestFile& manifest,
                                               const ReadManifestOptions& options) {
   if (manifest.sequence_number == kUnassignedSequenceNumber) return nullptr;
-  auto stat = io.FileSize(manifest.manifest_path);
+  auto stat = CheckedSize(io, manifest.manifest_path, manifest.manifest_length);
   if (!stat.ok()) return nullptr;
   return std::static_pointer_cast<const std::vector<ManifestEntry>>(
       Lookup(ManifestKey(manifest, options), *stat));

@@ -28,8 +28,10 @@ class ManifestCache {
   using ListPtr = std::shared_ptr<const std::vector<ManifestFile>>;
   using EntriesPtr = std::shared_ptr<const std::vector<ManifestEntry>>;
 
-  // As manifest::ReadManifestList / ReadManifest. A cached file is still checked to exist
-  // with the size it had (one stat), so a removed file reads as an error as before.
+  // As manifest::ReadManifestList / ReadManifest. A cached local file is still checked to
+  // exist with the size it had (one stat), so a removed file reads as an error as before; on
+  // object storage, where that check is a round trip, the path and the manifest's length
+  // from its list are trusted.
   Result<ListPtr> ReadManifestList(FileIO& io, const std::string& location);
   Result<EntriesPtr> ReadManifest(FileIO& io, const ManifestFile& manifest,
                                   const spec::TableMetadata& metadata,

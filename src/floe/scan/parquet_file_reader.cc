@@ -8,6 +8,7 @@
 #include <arrow/array.h>
 #include <arrow/chunked_array.h>
 #include <arrow/compute/api.h>
+#include <arrow/io/memory.h>
 #include <arrow/table.h>
 #include <parquet/arrow/reader.h>
 #include <parquet/arrow/schema.h>
@@ -114,7 +115,13 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
   file->location_ = location;
   file->projection_ = std::move(projection);
   Status st = Guard([&]() -> Status {
-    ARROW_ASSIGN_OR_RAISE(file->input_, io.OpenInputFile(location, FileKind::kData, size));
+    if (size && *size <= kWholeFileBytes) {
+      // Footer and columns in one request, where reading them apart takes two or more in a row.
+      ARROW_ASSIGN_OR_RAISE(auto bytes, io.ReadFile(location, FileKind::kData, size));
+      file->input_ = std::make_shared<arrow::io::BufferReader>(std::move(bytes));
+    } else {
+      ARROW_ASSIGN_OR_RAISE(file->input_, io.OpenInputFile(location, FileKind::kData, size));
+    }
     auto parquet_reader = parquet::ParquetFileReader::Open(file->input_, ReaderProperties());
     file->metadata_ = parquet_reader->metadata();
     file->first_rows_.reserve(static_cast<size_t>(file->metadata_->num_row_groups()));

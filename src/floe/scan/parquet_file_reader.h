@@ -34,8 +34,13 @@ class ParquetDataFile {
     std::shared_ptr<arrow::Table> rows;  // in the projection's Arrow schema; null when skipped
   };
 
+  // A file of known size up to this is read whole when opened.
+  static constexpr int64_t kWholeFileBytes = int64_t{1} << 20;
+
   // `predicates` (ANDed) only prune: row groups they rule out are skipped, the rows of the
   // others are returned unfiltered. `schema` resolves predicate columns outside the projection.
+  // `size`, the file's size from its manifest, saves asking storage for it, and a small file
+  // is then fetched in one request.
   static Result<std::shared_ptr<ParquetDataFile>> Open(FileIO& io, const std::string& location,
                                                        spec::SchemaPtr projection,
                                                        const std::vector<ColumnPredicate>& predicates = {},

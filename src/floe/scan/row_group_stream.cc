@@ -371,6 +371,10 @@ RowGroupSequence::RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<ScanF
   }
 }
 
+RowGroupSequence::~RowGroupSequence() {
+  for (auto& opening : opening_) opening.Wait();
+}
+
 Result<std::shared_ptr<const DeletedPositions>> DeletedPositionsOf(FileIO& io, PositionDeleteIndex& index,
                                                                    const ScanFile& file) {
   ARROW_ASSIGN_OR_RAISE(auto positions, index.For(file.path, file.position_deletes));
@@ -408,6 +412,34 @@ Result<std::shared_ptr<const FileDeletes>> RowGroupSequence::DeletesOf(const Sca
   return deletes;
 }
 
+namespace {
+
+// Where footers are read ahead: threads that mostly wait on storage, apart from the CPU pool
+// (which decodes) and Arrow's IO pool (whose reads these threads wait for).
+arrow::internal::Executor* OpeningPool() {
+  // Never destroyed: threads still reading at exit must not be joined then.
+  static auto* pool = new std::shared_ptr<arrow::internal::ThreadPool>(
+      arrow::internal::ThreadPool::Make(RowGroupSequence::kOpenAhead).ValueOrDie());
+  return pool->get();
+}
+
+}  // namespace
+
+void RowGroupSequence::OpenAhead() {
+  while (opening_.size() < static_cast<size_t>(kOpenAhead) && next_file_ + opening_.size() < files_.size()) {
+    const ScanFile& file = files_[next_file_ + opening_.size()];
+    auto task = [io = io_, path = file.path, size = file.size, projection = projection_, predicates = predicates_,
+                 schema = schema_, pool = memory_pool_]() -> Result<std::shared_ptr<ParquetDataFile>> {
+      ScopedStatementMemoryPool memory(pool);
+      return ParquetDataFile::Open(*io, path, projection, predicates, schema.get(), size);
+    };
+    auto submitted = OpeningPool()->Submit(std::move(task));
+    opening_.push_back(submitted.ok() ? std::move(*submitted)
+                                      : arrow::Future<std::shared_ptr<ParquetDataFile>>::MakeFinished(
+                                            submitted.status()));
+  }
+}
+
 Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
   ARROW_RETURN_NOT_OK(error_);
   while (true) {
@@ -419,8 +451,12 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
         return Taken{};
       }
       if (next_file_ == 0) progress_ = std::make_unique<ProgressTask>("Reading data files", static_cast<int64_t>(files_.size()));
+      OpenAhead();
+      auto opening = std::move(opening_.front());
+      opening_.pop_front();
       const ScanFile& next = files_[next_file_++];
-      auto opened = ParquetDataFile::Open(*io_, next.path, projection_, predicates_, schema_.get(), next.size);
+      OpenAhead();
+      const auto& opened = opening.result();
       if (!opened.ok()) {
         error_ = opened.status();
         return error_;

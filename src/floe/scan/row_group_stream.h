@@ -1,6 +1,7 @@
 #pragma once
 
 #include <atomic>
+#include <deque>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include <arrow/type_fwd.h>
+#include <arrow/util/future.h>
 
 #include "floe/io/file_io.h"
 #include "floe/scan/parquet_file_reader.h"
@@ -82,14 +84,22 @@ struct RowGroupStreamOptions {
 Result<std::shared_ptr<const DeletedPositions>> DeletedPositionsOf(FileIO& io, PositionDeleteIndex& index,
                                                                    const ScanFile& file);
 
-// The row groups of `files` one after another, each file's footer (and the positions its
-// delete files delete) read when it is reached; row groups whose statistics rule them out are
-// skipped and counted. Not thread-safe.
+// The row groups of `files` one after another; row groups whose statistics rule them out are
+// skipped and counted. The footers of the next files are read ahead, several at once (on
+// object storage each costs a round trip); the positions a file's delete files delete are
+// read when it is reached. Not thread-safe.
 class RowGroupSequence {
  public:
   RowGroupSequence(std::shared_ptr<FileIO> io, std::vector<ScanFile> files, spec::SchemaPtr projection,
                    std::vector<ColumnPredicate> predicates, spec::SchemaPtr schema,
                    std::shared_ptr<RowGroupCounters> counters, int output_columns = -1);
+  RowGroupSequence(RowGroupSequence&&) = default;
+  RowGroupSequence& operator=(RowGroupSequence&&) = delete;
+  // Waits for the footers still being read ahead: they allocate from the statement's pool.
+  ~RowGroupSequence();
+
+  // Files whose footers are read at once.
+  static constexpr int kOpenAhead = 16;
 
   struct Taken {
     std::shared_ptr<ParquetDataFile> file;  // null when every row group has been taken
@@ -108,6 +118,8 @@ class RowGroupSequence {
 
  private:
   Result<std::shared_ptr<const FileDeletes>> DeletesOf(const ScanFile& file);
+  // Starts reading footers until kOpenAhead files from next_file_ on are being opened.
+  void OpenAhead();
 
   std::shared_ptr<FileIO> io_;
   std::vector<ScanFile> files_;
@@ -120,6 +132,10 @@ class RowGroupSequence {
   std::shared_ptr<EqualityDeleteIndex> equality_deletes_;
   Status error_;
   size_t next_file_ = 0;
+  // Footers of the files after the current one, opened ahead, oldest first; opening_[0]
+  // is files_[next_file_].
+  std::deque<arrow::Future<std::shared_ptr<ParquetDataFile>>> opening_;
+  arrow::MemoryPool* memory_pool_ = StatementMemoryPool();
   std::shared_ptr<ParquetDataFile> file_;
   std::shared_ptr<const FileDeletes> deletes_;
   RowLineage lineage_;

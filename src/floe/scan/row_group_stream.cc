@@ -10,6 +10,7 @@
 #include <arrow/util/future.h>
 #include <arrow/util/thread_pool.h>
 
+#include "floe/io/read_pool.h"
 #include "floe/manifest/deletion_vector.h"
 #include "floe/scan/metadata_columns.h"
 #include "floe/scan/parquet_file_reader.h"
@@ -412,19 +413,6 @@ Result<std::shared_ptr<const FileDeletes>> RowGroupSequence::DeletesOf(const Sca
   return deletes;
 }
 
-namespace {
-
-// Where footers are read ahead: threads that mostly wait on storage, apart from the CPU pool
-// (which decodes) and Arrow's IO pool (whose reads these threads wait for).
-arrow::internal::Executor* OpeningPool() {
-  // Never destroyed: threads still reading at exit must not be joined then.
-  static auto* pool = new std::shared_ptr<arrow::internal::ThreadPool>(
-      arrow::internal::ThreadPool::Make(RowGroupSequence::kOpenAhead).ValueOrDie());
-  return pool->get();
-}
-
-}  // namespace
-
 void RowGroupSequence::OpenAhead() {
   while (opening_.size() < static_cast<size_t>(kOpenAhead) && next_file_ + opening_.size() < files_.size()) {
     const ScanFile& file = files_[next_file_ + opening_.size()];
@@ -433,7 +421,7 @@ void RowGroupSequence::OpenAhead() {
       ScopedStatementMemoryPool memory(pool);
       return ParquetDataFile::Open(*io, path, projection, predicates, schema.get(), size);
     };
-    auto submitted = OpeningPool()->Submit(std::move(task));
+    auto submitted = ReadPool()->Submit(std::move(task));
     opening_.push_back(submitted.ok() ? std::move(*submitted)
                                       : arrow::Future<std::shared_ptr<ParquetDataFile>>::MakeFinished(
                                             submitted.status()));

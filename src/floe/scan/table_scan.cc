@@ -8,6 +8,7 @@
 #include <arrow/util/parallel.h>
 #include <arrow/util/thread_pool.h>
 
+#include "floe/io/read_pool.h"
 #include "floe/manifest/manifest_cache.h"
 #include "floe/manifest/manifest_reader.h"
 #include "floe/manifest/partition_key.h"
@@ -171,9 +172,8 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
     read[i] = cache.ReadManifest(io, *to_read[i], *md, options);
     return Status::OK();
   };
-  arrow::internal::Executor* pool = arrow::io::default_io_context().executor();
-  auto* thread_pool = dynamic_cast<arrow::internal::ThreadPool*>(pool);
-  const bool parallel = misses.size() > 1 && !(thread_pool && thread_pool->OwnsThisThread());
+  arrow::internal::ThreadPool* pool = ReadPool();
+  const bool parallel = misses.size() > 1 && !pool->OwnsThisThread();
   ARROW_RETURN_NOT_OK(arrow::internal::OptionalParallelFor(
       parallel, static_cast<int>(misses.size()), read_one, pool));
 

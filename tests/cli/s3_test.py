@@ -252,6 +252,34 @@ for location, error in (
             f"CREATE TABLE LOCATION '{location}' refused")
 c.equal([k for k in files() if not k.startswith("wh/db/t/")], [], "nothing written for the refused tables")
 
+# A data file over 1 MiB, in row groups of about 1 MiB: through the proxy its size comes from
+# the manifest (no HEAD of it) and its column chunks are fetched ahead in several GETs; the
+# answers are the direct read's. A failing GET of it fails the query naming the file.
+ok("CREATE TABLE db.big (id BIGINT, s STRING) USING iceberg "
+   "TBLPROPERTIES ('write.parquet.row-group-size-bytes'='1048576')",
+   "INSERT INTO db.big SELECT id, concat(CAST(id * 2654435761 % 1000000007 AS STRING), '-', "
+   "CAST(id * 40503 % 999983 AS STRING)) FROM range(300000)")
+big_queries = (
+    ("SELECT count(*), sum(id), max(s), count(DISTINCT s) FROM db.big",
+     [["300000", "44999850000", "999997511-343513", "300000"]]),
+    ("SELECT id, s FROM db.big ORDER BY s DESC LIMIT 2",
+     [["182461", "999997511-343513"], ["110703", "999993012-879820"]]))
+for query, expected in big_queries:
+    c.equal(rows(query), expected, f"direct: {query}")
+with s3_fault_proxy.FaultProxy(endpoint) as proxy:
+    for query, expected in big_queries:
+        proxy.log.clear()
+        c.equal(rows(query, via=proxy.endpoint), expected, f"through the proxy: {query}")
+        data = [m for m, p, a in proxy.log if p.endswith(".parquet")]
+        c.equal(data.count("HEAD"), 0, f"no HEAD of the data file: {query}")
+        c.check(data.count("GET") >= 3, f"the data file in several GETs: {query}", data)
+    proxy.fail("GET", status=500, key=r"/db/big/data/.*\.parquet$")
+    r = run_sql(big_queries[0][0], via=proxy.endpoint, extra=quick)
+    c.equal(r.returncode, 1, "data GETs failing: exit status")
+    c.check(re.search(rf"s3://{bucket}/wh/db/big/data/[^ :]+\.parquet", r.stderr) is not None,
+            "data GETs failing: the error names the data file", r.stderr)
+ok("DROP TABLE db.big PURGE")
+
 # DROP TABLE ... PURGE deletes the table's objects and nothing else.
 ok("CREATE TABLE db.p (id BIGINT) USING iceberg", "INSERT INTO db.p VALUES (1)", "INSERT INTO db.p VALUES (2)")
 c.equal(kinds([k.replace("wh/db/p/", "wh/db/t/") for k in files() if k.startswith("wh/db/p/")]),

@@ -1,7 +1,9 @@
 #pragma once
 
 #include <atomic>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,11 +78,19 @@ class ParquetDataFile {
   Result<OpenedRowGroup> OpenRowGroup(int row_group, int64_t batch_rows,
                                       const std::atomic<bool>* cancel = nullptr) const;
 
+  // On object storage, starts fetching the column chunks row group `row_group` reads (all
+  // of them, in requests side by side) for OpenRowGroup to find in memory. Returns the bytes
+  // it started fetching: 0 for a file read whole, a local file, or a row group already begun.
+  int64_t Prefetch(int row_group) const;
+  // The bytes of a row group's column chunks, all of them, compressed.
+  int64_t RowGroupCompressedBytes(int row_group) const;
+
  private:
   ParquetDataFile() = default;
   Result<RowGroup> ReadRowGroupImpl(int row_group, const std::atomic<bool>* cancel) const;
   Result<OpenedRowGroup> OpenRowGroupImpl(int row_group, int64_t batch_rows, const std::atomic<bool>* cancel) const;
-  Result<std::unique_ptr<parquet::arrow::FileReader>> MakeReader(int64_t batch_rows = 0) const;
+  // A reader of the file; of its fetched-ahead bytes when `row_group` was prefetched.
+  Result<std::unique_ptr<parquet::arrow::FileReader>> MakeReader(int64_t batch_rows = 0, int row_group = -1) const;
   // kRead, or why the Bloom filters or the page index rule the row group out.
   Outcome IndexesMayMatch(parquet::arrow::FileReader& reader, int row_group) const;
   // The column of `raw` (top-level fields read from the file) holding projected field `i`, or -1.
@@ -95,6 +105,11 @@ class ParquetDataFile {
 
   std::string location_;
   std::shared_ptr<arrow::io::RandomAccessFile> input_;
+  bool prefetchable_ = false;  // on object storage and not read whole
+  mutable std::mutex prefetch_mutex_;
+  // Per row group prefetched and not yet opened: the file with its bytes on the way.
+  mutable std::map<int, std::shared_ptr<arrow::io::RandomAccessFile>> prefetched_;
+  mutable std::vector<bool> prefetch_started_;
   std::shared_ptr<parquet::FileMetaData> metadata_;
   std::vector<int64_t> first_rows_;  // per row group: the position of its first row in the file
   spec::SchemaPtr projection_;

@@ -466,6 +466,15 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
       ++counters_->skipped_by_stats;
       continue;
     }
+    // Without predicates every row group of the file is read: fetch the next ones while this
+    // one decodes. (With them, the page index may spare most of their bytes.)
+    if (predicates_.empty()) {
+      const int64_t group_bytes = std::max<int64_t>(1, file_->RowGroupCompressedBytes(row_group));
+      const int ahead = static_cast<int>(std::clamp<int64_t>(kPrefetchBytes / group_bytes, 1, kPrefetchRowGroups));
+      for (int rg = row_group; rg < std::min(row_group + ahead, file_->num_row_groups()); ++rg) {
+        if (file_->StatsMayMatch(rg)) file_->Prefetch(rg);
+      }
+    }
     return Taken{file_, row_group, deletes_, layout_, lineage_};
   }
 }

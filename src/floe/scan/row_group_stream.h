@@ -100,6 +100,10 @@ class RowGroupSequence {
 
   // Files whose footers are read at once.
   static constexpr int kOpenAhead = 16;
+  // Row groups of a file (on object storage) whose bytes are fetched while one decodes: at
+  // most this many, and as many as kPrefetchBytes holds.
+  static constexpr int64_t kPrefetchRowGroups = 8;
+  static constexpr int64_t kPrefetchBytes = int64_t{64} << 20;
 
   struct Taken {
     std::shared_ptr<ParquetDataFile> file;  // null when every row group has been taken

@@ -4,7 +4,8 @@
 objects, remove_orphan_files listing the bucket), each step checked against the objects the
 bucket holds; then uploads failing (500, 503) and stalling behind a fault-injecting proxy: the
 commit fails with an error naming the object, the table reads exactly as before, and no file
-object is left behind. Usage: s3_test.py FLOE_BINARY"""
+object is left behind; and a data file over 1 MiB read through the proxy, its row groups fetched
+ahead in pieces. Usage: s3_test.py FLOE_BINARY"""
 
 import csv
 import io

@@ -12,6 +12,6 @@ namespace floe {
 // The process's pool (kReadPoolThreads threads), made on first use and never destroyed.
 arrow::internal::ThreadPool* ReadPool();
 
-inline constexpr int kReadPoolThreads = 32;
+inline constexpr int kReadPoolThreads = 64;
 
 }  // namespace floe

@@ -99,7 +99,7 @@ class RowGroupSequence {
   ~RowGroupSequence();
 
   // Files whose footers are read at once.
-  static constexpr int kOpenAhead = 16;
+  static constexpr int kOpenAhead = 64;
   // Row groups of a file (on object storage) whose bytes are fetched while one decodes: at
   // most this many, and as many as kPrefetchBytes holds.
   static constexpr int64_t kPrefetchRowGroups = 8;

@@ -127,6 +127,7 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
     }
     auto parquet_reader = parquet::ParquetFileReader::Open(file->input_, ReaderProperties());
     file->metadata_ = parquet_reader->metadata();
+    if (file->prefetchable_) file->prefetch_started_.assign(static_cast<size_t>(file->metadata_->num_row_groups()), false);
     file->first_rows_.reserve(static_cast<size_t>(file->metadata_->num_row_groups()));
     int64_t first = 0;
     for (int rg = 0; rg < file->metadata_->num_row_groups(); ++rg) {
@@ -268,14 +269,12 @@ int64_t ParquetDataFile::RowGroupCompressedBytes(int row_group) const {
   return metadata_->RowGroup(row_group)->total_compressed_size();
 }
 
-int64_t ParquetDataFile::Prefetch(int row_group) const {
-  if (!prefetchable_ || row_group < 0 || row_group >= num_row_groups()) return 0;
+void ParquetDataFile::Prefetch(int row_group) const {
+  if (!prefetchable_ || row_group < 0 || row_group >= num_row_groups()) return;
   std::lock_guard<std::mutex> lock(prefetch_mutex_);
-  if (prefetch_started_.empty()) prefetch_started_.assign(static_cast<size_t>(num_row_groups()), false);
-  if (prefetch_started_[row_group]) return 0;
+  if (prefetch_started_[row_group]) return;
   prefetch_started_[row_group] = true;
   std::vector<ByteRange> ranges;
-  int64_t bytes = 0;
   auto group = metadata_->RowGroup(row_group);
   for (const auto& leaves : leaves_) {
     for (int leaf : leaves) {
@@ -285,14 +284,12 @@ int64_t ParquetDataFile::Prefetch(int row_group) const {
         start = std::min(start, chunk->dictionary_page_offset());
       }
       ranges.push_back({start, chunk->total_compressed_size()});
-      bytes += chunk->total_compressed_size();
     }
   }
-  if (ranges.empty()) return 0;
+  if (ranges.empty()) return;
   // Chunks less than a round trip's worth of bytes apart (at ~100 MB/s) go in one request;
   // pieces of 4 MB download side by side.
   prefetched_[row_group] = std::make_shared<PrefetchedFile>(input_, CoalesceRanges(std::move(ranges), 1 << 20, 4 << 20));
-  return bytes;
 }
 
 Result<std::unique_ptr<parquet::arrow::FileReader>> ParquetDataFile::MakeReader(int64_t batch_rows,

@@ -79,9 +79,9 @@ class ParquetDataFile {
                                       const std::atomic<bool>* cancel = nullptr) const;
 
   // On object storage, starts fetching the column chunks row group `row_group` reads (all
-  // of them, in requests side by side) for OpenRowGroup to find in memory. Returns the bytes
-  // it started fetching: 0 for a file read whole, a local file, or a row group already begun.
-  int64_t Prefetch(int row_group) const;
+  // of them, in requests side by side) for OpenRowGroup to find in memory. Nothing for a file
+  // read whole, a local file, or a row group already begun.
+  void Prefetch(int row_group) const;
   // The bytes of a row group's column chunks, all of them, compressed.
   int64_t RowGroupCompressedBytes(int row_group) const;
 
@@ -109,7 +109,7 @@ class ParquetDataFile {
   mutable std::mutex prefetch_mutex_;
   // Per row group prefetched and not yet opened: the file with its bytes on the way.
   mutable std::map<int, std::shared_ptr<arrow::io::RandomAccessFile>> prefetched_;
-  mutable std::vector<bool> prefetch_started_;
+  mutable std::vector<bool> prefetch_started_;  // per row group, when prefetchable_
   std::shared_ptr<parquet::FileMetaData> metadata_;
   std::vector<int64_t> first_rows_;  // per row group: the position of its first row in the file
   spec::SchemaPtr projection_;

@@ -98,14 +98,15 @@ Status Put(const arrow::Array& a, int64_t i, std::string* out) {
     case arrow::Type::INT32:
     case arrow::Type::DATE32:
     case arrow::Type::TIME32:
-      PutSigned(static_cast<const arrow::Int32Array&>(*a.View(arrow::int32()).ValueOrDie()).Value(i), out);
+      // Dates and times are their 32-bit count, read as stored.
+      PutSigned(a.data()->GetValues<int32_t>(1)[i], out);
       return Status::OK();
     case arrow::Type::INT64:
     case arrow::Type::DATE64:
     case arrow::Type::TIME64:
     case arrow::Type::TIMESTAMP:
     case arrow::Type::DURATION:
-      PutSigned(static_cast<const arrow::Int64Array&>(*a.View(arrow::int64()).ValueOrDie()).Value(i), out);
+      PutSigned(a.data()->GetValues<int64_t>(1)[i], out);
       return Status::OK();
     case arrow::Type::UINT8: PutBigEndian(static_cast<const arrow::UInt8Array&>(a).Value(i), out); return Status::OK();
     case arrow::Type::UINT16: PutBigEndian(static_cast<const arrow::UInt16Array&>(a).Value(i), out); return Status::OK();

@@ -153,6 +153,27 @@ TEST_F(SpillTest, AggregateOfFewGroupsStreamsWithoutSpilling) {
   EXPECT_TRUE(Same(*Canonical(grouped), *Canonical(expected)));
 }
 
+TEST_F(SpillTest, AggregateOfManyGroupsThatFitsStaysInMemory) {
+  // More than the 16 MB first look, with few repeats, but within a sixteenth of 1 GiB: held
+  // on and aggregated in memory.
+  auto table = Rows(600000, 400000, 7);
+  ASSERT_OK_AND_ASSIGN(auto decl, AggregateWithSpill(Source(table), CountAndSum(), Env(int64_t{1} << 30)));
+  auto grouped = Run(decl);
+  EXPECT_EQ(space_->files_made(), 0);
+  auto expected = Run(ac::Declaration::Sequence({Source(table), {"aggregate", CountAndSum()}}));
+  EXPECT_TRUE(Same(*Canonical(grouped), *Canonical(expected)));
+}
+
+TEST_F(SpillTest, AggregateOfFewGroupsStreamsAfterItsFirstLook) {
+  // Past the first look the groups repeat: the rows held and the rest stream into one aggregate.
+  auto table = Rows(2000000, 50, 8);
+  ASSERT_OK_AND_ASSIGN(auto decl, AggregateWithSpill(Source(table), CountAndSum(), Env(int64_t{1} << 30)));
+  auto grouped = Run(decl);
+  EXPECT_EQ(space_->files_made(), 0);
+  auto expected = Run(ac::Declaration::Sequence({Source(table), {"aggregate", CountAndSum()}}));
+  EXPECT_TRUE(Same(*Canonical(grouped), *Canonical(expected)));
+}
+
 TEST_F(SpillTest, JoinsOfEveryKindMatchTheInMemoryJoin) {
   auto left = Rows(300000, 200000, 5);
   auto right = Rows(250000, 200000, 6)->RenameColumns({"k2", "s2", "d2", "n2"}).ValueOrDie();

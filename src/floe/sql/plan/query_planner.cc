@@ -668,6 +668,9 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
       computed[ToSql(*key_exprs[k])] = static_cast<int>(k);
     }
     std::vector<cp::Aggregate> aggs;
+    // Arguments no aggregate reads (count(*)'s): not projected, since a constant column
+    // would be spelled out row by row between plans.
+    std::set<std::string> unread;
     std::vector<std::shared_ptr<arrow::DataType>> result_types;
     std::vector<std::shared_ptr<arrow::DataType>> arg_types;
     std::vector<const FunctionCall*> calls;
@@ -696,6 +699,7 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
         aggs.push_back({fname(kernel->function.c_str()), kernel->options, arrow::FieldRef(arg), out});
       } else {
         aggs.push_back({fname(kernel->function.c_str()), kernel->options, std::vector<arrow::FieldRef>{}, out});
+        unread.insert(arg);
       }
       std::shared_ptr<arrow::DataType> result = entry.result_type(arg_type);
       if (entry.adjust_argument && !f.star && !f.args.empty()) entry.adjust_argument(arg_type, &pre.back());
@@ -727,6 +731,12 @@ Result<Rel> QueryPlanner::PlanSelect(const sql::Select& select, const std::vecto
       aggs.push_back({fname("any"), std::make_shared<cp::ScalarAggregateOptions>(true, 1), arrow::FieldRef(flag),
                       flag + "_any"});
       nan_seen[a] = flag + "_any";
+    }
+    for (size_t i = pre.size(); i-- > 0;) {
+      if (unread.count(pre_names[i])) {
+        pre.erase(pre.begin() + static_cast<std::ptrdiff_t>(i));
+        pre_names.erase(pre_names.begin() + static_cast<std::ptrdiff_t>(i));
+      }
     }
     ac::Declaration pre_decl = Project(input.decl, pre, pre_names);
     ac::Declaration agg_decl;

@@ -1,6 +1,7 @@
 #include "floe/sql/types/integer_remainder.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <mutex>
 
 #include <arrow/compute/api.h>
@@ -53,6 +54,39 @@ T Remainder(T n, T d) {
   return d == T{-1} ? T{0} : static_cast<T>(n % d);
 }
 
+__extension__ using Uint128 = unsigned __int128;
+
+// A constant divisor other than 0 and -1: a dividend whose magnitude fits 32 bits takes a
+// multiply in place of a division (Lemire, Kaser and Kurz, "Faster remainder by direct
+// computation", 2019); a division costs tens of cycles, and grouping by `id % 10` made
+// one per row.
+template <typename T>
+class ConstantRemainder {
+ public:
+  explicit ConstantRemainder(T d) : d_(d), magnitude_(Magnitude(d)), fast_(magnitude_ <= UINT32_MAX) {
+    if (fast_) inverse_ = UINT64_MAX / magnitude_ + 1;
+  }
+
+  T operator()(T n) const {
+    const uint64_t u = Magnitude(n);
+    if (!fast_ || u > UINT32_MAX) return static_cast<T>(n % d_);
+    const uint64_t r = static_cast<uint64_t>((static_cast<Uint128>(inverse_ * u) * magnitude_) >> 64);
+    // The remainder has the dividend's sign, and is smaller than the divisor in magnitude.
+    return n < 0 ? static_cast<T>(-static_cast<int64_t>(r)) : static_cast<T>(r);
+  }
+
+ private:
+  static uint64_t Magnitude(T v) {
+    const int64_t w = v;
+    return w < 0 ? uint64_t{0} - static_cast<uint64_t>(w) : static_cast<uint64_t>(w);
+  }
+
+  T d_;
+  uint64_t magnitude_;
+  bool fast_;
+  uint64_t inverse_ = 0;
+};
+
 template <typename ArrowType>
 arrow::Status Exec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult* out) {
   using T = typename ArrowType::c_type;
@@ -74,7 +108,12 @@ arrow::Status Exec(cp::KernelContext*, const cp::ExecSpan& batch, cp::ExecResult
         arrow::bit_util::SetBitsTo(validity, at, n, a.valid);
       } else {
         // Values under NULL slots are computed too; they are never read.
-        for (int64_t i = 0; i < n; ++i) values[i] = Remainder(a.values[i], d);
+        if (d == T{-1}) {
+          std::fill(values, values + n, T{0});
+        } else {
+          const ConstantRemainder<T> remainder(d);
+          for (int64_t i = 0; i < n; ++i) values[i] = remainder(a.values[i]);
+        }
         if (a.validity) {
           arrow::internal::CopyBitmap(a.validity, a.offset, n, validity, at);
         } else {

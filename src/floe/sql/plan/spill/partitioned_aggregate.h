@@ -1,11 +1,13 @@
 #pragma once
 
-// GROUP BY over more groups than memory holds. The first sixteenth of the statement's memory
-// of input is held; if the input ends there it is aggregated in memory. Otherwise a sample of
-// its keys tells whether groups repeat often (then one streaming Acero aggregate over all the
-// input keeps a small hash table) or not: then every row goes to one of 32 spill files by the
-// hash of its keys, and each file is aggregated on its own (a file still too large is split
-// again, up to three times), so every group is whole in exactly one of them.
+// GROUP BY over more groups than memory holds. A node right below the aggregate holds the
+// first 16 MB of input and samples its keys: when groups repeat often, it and the rest of
+// the input go straight on to one streaming Acero aggregate in the same plan, which keeps a
+// small hash table. Otherwise input is held up to a sixteenth of the statement's memory; if
+// it ends there, it is aggregated in memory. If not, and its keys still repeat little, every
+// row goes to one of 32 spill files by the hash of its keys, and each file is aggregated on
+// its own (a file still too large is split again, up to three times), so every group is
+// whole in exactly one of them.
 
 #include <arrow/acero/exec_plan.h>
 #include <arrow/acero/options.h>

@@ -12,6 +12,9 @@
 #include <arrow/table.h>
 #include <parquet/arrow/reader.h>
 #include <parquet/arrow/schema.h>
+#include <parquet/column_reader.h>
+#include <parquet/level_conversion.h>
+#include <parquet/page_index.h>
 #include <parquet/exception.h>
 #include <parquet/file_reader.h>
 #include <parquet/metadata.h>
@@ -56,6 +59,97 @@ parquet::ArrowReaderProperties ArrowProperties(int64_t batch_rows = 0) {
   // One coalesced read per row group for the columns asked for.
   properties.set_pre_buffer(true);
   return properties;
+}
+
+
+// Whether a leaf of this physical type reads into this Arrow type value for value, with no
+// conversion: then its pages can be decoded straight into the Arrow array.
+bool ReadsAsIs(parquet::Type::type physical, const arrow::DataType& type) {
+  switch (type.id()) {
+    case arrow::Type::INT32:
+    case arrow::Type::DATE32:
+    case arrow::Type::TIME32:
+      return physical == parquet::Type::INT32;
+    case arrow::Type::INT64:
+    case arrow::Type::TIMESTAMP:
+    case arrow::Type::TIME64:
+      return physical == parquet::Type::INT64;
+    case arrow::Type::FLOAT:
+      return physical == parquet::Type::FLOAT;
+    case arrow::Type::DOUBLE:
+      return physical == parquet::Type::DOUBLE;
+    default:
+      return false;
+  }
+}
+
+// The values of rows `ranges` of a flat fixed-width leaf column of a row group of `rows`
+// rows, decoding only the pages that hold them: the others are passed over undecompressed.
+Result<std::shared_ptr<arrow::Array>> ReadRowRanges(parquet::RowGroupReader& group, int leaf,
+                                                    const std::shared_ptr<arrow::DataType>& type,
+                                                    const std::vector<parquet::PageLocation>& pages, int64_t rows,
+                                                    const RowRanges& ranges, arrow::MemoryPool* pool) {
+  const parquet::ColumnDescriptor* descr = group.metadata()->schema()->Column(leaf);
+  const size_t n = pages.size();
+  auto first_row = [&](size_t k) { return k < n ? pages[k].first_row_index : rows; };
+  // Pages that hold a row of `ranges`, and how many rows the pages kept before each hold.
+  std::vector<bool> keep(n, false);
+  std::vector<int64_t> kept_before(n + 1, 0);
+  size_t r = 0;
+  for (size_t k = 0; k < n; ++k) {
+    while (r < ranges.size() && ranges[r].second <= first_row(k)) ++r;
+    keep[k] = r < ranges.size() && ranges[r].first < first_row(k + 1);
+    kept_before[k + 1] = kept_before[k] + (keep[k] ? first_row(k + 1) - first_row(k) : 0);
+  }
+  // Where row `row`, of a page kept, is among the rows the kept pages decode to.
+  auto at = [&](int64_t row) {
+    size_t k = static_cast<size_t>(std::upper_bound(pages.begin(), pages.end(), row,
+                                                    [](int64_t v, const parquet::PageLocation& p) {
+                                                      return v < p.first_row_index;
+                                                    }) -
+                                   pages.begin());
+    k = k == 0 ? 0 : k - 1;
+    return kept_before[k] + (row - first_row(k));
+  };
+  auto page_reader = group.GetColumnPageReader(leaf);
+  page_reader->set_data_page_filter([keep, k = size_t{0}](const parquet::DataPageStats&) mutable {
+    const bool skip = k < keep.size() && !keep[k];
+    ++k;
+    return skip;
+  });
+  auto reader = parquet::internal::RecordReader::Make(descr, parquet::internal::LevelInfo::ComputeLevelInfo(descr),
+                                                      pool, /*read_dictionary=*/false, /*read_dense_for_nullable=*/false);
+  reader->SetPageReader(std::move(page_reader));
+  int64_t wanted = 0;
+  for (const auto& [begin, end] : ranges) wanted += end - begin;
+  reader->Reserve(wanted);
+  int64_t position = 0;  // among the rows of the pages kept
+  for (const auto& [begin, end] : ranges) {
+    const int64_t skip = at(begin) - position;
+    if (skip > 0 && reader->SkipRecords(skip) != skip) {
+      return Status::IOError("Column '", descr->path()->ToDotString(), "' holds fewer rows than its offset index says");
+    }
+    for (int64_t got = 0; got < end - begin;) {
+      const int64_t read = reader->ReadRecords(end - begin - got);
+      if (read == 0) {
+        return Status::IOError("Column '", descr->path()->ToDotString(), "' holds fewer rows than its offset index says");
+      }
+      got += read;
+    }
+    position = at(begin) + (end - begin);
+  }
+  if (reader->values_written() != wanted) {
+    return Status::IOError("Column '", descr->path()->ToDotString(), "' decoded ", reader->values_written(),
+                           " values for ", wanted, " rows");
+  }
+  std::shared_ptr<arrow::Buffer> validity;
+  int64_t nulls = 0;
+  if (reader->nullable_values()) {
+    nulls = reader->null_count();
+    validity = reader->ReleaseIsValid();
+    if (nulls == 0) validity.reset();
+  }
+  return arrow::MakeArray(arrow::ArrayData::Make(type, wanted, {std::move(validity), reader->ReleaseValues()}, nulls));
 }
 
 const spec::NestedField* TopLevelField(const spec::Schema& schema, int32_t id) {
@@ -347,6 +441,52 @@ Result<bool> ParquetDataFile::FilterColumnsMayMatch(const arrow::ChunkedArrayVec
   return !scalar.is_valid || scalar.value;
 }
 
+Result<std::optional<ParquetDataFile::RowGroup>> ParquetDataFile::ReadMatchingPages(parquet::arrow::FileReader& reader,
+                                                                                    int row_group) const {
+  if (bound_.empty()) return std::nullopt;
+  auto& file = *reader.parquet_reader();
+  const int64_t rows = metadata_->RowGroup(row_group)->num_rows();
+  const RowRanges ranges = PageIndexRowRanges(file, row_group, bound_);
+  int64_t selected = 0;
+  for (const auto& [begin, end] : ranges) selected += end - begin;
+  if (selected >= rows) return std::nullopt;
+  auto index = file.GetPageIndexReader();
+  auto rg_index = index ? index->RowGroup(row_group) : nullptr;
+  if (!rg_index) return std::nullopt;
+  const size_t n = projection_->fields().size();
+  std::vector<std::shared_ptr<parquet::OffsetIndex>> offsets(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (file_field_[i] < 0) continue;
+    if (leaves_[i].size() != 1) return std::nullopt;
+    const int leaf = leaves_[i][0];
+    const auto& type = file_fields_[file_field_[i]]->type();
+    if (!ReadsAsIs(metadata_->schema()->Column(leaf)->physical_type(), *type)) return std::nullopt;
+    offsets[i] = rg_index->GetOffsetIndex(leaf);
+    if (!offsets[i] || offsets[i]->page_locations().empty()) return std::nullopt;
+  }
+  auto group = file.RowGroup(row_group);
+  arrow::ChunkedArrayVector columns(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (file_field_[i] < 0) {
+      ARROW_ASSIGN_OR_RAISE(columns[i], MissingColumn(static_cast<int>(i), selected));
+      continue;
+    }
+    const auto& type = file_fields_[file_field_[i]]->type();
+    ARROW_ASSIGN_OR_RAISE(auto values, ReadRowRanges(*group, leaves_[i][0], type, offsets[i]->page_locations(), rows,
+                                                     ranges, StatementMemoryPool()));
+    ARROW_ASSIGN_OR_RAISE(columns[i], table::ConformChunkedArray(std::make_shared<arrow::ChunkedArray>(values),
+                                                                 *read_schema_->field(static_cast<int>(i))));
+  }
+  RowGroup out;
+  ARROW_ASSIGN_OR_RAISE(bool may_match, FilterColumnsMayMatch(columns));
+  if (!may_match) {
+    out.outcome = Outcome::kSkippedByFilterColumns;
+    return out;
+  }
+  out.rows = arrow::Table::Make(read_schema_, std::move(columns), selected);
+  return out;
+}
+
 Result<ParquetDataFile::RowGroup> ParquetDataFile::ReadRowGroupImpl(int row_group,
                                                                     const std::atomic<bool>* cancel) const {
   if (row_group < 0 || row_group >= num_row_groups()) {
@@ -446,15 +586,28 @@ class DecodingCursor : public ParquetDataFile::Cursor {
 }  // namespace
 
 Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroup(int row_group, int64_t batch_rows,
-                                                                      const std::atomic<bool>* cancel) const {
-  auto result = Guard([&]() { return OpenRowGroupImpl(row_group, batch_rows, cancel); });
+                                                                      const std::atomic<bool>* cancel,
+                                                                      bool matching_pages_only) const {
+  auto result = Guard([&]() { return OpenRowGroupImpl(row_group, batch_rows, cancel, matching_pages_only); });
   if (!result.ok()) return WithLocation(result.status());
   return result;
 }
 
 Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroupImpl(int row_group, int64_t batch_rows,
-                                                                          const std::atomic<bool>* cancel) const {
+                                                                          const std::atomic<bool>* cancel,
+                                                                          bool matching_pages_only) const {
   OpenedRowGroup out;
+  if (matching_pages_only && !bound_.empty() && row_group >= 0 && row_group < num_row_groups()) {
+    ARROW_ASSIGN_OR_RAISE(auto reader, MakeReader(0, row_group));
+    out.outcome = IndexesMayMatch(*reader, row_group);
+    if (out.outcome != Outcome::kRead) return out;
+    ARROW_ASSIGN_OR_RAISE(auto read, ReadMatchingPages(*reader, row_group));
+    if (read) {
+      out.outcome = read->outcome;
+      if (read->rows) out.cursor = std::make_unique<SlicingCursor>(std::move(read->rows), batch_rows);
+      return out;
+    }
+  }
   if (!filter_.empty()) {
     // Late materialisation needs the filter columns of the whole row group first.
     ARROW_ASSIGN_OR_RAISE(auto read, ReadRowGroupImpl(row_group, cancel));

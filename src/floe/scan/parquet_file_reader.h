@@ -75,8 +75,12 @@ class ParquetDataFile {
   // Checks Bloom filters and the page index as ReadRowGroup does. With predicates on
   // projected columns the row group is decoded whole (its filter columns first, to drop it
   // early) and then handed out in slices; without, its pages are decoded as batches are asked for.
-  Result<OpenedRowGroup> OpenRowGroup(int row_group, int64_t batch_rows,
-                                      const std::atomic<bool>* cancel = nullptr) const;
+  // `matching_pages_only`, for a caller that needs no row positions: when the page index
+  // rules out some pages and every projected column is flat and of fixed width, only the
+  // rows of the other pages are decoded and handed out (the pages ruled out are not even
+  // decompressed), so rows that cannot match may be missing.
+  Result<OpenedRowGroup> OpenRowGroup(int row_group, int64_t batch_rows, const std::atomic<bool>* cancel = nullptr,
+                                      bool matching_pages_only = false) const;
 
   // On object storage, starts fetching the column chunks row group `row_group` reads (all
   // of them, in requests side by side) for OpenRowGroup to find in memory. Nothing for a file
@@ -88,7 +92,11 @@ class ParquetDataFile {
  private:
   ParquetDataFile() = default;
   Result<RowGroup> ReadRowGroupImpl(int row_group, const std::atomic<bool>* cancel) const;
-  Result<OpenedRowGroup> OpenRowGroupImpl(int row_group, int64_t batch_rows, const std::atomic<bool>* cancel) const;
+  Result<OpenedRowGroup> OpenRowGroupImpl(int row_group, int64_t batch_rows, const std::atomic<bool>* cancel,
+                                          bool matching_pages_only) const;
+  // The rows of `row_group` in pages the page index leaves, when it rules some out and every
+  // projected column can be read page by page; nullopt otherwise.
+  Result<std::optional<RowGroup>> ReadMatchingPages(parquet::arrow::FileReader& reader, int row_group) const;
   // A reader of the file; of its fetched-ahead bytes when `row_group` was prefetched.
   Result<std::unique_ptr<parquet::arrow::FileReader>> MakeReader(int64_t batch_rows = 0, int row_group = -1) const;
   // kRead, or why the Bloom filters or the page index rule the row group out.

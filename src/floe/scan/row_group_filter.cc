@@ -309,16 +309,16 @@ bool BloomFiltersMayMatch(parquet::ParquetFileReader& reader, int row_group,
   return true;
 }
 
-bool PageIndexMayMatch(parquet::ParquetFileReader& reader, int row_group,
-                       const std::vector<BoundPredicate>& predicates) {
-  if (predicates.empty()) return true;
-  auto index = reader.GetPageIndexReader();
-  if (!index) return true;
-  auto rg_index = index->RowGroup(row_group);
-  if (!rg_index) return true;
+RowRanges PageIndexRowRanges(parquet::ParquetFileReader& reader, int row_group,
+                             const std::vector<BoundPredicate>& predicates) {
   const int64_t rows = reader.metadata()->RowGroup(row_group)->num_rows();
-  // Rows [begin, end) that may still match every predicate seen so far, sorted.
-  std::vector<std::pair<int64_t, int64_t>> candidates = {{0, rows}};
+  // Rows that may still match every predicate seen so far.
+  RowRanges candidates = {{0, rows}};
+  if (predicates.empty()) return candidates;
+  auto index = reader.GetPageIndexReader();
+  if (!index) return candidates;
+  auto rg_index = index->RowGroup(row_group);
+  if (!rg_index) return candidates;
   for (const auto& b : predicates) {
     auto column_index = rg_index->GetColumnIndex(b.column);
     auto offset_index = rg_index->GetOffsetIndex(b.column);
@@ -356,9 +356,14 @@ bool PageIndexMayMatch(parquet::ParquetFileReader& reader, int row_group,
       (candidates[i].second < keep[j].second) ? ++i : ++j;
     }
     candidates = std::move(both);
-    if (candidates.empty()) return false;
+    if (candidates.empty()) return candidates;
   }
-  return true;
+  return candidates;
+}
+
+bool PageIndexMayMatch(parquet::ParquetFileReader& reader, int row_group,
+                       const std::vector<BoundPredicate>& predicates) {
+  return !PageIndexRowRanges(reader, row_group, predicates).empty();
 }
 
 }  // namespace floe::scan

@@ -4,7 +4,9 @@
 // from the footer's column statistics, the page index and Bloom filters. Every check answers
 // "may match" whenever it is unsure, so a skipped row group never holds a matching row.
 
+#include <cstdint>
 #include <optional>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -45,6 +47,15 @@ bool RowGroupStatsMayMatch(const parquet::FileMetaData& metadata, int row_group,
 // May throw parquet::ParquetException on a damaged filter.
 bool BloomFiltersMayMatch(parquet::ParquetFileReader& reader, int row_group,
                           const std::vector<BoundPredicate>& predicates);
+
+// Rows [begin, end) of a row group, sorted and apart.
+using RowRanges = std::vector<std::pair<int64_t, int64_t>>;
+
+// The rows of row group `row_group` that lie, for every predicate with a column and offset
+// index, in a page its column may match: all of them when no index applies. May throw
+// parquet::ParquetException.
+RowRanges PageIndexRowRanges(parquet::ParquetFileReader& reader, int row_group,
+                             const std::vector<BoundPredicate>& predicates);
 
 // False only when, by the column and offset indexes, no row of the row group falls in pages
 // that every predicate's column may match. May throw parquet::ParquetException.

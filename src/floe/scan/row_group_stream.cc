@@ -481,7 +481,9 @@ Result<RowGroupSequence::Taken> RowGroupSequence::Take() {
 
 Result<ParquetDataFile::OpenedRowGroup> RowGroupSequence::Open(const Taken& taken, int64_t batch_rows,
                                                                const std::atomic<bool>* cancel) {
-  ARROW_ASSIGN_OR_RAISE(auto opened, taken.file->OpenRowGroup(taken.row_group, batch_rows, cancel));
+  // Rows that cannot match may be left out only where nothing counts positions.
+  const bool positions_unused = (!taken.deletes || taken.deletes->empty()) && taken.layout.plain();
+  ARROW_ASSIGN_OR_RAISE(auto opened, taken.file->OpenRowGroup(taken.row_group, batch_rows, cancel, positions_unused));
   if (opened.cursor) {
     opened.cursor = FinishRows(std::move(opened.cursor), taken.file->location(),
                                taken.file->RowGroupFirstRow(taken.row_group), taken.deletes, taken.layout,

@@ -1,5 +1,6 @@
 #include "floe/scan/row_group_stream.h"
 
+#include <array>
 #include <chrono>
 #include <map>
 #include <thread>
@@ -246,6 +247,68 @@ TEST_F(RowGroupStreamTest, PageIndexSkipsRowGroupWhoseGapHoldsTheValue) {
   auto [rows, counts] = Scan(path, {Pred(1, Op::kEq, spec::Literal::Long(10500))});
   EXPECT_EQ(rows, ids);  // the row group is read whole: callers filter rows
   EXPECT_EQ(counts, "1/0/0/0/0");
+}
+
+TEST_F(RowGroupStreamTest, PageIndexLeavesOutPagesThatCannotMatchOfFixedWidthColumns) {
+  // One row group of eight pages of 1024 rows; n is null for ids [2000, 2500).
+  std::string path = Write(*Rows(Range(0, 8192), 2000, 2500), {.row_group_rows = 8192, .page_rows = 1024});
+  auto fixed = std::make_shared<const spec::Schema>(
+      0, std::vector<spec::NestedField>{spec::Optional(1, "id", Type::Long()), spec::Optional(2, "n", Type::Long()),
+                                        spec::Optional(4, "d", Type::Double())});
+  // Every column's (id, n or -1 for null, d * 2) of what the stream returns.
+  auto read = [&](std::vector<ColumnPredicate> predicates) {
+    std::vector<std::array<int64_t, 3>> out;
+    auto reader = Stream({path}, std::move(predicates), fixed);
+    EXPECT_OK(reader.status());
+    if (!reader.ok()) return out;
+    while (true) {
+      std::shared_ptr<arrow::RecordBatch> batch;
+      EXPECT_OK((*reader)->ReadNext(&batch));
+      if (!batch) break;
+      const auto& id = static_cast<const arrow::Int64Array&>(*batch->column(0));
+      const auto& n = static_cast<const arrow::Int64Array&>(*batch->column(1));
+      const auto& d = static_cast<const arrow::DoubleArray&>(*batch->column(2));
+      for (int64_t i = 0; i < batch->num_rows(); ++i) {
+        out.push_back({id.Value(i), n.IsNull(i) ? -1 : n.Value(i), static_cast<int64_t>(d.Value(i) * 2)});
+      }
+    }
+    return out;
+  };
+  auto expected = [](int64_t first, int64_t count) {
+    std::vector<std::array<int64_t, 3>> out;
+    for (int64_t id = first; id < first + count; ++id) out.push_back({id, id >= 2000 && id < 2500 ? -1 : id, id});
+    return out;
+  };
+  // Rows of pages 4 and 5 only: the others are never decoded.
+  EXPECT_EQ(read({Pred(1, Op::kGe, spec::Literal::Long(5000)), Pred(1, Op::kLt, spec::Literal::Long(6100))}),
+            expected(4096, 2048));
+  // The pages holding nulls, with the nulls where they were.
+  EXPECT_EQ(read({Pred(2, Op::kIsNull)}), expected(1024, 2048));
+  // Two columns' pages intersect: d < 600 keeps pages 0 and 1, id > 1100 pages 1 to 7.
+  EXPECT_EQ(read({Pred(4, Op::kLt, spec::Literal::Double(600)), Pred(1, Op::kGt, spec::Literal::Long(1100))}),
+            expected(1024, 1024));
+  EXPECT_EQ(counters_->skipped_by_page_index, 0);
+  // Page 1 is left by both, but none of its rows has both: dropped after decoding it.
+  EXPECT_EQ(read({Pred(4, Op::kLt, spec::Literal::Double(600)), Pred(1, Op::kGt, spec::Literal::Long(1500))}),
+            expected(0, 0));
+  EXPECT_EQ(counters_->skipped_by_filter_columns, 1);
+  // No page ruled out: the row group is read whole.
+  EXPECT_EQ(read({Pred(1, Op::kGe, spec::Literal::Long(0))}), expected(0, 8192));
+  // A string column in the projection: whole row group, as before.
+  auto [ids, counts] = Scan(path, {Pred(1, Op::kGe, spec::Literal::Long(5000)), Pred(1, Op::kLt, spec::Literal::Long(6100))});
+  EXPECT_EQ(ids, Range(0, 8192));
+  EXPECT_EQ(counts, "1/0/0/0/0");
+}
+
+TEST_F(RowGroupStreamTest, PageIndexRulingOutEveryPageStillSkipsTheRowGroup) {
+  std::string path = Write(*Rows(Range(0, 4096)), {.row_group_rows = 4096, .page_rows = 1024});
+  auto [ids, counts] = Scan(path, {Pred(1, Op::kGt, spec::Literal::Long(1000)), Pred(1, Op::kLt, spec::Literal::Long(1010))},
+                            Only("id"));
+  EXPECT_EQ(ids, Range(0, 1024));
+  EXPECT_EQ(counts, "1/0/0/0/0");
+  auto [none, none_counts] = Scan(path, {Pred(1, Op::kGt, spec::Literal::Long(5000))}, Only("id"));
+  EXPECT_EQ(none, Range(0, 0));
+  EXPECT_EQ(none_counts, "1/1/0/0/0");
 }
 
 TEST_F(RowGroupStreamTest, DestroyingAfterOneBatchStopsTheRest) {

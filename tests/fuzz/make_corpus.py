@@ -101,6 +101,28 @@ def table_files(root: Path) -> None:
             put("parquet_fuzz", data)
 
 
+def paged_parquet() -> None:
+    """A Parquet file of several small pages with a page index, so that filtered reads skip pages."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    def field(name: str, type_: pa.DataType, field_id: int) -> pa.Field:
+        return pa.field(name, type_, metadata={b"PARQUET:field_id": str(field_id).encode()})
+
+    n = 4096
+    table = pa.table(
+        [pa.array(range(n), pa.int64()),
+         pa.array([None if i % 700 < 100 else i * 1_000_000 for i in range(n)], pa.timestamp("us")),
+         pa.array([f"n{i}" for i in range(n)])],
+        schema=pa.schema([field("id", pa.int64(), 1), field("ts", pa.timestamp("us"), 3), field("name", pa.string(), 2)]))
+    out = io.BytesIO()
+    pq.write_table(table, out, row_group_size=2048, data_page_size=1024, write_batch_size=256,
+                   use_dictionary=False, write_page_index=True, compression="zstd")
+    put("parquet_fuzz", out.getvalue())
+
+
 def floe_tables(tmp: Path) -> None:
     if not FLOE.exists():
         sys.exit(f"{FLOE} is missing: scripts/build.sh release --target floe_cli")
@@ -215,6 +237,7 @@ def main() -> None:
     else:
         print("build-spark/ is not set up (scripts/setup-spark.sh): no Spark-written seeds")
     spec_fixtures()
+    paged_parquet()
     puffin_files()
     sql_statements()
     for target in sorted(p.name for p in CORPUS.iterdir()):

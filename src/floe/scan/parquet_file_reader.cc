@@ -284,6 +284,14 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
         }
       }
     }
+    file->pages_selectable_ = !file->bound_.empty();
+    for (size_t i = 0; i < fields.size() && file->pages_selectable_; ++i) {
+      if (file->file_field_[i] < 0) continue;
+      const auto& leaves = file->leaves_[i];
+      file->pages_selectable_ =
+          leaves.size() == 1 && ReadsAsIs(file->metadata_->schema()->Column(leaves[0])->physical_type(),
+                                          *manifest.schema_fields[file->file_field_[i]].field->type());
+    }
     return Status::OK();
   });
   ARROW_RETURN_NOT_OK(file->WithLocation(st));
@@ -443,7 +451,7 @@ Result<bool> ParquetDataFile::FilterColumnsMayMatch(const arrow::ChunkedArrayVec
 
 Result<std::optional<ParquetDataFile::RowGroup>> ParquetDataFile::ReadMatchingPages(parquet::arrow::FileReader& reader,
                                                                                     int row_group) const {
-  if (bound_.empty()) return std::nullopt;
+  if (!pages_selectable_) return std::nullopt;
   auto& file = *reader.parquet_reader();
   const int64_t rows = metadata_->RowGroup(row_group)->num_rows();
   const RowRanges ranges = PageIndexRowRanges(file, row_group, bound_);
@@ -457,12 +465,17 @@ Result<std::optional<ParquetDataFile::RowGroup>> ParquetDataFile::ReadMatchingPa
   std::vector<std::shared_ptr<parquet::OffsetIndex>> offsets(n);
   for (size_t i = 0; i < n; ++i) {
     if (file_field_[i] < 0) continue;
-    if (leaves_[i].size() != 1) return std::nullopt;
-    const int leaf = leaves_[i][0];
-    const auto& type = file_fields_[file_field_[i]]->type();
-    if (!ReadsAsIs(metadata_->schema()->Column(leaf)->physical_type(), *type)) return std::nullopt;
-    offsets[i] = rg_index->GetOffsetIndex(leaf);
-    if (!offsets[i] || offsets[i]->page_locations().empty()) return std::nullopt;
+    offsets[i] = rg_index->GetOffsetIndex(leaves_[i][0]);
+    if (!offsets[i]) return std::nullopt;
+    // Pages must start at row 0 and go forward within the row group, or the rows of pages
+    // passed over could not be counted: then the row group is decoded whole.
+    const auto& pages = offsets[i]->page_locations();
+    if (pages.empty() || pages[0].first_row_index != 0) return std::nullopt;
+    for (size_t k = 1; k < pages.size(); ++k) {
+      if (pages[k].first_row_index <= pages[k - 1].first_row_index || pages[k].first_row_index >= rows) {
+        return std::nullopt;
+      }
+    }
   }
   auto group = file.RowGroup(row_group);
   arrow::ChunkedArrayVector columns(n);
@@ -493,9 +506,14 @@ Result<ParquetDataFile::RowGroup> ParquetDataFile::ReadRowGroupImpl(int row_grou
     return Status::IndexError("Row group ", row_group, " out of range");
   }
   ARROW_ASSIGN_OR_RAISE(auto reader, MakeReader(0, row_group));
+  const Outcome outcome = IndexesMayMatch(*reader, row_group);
+  if (outcome != Outcome::kRead) return RowGroup{outcome, nullptr};
+  return DecodeRowGroup(*reader, row_group, cancel);
+}
+
+Result<ParquetDataFile::RowGroup> ParquetDataFile::DecodeRowGroup(parquet::arrow::FileReader& reader, int row_group,
+                                                                  const std::atomic<bool>* cancel) const {
   RowGroup out;
-  out.outcome = IndexesMayMatch(*reader, row_group);
-  if (out.outcome != Outcome::kRead) return out;
   const size_t n = projection_->fields().size();
   const int64_t rows = metadata_->RowGroup(row_group)->num_rows();
   arrow::ChunkedArrayVector columns(n);
@@ -506,7 +524,7 @@ Result<ParquetDataFile::RowGroup> ParquetDataFile::ReadRowGroupImpl(int row_grou
       if (!decoded[i]) first.push_back(i);
       decoded[i] = true;
     }
-    ARROW_RETURN_NOT_OK(ReadFieldsInto(*reader, row_group, first, &columns));
+    ARROW_RETURN_NOT_OK(ReadFieldsInto(reader, row_group, first, &columns));
     ARROW_ASSIGN_OR_RAISE(bool may_match, FilterColumnsMayMatch(columns));
     if (!may_match) {
       out.outcome = Outcome::kSkippedByFilterColumns;
@@ -518,7 +536,7 @@ Result<ParquetDataFile::RowGroup> ParquetDataFile::ReadRowGroupImpl(int row_grou
   for (size_t i = 0; i < n; ++i) {
     if (!decoded[i] && file_field_[i] >= 0) rest.push_back(static_cast<int>(i));
   }
-  ARROW_RETURN_NOT_OK(ReadFieldsInto(*reader, row_group, rest, &columns));
+  ARROW_RETURN_NOT_OK(ReadFieldsInto(reader, row_group, rest, &columns));
   for (size_t i = 0; i < n; ++i) {
     if (columns[i]) continue;
     ARROW_ASSIGN_OR_RAISE(columns[i], MissingColumn(static_cast<int>(i), rows));
@@ -597,29 +615,31 @@ Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroupImpl(int ro
                                                                           const std::atomic<bool>* cancel,
                                                                           bool matching_pages_only) const {
   OpenedRowGroup out;
-  if (matching_pages_only && !bound_.empty() && row_group >= 0 && row_group < num_row_groups()) {
+  if (row_group < 0 || row_group >= num_row_groups()) {
+    return Status::IndexError("Row group ", row_group, " out of range");
+  }
+  const bool select_pages = matching_pages_only && pages_selectable_;
+  if (!filter_.empty() || select_pages) {
     ARROW_ASSIGN_OR_RAISE(auto reader, MakeReader(0, row_group));
     out.outcome = IndexesMayMatch(*reader, row_group);
     if (out.outcome != Outcome::kRead) return out;
-    ARROW_ASSIGN_OR_RAISE(auto read, ReadMatchingPages(*reader, row_group));
+    std::optional<RowGroup> read;
+    if (select_pages) {
+      ARROW_ASSIGN_OR_RAISE(read, ReadMatchingPages(*reader, row_group));
+    }
+    if (!read && !filter_.empty()) {
+      // Late materialisation needs the filter columns of the whole row group first.
+      ARROW_ASSIGN_OR_RAISE(read, DecodeRowGroup(*reader, row_group, cancel));
+    }
     if (read) {
       out.outcome = read->outcome;
       if (read->rows) out.cursor = std::make_unique<SlicingCursor>(std::move(read->rows), batch_rows);
       return out;
     }
   }
-  if (!filter_.empty()) {
-    // Late materialisation needs the filter columns of the whole row group first.
-    ARROW_ASSIGN_OR_RAISE(auto read, ReadRowGroupImpl(row_group, cancel));
-    out.outcome = read.outcome;
-    if (read.rows) out.cursor = std::make_unique<SlicingCursor>(std::move(read.rows), batch_rows);
-    return out;
-  }
-  if (row_group < 0 || row_group >= num_row_groups()) {
-    return Status::IndexError("Row group ", row_group, " out of range");
-  }
   ARROW_ASSIGN_OR_RAISE(auto reader, MakeReader(batch_rows, row_group));
-  out.outcome = IndexesMayMatch(*reader, row_group);
+  // Checked above when pages could have been selected.
+  if (!select_pages) out.outcome = IndexesMayMatch(*reader, row_group);
   if (out.outcome != Outcome::kRead) return out;
   const int n = static_cast<int>(projection_->fields().size());
   std::vector<int> leaves;

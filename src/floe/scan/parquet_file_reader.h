@@ -92,6 +92,10 @@ class ParquetDataFile {
  private:
   ParquetDataFile() = default;
   Result<RowGroup> ReadRowGroupImpl(int row_group, const std::atomic<bool>* cancel) const;
+  // The row group through `reader`, whose Bloom filters and page index were checked: filter
+  // columns first, then the rest unless the filter columns rule every row out.
+  Result<RowGroup> DecodeRowGroup(parquet::arrow::FileReader& reader, int row_group,
+                                  const std::atomic<bool>* cancel) const;
   Result<OpenedRowGroup> OpenRowGroupImpl(int row_group, int64_t batch_rows, const std::atomic<bool>* cancel,
                                           bool matching_pages_only) const;
   // The rows of `row_group` in pages the page index leaves, when it rules some out and every
@@ -129,6 +133,9 @@ class ParquetDataFile {
   std::vector<std::vector<int>> leaves_;   // per projected field: its leaf columns in the file
   std::vector<BoundPredicate> bound_;      // predicates on flat leaf columns of this file
   std::vector<std::pair<int, ColumnPredicate>> filter_;  // (projected field, predicate) decoded first
+  // Predicates apply and every projected column the file has is flat and of fixed width:
+  // rows can be read by pages (ReadMatchingPages).
+  bool pages_selectable_ = false;
 };
 
 }  // namespace floe::scan

@@ -154,7 +154,7 @@ TEST_F(SpillTest, AggregateOfFewGroupsStreamsWithoutSpilling) {
 }
 
 TEST_F(SpillTest, AggregateOfManyGroupsThatFitsStaysInMemory) {
-  // More than the 16 MB first look, with few repeats, but within a sixteenth of 1 GiB: held
+  // More than the 4 MB first look, with few repeats, but within a sixteenth of 1 GiB: held
   // on and aggregated in memory.
   auto table = Rows(600000, 400000, 7);
   ASSERT_OK_AND_ASSIGN(auto decl, AggregateWithSpill(Source(table), CountAndSum(), Env(int64_t{1} << 30)));
@@ -166,7 +166,7 @@ TEST_F(SpillTest, AggregateOfManyGroupsThatFitsStaysInMemory) {
 
 TEST_F(SpillTest, AggregateOfFewGroupsStreamsAfterItsFirstLook) {
   // Past the first look the groups repeat: the rows held and the rest stream into one aggregate.
-  auto table = Rows(2000000, 50, 8);
+  auto table = Rows(600000, 50, 8);
   ASSERT_OK_AND_ASSIGN(auto decl, AggregateWithSpill(Source(table), CountAndSum(), Env(int64_t{1} << 30)));
   auto grouped = Run(decl);
   EXPECT_EQ(space_->files_made(), 0);

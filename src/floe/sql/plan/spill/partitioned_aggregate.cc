@@ -23,7 +23,7 @@ constexpr int64_t kSampleRows = int64_t{1} << 16;
 constexpr int64_t kDistinctShare = 8;  // one in eight
 // Input held before the first look at its keys: groups that repeat within it are aggregated
 // as the rest streams in, so memory holds the groups rather than a share of the input.
-constexpr int64_t kFirstLookBytes = int64_t{16} << 20;
+constexpr int64_t kFirstLookBytes = int64_t{4} << 20;
 
 // Whether the keys of `held` repeat enough that all groups should fit in memory.
 bool GroupsRepeat(const std::vector<std::shared_ptr<arrow::RecordBatch>>& held, const std::vector<int>& keys) {

@@ -1,7 +1,7 @@
 #pragma once
 
 // GROUP BY over more groups than memory holds. A node right below the aggregate holds the
-// first 16 MB of input and samples its keys: when groups repeat often, it and the rest of
+// first 4 MB of input and samples its keys: when groups repeat often, it and the rest of
 // the input go straight on to one streaming Acero aggregate in the same plan, which keeps a
 // small hash table. Otherwise input is held up to a sixteenth of the statement's memory; if
 // it ends there, it is aggregated in memory. If not, and its keys still repeat little, every

@@ -69,7 +69,8 @@ void CheckDivisor(typename ArrowType::c_type d) {
   auto batch = cp::ExecBatch({arrow::Datum(input)}, input->length());
   auto result = cp::ExecuteScalarExpression(*bound, batch);
   ASSERT_TRUE(result.ok()) << result.status().ToString();
-  const auto& out = static_cast<const arrow::NumericArray<ArrowType>&>(*result->make_array());
+  const std::shared_ptr<arrow::Array> array = result->make_array();
+  const auto& out = static_cast<const arrow::NumericArray<ArrowType>&>(*array);
   ASSERT_EQ(out.length(), static_cast<int64_t>(dividends.size()) + 1);
   for (size_t i = 0; i < dividends.size(); ++i) {
     ASSERT_TRUE(out.IsValid(static_cast<int64_t>(i)));

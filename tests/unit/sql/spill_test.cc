@@ -7,6 +7,7 @@
 #include <arrow/compute/api.h>
 
 #include "floe/sql/execute/statement_cancel.h"
+#include "floe/sql/plan/flow_gate.h"
 #include "floe/sql/plan/spill/external_sort.h"
 #include "floe/sql/plan/spill/partitioned_aggregate.h"
 #include "floe/sql/plan/spill/partitioned_join.h"
@@ -205,6 +206,43 @@ TEST_F(SpillTest, ACancelStopsTheOperator) {
   ASSERT_FALSE(result.ok());
   EXPECT_TRUE(result.status().IsCancelled()) << result.status().ToString();
   EXPECT_EQ(result.status().message(), kCancelledMessage);
+  space_.reset();
+  EXPECT_TRUE(NothingLeft());
+}
+
+// Hands out `table` in batches of 10,000 rows and sets `cancel` after `before` of them.
+class CancellingReader : public arrow::RecordBatchReader {
+ public:
+  CancellingReader(std::shared_ptr<arrow::Table> table, int before, std::shared_ptr<std::atomic<bool>> cancel)
+      : table_(std::move(table)), slicer_(*table_), before_(before), cancel_(std::move(cancel)) {
+    slicer_.set_chunksize(10000);
+  }
+  std::shared_ptr<arrow::Schema> schema() const override { return table_->schema(); }
+  arrow::Status ReadNext(std::shared_ptr<arrow::RecordBatch>* batch) override {
+    if (++read_ > before_) cancel_->store(true);
+    return slicer_.ReadNext(batch);
+  }
+
+ private:
+  std::shared_ptr<arrow::Table> table_;
+  arrow::TableBatchReader slicer_;
+  int before_;
+  int read_ = 0;
+  std::shared_ptr<std::atomic<bool>> cancel_;
+};
+
+TEST_F(SpillTest, ACancelStopsAnAggregateWhileItSpills) {
+  // Many groups under 16 MB: the input goes to spill files after 1 MB, then the cancel comes.
+  auto table = Rows(600000, 400000, 9);
+  auto reader = std::make_shared<CancellingReader>(table, 40, cancel_);
+  ASSERT_OK_AND_ASSIGN(auto decl, AggregateWithSpill(GatedSource(reader), CountAndSum(), Env(16 << 20)));
+  ac::QueryOptions options;
+  auto result = ac::DeclarationToTable(decl, options);
+  decl = ac::Declaration();  // the statement is over: its operators go, and their files with them
+  ASSERT_FALSE(result.ok());
+  EXPECT_TRUE(result.status().IsCancelled()) << result.status().ToString();
+  EXPECT_EQ(result.status().message(), kCancelledMessage);
+  EXPECT_GE(space_->files_made(), 32);
   space_.reset();
   EXPECT_TRUE(NothingLeft());
 }

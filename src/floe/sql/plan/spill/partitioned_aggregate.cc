@@ -55,6 +55,8 @@ class GroupProbe {
   // Takes `batch`: what should go on to the aggregate now (it, or it and those held before).
   Result<std::vector<arrow::compute::ExecBatch>> Take(arrow::compute::ExecBatch batch) {
     std::lock_guard<std::mutex> lock(mutex_);
+    // Held and spilled rows are the slow part of a stopped statement: it stops here.
+    if (mode_ != Mode::kPass) ARROW_RETURN_NOT_OK(env_.CheckCancel());
     switch (mode_) {
       case Mode::kPass:
         return std::vector<arrow::compute::ExecBatch>{std::move(batch)};
@@ -78,7 +80,10 @@ class GroupProbe {
       // Few repeats in a sixteenth of memory: every group may not fit.
       if (GroupsRepeat(held_, keys_)) return PassHeld();
       ARROW_ASSIGN_OR_RAISE(partitioner_, Partitioner::Make(env_, "aggregate", schema_, keys_, 0, kSpillFanout));
-      for (const auto& b : held_) ARROW_RETURN_NOT_OK(partitioner_->Add(b));
+      for (const auto& b : held_) {
+        ARROW_RETURN_NOT_OK(env_.CheckCancel());
+        ARROW_RETURN_NOT_OK(partitioner_->Add(b));
+      }
       held_.clear();
       mode_ = Mode::kPartition;
     }

@@ -61,7 +61,6 @@ parquet::ArrowReaderProperties ArrowProperties(int64_t batch_rows = 0) {
   return properties;
 }
 
-
 // Whether a leaf of this physical type reads into this Arrow type value for value, with no
 // conversion: then its pages can be decoded straight into the Arrow array.
 bool ReadsAsIs(parquet::Type::type physical, const arrow::DataType& type) {
@@ -349,10 +348,13 @@ Status ParquetDataFile::ReadFieldsInto(parquet::arrow::FileReader& reader, int r
   return Status::OK();
 }
 
-ParquetDataFile::Outcome ParquetDataFile::IndexesMayMatch(parquet::arrow::FileReader& reader, int row_group) const {
+ParquetDataFile::Outcome ParquetDataFile::IndexesMayMatch(parquet::arrow::FileReader& reader, int row_group,
+                                                           RowRanges* pages) const {
   if (bound_.empty()) return Outcome::kRead;
   if (!BloomFiltersMayMatch(*reader.parquet_reader(), row_group, bound_)) return Outcome::kSkippedByBloomFilter;
-  if (!PageIndexMayMatch(*reader.parquet_reader(), row_group, bound_)) return Outcome::kSkippedByPageIndex;
+  RowRanges ranges = PageIndexRowRanges(*reader.parquet_reader(), row_group, bound_);
+  if (ranges.empty()) return Outcome::kSkippedByPageIndex;
+  if (pages) *pages = std::move(ranges);
   return Outcome::kRead;
 }
 
@@ -450,11 +452,11 @@ Result<bool> ParquetDataFile::FilterColumnsMayMatch(const arrow::ChunkedArrayVec
 }
 
 Result<std::optional<ParquetDataFile::RowGroup>> ParquetDataFile::ReadMatchingPages(parquet::arrow::FileReader& reader,
-                                                                                    int row_group) const {
+                                                                                    int row_group,
+                                                                                    const RowRanges& ranges) const {
   if (!pages_selectable_) return std::nullopt;
   auto& file = *reader.parquet_reader();
   const int64_t rows = metadata_->RowGroup(row_group)->num_rows();
-  const RowRanges ranges = PageIndexRowRanges(file, row_group, bound_);
   int64_t selected = 0;
   for (const auto& [begin, end] : ranges) selected += end - begin;
   if (selected >= rows) return std::nullopt;
@@ -621,11 +623,12 @@ Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroupImpl(int ro
   const bool select_pages = matching_pages_only && pages_selectable_;
   if (!filter_.empty() || select_pages) {
     ARROW_ASSIGN_OR_RAISE(auto reader, MakeReader(0, row_group));
-    out.outcome = IndexesMayMatch(*reader, row_group);
+    RowRanges pages;
+    out.outcome = IndexesMayMatch(*reader, row_group, &pages);
     if (out.outcome != Outcome::kRead) return out;
     std::optional<RowGroup> read;
     if (select_pages) {
-      ARROW_ASSIGN_OR_RAISE(read, ReadMatchingPages(*reader, row_group));
+      ARROW_ASSIGN_OR_RAISE(read, ReadMatchingPages(*reader, row_group, pages));
     }
     if (!read && !filter_.empty()) {
       // Late materialisation needs the filter columns of the whole row group first.

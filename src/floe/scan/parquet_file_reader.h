@@ -100,11 +100,14 @@ class ParquetDataFile {
                                           bool matching_pages_only) const;
   // The rows of `row_group` in pages the page index leaves, when it rules some out and every
   // projected column can be read page by page; nullopt otherwise.
-  Result<std::optional<RowGroup>> ReadMatchingPages(parquet::arrow::FileReader& reader, int row_group) const;
+  // `pages`: the rows the page index leaves, as IndexesMayMatch found them.
+  Result<std::optional<RowGroup>> ReadMatchingPages(parquet::arrow::FileReader& reader, int row_group,
+                                                    const RowRanges& pages) const;
   // A reader of the file; of its fetched-ahead bytes when `row_group` was prefetched.
   Result<std::unique_ptr<parquet::arrow::FileReader>> MakeReader(int64_t batch_rows = 0, int row_group = -1) const;
-  // kRead, or why the Bloom filters or the page index rule the row group out.
-  Outcome IndexesMayMatch(parquet::arrow::FileReader& reader, int row_group) const;
+  // kRead, or why the Bloom filters or the page index rule the row group out; with kRead,
+  // `pages` (when given) gets the rows the page index leaves.
+  Outcome IndexesMayMatch(parquet::arrow::FileReader& reader, int row_group, RowRanges* pages = nullptr) const;
   // The column of `raw` (top-level fields read from the file) holding projected field `i`, or -1.
   int RawIndexOf(const arrow::Schema& raw, int i) const;
   // Decodes the projected fields `projected` of a row group into `columns` (by field index).

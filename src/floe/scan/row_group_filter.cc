@@ -361,9 +361,4 @@ RowRanges PageIndexRowRanges(parquet::ParquetFileReader& reader, int row_group,
   return candidates;
 }
 
-bool PageIndexMayMatch(parquet::ParquetFileReader& reader, int row_group,
-                       const std::vector<BoundPredicate>& predicates) {
-  return !PageIndexRowRanges(reader, row_group, predicates).empty();
-}
-
 }  // namespace floe::scan

@@ -52,14 +52,9 @@ bool BloomFiltersMayMatch(parquet::ParquetFileReader& reader, int row_group,
 using RowRanges = std::vector<std::pair<int64_t, int64_t>>;
 
 // The rows of row group `row_group` that lie, for every predicate with a column and offset
-// index, in a page its column may match: all of them when no index applies. May throw
-// parquet::ParquetException.
+// index, in a page its column may match: all of them when no index applies, none when the
+// indexes rule every row out. May throw parquet::ParquetException.
 RowRanges PageIndexRowRanges(parquet::ParquetFileReader& reader, int row_group,
                              const std::vector<BoundPredicate>& predicates);
-
-// False only when, by the column and offset indexes, no row of the row group falls in pages
-// that every predicate's column may match. May throw parquet::ParquetException.
-bool PageIndexMayMatch(parquet::ParquetFileReader& reader, int row_group,
-                       const std::vector<BoundPredicate>& predicates);
 
 }  // namespace floe::scan

@@ -50,6 +50,9 @@ class SpillTest : public ::testing::Test {
     return cp::Take(table, indices).ValueOrDie().table()->CombineChunks().ValueOrDie();
   }
 
+  // `table` aggregated under `memory` without a spill file, as Acero's aggregate alone does it.
+  void ExpectAggregatedInMemory(const std::shared_ptr<arrow::Table>& table, int64_t memory);
+
   // No spill directory is left under the test's root.
   bool NothingLeft() const {
     for (const auto& entry : std::filesystem::directory_iterator(dir_.path())) {
@@ -145,34 +148,27 @@ TEST_F(SpillTest, AggregateOfManyGroupsPartitionsItsInput) {
   EXPECT_TRUE(NothingLeft());
 }
 
-TEST_F(SpillTest, AggregateOfFewGroupsStreamsWithoutSpilling) {
-  auto table = Rows(600000, 50, 4);
-  ASSERT_OK_AND_ASSIGN(auto decl, AggregateWithSpill(Source(table), CountAndSum(), Env(16 << 20)));
+void SpillTest::ExpectAggregatedInMemory(const std::shared_ptr<arrow::Table>& table, int64_t memory) {
+  ASSERT_OK_AND_ASSIGN(auto decl, AggregateWithSpill(Source(table), CountAndSum(), Env(memory)));
   auto grouped = Run(decl);
   EXPECT_EQ(space_->files_made(), 0);
   auto expected = Run(ac::Declaration::Sequence({Source(table), {"aggregate", CountAndSum()}}));
   EXPECT_TRUE(Same(*Canonical(grouped), *Canonical(expected)));
+}
+
+TEST_F(SpillTest, AggregateOfFewGroupsStreamsWithoutSpilling) {
+  ExpectAggregatedInMemory(Rows(600000, 50, 4), 16 << 20);
 }
 
 TEST_F(SpillTest, AggregateOfManyGroupsThatFitsStaysInMemory) {
   // More than the 4 MB first look, with few repeats, but within a sixteenth of 1 GiB: held
   // on and aggregated in memory.
-  auto table = Rows(600000, 400000, 7);
-  ASSERT_OK_AND_ASSIGN(auto decl, AggregateWithSpill(Source(table), CountAndSum(), Env(int64_t{1} << 30)));
-  auto grouped = Run(decl);
-  EXPECT_EQ(space_->files_made(), 0);
-  auto expected = Run(ac::Declaration::Sequence({Source(table), {"aggregate", CountAndSum()}}));
-  EXPECT_TRUE(Same(*Canonical(grouped), *Canonical(expected)));
+  ExpectAggregatedInMemory(Rows(600000, 400000, 7), int64_t{1} << 30);
 }
 
 TEST_F(SpillTest, AggregateOfFewGroupsStreamsAfterItsFirstLook) {
   // Past the first look the groups repeat: the rows held and the rest stream into one aggregate.
-  auto table = Rows(600000, 50, 8);
-  ASSERT_OK_AND_ASSIGN(auto decl, AggregateWithSpill(Source(table), CountAndSum(), Env(int64_t{1} << 30)));
-  auto grouped = Run(decl);
-  EXPECT_EQ(space_->files_made(), 0);
-  auto expected = Run(ac::Declaration::Sequence({Source(table), {"aggregate", CountAndSum()}}));
-  EXPECT_TRUE(Same(*Canonical(grouped), *Canonical(expected)));
+  ExpectAggregatedInMemory(Rows(600000, 50, 8), int64_t{1} << 30);
 }
 
 TEST_F(SpillTest, JoinsOfEveryKindMatchTheInMemoryJoin) {

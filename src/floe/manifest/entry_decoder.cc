@@ -5,6 +5,9 @@
 
 #include <arrow/util/decimal.h>
 
+#include "floe/avro/container_reader.h"
+#include "floe/manifest/manifest_columns.h"
+
 namespace floe::manifest {
 
 using avro::Decoder;
@@ -139,19 +142,18 @@ Status ReadRaw(const Node& n, Decoder* d, std::string_view* out) {
   return d->ReadBytesView(out);
 }
 
-template <typename T>
-Status ReadIntArray(const Node& n, Decoder* d, std::vector<T>* out) {
-  (void)n;
+// An array of ints or longs, each handed to `push`.
+template <typename Push>
+Status ReadIntArray(Decoder* d, Push push) {
   while (true) {
     int64_t count = 0;
     ARROW_RETURN_NOT_OK(d->ReadBlockCount(&count));
     if (count == 0) return Status::OK();
     if (static_cast<uint64_t>(count) > d->remaining()) return Status::Invalid("array block too long");
-    out->reserve(out->size() + static_cast<size_t>(count));
     for (int64_t i = 0; i < count; ++i) {
       int64_t v = 0;
       ARROW_RETURN_NOT_OK(d->ReadLong(&v));
-      out->push_back(static_cast<T>(v));
+      push(v);
     }
   }
 }
@@ -231,7 +233,13 @@ Status SkipValue(const avro::Schema& schema, const Node& n, Decoder* d) {
 }
 
 // A varint read without a Status per value, for the loops below; false when malformed.
-inline bool ReadVarint(const uint8_t*& p, const uint8_t* end, int64_t* out) {
+// Most values in a manifest's metric maps (field ids, lengths, small counts) take one byte.
+[[gnu::always_inline]] inline bool ReadVarint(const uint8_t*& p, const uint8_t* end, int64_t* out) {
+  if (p != end && *p < 0x80) {
+    const uint64_t b = *p++;
+    *out = static_cast<int64_t>((b >> 1) ^ (~(b & 1) + 1));
+    return true;
+  }
   uint64_t n = 0;
   for (int shift = 0; shift < 64; shift += 7) {
     if (p == end) return false;
@@ -248,10 +256,11 @@ inline bool ReadVarint(const uint8_t*& p, const uint8_t* end, int64_t* out) {
 
 // Iceberg's own layout of an int-keyed map, an array of {key: int, value: long or bytes}
 // records with the key first, read in one tight loop: planning reads some fifty of these
-// items per data file. False when the bytes are malformed, leaving `d` where it was; the
-// caller then reads them again the general way, which names the problem.
-template <typename V, typename Keep>
-bool ReadKeyValueArray(Decoder* d, IdMap<V>* out, Keep keep, int64_t max_kept) {
+// items per data file. Kept items go to `out.Put(key, value)`, a long or a view of the
+// bytes. False when the bytes are malformed, leaving `d` where it was; the caller then
+// reads them again the general way, which names the problem (and puts the same items).
+template <bool kBytes, typename Out, typename Keep>
+bool ReadKeyValueArray(Decoder* d, Out& out, Keep keep) {
   const uint8_t* p = d->current();
   const uint8_t* const end = p + d->remaining();
   while (true) {
@@ -265,21 +274,21 @@ bool ReadKeyValueArray(Decoder* d, IdMap<V>* out, Keep keep, int64_t max_kept) {
     }
     // Every item takes at least two bytes.
     if (count > (end - p) / 2) return false;
-    out->reserve(out->size() + static_cast<size_t>(std::min(count, max_kept)));
+    out.Reserve(count);
     for (int64_t i = 0; i < count; ++i) {
       int64_t key = 0;
       if (!ReadVarint(p, end, &key)) return false;
-      if constexpr (std::is_same_v<V, std::string>) {
+      if constexpr (kBytes) {
         int64_t len = 0;
         if (!ReadVarint(p, end, &len) || len < 0 || len > end - p) return false;
         if (keep(static_cast<int32_t>(key))) {
-          (*out)[static_cast<int32_t>(key)].assign(reinterpret_cast<const char*>(p), static_cast<size_t>(len));
+          out.Put(static_cast<int32_t>(key), std::string_view(reinterpret_cast<const char*>(p), static_cast<size_t>(len)));
         }
         p += len;
       } else {
         int64_t value = 0;
         if (!ReadVarint(p, end, &value)) return false;
-        if (keep(static_cast<int32_t>(key))) (*out)[static_cast<int32_t>(key)] = value;
+        if (keep(static_cast<int32_t>(key))) out.Put(static_cast<int32_t>(key), value);
       }
     }
   }
@@ -322,23 +331,28 @@ MapShape ResolveMapShape(const avro::Schema& schema, const Node& n) {
   return shape;
 }
 
-// Reads an int-keyed map, keeping the values whose key `keep` accepts (the others are
-// skipped without being copied).
-template <typename V, typename ReadValue, typename Keep>
-Status ReadIdMapAs(const avro::Schema& schema, const MapShape& shape, Decoder* d, IdMap<V>* out,
-                   ReadValue read_value, Keep keep, int64_t max_kept) {
+// Reads an int-keyed map of longs (kBytes false) or bytes, handing the values whose key
+// `keep` accepts to `out` (the others are skipped without being copied).
+template <bool kBytes, typename Out, typename Keep>
+Status ReadIdMap(const avro::Schema& schema, const MapShape& shape, Decoder* d, Out& out, Keep keep) {
   if (!shape.valid) return Status::Invalid("malformed int-keyed map");
-  constexpr bool kBytes = std::is_same_v<V, std::string>;
+  using V = std::conditional_t<kBytes, std::string_view, int64_t>;
+  auto read_value = [](const Node& n, Decoder* dec, V* value) {
+    if constexpr (kBytes) {
+      return ReadRaw(n, dec, value);
+    } else {
+      return ReadInteger(n, dec, value);
+    }
+  };
   if (kBytes ? shape.bytes_values : shape.int_values) {
-    if (ReadKeyValueArray(d, out, keep, max_kept)) return Status::OK();
-    out->clear();
+    if (ReadKeyValueArray<kBytes>(d, out, keep)) return Status::OK();
   }
   while (true) {
     int64_t count = 0;
     ARROW_RETURN_NOT_OK(d->ReadBlockCount(&count));
     if (count == 0) return Status::OK();
     if (static_cast<uint64_t>(count) > d->remaining()) return Status::Invalid("map block too long");
-    out->reserve(out->size() + static_cast<size_t>(std::min<int64_t>(count, max_kept)));
+    out.Reserve(count);
     for (int64_t i = 0; i < count; ++i) {
       int64_t key = 0;
       if (shape.as_array) {
@@ -356,11 +370,13 @@ Status ReadIdMapAs(const avro::Schema& schema, const MapShape& shape, Decoder* d
         V value{};
         ARROW_RETURN_NOT_OK(read_value(*shape.value, d, &value));
         ARROW_RETURN_NOT_OK(ReadInteger(*shape.key, d, &key));
-        if (keep(static_cast<int32_t>(key))) (*out)[static_cast<int32_t>(key)] = std::move(value);
+        if (keep(static_cast<int32_t>(key))) out.Put(static_cast<int32_t>(key), value);
         continue;
       }
       if (keep(static_cast<int32_t>(key))) {
-        ARROW_RETURN_NOT_OK(read_value(*shape.value, d, &(*out)[static_cast<int32_t>(key)]));
+        V value{};
+        ARROW_RETURN_NOT_OK(read_value(*shape.value, d, &value));
+        out.Put(static_cast<int32_t>(key), value);
       } else {
         ARROW_RETURN_NOT_OK(SkipValue(schema, *shape.value, d));
       }
@@ -368,7 +384,214 @@ Status ReadIdMapAs(const avro::Schema& schema, const MapShape& shape, Decoder* d
   }
 }
 
+// The metric maps, in the order of ManifestColumns' counts and bounds.
+enum MetricKind { kSizesKind = 0, kValuesKind, kNullsKind, kNansKind, kLowerKind, kUpperKind };
+
+// Where decoded values go: one ManifestEntry.
+class EntrySink {
+ public:
+  explicit EntrySink(ManifestEntry* e) : e_(e), f_(e->data_file) {}
+  void SetStatus(int64_t v) { e_->status = static_cast<EntryStatus>(v); }
+  void SnapshotId(int64_t v) { e_->snapshot_id = v; }
+  void SequenceNumber(int64_t v) { e_->sequence_number = v; }
+  void FileSequenceNumber(int64_t v) { e_->file_sequence_number = v; }
+  void Content(int64_t v) { f_.content = static_cast<FileContent>(v); }
+  void FilePath(std::string_view v) { f_.file_path.assign(v); }
+  void FileFormat(std::string v) { f_.file_format = std::move(v); }
+  void PartitionValue(int32_t index, spec::Literal v) { f_.partition[index] = std::move(v); }
+  void RecordCount(int64_t v) { f_.record_count = v; }
+  void FileSize(int64_t v) { f_.file_size_in_bytes = v; }
+  void EmptyMap(MetricKind kind) { f_.empty_metric_maps |= static_cast<uint8_t>(1 << kind); }
+  void KeyMetadata(std::string_view v) { f_.key_metadata = std::string(v); }
+  void SplitOffset(int64_t v) { f_.split_offsets.push_back(v); }
+  void EqualityId(int64_t v) { f_.equality_ids.push_back(static_cast<int32_t>(v)); }
+  void SortOrderId(int64_t v) { f_.sort_order_id = static_cast<int32_t>(v); }
+  void FirstRowId(int64_t v) { f_.first_row_id = v; }
+  void ReferencedDataFile(std::string_view v) { f_.referenced_data_file = std::string(v); }
+  void ContentOffset(int64_t v) { f_.content_offset = v; }
+  void ContentSize(int64_t v) { f_.content_size_in_bytes = v; }
+
+  template <typename V>
+  struct MapOut {
+    IdMap<V>* map;
+    int64_t max_kept;
+    void Reserve(int64_t n) { map->reserve(map->size() + static_cast<size_t>(std::min(n, max_kept))); }
+    void Put(int32_t id, int64_t v) { (*map)[id] = v; }
+    void Put(int32_t id, std::string_view v) { (*map)[id].assign(v); }
+    bool Empty() const { return map->empty(); }
+  };
+  MapOut<int64_t> Counts(MetricKind kind, int64_t max_kept) {
+    IdMap<int64_t>* maps[] = {&f_.column_sizes, &f_.value_counts, &f_.null_value_counts, &f_.nan_value_counts};
+    return {maps[kind], max_kept};
+  }
+  MapOut<std::string> Bounds(MetricKind kind, int64_t max_kept) {
+    return {kind == kLowerKind ? &f_.lower_bounds : &f_.upper_bounds, max_kept};
+  }
+ private:
+  ManifestEntry* e_;
+  DataFile& f_;
+};
+
 }  // namespace
+
+// Where decoded values go: the next row of a ManifestColumns (its friend).
+class ColumnSink {
+ public:
+  // `expected`: how many entries the manifest list says there are (0 when unknown).
+  ColumnSink(ManifestColumns* out, const std::optional<std::vector<int32_t>>& metric_ids,
+             const std::vector<spec::Literal>& null_partition, size_t expected)
+      : c_(*out), null_partition_(null_partition), expected_(expected) {
+    c_.partition_width_ = null_partition.size();
+    if (c_.split_begin_.empty()) c_.split_begin_.push_back(0);
+    if (metric_ids) {
+      for (int32_t id : *metric_ids) c_.metrics_.push_back({id, {}, {}});
+    }
+    if (expected_ == 0) return;
+    for (auto* column : {&c_.status_, &c_.content_, &c_.flags_, &c_.empty_maps_}) column->reserve(expected_);
+    for (auto* column : {&c_.snapshot_id_, &c_.sequence_number_, &c_.file_sequence_number_, &c_.record_count_,
+                         &c_.file_size_, &c_.first_row_id_}) {
+      column->reserve(expected_);
+    }
+    c_.sort_order_id_.reserve(expected_);
+    c_.path_.reserve(expected_);
+    c_.partition_.reserve(expected_ * c_.partition_width_);
+    c_.split_begin_.reserve(expected_ + 1);
+  }
+
+  // Starts a row with every field at its default.
+  void BeginRow() {
+    row_ = c_.status_.size();
+    c_.status_.push_back(static_cast<uint8_t>(EntryStatus::kAdded));
+    c_.content_.push_back(static_cast<uint8_t>(FileContent::kData));
+    c_.flags_.push_back(0);
+    c_.empty_maps_.push_back(0);
+    for (auto* column : {&c_.snapshot_id_, &c_.sequence_number_, &c_.file_sequence_number_, &c_.record_count_,
+                         &c_.file_size_, &c_.first_row_id_}) {
+      column->push_back(0);
+    }
+    c_.sort_order_id_.push_back(0);
+    c_.path_.push_back({c_.bytes_.size(), 0});
+    // Values without a type are the fields the entry leaves out: EndRow makes them typed nulls.
+    c_.partition_.resize(c_.partition_.size() + null_partition_.size());
+    metric_hint_ = -1;
+  }
+  void EndRow() {
+    spec::Literal* partition = c_.partition_.data() + row_ * c_.partition_width_;
+    for (size_t k = 0; k < null_partition_.size(); ++k) {
+      if (!partition[k].type()) partition[k] = null_partition_[k];
+    }
+    c_.split_begin_.push_back(static_cast<uint32_t>(c_.split_offsets_.size()));
+    // The first entry tells how many bytes and split offsets the others will likely take.
+    if (row_ == 0 && expected_ > 1) {
+      c_.bytes_.reserve(c_.bytes_.size() * expected_ + expected_ * 8);
+      c_.split_offsets_.reserve(c_.split_offsets_.size() * expected_);
+    }
+  }
+  bool RowHasPath() const { return c_.path_[row_].size > 0; }
+
+  void SetStatus(int64_t v) { c_.status_[row_] = static_cast<uint8_t>(v); }
+  void SnapshotId(int64_t v) { SetOptional(c_.snapshot_id_, ManifestColumns::kHasSnapshotId, v); }
+  void SequenceNumber(int64_t v) { SetOptional(c_.sequence_number_, ManifestColumns::kHasSequenceNumber, v); }
+  void FileSequenceNumber(int64_t v) {
+    SetOptional(c_.file_sequence_number_, ManifestColumns::kHasFileSequenceNumber, v);
+  }
+  void Content(int64_t v) { c_.content_[row_] = static_cast<uint8_t>(v); }
+  void FilePath(std::string_view v) { c_.path_[row_] = Append(v); }
+  void FileFormat(std::string v) { Rare().file_format = std::move(v); }
+  void PartitionValue(int32_t index, spec::Literal v) {
+    c_.partition_[row_ * c_.partition_width_ + static_cast<size_t>(index)] = std::move(v);
+  }
+  void RecordCount(int64_t v) { c_.record_count_[row_] = v; }
+  void FileSize(int64_t v) { c_.file_size_[row_] = v; }
+  void EmptyMap(MetricKind kind) { c_.empty_maps_[row_] |= static_cast<uint8_t>(1 << kind); }
+  void KeyMetadata(std::string_view v) { Rare().key_metadata = std::string(v); }
+  void SplitOffset(int64_t v) { c_.split_offsets_.push_back(v); }
+  void EqualityId(int64_t v) { Rare().equality_ids.push_back(static_cast<int32_t>(v)); }
+  void SortOrderId(int64_t v) {
+    c_.sort_order_id_[row_] = static_cast<int32_t>(v);
+    c_.flags_[row_] |= ManifestColumns::kHasSortOrderId;
+  }
+  void FirstRowId(int64_t v) { SetOptional(c_.first_row_id_, ManifestColumns::kHasFirstRowId, v); }
+  void ReferencedDataFile(std::string_view v) { Rare().referenced_data_file = std::string(v); }
+  void ContentOffset(int64_t v) { Rare().content_offset = v; }
+  void ContentSize(int64_t v) { Rare().content_size_in_bytes = v; }
+
+  struct MapOut {
+    ColumnSink* sink;
+    MetricKind kind;
+    int64_t puts = 0;
+    void Reserve(int64_t) {}
+    void Put(int32_t id, int64_t v) {
+      ++puts;
+      auto& column = sink->Metric(id).counts[kind];
+      if (column.size() <= sink->row_) sink->Grow(column, ManifestColumns::kNoCount);
+      column[sink->row_] = v;
+    }
+    void Put(int32_t id, std::string_view v) {
+      ++puts;
+      auto& column = sink->Metric(id).bounds[kind - kLowerKind];
+      if (column.size() <= sink->row_) sink->Grow(column, ManifestColumns::Span());
+      column[sink->row_] = sink->Append(v);
+    }
+    bool Empty() const { return puts == 0; }
+  };
+  MapOut Counts(MetricKind kind, int64_t) { return {this, kind}; }
+  MapOut Bounds(MetricKind kind, int64_t) { return {this, kind}; }
+
+ private:
+  ManifestColumns::Span Append(std::string_view v) {
+    ManifestColumns::Span span{c_.bytes_.size(), static_cast<uint32_t>(v.size())};
+    c_.bytes_.append(v);
+    return span;
+  }
+  // Extends a metric column to the current row, its first time sized for every entry.
+  template <typename T>
+  void Grow(std::vector<T>& column, T absent) {
+    if (column.capacity() == 0) column.reserve(std::max(expected_, row_ + 1));
+    if (column.size() == row_) {
+      column.push_back(absent);
+    } else {
+      column.resize(row_ + 1, absent);
+    }
+  }
+  void SetOptional(std::vector<int64_t>& column, uint8_t flag, int64_t v) {
+    column[row_] = v;
+    c_.flags_[row_] |= flag;
+  }
+  ManifestColumns::Rare& Rare() {
+    if (!(c_.flags_[row_] & ManifestColumns::kHasRare)) {
+      c_.flags_[row_] |= ManifestColumns::kHasRare;
+      c_.rare_.push_back({});
+      c_.rare_.back().row = static_cast<uint32_t>(row_);
+    }
+    return c_.rare_.back();
+  }
+  // The metric columns of `id`; ids come in the same order entry after entry, so the one
+  // after the last found is tried first. Only ids kept reach here.
+  ManifestColumns::Metric& Metric(int32_t id) {
+    auto& metrics = c_.metrics_;
+    const size_t next = static_cast<size_t>(metric_hint_ + 1);
+    if (next < metrics.size() && metrics[next].field_id == id) {
+      metric_hint_ = static_cast<int>(next);
+      return metrics[next];
+    }
+    for (size_t i = 0; i < metrics.size(); ++i) {
+      if (metrics[i].field_id == id) {
+        metric_hint_ = static_cast<int>(i);
+        return metrics[i];
+      }
+    }
+    metrics.push_back({id, {}, {}});
+    metric_hint_ = static_cast<int>(metrics.size() - 1);
+    return metrics.back();
+  }
+
+  ManifestColumns& c_;
+  const std::vector<spec::Literal>& null_partition_;
+  const size_t expected_;
+  size_t row_ = 0;
+  int metric_hint_ = -1;
+};
 
 struct EntryDecoder::Field {
   Target target = Target::kSkip;
@@ -502,26 +725,33 @@ Result<std::unique_ptr<EntryDecoder>> EntryDecoder::Make(std::shared_ptr<const a
 
 Status EntryDecoder::Decode(Decoder* d, ManifestEntry* e) const {
   *e = ManifestEntry();
-  e->data_file.partition = null_partition_;
-  return DecodeRecord(entry_fields_, d, e);
+  return DecodeNew(d, e);
 }
 
 Status EntryDecoder::DecodeNew(Decoder* d, ManifestEntry* e) const {
   e->data_file.partition = null_partition_;
-  return DecodeRecord(entry_fields_, d, e);
+  EntrySink sink(e);
+  return DecodeRecord(entry_fields_, d, sink);
 }
 
-Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d,
-                                  ManifestEntry* e) const {
-  const avro::Schema& s = *schema_;
-  DataFile& f = e->data_file;
-  auto read_long = [](const Node& n, Decoder* dec, int64_t* out) { return ReadInteger(n, dec, out); };
-  auto read_bytes = [](const Node& n, Decoder* dec, std::string* out) {
-    std::string_view v;
-    ARROW_RETURN_NOT_OK(ReadRaw(n, dec, &v));
-    out->assign(v);
-    return Status::OK();
+Status EntryDecoder::DecodeAll(avro::ContainerReader* reader, size_t expected, ManifestColumns* out) const {
+  ColumnSink sink(out, projection_.metric_ids, null_partition_, expected);
+  auto decode = [&](Decoder* d) {
+    sink.BeginRow();
+    Status st = DecodeRecord(entry_fields_, d, sink);
+    sink.EndRow();
+    return st;
   };
+  while (true) {
+    ARROW_ASSIGN_OR_RAISE(bool more, reader->NextWith(decode));
+    if (!more) return Status::OK();
+    if (!sink.RowHasPath()) return Status::IOError("data file without file_path");
+  }
+}
+
+template <typename Sink>
+Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d, Sink& sink) const {
+  const avro::Schema& s = *schema_;
   const std::vector<int32_t>* ids = projection_.metric_ids ? &*projection_.metric_ids : nullptr;
   auto keep = [ids](int32_t id) {
     if (!ids) return true;
@@ -531,6 +761,19 @@ Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d,
     return false;
   };
   const int64_t max_kept = ids ? static_cast<int64_t>(ids->size()) : INT64_MAX;
+  // Reads one metric map; a map read with nothing in it is remembered as empty (not null).
+  auto read_map = [&](const MapShape& map, MetricKind kind) -> Status {
+    if (kind >= kLowerKind) {
+      auto out = sink.Bounds(kind, max_kept);
+      ARROW_RETURN_NOT_OK(ReadIdMap<true>(s, map, d, out, keep));
+      if (!ids && out.Empty()) sink.EmptyMap(kind);
+    } else {
+      auto out = sink.Counts(kind, max_kept);
+      ARROW_RETURN_NOT_OK(ReadIdMap<false>(s, map, d, out, keep));
+      if (!ids && out.Empty()) sink.EmptyMap(kind);
+    }
+    return Status::OK();
+  };
   for (const Field& field : fields) {
     if (field.target == Target::kSkip) {
       ARROW_RETURN_NOT_OK(SkipNode(s, *field.node, d, 0));
@@ -555,119 +798,117 @@ Status EntryDecoder::DecodeRecord(const std::vector<Field>& fields, Decoder* d,
       case Target::kStatus:
         ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
         if (l < 0 || l > 2) return Status::Invalid("invalid entry status ", l);
-        e->status = static_cast<EntryStatus>(l);
+        sink.SetStatus(l);
         break;
       case Target::kSnapshotId:
         ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
-        e->snapshot_id = l;
+        sink.SnapshotId(l);
         break;
       case Target::kSequenceNumber:
         ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
-        e->sequence_number = l;
+        sink.SequenceNumber(l);
         break;
       case Target::kFileSequenceNumber:
         ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
-        e->file_sequence_number = l;
+        sink.FileSequenceNumber(l);
         break;
       case Target::kDataFile:
         if (n->type != avro::Type::kRecord) return Status::Invalid("data_file is not a record");
-        ARROW_RETURN_NOT_OK(DecodeRecord(file_fields_, d, e));
+        ARROW_RETURN_NOT_OK(DecodeRecord(file_fields_, d, sink));
         break;
       case Target::kContent:
         ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
         if (l < 0 || l > 2) return Status::Invalid("invalid file content ", l);
-        f.content = static_cast<FileContent>(l);
+        sink.Content(l);
         break;
       case Target::kFilePath:
         ARROW_RETURN_NOT_OK(ReadRaw(*n, d, &view));
-        f.file_path.assign(view);
+        sink.FilePath(view);
         break;
       case Target::kFileFormat:
         ARROW_RETURN_NOT_OK(ReadRaw(*n, d, &view));
         if (view != "PARQUET") {
-          f.file_format.assign(view);
-          for (auto& c : f.file_format) c = static_cast<char>(::toupper(static_cast<unsigned char>(c)));
+          std::string format(view);
+          for (auto& c : format) c = static_cast<char>(::toupper(static_cast<unsigned char>(c)));
+          if (format != "PARQUET") sink.FileFormat(std::move(format));
         }
         break;
       case Target::kPartition:
         if (n->type != avro::Type::kRecord) return Status::Invalid("partition is not a record");
-        ARROW_RETURN_NOT_OK(DecodeRecord(partition_fields_, d, e));
+        ARROW_RETURN_NOT_OK(DecodeRecord(partition_fields_, d, sink));
         break;
       case Target::kPartitionValue: {
         const auto& pf = partition_type_->fields()[field.partition_index];
-        ARROW_ASSIGN_OR_RAISE(f.partition[field.partition_index], ReadPartitionValue(*n, d, pf.type));
+        ARROW_ASSIGN_OR_RAISE(auto value, ReadPartitionValue(*n, d, pf.type));
+        sink.PartitionValue(field.partition_index, std::move(value));
         break;
       }
       case Target::kRecordCount:
-        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &f.record_count));
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
+        sink.RecordCount(l);
         break;
       case Target::kFileSize:
-        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &f.file_size_in_bytes));
+        ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
+        sink.FileSize(l);
         break;
       case Target::kColumnSizes:
-        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.column_sizes, read_long, keep, max_kept));
-        if (!ids && f.column_sizes.empty()) f.empty_metric_maps |= kColumnSizesMap;
+        ARROW_RETURN_NOT_OK(read_map(map, kSizesKind));
         break;
       case Target::kSkipMap: {
         if (!map.valid || (map.as_array && map.key_index == 1)) {
           ARROW_RETURN_NOT_OK(SkipNode(s, *n, d, 0));
           break;
         }
-        IdMap<int64_t> none;
-        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &none, read_long, [](int32_t) { return false; }, 0));
+        auto none = sink.Counts(kSizesKind, 0);
+        ARROW_RETURN_NOT_OK(ReadIdMap<false>(s, map, d, none, [](int32_t) { return false; }));
         break;
       }
       case Target::kValueCounts:
-        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.value_counts, read_long, keep, max_kept));
-        if (!ids && f.value_counts.empty()) f.empty_metric_maps |= kValueCountsMap;
+        ARROW_RETURN_NOT_OK(read_map(map, kValuesKind));
         break;
       case Target::kNullCounts:
-        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.null_value_counts, read_long, keep, max_kept));
-        if (!ids && f.null_value_counts.empty()) f.empty_metric_maps |= kNullValueCountsMap;
+        ARROW_RETURN_NOT_OK(read_map(map, kNullsKind));
         break;
       case Target::kNanCounts:
-        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.nan_value_counts, read_long, keep, max_kept));
-        if (!ids && f.nan_value_counts.empty()) f.empty_metric_maps |= kNanValueCountsMap;
+        ARROW_RETURN_NOT_OK(read_map(map, kNansKind));
         break;
       case Target::kLowerBounds:
-        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.lower_bounds, read_bytes, keep, max_kept));
-        if (!ids && f.lower_bounds.empty()) f.empty_metric_maps |= kLowerBoundsMap;
+        ARROW_RETURN_NOT_OK(read_map(map, kLowerKind));
         break;
       case Target::kUpperBounds:
-        ARROW_RETURN_NOT_OK(ReadIdMapAs(s, map, d, &f.upper_bounds, read_bytes, keep, max_kept));
-        if (!ids && f.upper_bounds.empty()) f.empty_metric_maps |= kUpperBoundsMap;
+        ARROW_RETURN_NOT_OK(read_map(map, kUpperKind));
         break;
       case Target::kKeyMetadata:
         ARROW_RETURN_NOT_OK(ReadRaw(*n, d, &view));
-        f.key_metadata = std::string(view);
+        sink.KeyMetadata(view);
         break;
       case Target::kSplitOffsets:
         if (n->type != avro::Type::kArray) return Status::Invalid("split_offsets is not an array");
-        ARROW_RETURN_NOT_OK(ReadIntArray(*n, d, &f.split_offsets));
+        ARROW_RETURN_NOT_OK(ReadIntArray(d, [&](int64_t v) { sink.SplitOffset(v); }));
         break;
       case Target::kEqualityIds:
         if (n->type != avro::Type::kArray) return Status::Invalid("equality_ids is not an array");
-        ARROW_RETURN_NOT_OK(ReadIntArray(*n, d, &f.equality_ids));
+        ARROW_RETURN_NOT_OK(ReadIntArray(d, [&](int64_t v) { sink.EqualityId(v); }));
         break;
       case Target::kSortOrderId:
         ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
-        f.sort_order_id = static_cast<int32_t>(l);
+        sink.SortOrderId(l);
         break;
       case Target::kFirstRowId:
         ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
-        f.first_row_id = l;
+        sink.FirstRowId(l);
         break;
       case Target::kReferencedDataFile:
         ARROW_RETURN_NOT_OK(ReadRaw(*n, d, &view));
-        f.referenced_data_file = std::string(view);
+        sink.ReferencedDataFile(view);
         break;
       case Target::kContentOffset:
         ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
-        f.content_offset = l;
+        sink.ContentOffset(l);
         break;
       case Target::kContentSize:
         ARROW_RETURN_NOT_OK(ReadInteger(*n, d, &l));
-        f.content_size_in_bytes = l;
+        sink.ContentSize(l);
         break;
       case Target::kSkip:
         break;

@@ -8,12 +8,15 @@
 #include <optional>
 #include <vector>
 
+#include "floe/avro/container_reader.h"
 #include "floe/avro/decoder.h"
 #include "floe/avro/schema.h"
 #include "floe/manifest/data_file.h"
 #include "floe/spec/type.h"
 
 namespace floe::manifest {
+
+class ManifestColumns;
 
 // Which column metrics are decoded. Planning reads only the metrics of the columns its
 // filter names; everything else is skipped in the Avro bytes without being copied.
@@ -35,13 +38,18 @@ class EntryDecoder {
   Status Decode(avro::Decoder* decoder, ManifestEntry* entry) const;
   // The same into a default-constructed entry (no reset needed).
   Status DecodeNew(avro::Decoder* decoder, ManifestEntry* entry) const;
+  // Appends every entry `reader` has left to `out`, one array per field; `expected` is how
+  // many there likely are (0 when unknown).
+  Status DecodeAll(avro::ContainerReader* reader, size_t expected, ManifestColumns* out) const;
   ~EntryDecoder();
 
   struct Field;
 
  private:
   EntryDecoder() = default;
-  Status DecodeRecord(const std::vector<Field>& fields, avro::Decoder* d, ManifestEntry* e) const;
+  // Sink: where the values go (a ManifestEntry, or a row of ManifestColumns).
+  template <typename Sink>
+  Status DecodeRecord(const std::vector<Field>& fields, avro::Decoder* d, Sink& sink) const;
 
   std::shared_ptr<const avro::Schema> schema_;
   spec::TypePtr partition_type_;

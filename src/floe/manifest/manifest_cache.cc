@@ -9,26 +9,6 @@ namespace floe::manifest {
 
 namespace {
 
-template <typename V>
-int64_t MapBytes(const IdMap<V>& m) {
-  int64_t n = static_cast<int64_t>(m.size() * sizeof(typename IdMap<V>::value_type));
-  if constexpr (std::is_same_v<V, std::string>) {
-    for (const auto& [id, v] : m) n += v.size() > 15 ? static_cast<int64_t>(v.capacity()) : 0;
-  }
-  return n;
-}
-
-// Heap bytes held by an entry, roughly: what the budget counts.
-int64_t EntryBytes(const ManifestEntry& e) {
-  const DataFile& f = e.data_file;
-  int64_t n = sizeof(ManifestEntry) + static_cast<int64_t>(f.file_path.capacity());
-  n += static_cast<int64_t>(f.partition.size() * (sizeof(spec::Literal) + 16));
-  n += MapBytes(f.column_sizes) + MapBytes(f.value_counts) + MapBytes(f.null_value_counts) +
-       MapBytes(f.nan_value_counts) + MapBytes(f.lower_bounds) + MapBytes(f.upper_bounds);
-  n += static_cast<int64_t>(f.split_offsets.size() * 8 + f.equality_ids.size() * 4);
-  return n;
-}
-
 int64_t ListBytes(const std::vector<ManifestFile>& list) {
   int64_t n = 0;
   for (const auto& m : list) {
@@ -130,25 +110,17 @@ Result<ManifestCache::EntriesPtr> ManifestCache::ReadManifest(FileIO& io, const 
                                                               const spec::TableMetadata& metadata,
                                                               const ReadManifestOptions& options) {
   auto stat = CheckedSize(io, manifest.manifest_path, manifest.manifest_length);
-  if (!stat.ok()) {
-    ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(io, manifest, metadata, options));
-    return std::make_shared<const std::vector<ManifestEntry>>(std::move(entries));
-  }
+  if (!stat.ok()) return manifest::ReadManifestColumns(io, manifest, metadata, options);
   const int64_t size = *stat;
   // Inherited sequence numbers come from the manifest list entry, which is fixed for a
   // committed manifest; a pending one (unassigned) is not cached.
   const bool cacheable = manifest.sequence_number != kUnassignedSequenceNumber;
   const std::string key = ManifestKey(manifest, options);
   if (cacheable) {
-    if (auto hit = Lookup(key, size)) return std::static_pointer_cast<const std::vector<ManifestEntry>>(hit);
+    if (auto hit = Lookup(key, size)) return std::static_pointer_cast<const ManifestColumns>(hit);
   }
-  ARROW_ASSIGN_OR_RAISE(auto entries, manifest::ReadManifest(io, manifest, metadata, options));
-  auto value = std::make_shared<const std::vector<ManifestEntry>>(std::move(entries));
-  if (cacheable) {
-    int64_t bytes = 0;
-    for (const auto& e : *value) bytes += EntryBytes(e);
-    Insert(key, size, bytes, value);
-  }
+  ARROW_ASSIGN_OR_RAISE(auto value, manifest::ReadManifestColumns(io, manifest, metadata, options));
+  if (cacheable) Insert(key, size, value->bytes(), value);
   return value;
 }
 
@@ -157,8 +129,7 @@ ManifestCache::EntriesPtr ManifestCache::Find(FileIO& io, const ManifestFile& ma
   if (manifest.sequence_number == kUnassignedSequenceNumber) return nullptr;
   auto stat = CheckedSize(io, manifest.manifest_path, manifest.manifest_length);
   if (!stat.ok()) return nullptr;
-  return std::static_pointer_cast<const std::vector<ManifestEntry>>(
-      Lookup(ManifestKey(manifest, options), *stat));
+  return std::static_pointer_cast<const ManifestColumns>(Lookup(ManifestKey(manifest, options), *stat));
 }
 
 ManifestCache::Stats ManifestCache::stats() const {

@@ -26,9 +26,9 @@ class ManifestCache {
   static ManifestCache& Global();
 
   using ListPtr = std::shared_ptr<const std::vector<ManifestFile>>;
-  using EntriesPtr = std::shared_ptr<const std::vector<ManifestEntry>>;
+  using EntriesPtr = std::shared_ptr<const ManifestColumns>;
 
-  // As manifest::ReadManifestList / ReadManifest. A cached local file is still checked to
+  // As manifest::ReadManifestList / ReadManifestColumns. A cached local file is still checked to
   // exist with the size it had (one stat), so a removed file reads as an error as before; on
   // object storage, where that check is a round trip, the path and the manifest's length
   // from its list are trusted.

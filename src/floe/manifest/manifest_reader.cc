@@ -12,6 +12,8 @@
 #include "floe/avro/container_writer.h"
 #include "floe/manifest/avro_schemas.h"
 #include "floe/manifest/entry_decoder.h"
+#include "floe/manifest/inheritance.h"
+#include "floe/manifest/manifest_columns.h"
 
 namespace floe::manifest {
 
@@ -78,71 +80,77 @@ void AdviseHugePages(void* data, size_t bytes) {
 #endif
 }
 
-Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFile& manifest,
-                                                    const spec::TableMetadata& metadata,
-                                                    const ReadManifestOptions& options) {
+// How many entries the manifest list says a manifest has (zero when a writer left it out).
+size_t ListedEntries(const ManifestFile& manifest) {
+  return static_cast<size_t>(std::max<int64_t>(
+      0, int64_t{manifest.added_files_count} + manifest.existing_files_count + manifest.deleted_files_count));
+}
+
+// A manifest opened for decoding: its container, the spec it was written with and a
+// decoder for its entries.
+struct OpenedManifest {
+  std::unique_ptr<avro::ContainerReader> reader;
+  std::unique_ptr<EntryDecoder> decoder;
+  int32_t spec_id = 0;
+  bool v1 = false;  // no sequence numbers: all are 0
+};
+
+Result<OpenedManifest> OpenManifest(FileIO& io, const ManifestFile& manifest, const spec::TableMetadata& metadata,
+                                    const ReadManifestOptions& options) {
   const std::string& path = manifest.manifest_path;
   std::optional<int64_t> length;
   if (manifest.manifest_length > 0) length = manifest.manifest_length;
   ARROW_ASSIGN_OR_RAISE(auto buffer, io.ReadFile(path, FileKind::kManifest, length));
-  ARROW_ASSIGN_OR_RAISE(auto reader, avro::ContainerReader::Open(buffer, path));
-  const avro::Schema& schema = *reader->schema();
+  OpenedManifest opened;
+  ARROW_ASSIGN_OR_RAISE(opened.reader, avro::ContainerReader::Open(buffer, path));
+  const avro::ContainerReader& reader = *opened.reader;
+  const avro::Schema& schema = *reader.schema();
   const avro::Node& root = schema.Resolve(schema.root());
   if (root.type != avro::Type::kRecord) return Corrupt(path, "entries are not records");
   // Partition values are typed by the spec the manifest was written with.
-  int32_t spec_id = manifest.partition_spec_id;
-  if (const std::string* s = reader->FindMetadata("partition-spec-id")) {
+  opened.spec_id = manifest.partition_spec_id;
+  if (const std::string* s = reader.FindMetadata("partition-spec-id")) {
     try {
-      spec_id = std::stoi(*s);
+      opened.spec_id = std::stoi(*s);
     } catch (...) {
     }
   }
-  const spec::PartitionSpec* spec = metadata.SpecById(spec_id);
-  if (!spec) return Corrupt(path, "unknown partition spec id " + std::to_string(spec_id));
+  const spec::PartitionSpec* spec = metadata.SpecById(opened.spec_id);
+  if (!spec) return Corrupt(path, "unknown partition spec id " + std::to_string(opened.spec_id));
   spec::SchemaPtr table_schema = metadata.current_schema();
-  if (const std::string* s = reader->FindMetadata("schema")) {
+  if (const std::string* s = reader.FindMetadata("schema")) {
     auto parsed = spec::SchemaFromJson(*s);
     if (parsed.ok()) table_schema = *parsed;
   }
   ARROW_ASSIGN_OR_RAISE(auto partition_type, spec->PartitionType(*table_schema));
-  ARROW_ASSIGN_OR_RAISE(auto decoder, EntryDecoder::Make(reader->schema(), partition_type,
-                                                          options.projection));
+  ARROW_ASSIGN_OR_RAISE(opened.decoder, EntryDecoder::Make(reader.schema(), partition_type, options.projection));
+  opened.v1 = metadata.format_version == 1 || manifest.sequence_number == 0;
+  return opened;
+}
 
-  const bool v1 = metadata.format_version == 1 || manifest.sequence_number == 0;
+Result<std::vector<ManifestEntry>> ReadManifestImpl(FileIO& io, const ManifestFile& manifest,
+                                                    const spec::TableMetadata& metadata,
+                                                    const ReadManifestOptions& options) {
+  const std::string& path = manifest.manifest_path;
+  ARROW_ASSIGN_OR_RAISE(OpenedManifest opened, OpenManifest(io, manifest, metadata, options));
   std::vector<ManifestEntry> entries;
   // The manifest list knows how many entries there are (zero when a writer left it out).
-  entries.reserve(static_cast<size_t>(std::max<int64_t>(
-      0, int64_t{manifest.added_files_count} + manifest.existing_files_count + manifest.deleted_files_count)));
+  entries.reserve(ListedEntries(manifest));
   AdviseHugePages(entries.data(), entries.capacity() * sizeof(ManifestEntry));
   // Entries are decoded in place: no temporary to reset and move per entry.
-  auto decode = [&](avro::Decoder* d) { return decoder->DecodeNew(d, &entries.emplace_back()); };
+  auto decode = [&](avro::Decoder* d) { return opened.decoder->DecodeNew(d, &entries.emplace_back()); };
   while (true) {
-    ARROW_ASSIGN_OR_RAISE(bool more, reader->NextWith(decode));
+    ARROW_ASSIGN_OR_RAISE(bool more, opened.reader->NextWith(decode));
     if (!more) break;
     ManifestEntry& e = entries.back();
     if (e.data_file.file_path.empty()) return Corrupt(path, "data file without file_path");
-    e.data_file.spec_id = spec_id;
-    // Inheritance: only ADDED entries may leave these null.
-    if (!e.snapshot_id) e.snapshot_id = manifest.added_snapshot_id;
-    if (v1) {
-      e.sequence_number = e.sequence_number.value_or(0);
-      e.file_sequence_number = e.file_sequence_number.value_or(0);
-    } else if (e.status == EntryStatus::kAdded) {
-      if (!e.sequence_number) e.sequence_number = manifest.sequence_number;
-      if (!e.file_sequence_number) e.file_sequence_number = manifest.sequence_number;
-    }
+    e.data_file.spec_id = opened.spec_id;
+    InheritSequenceNumbers(manifest, opened.v1, e.status, e.snapshot_id, e.sequence_number, e.file_sequence_number);
   }
-  // Spec, "First Row ID Inheritance": live data files without a first row id take the next
-  // ids after the manifest's first, in the order they are listed (the manifest list reserved
-  // ids for its added and existing rows only).
-  if (manifest.first_row_id && manifest.content == ManifestContent::kData) {
-    int64_t next = *manifest.first_row_id;
-    for (auto& e : entries) {
-      DataFile& f = e.data_file;
-      if (e.status == EntryStatus::kDeleted || f.content != FileContent::kData || f.first_row_id) continue;
-      f.first_row_id = next;
-      next += f.record_count;
-    }
+  FirstRowIds row_ids(manifest);
+  for (auto& e : entries) {
+    DataFile& f = e.data_file;
+    if (auto id = row_ids.Next(e.status, f.content, f.first_row_id.has_value(), f.record_count)) f.first_row_id = id;
   }
   return entries;
 }
@@ -158,6 +166,21 @@ Result<std::vector<ManifestEntry>> ReadManifest(FileIO& io, const ManifestFile& 
                                                 const spec::TableMetadata& metadata,
                                                 const ReadManifestOptions& options) {
   auto result = ReadManifestImpl(io, manifest, metadata, options);
+  if (!result.ok()) return WithPath(result.status(), manifest.manifest_path);
+  return result;
+}
+
+Result<std::shared_ptr<const ManifestColumns>> ReadManifestColumns(FileIO& io, const ManifestFile& manifest,
+                                                                  const spec::TableMetadata& metadata,
+                                                                  const ReadManifestOptions& options) {
+  auto read = [&]() -> Result<std::shared_ptr<const ManifestColumns>> {
+    ARROW_ASSIGN_OR_RAISE(OpenedManifest opened, OpenManifest(io, manifest, metadata, options));
+    auto columns = std::make_shared<ManifestColumns>();
+    ARROW_RETURN_NOT_OK(opened.decoder->DecodeAll(opened.reader.get(), ListedEntries(manifest), columns.get()));
+    columns->Inherit(manifest, opened.spec_id, opened.v1);
+    return columns;
+  };
+  auto result = read();
   if (!result.ok()) return WithPath(result.status(), manifest.manifest_path);
   return result;
 }

@@ -1,11 +1,13 @@
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "floe/io/file_io.h"
 #include "floe/manifest/entry_decoder.h"
 #include "floe/manifest/data_file.h"
+#include "floe/manifest/manifest_columns.h"
 #include "floe/manifest/manifest_file.h"
 #include "floe/spec/table_metadata.h"
 
@@ -23,6 +25,12 @@ struct ReadManifestOptions {
 Result<std::vector<ManifestEntry>> ReadManifest(FileIO& io, const ManifestFile& manifest,
                                                 const spec::TableMetadata& metadata,
                                                 const ReadManifestOptions& options = {});
+
+// The same entries one array per field (ManifestColumns): what planning reads, decoding
+// allocates per column instead of per entry.
+Result<std::shared_ptr<const ManifestColumns>> ReadManifestColumns(FileIO& io, const ManifestFile& manifest,
+                                                                  const spec::TableMetadata& metadata,
+                                                                  const ReadManifestOptions& options = {});
 
 // Row lineage of a v3 manifest list: data manifests without a first row id take the next
 // ids from `first_row_id` (the snapshot's), each reserving as many as it lists added and

@@ -1,6 +1,8 @@
 #include "floe/scan/scan_filter.h"
 
 #include <optional>
+#include <string_view>
+#include <type_traits>
 
 namespace floe::scan {
 
@@ -53,39 +55,89 @@ std::optional<std::pair<Op, spec::Literal>> Project(const spec::PartitionField& 
 
 }  // namespace
 
-bool FileMayMatch(const manifest::DataFile& file, const std::vector<ColumnPredicate>& predicates,
-                  const spec::PartitionSpec& spec) {
+namespace {
+
+template <typename V>
+auto FindMetric(const manifest::IdMap<V>& map, int32_t id) {
+  using Out = std::conditional_t<std::is_same_v<V, std::string>, std::string_view, V>;
+  auto it = map.find(id);
+  return it == map.end() ? std::optional<Out>() : std::optional<Out>(it->second);
+}
+
+// The stats of one data file, from a DataFile or from a row of ManifestColumns.
+class DataFileStats {
+ public:
+  explicit DataFileStats(const manifest::DataFile& file) : f_(file) {}
+  std::optional<int64_t> value_count(int32_t id) const { return FindMetric(f_.value_counts, id); }
+  std::optional<int64_t> null_count(int32_t id) const { return FindMetric(f_.null_value_counts, id); }
+  std::optional<std::string_view> lower_bound(int32_t id) const { return FindMetric(f_.lower_bounds, id); }
+  std::optional<std::string_view> upper_bound(int32_t id) const { return FindMetric(f_.upper_bounds, id); }
+  const spec::Literal* partition() const { return f_.partition.data(); }
+  size_t partition_size() const { return f_.partition.size(); }
+
+ private:
+  const manifest::DataFile& f_;
+};
+
+class ColumnRowStats {
+ public:
+  ColumnRowStats(const manifest::ManifestColumns& columns, size_t row) : c_(columns), i_(row) {}
+  std::optional<int64_t> value_count(int32_t id) const { return c_.value_count(c_.MetricIndex(id), i_); }
+  std::optional<int64_t> null_count(int32_t id) const { return c_.null_value_count(c_.MetricIndex(id), i_); }
+  std::optional<std::string_view> lower_bound(int32_t id) const { return c_.lower_bound(c_.MetricIndex(id), i_); }
+  std::optional<std::string_view> upper_bound(int32_t id) const { return c_.upper_bound(c_.MetricIndex(id), i_); }
+  const spec::Literal* partition() const { return c_.partition(i_); }
+  size_t partition_size() const { return c_.partition_width(); }
+
+ private:
+  const manifest::ManifestColumns& c_;
+  size_t i_;
+};
+
+template <typename Stats>
+bool StatsMayMatch(const Stats& file, const std::vector<ColumnPredicate>& predicates, const spec::PartitionSpec& spec) {
   for (const auto& p : predicates) {
-    auto values = file.value_counts.find(p.field_id);
-    auto nulls = file.null_value_counts.find(p.field_id);
-    bool all_null = values != file.value_counts.end() && nulls != file.null_value_counts.end() &&
-                    values->second == nulls->second;
+    const auto values = file.value_count(p.field_id);
+    const auto nulls = file.null_count(p.field_id);
+    const bool all_null = values && nulls && *values == *nulls;
     if (p.op == Op::kIsNull) {
-      if (nulls != file.null_value_counts.end() && nulls->second == 0) return false;
+      if (nulls && *nulls == 0) return false;
       continue;
     }
     if (all_null) return false;  // comparisons and IS NOT NULL need a non-null value
     if (p.op == Op::kNotNull) continue;
-    auto lo = file.lower_bounds.find(p.field_id);
-    auto hi = file.upper_bounds.find(p.field_id);
-    if (lo != file.lower_bounds.end() && hi != file.upper_bounds.end() && p.value.type()) {
-      auto lower = spec::FromSingleValueBinary(p.value.type(), lo->second);
-      auto upper = spec::FromSingleValueBinary(p.value.type(), hi->second);
+    const auto lo = file.lower_bound(p.field_id);
+    const auto hi = file.upper_bound(p.field_id);
+    if (lo && hi && p.value.type()) {
+      auto lower = spec::FromSingleValueBinary(p.value.type(), *lo);
+      auto upper = spec::FromSingleValueBinary(p.value.type(), *hi);
       if (lower.ok() && upper.ok() && Comparable(*lower, p.value) && Comparable(*upper, p.value) &&
           !RangeMayMatch(*lower, *upper, p.op, p.value)) {
         return false;
       }
     }
-    for (size_t i = 0; i < spec.fields().size() && i < file.partition.size(); ++i) {
+    for (size_t i = 0; i < spec.fields().size() && i < file.partition_size(); ++i) {
       const auto& field = spec.fields()[i];
       if (field.source_id != p.field_id) continue;
       auto projected = Project(field, p);
-      const spec::Literal& part = file.partition[i];
+      const spec::Literal& part = file.partition()[i];
       if (!projected || !Comparable(part, projected->second)) continue;
       if (!RangeMayMatch(part, part, projected->first, projected->second)) return false;
     }
   }
   return true;
+}
+
+}  // namespace
+
+bool FileMayMatch(const manifest::DataFile& file, const std::vector<ColumnPredicate>& predicates,
+                  const spec::PartitionSpec& spec) {
+  return StatsMayMatch(DataFileStats(file), predicates, spec);
+}
+
+bool FileMayMatch(const manifest::ManifestColumns& columns, size_t row, const std::vector<ColumnPredicate>& predicates,
+                  const spec::PartitionSpec& spec) {
+  return StatsMayMatch(ColumnRowStats(columns, row), predicates, spec);
 }
 
 bool ManifestMayMatch(const manifest::ManifestFile& manifest, const std::vector<ColumnPredicate>& predicates,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "floe/manifest/data_file.h"
+#include "floe/manifest/manifest_columns.h"
 #include "floe/manifest/manifest_file.h"
 #include "floe/spec/partition_spec.h"
 #include "floe/spec/schema.h"
@@ -23,6 +24,9 @@ struct ColumnPredicate {
 
 // False only when no row of the file can satisfy every predicate.
 bool FileMayMatch(const manifest::DataFile& file, const std::vector<ColumnPredicate>& predicates,
+                  const spec::PartitionSpec& spec);
+// The same for entry `row` of a manifest read by columns.
+bool FileMayMatch(const manifest::ManifestColumns& columns, size_t row, const std::vector<ColumnPredicate>& predicates,
                   const spec::PartitionSpec& spec);
 // False only when no file of the manifest can satisfy every predicate.
 bool ManifestMayMatch(const manifest::ManifestFile& manifest, const std::vector<ColumnPredicate>& predicates,

@@ -177,26 +177,29 @@ Result<std::vector<FileScanTask>> TableScan::PlanFiles() const {
   ARROW_RETURN_NOT_OK(arrow::internal::OptionalParallelFor(
       parallel, static_cast<int>(misses.size()), read_one, pool));
 
-  std::vector<manifest::ManifestCache::EntriesPtr> delete_manifests;
+  std::vector<manifest::ManifestEntry> deletes;
   for (size_t i = 0; i < to_read.size(); ++i) {
-    const manifest::ManifestFile& mf = *to_read[i];
     const spec::PartitionSpec* spec = specs[i];
-    ARROW_ASSIGN_OR_RAISE(auto entries, std::move(read[i]));
-    if (mf.content == manifest::ManifestContent::kDeletes) {
-      delete_manifests.push_back(std::move(entries));
-      continue;
-    }
-    for (const auto& e : *entries) {
-      if (e.status == manifest::EntryStatus::kDeleted) continue;
+    ARROW_ASSIGN_OR_RAISE(manifest::ManifestCache::EntriesPtr entries, std::move(read[i]));
+    const manifest::ManifestColumns& columns = *entries;
+    const bool delete_manifest = to_read[i]->content == manifest::ManifestContent::kDeletes;
+    for (size_t row = 0; row < columns.size(); ++row) {
+      if (columns.status(row) == manifest::EntryStatus::kDeleted) continue;
+      if (delete_manifest) {
+        deletes.push_back(columns.Entry(row));
+        continue;
+      }
       ++metrics_.files;
-      if (!predicates_.empty() && spec && !FileMayMatch(e.data_file, predicates_, *spec)) {
+      if (!predicates_.empty() && spec && !FileMayMatch(columns, row, predicates_, *spec)) {
         ++metrics_.files_skipped;
         continue;
       }
-      tasks.push_back({e.data_file, e.sequence_number.value_or(0), {}});
+      // Only the files kept become DataFiles.
+      manifest::ManifestEntry e = columns.Entry(row);
+      tasks.push_back({std::move(e.data_file), e.sequence_number.value_or(0), {}});
     }
   }
-  if (!delete_manifests.empty()) ARROW_RETURN_NOT_OK(AssignDeletes(*md, *snap, delete_manifests, &tasks));
+  if (!deletes.empty()) ARROW_RETURN_NOT_OK(AssignDeletes(*md, *snap, deletes, &tasks));
   return tasks;
 }
 
@@ -216,31 +219,28 @@ bool MayNamePath(const manifest::DataFile& deletes, const std::string& path) {
 // them when its spec is unpartitioned) whose data sequence number is at most its own; an
 // equality delete only to those with a strictly smaller one.
 Status TableScan::AssignDeletes(const spec::TableMetadata& md, const spec::Snapshot& snap,
-                                const std::vector<manifest::ManifestCache::EntriesPtr>& delete_manifests,
+                                const std::vector<manifest::ManifestEntry>& deletes,
                                 std::vector<FileScanTask>* tasks) const {
   using Delete = const manifest::ManifestEntry*;
   std::vector<Delete> global;
   std::unordered_map<std::string, std::vector<Delete>> by_partition;
   // Deletes naming their one data file (deletion vectors, always) are found by its path.
   std::unordered_map<std::string, std::vector<Delete>> by_data_file;
-  for (const auto& entries : delete_manifests) {
-    for (const auto& e : *entries) {
-      if (e.status == manifest::EntryStatus::kDeleted) continue;
-      const manifest::DataFile& file = e.data_file;
-      if (file.is_deletion_vector() && !file.referenced_data_file) {
-        return Status::IOError("Deletion vector in ", file.file_path, " of snapshot ", snap.snapshot_id, " of ",
-                               table_->name(), " has no referenced_data_file");
-      }
-      if (file.content == manifest::FileContent::kPositionDeletes && file.referenced_data_file) {
-        by_data_file[*file.referenced_data_file].push_back(&e);
-        continue;
-      }
-      const spec::PartitionSpec* spec = md.SpecById(file.spec_id);
-      if (!spec || spec->fields().empty()) {
-        global.push_back(&e);
-      } else {
-        by_partition[manifest::PartitionKey(file)].push_back(&e);
-      }
+  for (const auto& e : deletes) {
+    const manifest::DataFile& file = e.data_file;
+    if (file.is_deletion_vector() && !file.referenced_data_file) {
+      return Status::IOError("Deletion vector in ", file.file_path, " of snapshot ", snap.snapshot_id, " of ",
+                             table_->name(), " has no referenced_data_file");
+    }
+    if (file.content == manifest::FileContent::kPositionDeletes && file.referenced_data_file) {
+      by_data_file[*file.referenced_data_file].push_back(&e);
+      continue;
+    }
+    const spec::PartitionSpec* spec = md.SpecById(file.spec_id);
+    if (!spec || spec->fields().empty()) {
+      global.push_back(&e);
+    } else {
+      by_partition[manifest::PartitionKey(file)].push_back(&e);
     }
   }
   for (auto& task : *tasks) {

@@ -98,7 +98,7 @@ class TableScan {
   Result<std::shared_ptr<arrow::RecordBatchReader>> MakeReader(bool ordered) const;
   // Gives each task the delete files that apply to it.
   Status AssignDeletes(const spec::TableMetadata& md, const spec::Snapshot& snap,
-                       const std::vector<manifest::ManifestCache::EntriesPtr>& delete_manifests,
+                       const std::vector<manifest::ManifestEntry>& deletes,
                        std::vector<FileScanTask>* tasks) const;
   struct Planned {
     spec::SchemaPtr projection, schema;  // the projection may end in columns read for equality deletes

@@ -331,11 +331,137 @@ TEST_F(ManifestMalformedTest, AMalformedBoundFailsNamingTheManifest) {
   for (bool projected : {false, true}) {
     ReadManifestOptions options;
     if (projected) options.projection.metric_ids = std::vector<int32_t>{2};
+    const std::string expected = "Invalid Avro file " + path + ": Avro length is negative: -1 in block 1 (object 1)";
     auto result = ReadManifest(*io_, mf, metadata_, options);
     ASSERT_FALSE(result.ok());
-    EXPECT_EQ(result.status().message(),
-              "Invalid Avro file " + path + ": Avro length is negative: -1 in block 1 (object 1)");
+    EXPECT_EQ(result.status().message(), expected);
+    auto columns = ReadManifestColumns(*io_, mf, metadata_, options);
+    ASSERT_FALSE(columns.ok());
+    EXPECT_EQ(columns.status().message(), expected);
   }
+}
+
+}  // namespace
+}  // namespace floe::manifest
+
+namespace floe::manifest {
+namespace {
+
+class ManifestColumnsTest : public ManifestTest {
+ protected:
+  // Every entry of `mf` read by columns is the entry ReadManifest gives, with and without a
+  // projection of the metrics.
+  void ExpectColumnsMatchEntries(const ManifestFile& mf) {
+    for (bool projected : {false, true}) {
+      SCOPED_TRACE(projected ? "projected" : "every metric");
+      ReadManifestOptions options;
+      if (projected) options.projection.metric_ids = std::vector<int32_t>{3, 2};
+      ASSERT_OK_AND_ASSIGN(auto entries, ReadManifest(*io_, mf, metadata_, options));
+      ASSERT_OK_AND_ASSIGN(auto columns, ReadManifestColumns(*io_, mf, metadata_, options));
+      ASSERT_EQ(columns->size(), entries.size());
+      for (size_t i = 0; i < entries.size(); ++i) {
+        EXPECT_EQ(columns->Entry(i), entries[i]) << "entry " << i;
+        EXPECT_EQ(columns->status(i), entries[i].status);
+        EXPECT_EQ(columns->content(i), entries[i].data_file.content);
+        EXPECT_EQ(columns->file_path(i), entries[i].data_file.file_path);
+        EXPECT_EQ(columns->record_count(i), entries[i].data_file.record_count);
+        EXPECT_EQ(columns->sequence_number(i), entries[i].sequence_number);
+      }
+    }
+  }
+};
+
+TEST_F(ManifestColumnsTest, DataEntriesReadAsReadManifestGivesThem) {
+  std::string path = dir_.str() + "/data.avro";
+  ASSERT_OK_AND_ASSIGN(auto writer, ManifestWriter::Make(io_, path, *schema_, spec_, 5, ManifestContent::kData, 3));
+  DataFile a = File("a.parquet", "eu", 3, 10);
+  a.lower_bounds[2] = "amsterdam";
+  a.upper_bounds[2] = "zurich";
+  a.split_offsets = {4, 1000, 2000};
+  DataFile java = File("java.parquet", std::nullopt, 1, 4);
+  java.nan_value_counts = {};
+  java.column_sizes = {};
+  java.empty_metric_maps = kNanValueCountsMap | kColumnSizesMap;
+  java.split_offsets = {};
+  java.sort_order_id = std::nullopt;
+  DataFile orc = File("c.orc", "us", 2, 7);
+  orc.file_format = "ORC";
+  orc.key_metadata = std::string("\x01\x02", 2);
+  orc.first_row_id = 500;
+  orc.lower_bounds = {};
+  orc.upper_bounds = {};
+  ASSERT_OK(writer->Add(a));
+  ASSERT_OK(writer->Add(java, 2));
+  ASSERT_OK(writer->Add(orc));
+  ASSERT_OK_AND_ASSIGN(ManifestFile mf, writer->Close());
+  mf.sequence_number = 3;
+  mf.first_row_id = 100;
+  ExpectColumnsMatchEntries(mf);
+
+  ReadManifestOptions options;
+  options.projection.metric_ids = std::vector<int32_t>{2};
+  ASSERT_OK_AND_ASSIGN(auto columns, ReadManifestColumns(*io_, mf, metadata_, options));
+  ASSERT_EQ(columns->size(), 3u);
+  const int region = columns->MetricIndex(2);
+  ASSERT_EQ(region, 0);
+  EXPECT_EQ(columns->MetricIndex(1), -1);
+  EXPECT_EQ(columns->value_count(region, 0), 10);
+  EXPECT_EQ(columns->null_value_count(region, 1), 1);
+  EXPECT_EQ(columns->nan_value_count(region, 0), std::nullopt);
+  EXPECT_EQ(columns->lower_bound(region, 0), "amsterdam");
+  EXPECT_EQ(columns->upper_bound(region, 0), "zurich");
+  EXPECT_EQ(columns->lower_bound(region, 2), std::nullopt);
+  EXPECT_EQ(columns->value_count(-1, 0), std::nullopt);
+  EXPECT_EQ(columns->sequence_number(1), 2);
+  EXPECT_EQ(columns->file_sequence_number(1), 3);
+  ASSERT_EQ(columns->partition_width(), 2u);
+  EXPECT_EQ(columns->partition(0)[0], Literal::String("eu"));
+  EXPECT_TRUE(columns->partition(1)[0].is_null());
+  EXPECT_EQ(columns->partition(2)[1], Literal::Int(2));
+  // Row ids: the first two files inherit from the manifest's first, the third keeps its own.
+  EXPECT_EQ(columns->Entry(0).data_file.first_row_id, 100);
+  EXPECT_EQ(columns->Entry(1).data_file.first_row_id, 110);
+  EXPECT_EQ(columns->Entry(2).data_file.first_row_id, 500);
+  EXPECT_EQ(columns->Entry(2).data_file.file_format, "ORC");
+}
+
+TEST_F(ManifestColumnsTest, DeleteEntriesAndRewrittenEntriesReadAsReadManifestGivesThem) {
+  std::string path = dir_.str() + "/deletes.avro";
+  ASSERT_OK_AND_ASSIGN(auto writer,
+                       ManifestWriter::Make(io_, path, *schema_, spec_, 6, ManifestContent::kDeletes, 3));
+  DataFile dv = File("dv.puffin", "eu", 3, 2);
+  dv.content = FileContent::kPositionDeletes;
+  dv.file_format = "PUFFIN";
+  dv.referenced_data_file = dir_.str() + "/data/a.parquet";
+  dv.content_offset = 4;
+  dv.content_size_in_bytes = 40;
+  dv.split_offsets = {};
+  dv.sort_order_id = std::nullopt;
+  DataFile eq = File("eq.parquet", "us", 1, 3);
+  eq.content = FileContent::kEqualityDeletes;
+  eq.equality_ids = {1, 2};
+  ASSERT_OK(writer->Add(dv));
+  ASSERT_OK(writer->Add(eq));
+  ASSERT_OK_AND_ASSIGN(ManifestFile mf, writer->Close());
+  mf.sequence_number = 4;
+  ExpectColumnsMatchEntries(mf);
+
+  // A rewrite: one entry carried over, one removed, in a manifest of format version 1.
+  metadata_.format_version = 1;
+  ASSERT_OK_AND_ASSIGN(auto entries, ReadManifest(*io_, mf, metadata_));
+  std::string path2 = dir_.str() + "/rewritten.avro";
+  ASSERT_OK_AND_ASSIGN(auto rewriter,
+                       ManifestWriter::Make(io_, path2, *schema_, spec_, 7, ManifestContent::kDeletes, 3));
+  ASSERT_OK(rewriter->Existing(entries[0]));
+  ASSERT_OK(rewriter->Delete(entries[1]));
+  ASSERT_OK_AND_ASSIGN(ManifestFile mf2, rewriter->Close());
+  mf2.sequence_number = 0;
+  ExpectColumnsMatchEntries(mf2);
+  ASSERT_OK_AND_ASSIGN(auto columns, ReadManifestColumns(*io_, mf2, metadata_));
+  EXPECT_EQ(columns->status(1), EntryStatus::kDeleted);
+  EXPECT_EQ(columns->snapshot_id(1), 7);
+  EXPECT_EQ(columns->Entry(0).data_file.referenced_data_file, dv.referenced_data_file);
+  EXPECT_EQ(columns->Entry(1).data_file.equality_ids, (std::vector<int32_t>{1, 2}));
 }
 
 }  // namespace

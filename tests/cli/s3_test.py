@@ -274,6 +274,13 @@ with s3_fault_proxy.FaultProxy(endpoint) as proxy:
         data = [m for m, p, a in proxy.log if p.endswith(".parquet")]
         c.equal(data.count("HEAD"), 0, f"no HEAD of the data file: {query}")
         c.check(data.count("GET") >= 3, f"the data file in several GETs: {query}", data)
+    # A filter: the footer's GET brings the page indexes with it, and the one row group they
+    # keep comes in one more (the page indexes are not asked for again, one by one).
+    proxy.log.clear()
+    query = "SELECT count(*), sum(id) FROM db.big WHERE id BETWEEN 160000 AND 160999"
+    c.equal(rows(query, via=proxy.endpoint), [["1000", "160499500"]], f"through the proxy: {query}")
+    data = [m for m, p, a in proxy.log if p.endswith(".parquet")]
+    c.equal(data, ["GET", "GET"], f"the footer with the page indexes, then the row group: {query}")
     proxy.fail("GET", status=500, key=r"/db/big/data/.*\.parquet$")
     r = run_sql(big_queries[0][0], via=proxy.endpoint, extra=quick)
     c.equal(r.returncode, 1, "data GETs failing: exit status")

@@ -217,6 +217,13 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
     } else {
       ARROW_ASSIGN_OR_RAISE(file->input_, io.OpenInputFile(location, FileKind::kData, size));
       file->prefetchable_ = IsObjectStoreLocation(location);
+      if (file->prefetchable_ && size) {
+        // The footer's bytes, and with a filter the page indexes writers put just before it,
+        // in one request that later reads of them find in memory.
+        const int64_t tail = std::min(*size, predicates.empty() ? kFooterTailBytes : kIndexedTailBytes);
+        file->input_ = std::make_shared<PrefetchedFile>(file->input_, std::vector<ByteRange>{{*size - tail, tail}});
+        file->tail_ = {*size - tail, tail};
+      }
     }
     auto parquet_reader = parquet::ParquetFileReader::Open(file->input_, ReaderProperties());
     file->metadata_ = parquet_reader->metadata();
@@ -283,6 +290,7 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
         }
       }
     }
+    file->PrefetchPageIndexes();
     file->pages_selectable_ = !file->bound_.empty();
     for (size_t i = 0; i < fields.size() && file->pages_selectable_; ++i) {
       if (file->file_field_[i] < 0) continue;
@@ -373,10 +381,34 @@ int64_t ParquetDataFile::RowGroupCompressedBytes(int row_group) const {
   return metadata_->RowGroup(row_group)->total_compressed_size();
 }
 
-void ParquetDataFile::Prefetch(int row_group) const {
-  if (!prefetchable_ || row_group < 0 || row_group >= num_row_groups()) return;
+void ParquetDataFile::PrefetchPageIndexes() {
+  if (!prefetchable_ || bound_.empty()) return;
+  // The column and offset indexes of the filter's columns and the projected ones, in every
+  // row group: one span, fetched at once unless the footer's request already holds it.
+  std::vector<int> columns;
+  for (const auto& b : bound_) columns.push_back(b.column);
+  for (const auto& leaves : leaves_) columns.insert(columns.end(), leaves.begin(), leaves.end());
+  int64_t begin = INT64_MAX, end = 0;
+  for (int rg = 0; rg < metadata_->num_row_groups(); ++rg) {
+    auto group = metadata_->RowGroup(rg);
+    for (int column : columns) {
+      auto chunk = group->ColumnChunk(column);
+      for (const auto& location : {chunk->GetColumnIndexLocation(), chunk->GetOffsetIndexLocation()}) {
+        if (!location || location->offset < 0 || location->length <= 0) continue;
+        begin = std::min(begin, location->offset);
+        end = std::max(end, location->offset + location->length);
+      }
+    }
+  }
+  if (end <= begin || (begin >= tail_.offset && end <= tail_.offset + tail_.length)) return;
+  if (end - begin > kIndexSpanBytes) return;  // far apart: read as they are needed
+  input_ = std::make_shared<PrefetchedFile>(input_, std::vector<ByteRange>{{begin, end - begin}});
+}
+
+bool ParquetDataFile::Prefetch(int row_group) const {
+  if (!prefetchable_ || row_group < 0 || row_group >= num_row_groups()) return false;
   std::lock_guard<std::mutex> lock(prefetch_mutex_);
-  if (prefetch_started_[row_group]) return;
+  if (prefetch_started_[row_group]) return false;
   prefetch_started_[row_group] = true;
   std::vector<ByteRange> ranges;
   auto group = metadata_->RowGroup(row_group);
@@ -390,10 +422,11 @@ void ParquetDataFile::Prefetch(int row_group) const {
       ranges.push_back({start, chunk->total_compressed_size()});
     }
   }
-  if (ranges.empty()) return;
+  if (ranges.empty()) return false;
   // Chunks less than a round trip's worth of bytes apart (at ~100 MB/s) go in one request;
   // pieces of 4 MB download side by side.
   prefetched_[row_group] = std::make_shared<PrefetchedFile>(input_, CoalesceRanges(std::move(ranges), 1 << 20, 4 << 20));
+  return true;
 }
 
 Result<std::unique_ptr<parquet::arrow::FileReader>> ParquetDataFile::MakeReader(int64_t batch_rows,
@@ -626,6 +659,11 @@ Result<ParquetDataFile::OpenedRowGroup> ParquetDataFile::OpenRowGroupImpl(int ro
     RowRanges pages;
     out.outcome = IndexesMayMatch(*reader, row_group, &pages);
     if (out.outcome != Outcome::kRead) return out;
+    // Once the indexes keep the row group, its column chunks are fetched side by side
+    // rather than one after another as decoding asks for them.
+    if (Prefetch(row_group)) {
+      ARROW_ASSIGN_OR_RAISE(reader, MakeReader(0, row_group));
+    }
     std::optional<RowGroup> read;
     if (select_pages) {
       ARROW_ASSIGN_OR_RAISE(read, ReadMatchingPages(*reader, row_group, pages));

@@ -12,6 +12,7 @@
 #include <parquet/type_fwd.h>
 
 #include "floe/io/file_io.h"
+#include "floe/io/prefetched_file.h"
 #include "floe/scan/row_group_filter.h"
 #include "floe/scan/scan_filter.h"
 #include "floe/spec/schema.h"
@@ -38,6 +39,12 @@ class ParquetDataFile {
 
   // A file of known size up to this is read whole when opened.
   static constexpr int64_t kWholeFileBytes = int64_t{1} << 20;
+  // On object storage, the bytes at the end fetched with the footer: what Parquet readers
+  // ask for first, and with a filter enough to hold the page indexes of most files too.
+  static constexpr int64_t kFooterTailBytes = int64_t{64} << 10;
+  static constexpr int64_t kIndexedTailBytes = int64_t{256} << 10;
+  // Page indexes outside that tail are fetched in one request when they span at most this.
+  static constexpr int64_t kIndexSpanBytes = int64_t{8} << 20;
 
   // `predicates` (ANDed) only prune: row groups they rule out are skipped, the rows of the
   // others are returned unfiltered. `schema` resolves predicate columns outside the projection.
@@ -84,8 +91,8 @@ class ParquetDataFile {
 
   // On object storage, starts fetching the column chunks row group `row_group` reads (all
   // of them, in requests side by side) for OpenRowGroup to find in memory. Nothing for a file
-  // read whole, a local file, or a row group already begun.
-  void Prefetch(int row_group) const;
+  // read whole, a local file, or a row group already begun; true when it started now.
+  bool Prefetch(int row_group) const;
   // The bytes of a row group's column chunks, all of them, compressed.
   int64_t RowGroupCompressedBytes(int row_group) const;
 
@@ -103,6 +110,9 @@ class ParquetDataFile {
   // `pages`: the rows the page index leaves, as IndexesMayMatch found them.
   Result<std::optional<RowGroup>> ReadMatchingPages(parquet::arrow::FileReader& reader, int row_group,
                                                     const RowRanges& pages) const;
+  // On object storage with a filter: starts fetching the page indexes it and the projection
+  // read, for every row group, unless the footer's request already brought them.
+  void PrefetchPageIndexes();
   // A reader of the file; of its fetched-ahead bytes when `row_group` was prefetched.
   Result<std::unique_ptr<parquet::arrow::FileReader>> MakeReader(int64_t batch_rows = 0, int row_group = -1) const;
   // kRead, or why the Bloom filters or the page index rule the row group out; with kRead,
@@ -121,6 +131,7 @@ class ParquetDataFile {
   std::string location_;
   std::shared_ptr<arrow::io::RandomAccessFile> input_;
   bool prefetchable_ = false;  // on object storage and not read whole
+  ByteRange tail_;              // fetched with the footer, when prefetchable_
   mutable std::mutex prefetch_mutex_;
   // Per row group prefetched and not yet opened: the file with its bytes on the way.
   mutable std::map<int, std::shared_ptr<arrow::io::RandomAccessFile>> prefetched_;

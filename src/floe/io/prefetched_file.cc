@@ -39,6 +39,12 @@ PrefetchedFile::PrefetchedFile(std::shared_ptr<arrow::io::RandomAccessFile> file
   }
 }
 
+PrefetchedFile::PrefetchedFile(std::shared_ptr<arrow::io::RandomAccessFile> file, ByteRange range,
+                               std::shared_ptr<arrow::Buffer> bytes)
+    : file_(std::move(file)) {
+  pieces_.push_back({range, arrow::Future<std::shared_ptr<arrow::Buffer>>::MakeFinished(std::move(bytes))});
+}
+
 PrefetchedFile::~PrefetchedFile() = default;
 
 arrow::Status PrefetchedFile::Close() {

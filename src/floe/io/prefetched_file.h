@@ -27,6 +27,10 @@ class PrefetchedFile : public arrow::io::RandomAccessFile {
  public:
   // Starts reading each of `ranges` from `file` on the read pool.
   PrefetchedFile(std::shared_ptr<arrow::io::RandomAccessFile> file, const std::vector<ByteRange>& ranges);
+  // Holds `bytes`, already read from `file` at `range`: for a caller on the read pool, which
+  // must not wait for a task of its own pool.
+  PrefetchedFile(std::shared_ptr<arrow::io::RandomAccessFile> file, ByteRange range,
+                 std::shared_ptr<arrow::Buffer> bytes);
   ~PrefetchedFile() override;
 
   arrow::Status Close() override;

@@ -219,9 +219,10 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
       file->prefetchable_ = IsObjectStoreLocation(location);
       if (file->prefetchable_ && size) {
         // The footer's bytes, and with a filter the page indexes writers put just before it,
-        // in one request that later reads of them find in memory.
+        // in one request that later reads of them find in memory. Read here, on the thread
+        // opening the file (a read pool thread, which must not wait for its own pool).
         const int64_t tail = std::min(*size, predicates.empty() ? kFooterTailBytes : kIndexedTailBytes);
-        file->input_ = std::make_shared<PrefetchedFile>(file->input_, std::vector<ByteRange>{{*size - tail, tail}});
+        file->HoldRange({*size - tail, tail});
         file->tail_ = {*size - tail, tail};
       }
     }
@@ -402,7 +403,14 @@ void ParquetDataFile::PrefetchPageIndexes() {
   }
   if (end <= begin || (begin >= tail_.offset && end <= tail_.offset + tail_.length)) return;
   if (end - begin > kIndexSpanBytes) return;  // far apart: read as they are needed
-  input_ = std::make_shared<PrefetchedFile>(input_, std::vector<ByteRange>{{begin, end - begin}});
+  HoldRange({begin, end - begin});
+}
+
+void ParquetDataFile::HoldRange(ByteRange range) {
+  // A failed read is left for the reader that needs the bytes to report.
+  auto bytes = input_->ReadAt(range.offset, range.length);
+  if (!bytes.ok() || (*bytes)->size() != range.length) return;
+  input_ = std::make_shared<PrefetchedFile>(input_, range, std::move(bytes).ValueUnsafe());
 }
 
 bool ParquetDataFile::Prefetch(int row_group) const {

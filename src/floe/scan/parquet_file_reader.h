@@ -110,9 +110,11 @@ class ParquetDataFile {
   // `pages`: the rows the page index leaves, as IndexesMayMatch found them.
   Result<std::optional<RowGroup>> ReadMatchingPages(parquet::arrow::FileReader& reader, int row_group,
                                                     const RowRanges& pages) const;
-  // On object storage with a filter: starts fetching the page indexes it and the projection
-  // read, for every row group, unless the footer's request already brought them.
+  // On object storage with a filter: fetches the page indexes it and the projection read,
+  // for every row group, unless the footer's request already brought them.
   void PrefetchPageIndexes();
+  // Reads `range` of the file now; later reads inside it are served from memory.
+  void HoldRange(ByteRange range);
   // A reader of the file; of its fetched-ahead bytes when `row_group` was prefetched.
   Result<std::unique_ptr<parquet::arrow::FileReader>> MakeReader(int64_t batch_rows = 0, int row_group = -1) const;
   // kRead, or why the Bloom filters or the page index rule the row group out; with kRead,

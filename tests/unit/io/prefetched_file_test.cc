@@ -87,6 +87,21 @@ TEST(PrefetchedFileTest, ReadsInsideThePiecesAskTheFileNothingMore) {
   EXPECT_EQ(file->reads.load(), 5);
 }
 
+// Bytes the caller read itself (on a read pool thread, which must not wait for its pool).
+TEST(PrefetchedFileTest, HeldBytesAnswerReadsInsideThemWithoutTheFile) {
+  auto file = std::make_shared<CountingFile>(10000);
+  ASSERT_OK_AND_ASSIGN(auto tail, file->ReadAt(9000, 1000));
+  PrefetchedFile held(file, ByteRange{9000, 1000}, tail);
+  ASSERT_OK_AND_ASSIGN(auto footer, held.ReadAt(9992, 8));
+  ASSERT_OK_AND_ASSIGN(auto index, held.ReadAt(9100, 300));
+  EXPECT_EQ(footer->ToString(), Expected(9992, 8));
+  EXPECT_EQ(index->ToString(), Expected(9100, 300));
+  EXPECT_EQ(file->reads.load(), 1);  // the caller's own read
+  ASSERT_OK_AND_ASSIGN(auto before, held.ReadAt(8990, 20));  // starts before the bytes held
+  EXPECT_EQ(before->ToString(), Expected(8990, 20));
+  EXPECT_EQ(file->reads.load(), 2);
+}
+
 TEST(PrefetchedFileTest, APieceThatFailedIsReadAgainAndItsErrorReported) {
   auto file = std::make_shared<CountingFile>(4000);
   file->fail = true;

@@ -281,6 +281,13 @@ with s3_fault_proxy.FaultProxy(endpoint) as proxy:
     c.equal(rows(query, via=proxy.endpoint), [["1000", "160499500"]], f"through the proxy: {query}")
     data = [m for m, p, a in proxy.log if p.endswith(".parquet")]
     c.equal(data, ["GET", "GET"], f"the footer with the page indexes, then the row group: {query}")
+    # Twice in one session: the second time the footer and its page indexes are in memory,
+    # and only the row group is fetched.
+    proxy.log.clear()
+    r = run_sql(query, query, via=proxy.endpoint)
+    c.equal((r.returncode, r.stdout.count("1000,160499500")), (0, 2), f"twice in one session: {query} ({r.stderr})")
+    data = [m for m, p, a in proxy.log if p.endswith(".parquet")]
+    c.equal(data, ["GET", "GET", "GET"], f"twice in one session, the footer read once: {query}")
     proxy.fail("GET", status=500, key=r"/db/big/data/.*\.parquet$")
     r = run_sql(big_queries[0][0], via=proxy.endpoint, extra=quick)
     c.equal(r.returncode, 1, "data GETs failing: exit status")

@@ -3,7 +3,6 @@
 #include <cstdlib>
 
 #include "floe/io/object_store.h"
-#include "floe/util/number_parse.h"
 
 namespace floe::manifest {
 
@@ -44,50 +43,9 @@ Result<int64_t> CheckedSize(FileIO& io, const std::string& location, int64_t kno
 }  // namespace
 
 ManifestCache& ManifestCache::Global() {
-  static ManifestCache* cache = [] {
-    int64_t capacity = int64_t{256} << 20;
-    if (const char* env = std::getenv("FLOE_MANIFEST_CACHE_BYTES")) {
-      if (auto parsed = ParseInt64(env)) capacity = *parsed;
-    }
-    return new ManifestCache(capacity);
-  }();
+  static ManifestCache* cache =
+      new ManifestCache(CacheBudgetFromEnvironment("FLOE_MANIFEST_CACHE_BYTES", int64_t{256} << 20));
   return *cache;
-}
-
-std::shared_ptr<const void> ManifestCache::Lookup(const std::string& key, int64_t file_size) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = index_.find(key);
-  if (it == index_.end() || it->second->file_size != file_size) {
-    ++misses_;
-    return nullptr;
-  }
-  lru_.splice(lru_.begin(), lru_, it->second);
-  ++hits_;
-  return it->second->value;
-}
-
-void ManifestCache::Insert(std::string key, int64_t file_size, int64_t bytes,
-                           std::shared_ptr<const void> value) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (bytes > capacity_) return;  // would evict everything and still not fit
-  auto it = index_.find(key);
-  if (it != index_.end()) {
-    bytes_ -= it->second->bytes;
-    lru_.erase(it->second);
-    index_.erase(it);
-  }
-  lru_.push_front(Item{key, file_size, bytes, std::move(value)});
-  index_[std::move(key)] = lru_.begin();
-  bytes_ += bytes;
-  EvictLocked();
-}
-
-void ManifestCache::EvictLocked() {
-  while (bytes_ > capacity_ && !lru_.empty()) {
-    bytes_ -= lru_.back().bytes;
-    index_.erase(lru_.back().key);
-    lru_.pop_back();
-  }
 }
 
 Result<ManifestCache::ListPtr> ManifestCache::ReadManifestList(FileIO& io, const std::string& location) {
@@ -99,10 +57,10 @@ Result<ManifestCache::ListPtr> ManifestCache::ReadManifestList(FileIO& io, const
   }
   const int64_t size = *stat;
   const std::string key = "l|" + location;
-  if (auto hit = Lookup(key, size)) return std::static_pointer_cast<const std::vector<ManifestFile>>(hit);
+  if (auto hit = cache_.Lookup(key, size)) return std::static_pointer_cast<const std::vector<ManifestFile>>(hit);
   ARROW_ASSIGN_OR_RAISE(auto list, manifest::ReadManifestList(io, location));
   auto value = std::make_shared<const std::vector<ManifestFile>>(std::move(list));
-  Insert(key, size, ListBytes(*value), value);
+  cache_.Insert(key, size, ListBytes(*value), value);
   return value;
 }
 
@@ -117,10 +75,10 @@ Result<ManifestCache::EntriesPtr> ManifestCache::ReadManifest(FileIO& io, const 
   const bool cacheable = manifest.sequence_number != kUnassignedSequenceNumber;
   const std::string key = ManifestKey(manifest, options);
   if (cacheable) {
-    if (auto hit = Lookup(key, size)) return std::static_pointer_cast<const ManifestColumns>(hit);
+    if (auto hit = cache_.Lookup(key, size)) return std::static_pointer_cast<const ManifestColumns>(hit);
   }
   ARROW_ASSIGN_OR_RAISE(auto value, manifest::ReadManifestColumns(io, manifest, metadata, options));
-  if (cacheable) Insert(key, size, value->bytes(), value);
+  if (cacheable) cache_.Insert(key, size, value->bytes(), value);
   return value;
 }
 
@@ -129,25 +87,11 @@ ManifestCache::EntriesPtr ManifestCache::Find(FileIO& io, const ManifestFile& ma
   if (manifest.sequence_number == kUnassignedSequenceNumber) return nullptr;
   auto stat = CheckedSize(io, manifest.manifest_path, manifest.manifest_length);
   if (!stat.ok()) return nullptr;
-  return std::static_pointer_cast<const ManifestColumns>(Lookup(ManifestKey(manifest, options), *stat));
+  return std::static_pointer_cast<const ManifestColumns>(cache_.Lookup(ManifestKey(manifest, options), *stat));
 }
 
-ManifestCache::Stats ManifestCache::stats() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return {hits_, misses_, bytes_, static_cast<int64_t>(lru_.size())};
-}
+void ManifestCache::Clear() { cache_.Clear(); }
 
-void ManifestCache::Clear() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  lru_.clear();
-  index_.clear();
-  bytes_ = 0;
-}
-
-void ManifestCache::SetCapacity(int64_t capacity_bytes) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  capacity_ = capacity_bytes;
-  EvictLocked();
-}
+void ManifestCache::SetCapacity(int64_t capacity_bytes) { cache_.SetCapacity(capacity_bytes); }
 
 }  // namespace floe::manifest

@@ -6,21 +6,19 @@
 // evicted least recently used first when the approximate size passes the byte budget.
 
 #include <cstdint>
-#include <list>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "floe/io/file_io.h"
 #include "floe/manifest/manifest_reader.h"
+#include "floe/util/lru_cache.h"
 
 namespace floe::manifest {
 
 class ManifestCache {
  public:
-  explicit ManifestCache(int64_t capacity_bytes) : capacity_(capacity_bytes) {}
+  explicit ManifestCache(int64_t capacity_bytes) : cache_(capacity_bytes) {}
 
   // The one planning uses: 256 MB, or FLOE_MANIFEST_CACHE_BYTES (0 turns it off).
   static ManifestCache& Global();
@@ -40,30 +38,13 @@ class ManifestCache {
   // The cached entries of `manifest` read with `options`, or nullptr (nothing is read).
   EntriesPtr Find(FileIO& io, const ManifestFile& manifest, const ReadManifestOptions& options = {});
 
-  struct Stats {
-    int64_t hits = 0, misses = 0, bytes = 0, items = 0;
-  };
-  Stats stats() const;
+  using Stats = LruCache::Stats;
+  Stats stats() const { return cache_.stats(); }
   void Clear();
   void SetCapacity(int64_t capacity_bytes);
 
  private:
-  struct Item {
-    std::string key;
-    int64_t file_size = 0;
-    int64_t bytes = 0;
-    std::shared_ptr<const void> value;
-  };
-  std::shared_ptr<const void> Lookup(const std::string& key, int64_t file_size);
-  void Insert(std::string key, int64_t file_size, int64_t bytes, std::shared_ptr<const void> value);
-  void EvictLocked();
-
-  mutable std::mutex mutex_;
-  int64_t capacity_;
-  int64_t bytes_ = 0;
-  int64_t hits_ = 0, misses_ = 0;
-  std::list<Item> lru_;  // most recently used first
-  std::unordered_map<std::string, std::list<Item>::iterator> index_;
+  LruCache cache_;
 };
 
 }  // namespace floe::manifest

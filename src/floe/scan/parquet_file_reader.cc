@@ -22,6 +22,7 @@
 
 #include "floe/io/object_store.h"
 #include "floe/io/prefetched_file.h"
+#include "floe/scan/footer_cache.h"
 #include "floe/spec/literal_json.h"
 #include "floe/table/arrow_conform.h"
 #include "floe/table/arrow_literal.h"
@@ -210,6 +211,7 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
   file->location_ = location;
   file->projection_ = std::move(projection);
   Status st = Guard([&]() -> Status {
+    std::shared_ptr<const CachedFooter> footer;
     if (size && *size <= kWholeFileBytes) {
       // Footer and columns in one request, where reading them apart takes two or more in a row.
       ARROW_ASSIGN_OR_RAISE(auto bytes, io.ReadFile(location, FileKind::kData, size));
@@ -218,16 +220,23 @@ Result<std::shared_ptr<ParquetDataFile>> ParquetDataFile::Open(FileIO& io, const
       ARROW_ASSIGN_OR_RAISE(file->input_, io.OpenInputFile(location, FileKind::kData, size));
       file->prefetchable_ = IsObjectStoreLocation(location);
       if (file->prefetchable_ && size) {
-        // The footer's bytes, and with a filter the page indexes writers put just before it,
-        // in one request that later reads of them find in memory. Read here, on the thread
-        // opening the file (a read pool thread, which must not wait for its own pool).
-        const int64_t tail = std::min(*size, predicates.empty() ? kFooterTailBytes : kIndexedTailBytes);
-        file->HoldRange({*size - tail, tail});
-        file->tail_ = {*size - tail, tail};
+        footer = FindFooter(location, *size);
+        if (footer && footer->index_bytes) {
+          file->input_ = std::make_shared<PrefetchedFile>(file->input_, footer->index_range, footer->index_bytes);
+          file->tail_ = footer->index_range;
+        } else if (!footer) {
+          // The footer's bytes, and with a filter the page indexes writers put just before
+          // it, in one request that later reads of them find in memory. Read here, on the
+          // thread opening the file (a read pool thread, which must not wait for its own pool).
+          const int64_t tail = std::min(*size, predicates.empty() ? kFooterTailBytes : kIndexedTailBytes);
+          if (file->HoldRange({*size - tail, tail})) file->tail_ = {*size - tail, tail};
+        }
       }
     }
-    auto parquet_reader = parquet::ParquetFileReader::Open(file->input_, ReaderProperties());
+    auto parquet_reader = footer ? parquet::ParquetFileReader::Open(file->input_, ReaderProperties(), footer->metadata)
+                                 : parquet::ParquetFileReader::Open(file->input_, ReaderProperties());
     file->metadata_ = parquet_reader->metadata();
+    if (file->prefetchable_ && size && !footer) KeepFooter(location, *size, file->metadata_, *file->input_, file->tail_);
     if (file->prefetchable_) file->prefetch_started_.assign(static_cast<size_t>(file->metadata_->num_row_groups()), false);
     file->first_rows_.reserve(static_cast<size_t>(file->metadata_->num_row_groups()));
     int64_t first = 0;
@@ -406,11 +415,12 @@ void ParquetDataFile::PrefetchPageIndexes() {
   HoldRange({begin, end - begin});
 }
 
-void ParquetDataFile::HoldRange(ByteRange range) {
+bool ParquetDataFile::HoldRange(ByteRange range) {
   // A failed read is left for the reader that needs the bytes to report.
   auto bytes = input_->ReadAt(range.offset, range.length);
-  if (!bytes.ok() || (*bytes)->size() != range.length) return;
+  if (!bytes.ok() || (*bytes)->size() != range.length) return false;
   input_ = std::make_shared<PrefetchedFile>(input_, range, std::move(bytes).ValueUnsafe());
+  return true;
 }
 
 bool ParquetDataFile::Prefetch(int row_group) const {

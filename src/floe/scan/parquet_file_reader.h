@@ -113,8 +113,9 @@ class ParquetDataFile {
   // On object storage with a filter: fetches the page indexes it and the projection read,
   // for every row group, unless the footer's request already brought them.
   void PrefetchPageIndexes();
-  // Reads `range` of the file now; later reads inside it are served from memory.
-  void HoldRange(ByteRange range);
+  // Reads `range` of the file now; later reads inside it are served from memory. False when
+  // the read failed (left for the reader that needs the bytes to report).
+  bool HoldRange(ByteRange range);
   // A reader of the file; of its fetched-ahead bytes when `row_group` was prefetched.
   Result<std::unique_ptr<parquet::arrow::FileReader>> MakeReader(int64_t batch_rows = 0, int row_group = -1) const;
   // kRead, or why the Bloom filters or the page index rule the row group out; with kRead,
@@ -133,7 +134,7 @@ class ParquetDataFile {
   std::string location_;
   std::shared_ptr<arrow::io::RandomAccessFile> input_;
   bool prefetchable_ = false;  // on object storage and not read whole
-  ByteRange tail_;              // fetched with the footer, when prefetchable_
+  ByteRange tail_;              // held in memory since opening, when prefetchable_
   mutable std::mutex prefetch_mutex_;
   // Per row group prefetched and not yet opened: the file with its bytes on the way.
   mutable std::map<int, std::shared_ptr<arrow::io::RandomAccessFile>> prefetched_;

@@ -17,6 +17,10 @@ namespace floe {
 struct ByteRange {
   int64_t offset = 0;
   int64_t length = 0;
+
+  bool Contains(const ByteRange& other) const {
+    return other.offset >= offset && other.offset + other.length <= offset + length;
+  }
 };
 
 // `ranges` merged where less than `hole` bytes apart, then cut into pieces of at most

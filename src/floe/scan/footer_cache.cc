@@ -1,7 +1,6 @@
 #include "floe/scan/footer_cache.h"
 
-#include <algorithm>
-#include <cstring>
+#include "floe/scan/row_group_filter.h"
 
 namespace floe::scan {
 
@@ -17,27 +16,15 @@ std::shared_ptr<const CachedFooter> FindFooter(const std::string& location, int6
 void KeepFooter(const std::string& location, int64_t size, std::shared_ptr<parquet::FileMetaData> metadata,
                 arrow::io::RandomAccessFile& input, ByteRange held) {
   auto footer = std::make_shared<CachedFooter>();
-  int64_t begin = INT64_MAX, end = 0;
-  for (int rg = 0; rg < metadata->num_row_groups(); ++rg) {
-    auto group = metadata->RowGroup(rg);
-    for (int c = 0; c < group->num_columns(); ++c) {
-      auto chunk = group->ColumnChunk(c);
-      for (const auto& location_of : {chunk->GetColumnIndexLocation(), chunk->GetOffsetIndexLocation()}) {
-        if (!location_of || location_of->offset < 0 || location_of->length <= 0) continue;
-        begin = std::min(begin, location_of->offset);
-        end = std::max(end, location_of->offset + location_of->length);
-      }
-    }
-  }
-  if (begin < end && begin >= held.offset && end <= held.offset + held.length) {
+  const ByteRange span = PageIndexSpan(*metadata);
+  if (span.length > 0 && held.Contains(span)) {
     // A copy: a slice would keep the whole of what was held alive.
-    auto bytes = input.ReadAt(begin, end - begin);
-    if (bytes.ok() && (*bytes)->size() == end - begin) {
-      auto copy = arrow::AllocateBuffer(end - begin);
+    auto bytes = input.ReadAt(span.offset, span.length);
+    if (bytes.ok() && (*bytes)->size() == span.length) {
+      auto copy = (*bytes)->CopySlice(0, span.length);
       if (copy.ok()) {
-        std::memcpy((*copy)->mutable_data(), (*bytes)->data(), static_cast<size_t>(end - begin));
-        footer->index_range = {begin, end - begin};
-        footer->index_bytes = std::shared_ptr<arrow::Buffer>(std::move(*copy));
+        footer->index_range = span;
+        footer->index_bytes = std::move(*copy);
       }
     }
   }

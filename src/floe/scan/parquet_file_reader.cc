@@ -398,21 +398,10 @@ void ParquetDataFile::PrefetchPageIndexes() {
   std::vector<int> columns;
   for (const auto& b : bound_) columns.push_back(b.column);
   for (const auto& leaves : leaves_) columns.insert(columns.end(), leaves.begin(), leaves.end());
-  int64_t begin = INT64_MAX, end = 0;
-  for (int rg = 0; rg < metadata_->num_row_groups(); ++rg) {
-    auto group = metadata_->RowGroup(rg);
-    for (int column : columns) {
-      auto chunk = group->ColumnChunk(column);
-      for (const auto& location : {chunk->GetColumnIndexLocation(), chunk->GetOffsetIndexLocation()}) {
-        if (!location || location->offset < 0 || location->length <= 0) continue;
-        begin = std::min(begin, location->offset);
-        end = std::max(end, location->offset + location->length);
-      }
-    }
-  }
-  if (end <= begin || (begin >= tail_.offset && end <= tail_.offset + tail_.length)) return;
-  if (end - begin > kIndexSpanBytes) return;  // far apart: read as they are needed
-  HoldRange({begin, end - begin});
+  const ByteRange span = PageIndexSpan(*metadata_, &columns);
+  if (span.length == 0 || tail_.Contains(span)) return;
+  if (span.length > kIndexSpanBytes) return;  // far apart: read as they are needed
+  HoldRange(span);
 }
 
 bool ParquetDataFile::HoldRange(ByteRange range) {

@@ -1,5 +1,6 @@
 #include "floe/scan/row_group_filter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -359,6 +360,24 @@ RowRanges PageIndexRowRanges(parquet::ParquetFileReader& reader, int row_group,
     if (candidates.empty()) return candidates;
   }
   return candidates;
+}
+
+ByteRange PageIndexSpan(const parquet::FileMetaData& metadata, const std::vector<int>* columns) {
+  int64_t begin = INT64_MAX, end = 0;
+  for (int rg = 0; rg < metadata.num_row_groups(); ++rg) {
+    auto group = metadata.RowGroup(rg);
+    const int count = columns ? static_cast<int>(columns->size()) : group->num_columns();
+    for (int k = 0; k < count; ++k) {
+      auto chunk = group->ColumnChunk(columns ? (*columns)[static_cast<size_t>(k)] : k);
+      for (const auto& location : {chunk->GetColumnIndexLocation(), chunk->GetOffsetIndexLocation()}) {
+        if (!location || location->offset < 0 || location->length <= 0) continue;
+        begin = std::min(begin, location->offset);
+        end = std::max(end, location->offset + location->length);
+      }
+    }
+  }
+  if (end <= begin) return {};
+  return {begin, end - begin};
 }
 
 }  // namespace floe::scan

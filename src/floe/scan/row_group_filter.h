@@ -16,6 +16,7 @@ namespace parquet {
 class ParquetFileReader;
 }  // namespace parquet
 
+#include "floe/io/prefetched_file.h"
 #include "floe/scan/scan_filter.h"
 #include "floe/spec/literal.h"
 
@@ -56,5 +57,10 @@ using RowRanges = std::vector<std::pair<int64_t, int64_t>>;
 // indexes rule every row out. May throw parquet::ParquetException.
 RowRanges PageIndexRowRanges(parquet::ParquetFileReader& reader, int row_group,
                              const std::vector<BoundPredicate>& predicates);
+
+// The bytes from the first to the end of the last column and offset index of leaf columns
+// `columns` (every column when null) in every row group, as the footer places them; empty
+// (length 0) when there are none.
+ByteRange PageIndexSpan(const parquet::FileMetaData& metadata, const std::vector<int>* columns = nullptr);
 
 }  // namespace floe::scan

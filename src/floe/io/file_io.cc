@@ -16,6 +16,7 @@
 #include <arrow/io/file.h>
 
 #include "floe/io/object_store.h"
+#include "floe/io/read_pool.h"
 #include "floe/util/ids.h"
 
 namespace floe {
@@ -232,7 +233,8 @@ Result<std::shared_ptr<arrow::fs::FileSystem>> MakeS3FileSystem(const ObjectStor
   // Objects up to one part (10 MiB) are uploaded by a single PUT at Close(), so a failed or
   // aborted write never starts an upload; larger ones become multipart uploads.
   s3.allow_delayed_open = true;
-  ARROW_ASSIGN_OR_RAISE(auto fs, arrow::fs::S3FileSystem::Make(s3));
+  ARROW_ASSIGN_OR_RAISE(auto fs, arrow::fs::S3FileSystem::Make(
+                                     s3, arrow::io::IOContext(arrow::default_memory_pool(), ObjectStorePool())));
   return std::static_pointer_cast<arrow::fs::FileSystem>(fs);
 }
 
@@ -721,11 +723,14 @@ Status FileIO::WriteFile(const std::string& location, FileKind kind, std::string
   return Status::OK();
 }
 
-Result<int64_t> FileIO::FileSize(const std::string& location) {
-  const std::string context = StrCat("Cannot get size of file ", location);
-  auto target = Route(fs_, location);
-  if (!target.ok()) return WithContext(target.status(), context);
-  auto info = target->fs->GetFileInfo(target->path);
+namespace {
+int64_t MillisecondsSinceEpoch(arrow::fs::TimePoint t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+
+Result<arrow::fs::FileInfo> RegularFileInfo(arrow::fs::FileSystem& fs, const std::string& path,
+                                            const std::string& context) {
+  auto info = fs.GetFileInfo(path);
   if (!info.ok()) return WithContext(info.status(), context);
   if (info->type() == arrow::fs::FileType::NotFound) {
     return NotFound(context, ": file does not exist");
@@ -733,7 +738,25 @@ Result<int64_t> FileIO::FileSize(const std::string& location) {
   if (info->type() != arrow::fs::FileType::File) {
     return Status::IOError(context, ": not a regular file");
   }
-  return info->size();
+  return std::move(info).ValueUnsafe();
+}
+}  // namespace
+
+Result<int64_t> FileIO::FileSize(const std::string& location) {
+  const std::string context = StrCat("Cannot get size of file ", location);
+  auto target = Route(fs_, location);
+  if (!target.ok()) return WithContext(target.status(), context);
+  ARROW_ASSIGN_OR_RAISE(auto info, RegularFileInfo(*target->fs, target->path, context));
+  return info.size();
+}
+
+Result<FileEntry> FileIO::Stat(const std::string& location, FileKind kind) {
+  const std::string context = StrCat("Cannot read file ", location);
+  ARROW_RETURN_NOT_OK(WithContext(Inject(FileOp::kRead, location, kind), context));
+  auto target = Route(fs_, location);
+  if (!target.ok()) return WithContext(target.status(), context);
+  ARROW_ASSIGN_OR_RAISE(auto info, RegularFileInfo(*target->fs, target->path, context));
+  return FileEntry{location, info.size(), MillisecondsSinceEpoch(info.mtime())};
 }
 
 Result<bool> FileIO::Exists(const std::string& location) {
@@ -789,9 +812,7 @@ Result<std::vector<FileEntry>> FileIO::ListFiles(const std::string& location) {
   std::vector<FileEntry> out;
   for (const auto& info : *infos) {
     if (info.type() != arrow::fs::FileType::File) continue;
-    const int64_t mtime_ms =
-        std::chrono::duration_cast<std::chrono::milliseconds>(info.mtime().time_since_epoch())
-            .count();
+    const int64_t mtime_ms = MillisecondsSinceEpoch(info.mtime());
     // Object store entries are listed as URIs in the scheme the location used.
     std::string path =
         target->object_store ? StrCat(target->scheme, "://", info.path()) : info.path();

@@ -123,6 +123,10 @@ class FileIO : public std::enable_shared_from_this<FileIO> {
   Status WriteFile(const std::string& location, FileKind kind, std::string_view bytes);
 
   Result<int64_t> FileSize(const std::string& location);
+  // The size and modification time of the file at `location` (one stat, or one HEAD on object
+  // storage); a missing file fails with NotFound. Counts as a read of `kind` for fault
+  // injection, not for the counters: nothing is opened.
+  Result<FileEntry> Stat(const std::string& location, FileKind kind);
   Result<bool> Exists(const std::string& location);
 
   // A missing file is not an error: cleanup after a failed commit may race other cleanup.

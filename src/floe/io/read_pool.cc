@@ -9,4 +9,10 @@ arrow::internal::ThreadPool* ReadPool() {
   return pool->get();
 }
 
+arrow::internal::ThreadPool* ObjectStorePool() {
+  static auto* pool = new std::shared_ptr<arrow::internal::ThreadPool>(
+      arrow::internal::ThreadPool::Make(kReadPoolThreads).ValueOrDie());
+  return pool->get();
+}
+
 }  // namespace floe

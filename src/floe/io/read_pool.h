@@ -14,4 +14,10 @@ arrow::internal::ThreadPool* ReadPool();
 
 inline constexpr int kReadPoolThreads = 64;
 
+// The executor of the object store's IO context, as many threads as the read pool: the S3
+// client keeps as many connections as that executor has threads (Arrow's IO pool has 8, and
+// the client at least 25), so every read the read pool sends can be in flight at once. Its
+// own pool, since the read pool's tasks wait for the reads the client runs on it.
+arrow::internal::ThreadPool* ObjectStorePool();
+
 }  // namespace floe

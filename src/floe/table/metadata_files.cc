@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "floe/util/ids.h"
+#include "floe/util/str_cat.h"
 
 namespace floe::table {
 
@@ -13,17 +14,35 @@ std::string StripSlash(std::string s) {
 }
 }  // namespace
 
+LruCache& MetadataFileCache() {
+  static LruCache* cache =
+      new LruCache(CacheBudgetFromEnvironment("FLOE_METADATA_CACHE_BYTES", int64_t{64} << 20));
+  return *cache;
+}
+
 Result<spec::TableMetadataPtr> ReadMetadataFile(FileIO& io, const std::string& location) {
-  auto buffer = io.ReadFile(location, FileKind::kMetadata);
   // The catalog names this file, so the table exists: a missing file must not read as a
   // missing table (which would hide the entry that DROP TABLE can still remove).
-  if (!buffer.ok() && IsNotFound(buffer.status())) {
-    return Status::IOError("Failed to read table metadata ", location, ": file not found");
+  auto missing = [&](const Status& st) {
+    return IsNotFound(st) ? Status::IOError("Failed to read table metadata ", location, ": file not found")
+                          : st;
+  };
+  auto stat = io.Stat(location, FileKind::kMetadata);
+  if (!stat.ok()) return missing(stat.status());
+  // The modification time is part of the key: a file of the same name and size written
+  // again (a path-named table dropped and created anew) is not the one cached.
+  std::string key = StrCat(location, "\n", stat->last_modified_ms);
+  if (auto cached = MetadataFileCache().Lookup(key, stat->size)) {
+    return std::static_pointer_cast<const spec::TableMetadata>(cached);
   }
-  ARROW_RETURN_NOT_OK(buffer.status());
+  auto buffer = io.ReadFile(location, FileKind::kMetadata, stat->size);
+  if (!buffer.ok()) return missing(buffer.status());
   ARROW_ASSIGN_OR_RAISE(auto metadata,
                         spec::ParseTableMetadata(std::string_view((*buffer)->ToString()), location));
-  return spec::TableMetadataPtr(std::move(metadata));
+  spec::TableMetadataPtr parsed(std::move(metadata));
+  // Parsed, the snapshots, schemas and maps take about three times their JSON.
+  MetadataFileCache().Insert(std::move(key), stat->size, 3 * stat->size, parsed);
+  return parsed;
 }
 
 int64_t ParseMetadataVersion(const std::string& location) {

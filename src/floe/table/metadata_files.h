@@ -6,12 +6,18 @@
 
 #include "floe/io/file_io.h"
 #include "floe/spec/table_metadata.h"
+#include "floe/util/lru_cache.h"
 
 namespace floe::table {
 
 // A missing file fails with "Failed to read table metadata <location>: file not found", an
-// IOError rather than NotFound: the table exists, its metadata is gone.
+// IOError rather than NotFound: the table exists, its metadata is gone. Parsed files are cached
+// per process by location, size and modification time, so a file read again costs one stat
+// (one HEAD on object storage) instead of a read and a parse.
 Result<spec::TableMetadataPtr> ReadMetadataFile(FileIO& io, const std::string& location);
+
+// That cache: 64 MB, or FLOE_METADATA_CACHE_BYTES (0 turns it off).
+LruCache& MetadataFileCache();
 
 // The location for the metadata version after `previous` (empty for a new table).
 std::string NextMetadataLocation(const spec::TableMetadata& metadata, const std::string& previous);

@@ -38,7 +38,7 @@ Result<spec::TableMetadataPtr> ReadMetadataFile(FileIO& io, const std::string& l
   auto buffer = io.ReadFile(location, FileKind::kMetadata, stat->size);
   if (!buffer.ok()) return missing(buffer.status());
   ARROW_ASSIGN_OR_RAISE(auto metadata,
-                        spec::ParseTableMetadata(std::string_view((*buffer)->ToString()), location));
+                        spec::ParseTableMetadata(std::string_view(*(*buffer)), location));
   spec::TableMetadataPtr parsed(std::move(metadata));
   // Parsed, the snapshots, schemas and maps take about three times their JSON.
   MetadataFileCache().Insert(std::move(key), stat->size, 3 * stat->size, parsed);

@@ -14,6 +14,7 @@
 #include <arrow/filesystem/localfs.h>
 #include <arrow/filesystem/s3fs.h>
 #include <arrow/io/file.h>
+#include <arrow/util/io_util.h>
 
 #include "floe/io/object_store.h"
 #include "floe/io/read_pool.h"
@@ -340,10 +341,12 @@ class CheckedObjectStream : public InjectedStream<arrow::io::OutputStream> {
 // (see object_store.h).
 Result<std::shared_ptr<arrow::io::OutputStream>> OpenNewObject(const Target& t,
                                                                const std::string& context) {
-  auto info = t.fs->GetFileInfo(t.path);
-  if (!info.ok()) return WithContext(info.status(), context);
-  if (info->type() != arrow::fs::FileType::NotFound) {
-    return AlreadyExists(context, ": file already exists");
+  // A HEAD of the key alone: GetFileInfo, finding no object, would also list the prefix to
+  // tell a directory, one more round trip before every object written.
+  auto existing = t.fs->OpenInputFile(t.path);
+  if (existing.ok()) return AlreadyExists(context, ": file already exists");
+  if (arrow::internal::ErrnoFromStatus(existing.status()) != ENOENT) {
+    return WithContext(existing.status(), context);
   }
   auto stream = t.fs->OpenOutputStream(t.path);
   if (!stream.ok()) return WithContext(stream.status(), context);

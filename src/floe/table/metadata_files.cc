@@ -1,7 +1,12 @@
 #include "floe/table/metadata_files.h"
 
+#include <cctype>
 #include <cstdio>
+#include <optional>
+#include <string_view>
 
+#include "floe/io/object_store.h"
+#include "floe/io/text_file.h"
 #include "floe/util/ids.h"
 #include "floe/util/str_cat.h"
 
@@ -14,35 +19,81 @@ std::string StripSlash(std::string s) {
 }
 }  // namespace
 
+namespace {
+
+// Iceberg's writers name a metadata file <version>-<uuid>.metadata.json, a new uuid each
+// time, so no two files ever have that name.
+bool HasUniqueName(const std::string& location) {
+  constexpr std::string_view kSuffix = ".metadata.json";
+  const size_t slash = location.find_last_of('/');
+  std::string_view name = std::string_view(location).substr(slash == std::string::npos ? 0 : slash + 1);
+  if (name.size() <= kSuffix.size() || name.substr(name.size() - kSuffix.size()) != kSuffix) return false;
+  name.remove_suffix(kSuffix.size());
+  const size_t dash = name.find('-');
+  if (dash == std::string_view::npos || dash == 0) return false;
+  const std::string_view uuid = name.substr(dash + 1);
+  if (uuid.size() != 36) return false;
+  for (size_t i = 0; i < uuid.size(); ++i) {
+    const char c = uuid[i];
+    const bool hyphen = i == 8 || i == 13 || i == 18 || i == 23;
+    if (hyphen ? c != '-' : !std::isxdigit(static_cast<unsigned char>(c))) return false;
+  }
+  return true;
+}
+
+constexpr int64_t kSizeUnknown = -1;
+
+}  // namespace
+
 LruCache& MetadataFileCache() {
   static LruCache* cache =
       new LruCache(CacheBudgetFromEnvironment("FLOE_METADATA_CACHE_BYTES", int64_t{64} << 20));
   return *cache;
 }
 
-Result<spec::TableMetadataPtr> ReadMetadataFile(FileIO& io, const std::string& location) {
+namespace {
+
+Result<spec::TableMetadataPtr> ReadMetadata(FileIO& io, const std::string& location, bool current) {
   // The catalog names this file, so the table exists: a missing file must not read as a
   // missing table (which would hide the entry that DROP TABLE can still remove).
   auto missing = [&](const Status& st) {
     return IsNotFound(st) ? Status::IOError("Failed to read table metadata ", location, ": file not found")
                           : st;
   };
-  auto stat = io.Stat(location, FileKind::kMetadata);
-  if (!stat.ok()) return missing(stat.status());
-  // The modification time is part of the key: a file of the same name and size written
-  // again (a path-named table dropped and created anew) is not the one cached.
-  std::string key = StrCat(location, "\n", stat->last_modified_ms);
-  if (auto cached = MetadataFileCache().Lookup(key, stat->size)) {
+  // On object storage a file of a unique name is cached by its name alone; elsewhere the key
+  // holds its size and modification time, which tell a cached file from one written again
+  // under its name (a path-named table dropped and created anew).
+  const bool by_name = IsObjectStoreLocation(location) && HasUniqueName(location);
+  std::optional<FileEntry> stat;
+  if (!by_name || !current) {
+    auto found = io.Stat(location, FileKind::kMetadata);
+    if (!found.ok()) return missing(found.status());
+    stat = std::move(*found);
+  }
+  std::string key = by_name ? location : StrCat(location, "\n", stat->last_modified_ms);
+  const int64_t size = by_name ? kSizeUnknown : stat->size;
+  if (auto cached = MetadataFileCache().Lookup(key, size)) {
     return std::static_pointer_cast<const spec::TableMetadata>(cached);
   }
-  auto buffer = io.ReadFile(location, FileKind::kMetadata, stat->size);
+  auto buffer = stat ? io.ReadFile(location, FileKind::kMetadata, stat->size)
+                     : ReadTextFile(io, location, FileKind::kMetadata);
   if (!buffer.ok()) return missing(buffer.status());
   ARROW_ASSIGN_OR_RAISE(auto metadata,
-                        spec::ParseTableMetadata(std::string_view(*(*buffer)), location));
+                        spec::ParseTableMetadata(std::string_view(**buffer), location));
   spec::TableMetadataPtr parsed(std::move(metadata));
   // Parsed, the snapshots, schemas and maps take about three times their JSON.
-  MetadataFileCache().Insert(std::move(key), stat->size, 3 * stat->size, parsed);
+  MetadataFileCache().Insert(std::move(key), size, 3 * (*buffer)->size(), parsed);
   return parsed;
+}
+
+}  // namespace
+
+Result<spec::TableMetadataPtr> ReadMetadataFile(FileIO& io, const std::string& location) {
+  return ReadMetadata(io, location, /*current=*/false);
+}
+
+Result<spec::TableMetadataPtr> ReadCurrentMetadataFile(FileIO& io, const std::string& location) {
+  return ReadMetadata(io, location, /*current=*/true);
 }
 
 int64_t ParseMetadataVersion(const std::string& location) {

@@ -12,9 +12,14 @@ namespace floe::table {
 
 // A missing file fails with "Failed to read table metadata <location>: file not found", an
 // IOError rather than NotFound: the table exists, its metadata is gone. Parsed files are cached
-// per process by location, size and modification time, so a file read again costs one stat
-// (one HEAD on object storage) instead of a read and a parse.
+// per process, so a file read again costs one stat (one HEAD on object storage) instead of a
+// read and a parse.
 Result<spec::TableMetadataPtr> ReadMetadataFile(FileIO& io, const std::string& location);
+// The same for the file a catalog names as a table's current metadata. On object storage one
+// named <version>-<uuid>.metadata.json is trusted by its name (the catalog points to it, and no
+// other file ever has that name): read again it costs no request, and its first read is one
+// GET with no HEAD before it.
+Result<spec::TableMetadataPtr> ReadCurrentMetadataFile(FileIO& io, const std::string& location);
 
 // That cache: 64 MB, or FLOE_METADATA_CACHE_BYTES (0 turns it off).
 LruCache& MetadataFileCache();

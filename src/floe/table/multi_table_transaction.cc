@@ -176,7 +176,7 @@ Status MultiTableTransaction::CommitOnce(TableCatalog& tables, int64_t commit_ms
     p.base_location = loaded->metadata_location;
     p.base = loaded->metadata;
     if (!p.base) {
-      auto read = ReadMetadataFile(io, p.base_location);
+      auto read = ReadCurrentMetadataFile(io, p.base_location);
       if (!read.ok()) return fail(read.status());
       p.base = *read;
     }

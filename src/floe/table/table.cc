@@ -28,7 +28,7 @@ Result<std::shared_ptr<Table>> Table::Load(std::shared_ptr<Catalog> catalog,
   // A catalog may vend the credentials for this table's files.
   ARROW_ASSIGN_OR_RAISE(io, io->ForTable(loaded.config));
   if (!loaded.metadata) {
-    ARROW_ASSIGN_OR_RAISE(loaded.metadata, ReadMetadataFile(*io, loaded.metadata_location));
+    ARROW_ASSIGN_OR_RAISE(loaded.metadata, ReadCurrentMetadataFile(*io, loaded.metadata_location));
   }
   return std::make_shared<Table>(ident, std::move(catalog), std::move(io),
                                  std::move(loaded.metadata), std::move(loaded.metadata_location));
@@ -56,7 +56,7 @@ Status Table::Refresh() {
   ARROW_ASSIGN_OR_RAISE(CatalogTable loaded, catalog_->LoadTable(ident_));
   if (loaded.metadata_location == metadata_location()) return Status::OK();
   if (!loaded.metadata) {
-    ARROW_ASSIGN_OR_RAISE(loaded.metadata, ReadMetadataFile(*io_, loaded.metadata_location));
+    ARROW_ASSIGN_OR_RAISE(loaded.metadata, ReadCurrentMetadataFile(*io_, loaded.metadata_location));
   }
   SetCurrent(std::move(loaded.metadata), std::move(loaded.metadata_location));
   return Status::OK();

@@ -36,7 +36,7 @@ Status Prepare(TableCatalog& tables, const TableChange& change, const LocationPo
     base_location = location->metadata_location;
     base = location->metadata;
     if (!base) {
-      ARROW_ASSIGN_OR_RAISE(base, ReadMetadataFile(io, base_location));
+      ARROW_ASSIGN_OR_RAISE(base, ReadCurrentMetadataFile(io, base_location));
     }
   } else if (!IsNotFound(location.status())) {
     return location.status();

@@ -8,6 +8,7 @@
 
 #include "floe/io/file_io.h"
 #include "floe/io/object_store.h"
+#include "floe/io/text_file.h"
 #include "floe/util/ids.h"
 #include "floe_test.h"
 #include "test_values.h"
@@ -157,6 +158,29 @@ TEST_F(S3FileIOTest, WriteReadSizeExistsDelete) {
   EXPECT_TRUE(IsNotFound(io_->ReadFile(loc, FileKind::kMetadata).status()));
   EXPECT_EQ(io_->FileSize(loc).status().message(),
             "Cannot get size of file " + loc + ": file does not exist");
+}
+
+// A text file's bytes in one GET past its end, or, when it fills the first read, as any file.
+TEST_F(S3FileIOTest, ReadsATextFileOfUnknownSize) {
+  const std::string loc = At("t/metadata/00001-b.metadata.json");
+  const std::string text = "{\"format-version\":2,\"location\":\"" + loc + "\"}";
+  ASSERT_OK(io_->WriteFile(loc, FileKind::kMetadata, text));
+  for (int64_t first_read : {kTextFileFirstRead, int64_t{1} << 10, static_cast<int64_t>(text.size()),
+                             static_cast<int64_t>(text.size()) - 1, int64_t{4}}) {
+    ASSERT_OK_AND_ASSIGN(auto buf, ReadTextFile(*io_, loc, FileKind::kMetadata, first_read));
+    EXPECT_EQ(AsString(*buf), text) << "first read of " << first_read << " bytes";
+  }
+  // A missing file: ReadFile's error.
+  const std::string gone = At("t/metadata/00002-c.metadata.json");
+  auto missing = ReadTextFile(*io_, gone, FileKind::kMetadata);
+  EXPECT_TRUE(IsNotFound(missing.status())) << missing.status().ToString();
+  EXPECT_EQ(missing.status().message(), "Cannot read file " + gone + ": file does not exist");
+  // A failing read is not retried as something else: the injected fault is the error.
+  io_->SetFaultInjector([&](FileOp op, const std::string&, FileKind) {
+    return op == FileOp::kRead ? Status::IOError("injected") : Status::OK();
+  });
+  EXPECT_THAT(ReadTextFile(*io_, loc, FileKind::kMetadata).status().message(), HasSubstr("injected"));
+  io_->SetFaultInjector({});
 }
 
 TEST_F(S3FileIOTest, NeverReplacesAnObject) {

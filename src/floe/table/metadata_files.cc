@@ -1,25 +1,23 @@
 #include "floe/table/metadata_files.h"
 
-#include <cctype>
 #include <cstdio>
 #include <optional>
 #include <string_view>
 
 #include "floe/io/object_store.h"
 #include "floe/io/text_file.h"
+#include "floe/spec/literal.h"
 #include "floe/util/ids.h"
 #include "floe/util/str_cat.h"
 
 namespace floe::table {
 
 namespace {
+
 std::string StripSlash(std::string s) {
   while (s.size() > 1 && s.back() == '/') s.pop_back();
   return s;
 }
-}  // namespace
-
-namespace {
 
 // Iceberg's writers name a metadata file <version>-<uuid>.metadata.json, a new uuid each
 // time, so no two files ever have that name.
@@ -30,28 +28,10 @@ bool HasUniqueName(const std::string& location) {
   if (name.size() <= kSuffix.size() || name.substr(name.size() - kSuffix.size()) != kSuffix) return false;
   name.remove_suffix(kSuffix.size());
   const size_t dash = name.find('-');
-  if (dash == std::string_view::npos || dash == 0) return false;
-  const std::string_view uuid = name.substr(dash + 1);
-  if (uuid.size() != 36) return false;
-  for (size_t i = 0; i < uuid.size(); ++i) {
-    const char c = uuid[i];
-    const bool hyphen = i == 8 || i == 13 || i == 18 || i == 23;
-    if (hyphen ? c != '-' : !std::isxdigit(static_cast<unsigned char>(c))) return false;
-  }
-  return true;
+  return dash != std::string_view::npos && dash > 0 && spec::UuidFromString(name.substr(dash + 1)).ok();
 }
 
 constexpr int64_t kSizeUnknown = -1;
-
-}  // namespace
-
-LruCache& MetadataFileCache() {
-  static LruCache* cache =
-      new LruCache(CacheBudgetFromEnvironment("FLOE_METADATA_CACHE_BYTES", int64_t{64} << 20));
-  return *cache;
-}
-
-namespace {
 
 Result<spec::TableMetadataPtr> ReadMetadata(FileIO& io, const std::string& location, bool current) {
   // The catalog names this file, so the table exists: a missing file must not read as a
@@ -87,6 +67,12 @@ Result<spec::TableMetadataPtr> ReadMetadata(FileIO& io, const std::string& locat
 }
 
 }  // namespace
+
+LruCache& MetadataFileCache() {
+  static LruCache* cache =
+      new LruCache(CacheBudgetFromEnvironment("FLOE_METADATA_CACHE_BYTES", int64_t{64} << 20));
+  return *cache;
+}
 
 Result<spec::TableMetadataPtr> ReadMetadataFile(FileIO& io, const std::string& location) {
   return ReadMetadata(io, location, /*current=*/false);

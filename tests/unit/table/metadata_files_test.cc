@@ -1,7 +1,6 @@
 #include "floe/table/metadata_files.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "floe/table/snapshot_producer.h"
 #include "table_test_util.h"
@@ -30,8 +29,7 @@ class MetadataFileCacheTest : public floe::testing::PeopleTableTest {
   // Writes `text` over the metadata file, as a path-named table dropped and created anew would.
   void Rewrite(const std::string& text, std::filesystem::file_time_type mtime) {
     const auto path = *ToLocalPath(location_);
-    std::filesystem::remove(path);
-    std::ofstream(path, std::ios::binary) << text;
+    floe::testing::WriteFileBytes(path, text);
     std::filesystem::last_write_time(path, mtime);
   }
 
@@ -87,10 +85,7 @@ TEST_F(MetadataFileCacheTest, ABudgetOfZeroKeepsNothing) {
 
 TEST_F(MetadataFileCacheTest, AFailedReadIsNotCached) {
   const auto path = *ToLocalPath(location_);
-  const std::string good = [&] {
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }();
+  const std::string good = floe::testing::ReadFileBytes(path);
   const auto written = std::filesystem::last_write_time(path);
   Rewrite("{\"format-version\": 2", written);
   ASSERT_RAISES_WITH_MESSAGE(location_, ReadMetadataFile(*wh_.io, location_));
